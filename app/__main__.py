@@ -1,0 +1,80 @@
+"""``python -m app serve``: run the server (what ``make serve`` runs)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from typing import Any
+
+import uvicorn
+
+from app.config import Settings, SettingsError, describe
+from app.datadir import DataDirLocked
+from app.main import create_app
+from app.runtime import Broker
+
+
+class _Server(uvicorn.Server):
+    """Releases long polls as soon as shutdown begins, so SIGTERM drains promptly."""
+
+    broker: Broker | None = None
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        if self.broker is not None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                loop = None
+            if loop is not None:
+                loop.call_soon_threadsafe(self.broker.begin_shutdown)
+        super().handle_exit(sig, frame)
+
+
+def _parser() -> argparse.ArgumentParser:
+    epilog = "environment variables (flags win):\n" + "\n".join(
+        f"  {name:<42} {default!s:<12} {doc}" for name, default, doc in describe()
+    )
+    p = argparse.ArgumentParser(prog="python -m app", description="Sluice server",
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=epilog)
+    sub = p.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="run the server", epilog=epilog,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    serve.add_argument("--data-dir")
+    serve.add_argument("--fsync", choices=("always", "interval"))
+    serve.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        settings = Settings.from_env(host=args.host, port=args.port, data_dir=args.data_dir,
+                                     fsync=args.fsync, log_level=args.log_level)
+    except SettingsError as exc:
+        print(f"sluice: {exc}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    broker = Broker(settings)
+    try:
+        broker.data.lock()
+    except DataDirLocked as exc:
+        print(f"sluice: {exc}", file=sys.stderr)
+        return 1
+    app = create_app(settings, broker=broker)
+    config = uvicorn.Config(app, host=settings.host, port=settings.port, loop="auto",
+                            http="auto", log_level=settings.log_level, access_log=False,
+                            timeout_graceful_shutdown=30, lifespan="on")
+    server = _Server(config)
+    server.broker = broker
+    server.run()
+    return 0 if server.started else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""HTTP and WebSocket face: thin routers, wire codecs, error mapping."""

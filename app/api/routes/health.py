@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends
+from starlette.responses import PlainTextResponse, Response
+
+from app import metrics
+from app.api.deps import broker, json_response
+from app.errors import ErrorCode, Unavailable
+from app.runtime import Broker
+
+router = APIRouter(tags=["service"])
+
+
+@router.get("/healthz", summary="200 while the process is alive")
+async def healthz() -> Response:
+    return json_response({"status": "ok"})
+
+
+@router.get("/readyz", summary="200 once recovery finished; 503 before and while stopping")
+async def readyz(b: Broker = Depends(broker)) -> Response:
+    if not b.ready:
+        raise Unavailable(ErrorCode.NOT_READY)
+    return json_response({"status": "ready"})
+
+
+@router.get("/metrics", summary="Prometheus text format", response_class=PlainTextResponse)
+async def metrics_text(b: Broker = Depends(broker)) -> Response:
+    stats = b.statistics()
+    gauges = [
+        metrics.Gauge("sluice_topics", "topics", lambda: stats["topics"]),
+        metrics.Gauge("sluice_partitions", "partitions", lambda: stats["partitions"]),
+        metrics.Gauge("sluice_ready", "1 when serving", lambda: 1.0 if b.ready else 0.0),
+    ]
+    return PlainTextResponse(metrics.render(gauges),
+                             media_type="text/plain; version=0.0.4; charset=utf-8")

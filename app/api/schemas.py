@@ -1,0 +1,148 @@
+"""Wire schemas for the OpenAPI document. Wire format only, no behaviour.
+
+Hot paths parse bodies by hand (``app.api.wire``); these models describe the same shapes so
+that ``/openapi.json`` agrees with API.md. ``documented_body`` attaches a model as a request
+body without FastAPI validating it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Encoding = Literal["utf8", "base64", "json"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class ErrorDetail(_Model):
+    code: str = Field(description="stable error code clients switch on")
+    message: str
+    retriable: bool
+    kafka_code: int | None = None
+
+
+class ErrorBody(_Model):
+    error: ErrorDetail
+
+
+class WireHeader(_Model):
+    key: str
+    value: Any = None
+
+
+class WireRecord(_Model):
+    key: Any = None
+    value: Any = None
+    headers: list[WireHeader] = []
+    partition: int | None = Field(None, ge=0)
+    timestamp: int | None = Field(None, ge=0)
+    encoding: Encoding | None = None
+
+
+class ProduceRequest(_Model):
+    records: list[WireRecord] = Field(min_length=1)
+    encoding: Encoding = "utf8"
+
+
+class ProducedOffset(_Model):
+    partition: int
+    offset: int
+    timestamp: int
+
+
+class ProduceResponse(_Model):
+    offsets: list[ProducedOffset]
+
+
+class TopicCreate(_Model):
+    name: str = Field(pattern=r"^[A-Za-z0-9._-]{1,249}$")
+    partitions: int = Field(1, ge=1)
+    config: dict[str, int] = {}
+
+
+class TopicPatch(_Model):
+    partitions: int | None = Field(None, ge=1)
+    config: dict[str, int | None] | None = None
+
+
+class PartitionDescription(_Model):
+    partition: int
+    log_start_offset: int
+    high_watermark: int
+    last_stable_offset: int
+
+
+class TopicDescription(_Model):
+    name: str
+    config: dict[str, int]
+    partitions: list[PartitionDescription]
+
+
+class TopicSummary(_Model):
+    name: str
+    partitions: int
+
+
+class TopicList(_Model):
+    topics: list[TopicSummary]
+
+
+class DeleteRecordsPartition(_Model):
+    partition: int = Field(ge=0)
+    before_offset: int = Field(ge=-1)
+
+
+class DeleteRecordsRequest(_Model):
+    partitions: list[DeleteRecordsPartition]
+
+
+class LogStart(_Model):
+    partition: int
+    log_start_offset: int
+
+
+class DeleteRecordsResponse(_Model):
+    partitions: list[LogStart]
+
+
+class ReadRecord(_Model):
+    topic: str
+    partition: int
+    offset: int
+    timestamp: int
+    key: Any = None
+    value: Any = None
+    headers: list[WireHeader]
+    encoding: Encoding | None = Field(
+        None, description="present (base64) when the bytes cannot be shown as requested")
+
+
+class ReadResponse(_Model):
+    records: list[ReadRecord]
+    next_offset: int
+    high_watermark: int
+    last_stable_offset: int
+    log_start_offset: int
+
+
+class ListOffsetsResponse(_Model):
+    offset: int
+    timestamp: int
+
+
+REQUEST_MODELS: list[type[BaseModel]] = [
+    ProduceRequest, TopicCreate, TopicPatch, DeleteRecordsRequest,
+]
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody} for code in (400, 404, 409, 413, 503)
+}
+
+
+def documented_body(model: type[BaseModel]) -> dict[str, Any]:
+    return {"requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"$ref": f"#/components/schemas/{model.__name__}"}}}}}

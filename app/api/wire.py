@@ -1,0 +1,127 @@
+"""Records on the wire: JSON ↔ bytes in the three encodings, validated by hand.
+
+The produce and read paths parse each body once (orjson) and check it here instead of through a
+pydantic model: a model costs a third or more of the throughput on these paths. Every problem
+raises ``InvalidRequest`` naming the field, e.g. ``records[3].value``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Any
+
+import orjson
+
+from app.errors import ErrorCode, InvalidRequest, TooLarge
+from app.storage.record import REC_FIXED, Header, Record, StoredRecord
+
+ENCODINGS = ("utf8", "base64", "json")
+_MAX_TS = 2**62
+
+
+def encoding_of(value: Any, where: str = "encoding") -> str:
+    if value is None:
+        return "utf8"
+    if value not in ENCODINGS:
+        raise InvalidRequest(f"{where} must be one of {', '.join(ENCODINGS)}")
+    return str(value)
+
+
+def _bytes(value: Any, encoding: str, where: str) -> bytes | None:
+    if encoding == "json":
+        return None if value is None else orjson.dumps(value)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InvalidRequest(f"{where}: expected a string or null for encoding {encoding}")
+    if encoding == "utf8":
+        return value.encode()
+    try:
+        return base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError):
+        raise InvalidRequest(f"{where}: invalid base64") from None
+
+
+def _int(value: Any, where: str, lo: int, hi: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise InvalidRequest(f"{where}: expected an integer from {lo} to {hi}")
+    return value
+
+
+def parse_record(raw: Any, i: int, encoding: str, now_ms: int, max_record_bytes: int
+                 ) -> tuple[int | None, Record]:
+    """One wire record → (requested partition or None, Record)."""
+    where = f"records[{i}]"
+    if not isinstance(raw, dict):
+        raise InvalidRequest(f"{where}: expected an object")
+    enc = raw.get("encoding")
+    if enc is not None:
+        enc = encoding_of(enc, f"{where}.encoding")
+    else:
+        enc = encoding
+    key = _bytes(raw.get("key"), enc, f"{where}.key")
+    value = _bytes(raw.get("value"), enc, f"{where}.value")
+    size = REC_FIXED + (len(key) if key else 0) + (len(value) if value else 0)
+    headers: list[Header] = []
+    raw_headers = raw.get("headers")
+    if raw_headers is not None:
+        if not isinstance(raw_headers, list):
+            raise InvalidRequest(f"{where}.headers: expected a list")
+        for j, h in enumerate(raw_headers):
+            hw = f"{where}.headers[{j}]"
+            if not isinstance(h, dict) or not isinstance(h.get("key"), str):
+                raise InvalidRequest(f"{hw}: expected {{\"key\": string, \"value\": …}}")
+            hv = _bytes(h.get("value"), enc, f"{hw}.value")
+            headers.append(Header(h["key"], hv))
+            size += 8 + len(h["key"].encode()) + (len(hv) if hv else 0)
+    if size > max_record_bytes:
+        raise TooLarge(ErrorCode.RECORD_TOO_LARGE,
+                       f"{where} is {size} bytes; the limit is {max_record_bytes}")
+    partition = raw.get("partition")
+    if partition is not None:
+        partition = _int(partition, f"{where}.partition", 0, 2**31 - 1)
+    ts = raw.get("timestamp")
+    timestamp = now_ms if ts is None else _int(ts, f"{where}.timestamp", 0, _MAX_TS)
+    return partition, Record(timestamp, key, value, tuple(headers))
+
+
+def parse_produce(body: Any, now_ms: int, max_records: int, max_record_bytes: int
+                  ) -> list[tuple[int | None, Record]]:
+    if not isinstance(body, dict):
+        raise InvalidRequest("the body must be a JSON object")
+    records = body.get("records")
+    if not isinstance(records, list) or not records:
+        raise InvalidRequest("records: expected a non-empty list")
+    if len(records) > max_records:
+        raise TooLarge(ErrorCode.REQUEST_TOO_LARGE,
+                       f"{len(records)} records in one request; the limit is {max_records}")
+    encoding = encoding_of(body.get("encoding"))
+    return [parse_record(r, i, encoding, now_ms, max_record_bytes)
+            for i, r in enumerate(records)]
+
+
+def _show(data: bytes | None, encoding: str) -> Any:
+    """Bytes as the encoding shows them; raises ValueError when they cannot be shown."""
+    if data is None:
+        return None
+    if encoding == "utf8":
+        return data.decode()
+    if encoding == "json":
+        return orjson.loads(data)
+    return base64.b64encode(data).decode()
+
+
+def show_record(r: StoredRecord, topic: str, partition: int, encoding: str) -> dict[str, Any]:
+    """A stored record as a wire dict; bytes that the encoding cannot show → whole record base64."""
+    try:
+        out: dict[str, Any] = {
+            "topic": topic, "partition": partition, "offset": r.offset,
+            "timestamp": r.timestamp,
+            "key": _show(r.key, encoding), "value": _show(r.value, encoding),
+            "headers": [{"key": h.key, "value": _show(h.value, encoding)} for h in r.headers],
+        }
+    except ValueError:  # UnicodeDecodeError and orjson.JSONDecodeError are ValueErrors
+        out = show_record(r, topic, partition, "base64")
+        out["encoding"] = "base64"
+    return out

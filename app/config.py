@@ -1,0 +1,107 @@
+"""Server settings: one frozen object, read once from ``SLUICE_*`` variables and flags.
+
+Every field has a default, a line of documentation and bounds; ``Settings.from_env`` refuses
+values outside them with a message naming the variable.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+KiB = 1024
+MiB = 1024 * KiB
+GiB = 1024 * MiB
+DAY_MS = 24 * 60 * 60 * 1000
+
+
+def _setting(default: Any, doc: str, lo: int | None = None, hi: int | None = None,
+             choices: tuple[str, ...] | None = None) -> Any:
+    return field(default=default, metadata={"doc": doc, "lo": lo, "hi": hi, "choices": choices})
+
+
+class SettingsError(ValueError):
+    """A setting is missing its form or is out of bounds."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = _setting("127.0.0.1", "address to listen on")
+    port: int = _setting(8080, "port to listen on", 0, 65535)
+    data_dir: str = _setting("./data", "directory holding the logs and the metadata database")
+    fsync: str = _setting(
+        "always",
+        "'always': every answered write is fsynced (group commit); 'interval': fsync every "
+        "fsync_interval_ms, faster, may lose the last interval on power loss, never corrupts",
+        choices=("always", "interval"),
+    )
+    fsync_interval_ms: int = _setting(200, "fsync period when fsync=interval", 1, 60_000)
+    max_request_bytes: int = _setting(16 * MiB, "largest request body", 1 * KiB, 1 * GiB)
+    max_record_bytes: int = _setting(1 * MiB, "largest record (key + value + headers)",
+                                     64, 64 * MiB)
+    max_records_per_request: int = _setting(10_000, "most records in one produce request",
+                                            1, 1_000_000)
+    max_read_records: int = _setting(10_000, "max_records above this is clamped", 1, 1_000_000)
+    max_wait_ms: int = _setting(60_000, "largest max_wait_ms accepted for long polls",
+                                0, 600_000)
+    idempotency_key_retention_ms: int = _setting(
+        DAY_MS, "how long an Idempotency-Key is remembered", 1000, 30 * DAY_MS
+    )
+    retention_check_interval_ms: int = _setting(
+        60_000, "how often retention deletes old segments", 100, DAY_MS
+    )
+    checkpoint_interval_ms: int = _setting(
+        1000, "how often the recovery checkpoint is written", 10, 3_600_000
+    )
+    max_partitions: int = _setting(1000, "most partitions a topic may have", 1, 100_000)
+    default_partitions: int = _setting(1, "partitions of a topic created without a count",
+                                       1, 100_000)
+    log_level: str = _setting("info", "log level",
+                              choices=("debug", "info", "warning", "error"))
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None,
+                 **overrides: Any) -> Settings:
+        """Read ``SLUICE_<FIELD>`` variables; explicit overrides (flags) win."""
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):
+            name = "SLUICE_" + f.name.upper()
+            if f.name in overrides and overrides[f.name] is not None:
+                values[f.name] = overrides[f.name]
+            elif name in env:
+                raw = env[name]
+                if f.type in ("int", int):
+                    try:
+                        values[f.name] = int(raw)
+                    except ValueError:
+                        raise SettingsError(f"{name}={raw!r} is not an integer") from None
+                else:
+                    values[f.name] = raw
+        return cls(**values)
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            meta = f.metadata
+            name = "SLUICE_" + f.name.upper()
+            if meta["choices"] is not None and value not in meta["choices"]:
+                raise SettingsError(f"{name}={value!r}: expected one of {meta['choices']}")
+            if meta["lo"] is not None and not meta["lo"] <= value <= meta["hi"]:
+                raise SettingsError(
+                    f"{name}={value!r}: expected {meta['lo']} to {meta['hi']}"
+                )
+
+    def replace(self, **changes: Any) -> Settings:
+        return dataclasses.replace(self, **changes)
+
+
+def describe() -> list[tuple[str, Any, str]]:
+    """(variable, default, doc) of every setting, for `serve --help` and the README."""
+    return [
+        ("SLUICE_" + f.name.upper(), f.default, f.metadata["doc"])
+        for f in dataclasses.fields(Settings)
+    ]

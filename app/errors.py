@@ -1,0 +1,130 @@
+"""The error tree and the one table of error codes.
+
+Every failure a client can see is a ``SluiceError`` carrying an ``ErrorCode``. The code decides
+the HTTP status, whether the same request may succeed later unchanged (``retriable``) and, where
+Kafka has the same condition, Kafka's numeric code::
+
+    SluiceError
+    ├── InvalidRequest            (INVALID_REQUEST, INVALID_CONFIG, INVALID_TOPIC, …)
+    ├── NotFound                  (UNKNOWN_TOPIC_OR_PARTITION, …)
+    ├── Conflict                  (TOPIC_ALREADY_EXISTS, OFFSET_OUT_OF_RANGE, …)
+    ├── TooLarge                  (REQUEST_TOO_LARGE, RECORD_TOO_LARGE)
+    └── Unavailable               (NOT_READY, STORAGE_ERROR)
+
+Foreign errors (``OSError``, ``sqlite3.Error``) are mapped at the storage and metadata
+boundaries only; routers never invent codes.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class _Code:
+    status: int
+    retriable: bool
+    kafka_code: int | None
+    message: str
+
+
+class ErrorCode(enum.Enum):
+    """Stable error codes: clients switch on the name."""
+
+    # 400
+    INVALID_REQUEST = _Code(400, False, 42, "the request is malformed")
+    INVALID_CONFIG = _Code(400, False, 40, "the configuration is invalid")
+    INVALID_TOPIC = _Code(400, False, 17, "the topic name is invalid")
+    INVALID_PARTITIONS = _Code(400, False, 37, "the number of partitions is invalid")
+    INVALID_TIMESTAMP = _Code(400, False, 32, "the timestamp is invalid")
+    # 401 / 403
+    UNAUTHENTICATED = _Code(401, False, 58, "missing or invalid credentials")
+    NOT_AUTHORIZED = _Code(403, False, 29, "not allowed")
+    # 404
+    NOT_FOUND = _Code(404, False, None, "no such resource")
+    UNKNOWN_TOPIC_OR_PARTITION = _Code(404, False, 3, "the topic or partition does not exist")
+    # 405
+    METHOD_NOT_ALLOWED = _Code(405, False, None, "method not allowed on this resource")
+    # 409
+    TOPIC_ALREADY_EXISTS = _Code(409, False, 36, "the topic already exists")
+    OFFSET_OUT_OF_RANGE = _Code(409, False, 1, "the offset is outside the log")
+    IDEMPOTENCY_KEY_REUSED = _Code(
+        409, False, None, "the idempotency key was used with a different request"
+    )
+    TOPIC_DELETION_IN_PROGRESS = _Code(409, True, None, "the topic is being deleted")
+    # 413
+    REQUEST_TOO_LARGE = _Code(413, False, None, "the request is too large")
+    RECORD_TOO_LARGE = _Code(413, False, 10, "a record is larger than the limit")
+    # 429
+    TOO_MANY_REQUESTS = _Code(429, True, None, "too many requests")
+    # 500 / 503
+    INTERNAL = _Code(500, True, -1, "internal error")
+    NOT_READY = _Code(503, True, None, "the server is starting or stopping")
+    STORAGE_ERROR = _Code(503, True, 56, "the storage failed to complete the write")
+
+    @property
+    def status(self) -> int:
+        return self.value.status
+
+    @property
+    def retriable(self) -> bool:
+        return self.value.retriable
+
+    @property
+    def kafka_code(self) -> int | None:
+        return self.value.kafka_code
+
+
+class SluiceError(Exception):
+    """Base of every error a client can see."""
+
+    def __init__(self, code: ErrorCode, message: str | None = None) -> None:
+        self.code = code
+        self.message = message or code.value.message
+        super().__init__(f"{code.name}: {self.message}")
+
+    def to_dict(self) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "code": self.code.name,
+            "message": self.message,
+            "retriable": self.code.retriable,
+        }
+        if self.code.kafka_code is not None:
+            body["kafka_code"] = self.code.kafka_code
+        return body
+
+
+class InvalidRequest(SluiceError):
+    def __init__(self, message: str, code: ErrorCode = ErrorCode.INVALID_REQUEST) -> None:
+        super().__init__(code, message)
+
+
+class NotFound(SluiceError):
+    def __init__(self, message: str, code: ErrorCode = ErrorCode.NOT_FOUND) -> None:
+        super().__init__(code, message)
+
+
+class Conflict(SluiceError):
+    pass
+
+
+class TooLarge(SluiceError):
+    pass
+
+
+class Unavailable(SluiceError):
+    pass
+
+
+class CorruptRecordError(Exception):
+    """Bytes in a log segment that are not a valid record batch (bad CRC, length or format).
+
+    Internal to storage and recovery: never reaches a client.
+    """
+
+    def __init__(self, message: str, position: int) -> None:
+        super().__init__(message)
+        self.reason = message
+        self.position = position

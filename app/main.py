@@ -1,0 +1,87 @@
+"""create_app(settings): the FastAPI application with its lifespan, routers and error handlers."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app import __version__, metrics
+from app.api.errors import register_exception_handlers
+from app.api.routes import health, records, topics
+from app.api.schemas import REQUEST_MODELS
+from app.clock import Clock
+from app.config import Settings
+from app.runtime import Broker
+
+
+class MetricsMiddleware:
+    """Counts requests and their latency per route template (pure ASGI: a few µs each)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+
+        async def send_status(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_status)
+        finally:
+            route = scope.get("route")
+            path = getattr(route, "path", "unmatched")
+            method = scope["method"]
+            metrics.REQUESTS.inc(1, (path, method, str(status)))
+            metrics.LATENCY.observe(time.perf_counter() - started, (path, method))
+
+
+def create_app(settings: Settings | None = None, *, clock: Clock | None = None,
+               broker: Broker | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+    the_broker = broker or Broker(settings, clock)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await the_broker.start()
+        try:
+            yield
+        finally:
+            await the_broker.stop()
+
+    app = FastAPI(title="Sluice", version=__version__, lifespan=lifespan,
+                  description="Kafka's queue and exactly-once semantics over plain HTTP.")
+    app.state.broker = the_broker
+    register_exception_handlers(app)
+    app.include_router(health.router)
+    app.include_router(topics.router)
+    app.include_router(records.router)
+    app.add_middleware(MetricsMiddleware)
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            doc = get_openapi(title=app.title, version=app.version,
+                              description=app.description, routes=app.routes)
+            components = doc.setdefault("components", {}).setdefault("schemas", {})
+            for model in REQUEST_MODELS:
+                schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+                components.update(schema.pop("$defs", {}))
+                components[model.__name__] = schema
+            app.openapi_schema = doc
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+    return app

@@ -1,0 +1,1 @@
+"""SQLite metadata: connections, migrations and typed queries per aggregate."""

@@ -1,0 +1,356 @@
+"""Broker: builds and owns storage, metadata, the flusher, topics and background tasks.
+
+Routers call one Broker method each. Produce is: validate and encode → append on the event loop
+(synchronous, so requests never interleave inside a partition) → await the group-commit fsync →
+answer. Reads see only what is durable (fsync=always).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from app import metrics
+from app.clock import Clock, SystemClock
+from app.config import Settings
+from app.datadir import DataDir
+from app.errors import Conflict, ErrorCode, InvalidRequest, TooLarge, Unavailable
+from app.flusher import Flusher
+from app.metadata.db import Database
+from app.metadata.migrate import migrate
+from app.metadata.store import IdempotencyRow, IdempotencyStore, TopicStore
+from app.partitioner import partition_for_key
+from app.storage.log import PartitionLog, ReadResult
+from app.storage.manager import LogManager
+from app.storage.record import Record
+from app.topics import Topic, TopicRegistry
+
+log = logging.getLogger("sluice")
+
+
+@dataclass(frozen=True, slots=True)
+class Produced:
+    partition: int
+    offset: int
+    timestamp: int
+
+
+@dataclass(slots=True)
+class ReadAnswer:
+    result: ReadResult
+    high_watermark: int
+    last_stable_offset: int
+    log_start_offset: int
+
+
+class Broker:
+    def __init__(self, settings: Settings, clock: Clock | None = None) -> None:
+        self.settings = settings
+        self.clock: Clock = clock or SystemClock()
+        self.data = DataDir(settings.data_dir)
+        self.db = Database(self.data.metadata)
+        self.log_manager = LogManager(self.data.logs, durable_reads=settings.fsync == "always")
+        self.flusher = Flusher(always=settings.fsync == "always",
+                               interval_ms=settings.fsync_interval_ms,
+                               checkpoint_interval_ms=settings.checkpoint_interval_ms,
+                               clock=self.clock, on_durable=self._wake_readers)
+        self.flusher.observe_round = metrics.FSYNC_SECONDS.observe
+        self.topics = TopicRegistry(TopicStore(self.db), self.log_manager, self.flusher,
+                                    settings.max_partitions)
+        self.idempotency = IdempotencyStore(self.db)
+        self._idempotency_inflight: dict[str, asyncio.Future[None]] = {}
+        self._readers: dict[PartitionLog, list[asyncio.Future[None]]] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._log_start_locks: dict[PartitionLog, asyncio.Lock] = {}
+        self.ready = False
+        self.stopping = False
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Open metadata and logs (recovery), start background tasks, become ready."""
+        if not self.data.locked:
+            self.data.lock()
+        try:
+            await self.db.open()
+            applied = await migrate(self.db.writer)
+            if applied:
+                log.info("applied migrations: %s", ", ".join(applied))
+            await self.topics.load(self.clock.now_ms())
+        except BaseException:
+            await self.db.close()
+            self.data.unlock()
+            raise
+        self._spawn("flusher", self.flusher.run)
+        self._spawn("retention", self._retention_loop)
+        self._spawn("idempotency-expiry", self._idempotency_loop)
+        self.ready = True
+        log.info("ready: %d topics in %s", len(self.topics.topics), self.data.path)
+
+    def begin_shutdown(self) -> None:
+        """Stop accepting work and release long polls; in-flight writes still finish."""
+        self.ready = False
+        self.stopping = True
+        for waiters in self._readers.values():
+            for fut in waiters:
+                if not fut.done():
+                    fut.set_result(None)
+
+    async def stop(self) -> None:
+        self.begin_shutdown()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.flusher.close()
+        self.log_manager.close_all(clean=True)
+        await self.db.close()
+        self.data.unlock()
+        log.info("stopped cleanly")
+
+    def _spawn(self, name: str, loop: Callable[[], Awaitable[None]]) -> None:
+        async def supervised() -> None:
+            while True:
+                try:
+                    await loop()
+                    return
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("background task %s failed; restarting it in 1 s", name)
+                    await asyncio.sleep(1)
+
+        self._tasks.append(asyncio.create_task(supervised(), name=f"sluice-{name}"))
+
+    # -- produce ------------------------------------------------------------------------------
+
+    async def produce(self, topic_name: str, records: list[tuple[int | None, Record]],
+                      *, idempotency_key: str | None = None, body: bytes = b"") -> list[Produced]:
+        if idempotency_key is not None:
+            return await self._produce_idempotent(topic_name, records, idempotency_key, body)
+        return await self._produce(topic_name, records)
+
+    async def _produce(self, topic_name: str,
+                       records: list[tuple[int | None, Record]]) -> list[Produced]:
+        self._check_ready()
+        topic = self.topics.get(topic_name)
+        placement = self._place(topic, records)
+        now = self.clock.now_ms()
+        by_partition: dict[int, list[Record]] = {}
+        for p, (_, rec) in zip(placement, records, strict=True):
+            by_partition.setdefault(p, []).append(rec)
+        total = sum(len(r.value or b"") + len(r.key or b"") for _, r in records)
+        if total > self.settings.max_request_bytes:
+            raise TooLarge(ErrorCode.REQUEST_TOO_LARGE, "the records exceed the request limit")
+        base: dict[int, int] = {}
+        logs: list[PartitionLog] = []
+        for p, recs in by_partition.items():
+            lg = topic.log(p)
+            try:
+                info = lg.append(recs, now_ms=now)
+            except OSError as exc:
+                raise Unavailable(ErrorCode.STORAGE_ERROR, f"append failed: {exc}") from exc
+            base[p] = info.base_offset
+            logs.append(lg)
+        if not self.flusher.always:
+            for lg in logs:
+                self._wake_readers(lg)
+        await self.flusher.wait_durable(logs)
+        metrics.RECORDS_IN.inc(len(records))
+        out: list[Produced] = []
+        for p, (_, rec) in zip(placement, records, strict=True):
+            out.append(Produced(p, base[p], rec.timestamp))
+            base[p] += 1
+        return out
+
+    def _place(self, topic: Topic, records: list[tuple[int | None, Record]]) -> list[int]:
+        n = topic.partitions
+        sticky = -1
+        out = []
+        for p, rec in records:
+            if p is None:
+                if rec.key is not None:
+                    p = partition_for_key(rec.key, n)
+                else:
+                    if sticky < 0:
+                        sticky = topic.next_sticky_partition()
+                    p = sticky
+            else:
+                topic.log(p)  # raises for an unknown partition
+            if len(rec.value or b"") + len(rec.key or b"") > topic.max_message_bytes:
+                raise TooLarge(ErrorCode.RECORD_TOO_LARGE,
+                               f"a record exceeds max_message_bytes of topic {topic.name!r}")
+            out.append(p)
+        return out
+
+    async def _produce_idempotent(self, topic_name: str,
+                                  records: list[tuple[int | None, Record]], key: str,
+                                  body: bytes) -> list[Produced]:
+        if not 1 <= len(key) <= 255:
+            raise InvalidRequest("Idempotency-Key must be 1 to 255 characters")
+        topic = self.topics.get(topic_name)
+        digest = hashlib.sha256(topic_name.encode() + b"\0" + body).digest()
+        while (pending := self._idempotency_inflight.get(key)) is not None:
+            await asyncio.shield(pending)
+        row = await self.idempotency.get(key)
+        now = self.clock.now_ms()
+        if row is not None and row.created_ms >= now - self.settings.idempotency_key_retention_ms:
+            if row.request_hash != digest:
+                raise Conflict(ErrorCode.IDEMPOTENCY_KEY_REUSED,
+                               "this Idempotency-Key was used with a different request")
+            return [Produced(*t) for t in orjson.loads(row.response)]
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._idempotency_inflight[key] = done
+        try:
+            out = await self._produce(topic_name, records)
+            await self.idempotency.put(IdempotencyRow(
+                key, topic.topic_id, digest,
+                orjson.dumps([(o.partition, o.offset, o.timestamp) for o in out]), now,
+            ))
+            return out
+        finally:
+            del self._idempotency_inflight[key]
+            done.set_result(None)
+
+    # -- reads --------------------------------------------------------------------------------
+
+    async def read(self, topic_name: str, partition: int, offset: int, *, max_records: int,
+                   max_bytes: int, max_wait_ms: int) -> ReadAnswer:
+        self._check_ready()
+        lg = self.topics.get(topic_name).log(partition)
+        if offset < lg.log_start_offset or offset > lg.high_watermark:
+            raise Conflict(
+                ErrorCode.OFFSET_OUT_OF_RANGE,
+                f"offset {offset} is outside [{lg.log_start_offset}, {lg.high_watermark}]",
+            )
+        result = lg.read(offset, max_records, max_bytes)
+        if not result.records and max_wait_ms > 0:
+            deadline = self.clock.monotonic() + max_wait_ms / 1000
+            while not result.records and not self.stopping:
+                remaining = deadline - self.clock.monotonic()
+                if remaining <= 0:
+                    break
+                await self._wait_for_data(lg, remaining)
+                lg = self.topics.get(topic_name).log(partition)
+                if result.next_offset < lg.log_start_offset:
+                    break
+                result = lg.read(result.next_offset, max_records, max_bytes)
+        metrics.RECORDS_OUT.inc(len(result.records))
+        hw = lg.high_watermark
+        return ReadAnswer(result, hw, hw, lg.log_start_offset)
+
+    async def _wait_for_data(self, lg: PartitionLog, timeout: float) -> None:
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        waiters = self._readers.setdefault(lg, [])
+        waiters.append(fut)
+        try:
+            await asyncio.wait([fut], timeout=timeout)
+        finally:
+            if fut in waiters:
+                waiters.remove(fut)
+
+    def _wake_readers(self, lg: PartitionLog) -> None:
+        waiters = self._readers.pop(lg, None)
+        for fut in waiters or ():
+            if not fut.done():
+                fut.set_result(None)
+
+    def list_offsets(self, topic_name: str, partition: int, at: str) -> tuple[int, int]:
+        """ListOffsets: (offset, timestamp) for earliest, latest or a timestamp."""
+        self._check_ready()
+        lg = self.topics.get(topic_name).log(partition)
+        if at == "earliest":
+            return lg.log_start_offset, -1
+        if at == "latest":
+            return lg.high_watermark, -1
+        try:
+            ts = int(at)
+        except ValueError:
+            raise InvalidRequest("at must be earliest, latest or a timestamp in ms") from None
+        if ts < 0:
+            raise InvalidRequest("at: a timestamp must be ≥ 0", ErrorCode.INVALID_TIMESTAMP)
+        found = lg.offset_for_timestamp(ts)
+        return found if found is not None else (-1, -1)
+
+    # -- deletion and retention ---------------------------------------------------------------
+
+    async def delete_records(self, topic_name: str, partitions: list[tuple[int, int]]
+                             ) -> list[tuple[int, int]]:
+        """Move log starts forward; answers (partition, new log start offset)."""
+        self._check_ready()
+        topic = self.topics.get(topic_name)
+        targets: list[tuple[PartitionLog, int, int]] = []
+        for p, before in partitions:
+            lg = topic.log(p)
+            offset = lg.high_watermark if before == -1 else before
+            if not 0 <= offset <= lg.high_watermark:
+                raise Conflict(ErrorCode.OFFSET_OUT_OF_RANGE,
+                               f"partition {p}: before_offset {before} is beyond the high "
+                               f"watermark {lg.high_watermark}")
+            targets.append((lg, p, offset))
+        out = []
+        for lg, p, offset in targets:
+            lock = self._log_start_locks.setdefault(lg, asyncio.Lock())
+            async with lock:
+                if offset > lg.log_start_offset:
+                    previous = lg.log_start_offset
+                    lg.log_start_offset = offset
+                    try:
+                        await asyncio.to_thread(lg.persist_log_start)
+                    except OSError as exc:
+                        lg.log_start_offset = previous
+                        raise Unavailable(ErrorCode.STORAGE_ERROR, str(exc)) from exc
+            out.append((p, lg.log_start_offset))
+        await self.apply_retention()
+        return out
+
+    async def apply_retention(self) -> int:
+        """Delete whole segments past retention or below the log start; returns how many."""
+        now = self.clock.now_ms()
+        deleted = 0
+        for topic in list(self.topics.topics.values()):
+            if topic.deleting:
+                continue
+            for lg in topic.logs:
+                if lg.active_expired(now):
+                    lg.roll(now)
+                doomed = lg.deletable_segments(now)
+                if doomed:
+                    async with self.flusher.exclusive():
+                        lg.remove_segments(doomed)
+                    deleted += len(doomed)
+        return deleted
+
+    async def _retention_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.retention_check_interval_ms / 1000)
+            n = await self.apply_retention()
+            if n:
+                log.info("retention deleted %d segments", n)
+
+    async def _idempotency_loop(self) -> None:
+        while True:
+            await asyncio.sleep(min(self.settings.idempotency_key_retention_ms / 1000, 3600))
+            await self.idempotency.expire(
+                self.clock.now_ms() - self.settings.idempotency_key_retention_ms)
+
+    # -- misc ---------------------------------------------------------------------------------
+
+    def _check_ready(self) -> None:
+        if not self.ready:
+            raise Unavailable(ErrorCode.NOT_READY)
+
+    def statistics(self) -> dict[str, Any]:
+        s = self.flusher.stats
+        return {
+            "topics": len(self.topics.topics),
+            "partitions": sum(t.partitions for t in self.topics.topics.values()),
+            "flush_rounds": s.rounds,
+            "fsyncs": s.fsyncs,
+            "flush_waiters_served": s.waiters_served,
+        }

@@ -1,0 +1,109 @@
+"""Sparse offset index of one segment: offset → file position, plus a timestamp bound.
+
+An entry ``(offset, position, max_ts_before)`` says the batch holding ``offset`` starts at
+``position`` and every batch before that position has a timestamp ≤ ``max_ts_before``. An entry
+is added every ``index_interval_bytes`` of log. The file is a plain array of little-endian
+int64 triples; it is a cache: when missing or suspect it is rebuilt from the segment.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import struct
+from array import array
+
+_ENTRY = struct.Struct("<qqq")
+ENTRY_SIZE = _ENTRY.size
+
+
+class OffsetIndex:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.offsets = array("q")
+        self.positions = array("q")
+        self.max_ts = array("q")
+        self._fd = -1
+        self.dirty = False
+
+    # -- loading ------------------------------------------------------------------------------
+
+    def load(self, segment_size: int, base_offset: int) -> bool:
+        """Read the index file; False when it is missing or fails a consistency check."""
+        try:
+            with open(self.path, "rb") as f:
+                data = f.read()
+        except FileNotFoundError:
+            return False
+        if len(data) % ENTRY_SIZE:
+            return False
+        arr = array("q")
+        arr.frombytes(data)
+        if struct.pack("<q", 1) != array("q", [1]).tobytes():  # pragma: no cover - big-endian
+            arr.byteswap()
+        offsets, positions, max_ts = arr[0::3], arr[1::3], arr[2::3]
+        prev_o, prev_p = base_offset, 0
+        for o, p in zip(offsets, positions, strict=True):
+            if o <= prev_o or p <= prev_p or p >= segment_size:
+                return False
+            prev_o, prev_p = o, p
+        self.offsets, self.positions, self.max_ts = offsets, positions, max_ts
+        return True
+
+    def open_for_append(self) -> None:
+        """Rewrite the file from memory and keep it open for appends."""
+        self.close()
+        tmp = self.path + ".tmp"
+        with open(tmp, "wb") as f:
+            f.write(b"".join(
+                _ENTRY.pack(o, p, t)
+                for o, p, t in zip(self.offsets, self.positions, self.max_ts, strict=True)
+            ))
+        os.replace(tmp, self.path)
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        self.dirty = True
+
+    # -- queries ------------------------------------------------------------------------------
+
+    def lookup(self, offset: int) -> int:
+        """Position of the last indexed batch starting at or before ``offset`` (0 if none)."""
+        i = bisect.bisect_right(self.offsets, offset)
+        return self.positions[i - 1] if i else 0
+
+    def lookup_timestamp(self, timestamp: int) -> int:
+        """A position before which every batch's timestamps are < ``timestamp``."""
+        i = bisect.bisect_left(self.max_ts, timestamp)
+        return self.positions[i - 1] if i else 0
+
+    @property
+    def last_position(self) -> int:
+        return self.positions[-1] if self.positions else 0
+
+    # -- changes ------------------------------------------------------------------------------
+
+    def append(self, offset: int, position: int, max_ts_before: int) -> None:
+        self.offsets.append(offset)
+        self.positions.append(position)
+        self.max_ts.append(max_ts_before)
+        if self._fd >= 0:
+            os.write(self._fd, _ENTRY.pack(offset, position, max_ts_before))
+            self.dirty = True
+
+    def truncate_from(self, position: int) -> None:
+        """Forget entries at or after ``position`` (memory only; call open_for_append after)."""
+        i = bisect.bisect_left(self.positions, position)
+        del self.offsets[i:], self.positions[i:], self.max_ts[i:]
+
+    def clear(self) -> None:
+        self.offsets, self.positions, self.max_ts = array("q"), array("q"), array("q")
+
+    def flush(self) -> None:
+        """fsync the file if entries were added. Safe to call from a thread."""
+        if self.dirty and self._fd >= 0:
+            self.dirty = False
+            os.fsync(self._fd)
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1

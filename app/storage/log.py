@@ -1,0 +1,414 @@
+"""PartitionLog: the segments of one partition, appends, durable flushes, reads and retention.
+
+Offsets below ``log_start_offset`` are gone. ``log_end_offset`` is the next offset to assign.
+``high_watermark`` is the end of what readers may see: with ``durable_reads`` (fsync=always) it
+moves only when a flush has made the data durable, so nobody reads a record that a crash could
+take back.
+
+Durability is staged: ``prepare_flush`` (event loop) takes a ticket of dirty segments,
+``flush(ticket)`` fsyncs them (any thread, concurrent appends are fine) and writes the recovery
+checkpoint, ``complete_flush(ticket)`` (event loop) moves the high watermark.
+
+The recovery checkpoint names a (segment, position) below which everything was fsynced; at open,
+segments before it are trusted without reading and only the tail is validated, so recovery time
+depends on the unflushed tail, not on the log's size.
+"""
+
+from __future__ import annotations
+
+import bisect
+import logging
+import os
+import struct
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from app.errors import CorruptRecordError
+from app.storage import record
+from app.storage.record import Record, StoredRecord
+from app.storage.segment import Segment, segment_name
+
+log = logging.getLogger("sluice.storage")
+
+CHECKPOINT_FILE = "recovery-checkpoint"
+LOG_START_FILE = "log-start-offset"
+_CHECKPOINT = struct.Struct("<qqq")  # segment base, position, next offset
+_LOG_START = struct.Struct("<q")
+_READ_SLACK = 64 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class LogConfig:
+    segment_bytes: int = 128 * 1024 * 1024
+    segment_ms: int = 7 * 24 * 3600 * 1000
+    retention_ms: int = 7 * 24 * 3600 * 1000  # -1: keep forever
+    retention_bytes: int = -1  # -1: no size limit
+    index_interval_bytes: int = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class AppendInfo:
+    base_offset: int
+    last_offset: int
+    max_timestamp: int
+    first_timestamp: int
+
+
+@dataclass(slots=True)
+class FlushTicket:
+    segments: list[Segment]
+    next_offset: int
+    checkpoint: tuple[int, int, int]
+
+
+@dataclass(slots=True)
+class ReadResult:
+    records: list[StoredRecord]
+    next_offset: int
+    bytes: int = 0
+    batches: list[record.BatchHeader] = field(default_factory=list)
+
+
+def _write_small_file(path: str, data: bytes, *, sync: bool) -> None:
+    tmp = path + ".tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        os.write(fd, data)
+        if sync:
+            os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    if sync:
+        dfd = os.open(os.path.dirname(path) or ".", os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+
+
+def _pack_checked(s: struct.Struct, *values: int) -> bytes:
+    body = s.pack(*values)
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
+def _unpack_checked(s: struct.Struct, data: bytes) -> tuple[int, ...] | None:
+    if len(data) != s.size + 4:
+        return None
+    body, (crc,) = data[: s.size], struct.unpack("<I", data[s.size:])
+    return s.unpack(body) if zlib.crc32(body) == crc else None
+
+
+def _read_file(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
+
+
+class PartitionLog:
+    def __init__(self, directory: str, config: LogConfig, *, durable_reads: bool = True,
+                 now_ms: int = 0) -> None:
+        self.directory = directory
+        self.config = config
+        self.durable_reads = durable_reads
+        self.segments: list[Segment] = []
+        self._bases: list[int] = []
+        self.log_start_offset = 0
+        self._durable_offset = 0
+        self._active_since_ms = now_ms
+        self.recovered_bytes_truncated = 0
+        os.makedirs(directory, exist_ok=True)
+        self._open()
+
+    # -- opening and recovery -----------------------------------------------------------------
+
+    def _open(self) -> None:
+        for name in os.listdir(self.directory):
+            if name.endswith(".tmp"):
+                os.unlink(os.path.join(self.directory, name))
+        bases = sorted(
+            int(n[:-4]) for n in os.listdir(self.directory)
+            if n.endswith(".log") and n[:-4].isdigit()
+        )
+        for name in os.listdir(self.directory):
+            if name.endswith(".index") and int(name[:-6]) not in bases:
+                os.unlink(os.path.join(self.directory, name))
+        start = _unpack_checked(_LOG_START, _read_file(self._path(LOG_START_FILE)) or b"")
+        self.log_start_offset = start[0] if start else 0
+        if not bases:
+            self._add_segment(self.log_start_offset)
+            self._durable_offset = self.log_start_offset
+            return
+        checkpoint = _unpack_checked(_CHECKPOINT, _read_file(self._path(CHECKPOINT_FILE)) or b"")
+        cp_base, cp_pos = (checkpoint[0], checkpoint[1]) if checkpoint else (bases[0], 0)
+        if cp_base not in bases:
+            cp_base, cp_pos = next((b for b in bases if b > cp_base), bases[0]), 0
+            if cp_base == bases[0]:
+                log.info("recovery: no usable checkpoint in %s, validating every segment",
+                         self.directory)
+        idx = self.config.index_interval_bytes
+        for i, base in enumerate(bases):
+            seg = Segment(self.directory, base, idx)
+            prev = self.segments[-1] if self.segments else None
+            if prev is not None and prev.next_offset != base:
+                log.warning("recovery: %s: segment %s does not follow offset %d; removing it "
+                            "and every later segment", self.directory, segment_name(base),
+                            prev.next_offset)
+                seg.delete()
+                for later in bases[i + 1:]:
+                    Segment(self.directory, later, idx).delete()
+                break
+            if base < cp_base:
+                seg.load_trusted(bases[i + 1] if i + 1 < len(bases) else None)
+            else:
+                self.recovered_bytes_truncated += seg.recover(cp_pos if base == cp_base else 0)
+            self.segments.append(seg)
+            self._bases.append(base)
+        self.log_start_offset = max(self.log_start_offset, self.segments[0].base_offset)
+        if self.log_start_offset > self.log_end_offset:
+            log.warning("recovery: %s: log start %d is past the recovered end %d; starting "
+                        "empty at the log start", self.directory, self.log_start_offset,
+                        self.log_end_offset)
+            for seg in self.segments:
+                seg.delete()
+            self.segments, self._bases = [], []
+            self._add_segment(self.log_start_offset)
+        self._durable_offset = self.log_end_offset
+
+    def _path(self, name: str) -> str:
+        return os.path.join(self.directory, name)
+
+    def _add_segment(self, base: int) -> Segment:
+        seg = Segment(self.directory, base, self.config.index_interval_bytes)
+        seg.recover(0)
+        self.segments.append(seg)
+        self._bases.append(base)
+        return seg
+
+    # -- state --------------------------------------------------------------------------------
+
+    @property
+    def active(self) -> Segment:
+        return self.segments[-1]
+
+    @property
+    def log_end_offset(self) -> int:
+        return self.segments[-1].next_offset
+
+    @property
+    def high_watermark(self) -> int:
+        return self._durable_offset if self.durable_reads else self.log_end_offset
+
+    @property
+    def size_bytes(self) -> int:
+        return sum(s.size for s in self.segments)
+
+    # -- appends ------------------------------------------------------------------------------
+
+    def append(self, records: Sequence[Record], *, now_ms: int, producer_id: int = -1,
+               producer_epoch: int = -1, base_sequence: int = -1,
+               attributes: int = 0) -> AppendInfo:
+        """Append one batch; it is on disk (page cache) but not durable until flushed."""
+        base = self.log_end_offset
+        data = record.encode_batch(base, records, producer_id=producer_id,
+                                   producer_epoch=producer_epoch, base_sequence=base_sequence,
+                                   attributes=attributes)
+        seg = self.active
+        if seg.size and (seg.size + len(data) > self.config.segment_bytes
+                         or now_ms - self._active_since_ms >= self.config.segment_ms):
+            seg = self.roll(now_ms)
+        first_ts = records[0].timestamp
+        max_ts = max(r.timestamp for r in records)
+        seg.append(data, base, base + len(records), max_ts, first_ts)
+        return AppendInfo(base, base + len(records) - 1, max_ts, first_ts)
+
+    def roll(self, now_ms: int) -> Segment:
+        """Start a new active segment at the log end (the old one stays dirty until flushed)."""
+        self._active_since_ms = now_ms
+        return self._add_segment(self.log_end_offset)
+
+    # -- durability ---------------------------------------------------------------------------
+
+    def prepare_flush(self) -> FlushTicket | None:
+        dirty = [s for s in self.segments if s.dirty]
+        if not dirty and self._durable_offset == self.log_end_offset:
+            return None
+        for s in dirty:
+            s.dirty = False
+        active = self.active
+        return FlushTicket(dirty, self.log_end_offset,
+                           (active.base_offset, active.size, active.next_offset))
+
+    def flush(self, ticket: FlushTicket, *, checkpoint: bool = True) -> None:
+        """fsync the ticket's segments, then (optionally) record the recovery checkpoint.
+
+        Safe to call from a thread while the event loop appends. The checkpoint is written
+        only after the data it names is durable; it is not fsynced itself: losing it only
+        makes the next recovery validate more.
+        """
+        for s in ticket.segments:
+            s.flush()
+        if checkpoint:
+            _write_small_file(self._path(CHECKPOINT_FILE),
+                              _pack_checked(_CHECKPOINT, *ticket.checkpoint), sync=False)
+
+    def complete_flush(self, ticket: FlushTicket) -> bool:
+        """Move the high watermark to what the ticket made durable; True if it moved."""
+        if ticket.next_offset > self._durable_offset:
+            self._durable_offset = ticket.next_offset
+            return True
+        return False
+
+    def abort_flush(self, ticket: FlushTicket) -> None:
+        for s in ticket.segments:
+            s.dirty = True
+
+    # -- reads --------------------------------------------------------------------------------
+
+    def segment_for(self, offset: int) -> int:
+        return max(bisect.bisect_right(self._bases, offset) - 1, 0)
+
+    def read(self, offset: int, max_records: int, max_bytes: int,
+             upto: int | None = None) -> ReadResult:
+        """Records from ``offset`` below ``upto`` (default: the high watermark).
+
+        Control batches are skipped. At least one record is returned when one is there, even if
+        it is larger than ``max_bytes``.
+        """
+        end = self.high_watermark if upto is None else min(upto, self.log_end_offset)
+        out: list[StoredRecord] = []
+        result = ReadResult(out, offset)
+        if offset >= end or offset < self.log_start_offset:
+            return result
+        i = self.segment_for(offset)
+        seg = self.segments[i]
+        pos = seg.position_for(offset)
+        total = 0
+        while len(out) < max_records:
+            if pos >= seg.size:
+                i += 1
+                if i >= len(self.segments):
+                    break
+                seg, pos = self.segments[i], 0
+                continue
+            chunk = seg.read(pos, min(seg.size - pos, max(max_bytes - total, 0) + _READ_SLACK))
+            cpos = 0
+            while len(chunk) - cpos >= record.HEADER_SIZE:
+                h = record.read_header(chunk, cpos)
+                if h.base_offset >= end:
+                    return result
+                if cpos + h.size > len(chunk):
+                    if cpos:
+                        break  # the next read starts at this batch
+                    chunk = seg.read(pos, h.size)
+                    if len(chunk) < h.size:
+                        raise CorruptRecordError("batch runs past the segment end", pos)
+                if h.next_offset > result.next_offset:
+                    result.batches.append(h)
+                    if h.is_control:
+                        result.next_offset = h.next_offset
+                    else:
+                        for r in record.decode_records(chunk, cpos, h):
+                            if r.offset < result.next_offset:
+                                continue
+                            if r.offset >= end or len(out) >= max_records:
+                                return result
+                            size = record.REC_FIXED + len(r.value or b"") + len(r.key or b"")
+                            if out and total + size > max_bytes:
+                                return result
+                            total += size
+                            out.append(r)
+                            result.next_offset = r.offset + 1
+                        result.bytes = total
+                cpos += h.size
+            if cpos == 0:
+                raise CorruptRecordError("short read inside a segment", pos)
+            pos += cpos
+            if out and total >= max_bytes:
+                break
+        return result
+
+    def offset_for_timestamp(self, timestamp: int, upto: int | None = None
+                             ) -> tuple[int, int] | None:
+        """(offset, timestamp) of the first record with a timestamp ≥ ``timestamp``."""
+        end = self.high_watermark if upto is None else upto
+        for seg in self.segments:
+            if seg.next_offset <= self.log_start_offset or seg.max_timestamp < timestamp:
+                continue
+            pos = seg.position_for_timestamp(timestamp)
+            for h, p in seg.batches(pos):
+                if h.base_offset >= end:
+                    return None
+                if h.max_timestamp < timestamp or h.is_control:
+                    continue
+                chunk = seg.read(p, h.size)
+                for r in record.decode_records(chunk, 0, h):
+                    if r.offset >= end:
+                        return None
+                    if r.timestamp >= timestamp and r.offset >= self.log_start_offset:
+                        return r.offset, r.timestamp
+        return None
+
+    # -- deletion -----------------------------------------------------------------------------
+
+    def advance_log_start(self, offset: int) -> bool:
+        """Move the log start forward (delete-records); True if it moved. Persist afterwards."""
+        if offset <= self.log_start_offset:
+            return False
+        self.log_start_offset = offset
+        return True
+
+    def persist_log_start(self) -> None:
+        """Make the log start durable. Safe to call from a thread."""
+        _write_small_file(self._path(LOG_START_FILE),
+                          _pack_checked(_LOG_START, self.log_start_offset), sync=True)
+
+    def deletable_segments(self, now_ms: int) -> list[Segment]:
+        """Sealed segments below the log start, past retention time, or over retention bytes."""
+        cfg = self.config
+        out: list[Segment] = []
+        total = self.size_bytes
+        for seg in self.segments[:-1]:
+            if seg.next_offset > self.high_watermark:
+                break
+            below_start = seg.next_offset <= self.log_start_offset
+            expired = cfg.retention_ms >= 0 and seg.max_timestamp < now_ms - cfg.retention_ms
+            oversized = cfg.retention_bytes >= 0 and total - seg.size >= cfg.retention_bytes
+            if not (below_start or expired or oversized):
+                break
+            out.append(seg)
+            total -= seg.size
+        return out
+
+    def active_expired(self, now_ms: int) -> bool:
+        """The active segment holds only records past retention time (roll it, then delete)."""
+        seg = self.active
+        return (self.config.retention_ms >= 0 and seg.size > 0
+                and self.high_watermark == self.log_end_offset
+                and seg.max_timestamp < now_ms - self.config.retention_ms)
+
+    def remove_segments(self, segments: list[Segment]) -> None:
+        """Drop sealed segments from the front; the log start moves to the first kept one."""
+        for seg in segments:
+            assert seg is self.segments[0] and len(self.segments) > 1
+            self.segments.pop(0)
+            self._bases.pop(0)
+            seg.delete()
+        self.log_start_offset = max(self.log_start_offset, self.segments[0].base_offset)
+
+    def close(self, *, clean: bool) -> None:
+        """Close files; a clean close flushes and checkpoints the whole log first."""
+        if clean:
+            ticket = self.prepare_flush()
+            if ticket is not None:
+                self.flush(ticket)
+                self.complete_flush(ticket)
+            active = self.active
+            _write_small_file(self._path(CHECKPOINT_FILE),
+                              _pack_checked(_CHECKPOINT, active.base_offset, active.size,
+                                            active.next_offset), sync=True)
+        for seg in self.segments:
+            seg.close()

@@ -1,0 +1,246 @@
+"""One segment: an append-only file of record batches named by its base offset, and its index.
+
+Appends go through ``os.write`` on the event loop (page cache, microseconds); ``flush`` fsyncs
+and may run in a thread while appends continue. Reads use ``os.pread`` and never move a file
+position, so they are safe alongside appends.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+from app.errors import CorruptRecordError
+from app.storage import record
+from app.storage.index import OffsetIndex
+
+log = logging.getLogger("sluice.storage")
+
+_SCAN_CHUNK = 1 << 20
+
+
+def segment_name(base_offset: int) -> str:
+    return f"{base_offset:020d}"
+
+
+class Segment:
+    def __init__(self, directory: str, base_offset: int, index_interval_bytes: int) -> None:
+        self.base_offset = base_offset
+        self.log_path = os.path.join(directory, segment_name(base_offset) + ".log")
+        self.index = OffsetIndex(os.path.join(directory, segment_name(base_offset) + ".index"))
+        self.index_interval_bytes = index_interval_bytes
+        self._fd = os.open(self.log_path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        self.size = os.fstat(self._fd).st_size
+        self.next_offset = base_offset
+        self._max_timestamp: int | None = -1
+        self.first_timestamp = -1
+        self._index_loaded = False
+        self.dirty = False
+
+    # -- opening and recovery -----------------------------------------------------------------
+
+    def load_trusted(self, next_offset: int | None) -> None:
+        """Open a segment known to be clean (a sealed segment, or below the recovery point).
+
+        ``next_offset`` is the next segment's base offset when there is one (nothing is read);
+        otherwise the tail after the last index entry is walked (a bounded scan) to find it.
+        """
+        if next_offset is not None:
+            self.next_offset = next_offset
+            self._max_timestamp = None  # computed on first need
+            return
+        self._ensure_index()
+        self._walk_from_last_entry(self.size, validate=False)
+        self._read_first_timestamp()
+
+    def _read_first_timestamp(self) -> None:
+        if self.size >= record.HEADER_SIZE:
+            self.first_timestamp = record.read_header(self.read(0, record.HEADER_SIZE)).first_timestamp
+
+    def recover(self, from_position: int = 0) -> int:
+        """Validate batches from ``from_position`` and truncate at the first invalid byte.
+
+        Everything before ``from_position`` is trusted (it was fsynced and checkpointed). The
+        index is rebuilt for the validated part. Returns the number of bytes truncated.
+        """
+        if from_position > self.size or (
+            from_position and not self.index.load(self.size, self.base_offset)
+        ):
+            from_position = 0
+        if from_position:
+            self.index.truncate_from(from_position)
+            self._walk_from_last_entry(from_position, validate=False)
+            valid_end = self._walk(from_position, self.size, self.next_offset,
+                                   self.max_timestamp, validate=True)
+        else:
+            self.index.clear()
+            valid_end = self._walk(0, self.size, self.base_offset, -1, validate=True)
+        truncated = self.size - valid_end
+        if truncated:
+            log.warning(
+                "recovery: truncating %s at byte %d (%d invalid bytes after the last valid batch)",
+                self.log_path, valid_end, truncated,
+            )
+            os.ftruncate(self._fd, valid_end)
+            os.fsync(self._fd)
+            self.size = valid_end
+            self.index.truncate_from(valid_end)
+        self.index.open_for_append()
+        self._index_loaded = True
+        if from_position:
+            self._read_first_timestamp()
+        return truncated
+
+    def _ensure_index(self) -> None:
+        if self._index_loaded:
+            return
+        self._index_loaded = True
+        if not self.index.load(self.size, self.base_offset):
+            log.info("rebuilding the index of %s", self.log_path)
+            self.index.clear()
+            saved = self.next_offset
+            self._walk(0, self.size, self.base_offset, -1, validate=False)
+            self.next_offset = saved
+        self.index.open_for_append()
+
+    def _walk_from_last_entry(self, end: int, *, validate: bool) -> int:
+        if len(self.index.offsets):
+            start, expected = self.index.positions[-1], self.index.offsets[-1]
+            max_ts = self.index.max_ts[-1]
+        else:
+            start, expected, max_ts = 0, self.base_offset, -1
+        return self._walk(start, end, expected, max_ts, validate=validate)
+
+    def _walk(self, start: int, end: int, expected: int, max_ts: int, *, validate: bool) -> int:
+        """Scan batches in [start, end) from a batch boundary; extend the index past its end.
+
+        Sets the next offset and max timestamp of what was walked and returns the position
+        after the last good batch. With ``validate`` each batch's CRC is checked and offsets
+        must be contiguous; the first invalid batch ends the walk (it is logged). Without it a
+        bad header still ends the walk, so nothing is ever misread.
+        """
+        pos = start
+        while pos < end:
+            chunk = os.pread(self._fd, min(_SCAN_CHUNK, end - pos), pos)
+            cpos = 0
+            while len(chunk) - cpos >= record.HEADER_SIZE:
+                try:
+                    h = record.read_header(chunk, cpos)
+                    if cpos + h.size > len(chunk):
+                        if cpos:
+                            break  # read the next chunk from this batch on
+                        chunk = os.pread(self._fd, h.size, pos) if pos + h.size <= end else b""
+                        if len(chunk) < h.size:
+                            raise CorruptRecordError("truncated batch", 0)
+                    if validate:
+                        record.check_batch(chunk, cpos)
+                    if h.base_offset != expected:
+                        raise CorruptRecordError(
+                            f"offset {h.base_offset} where {expected} was expected", cpos
+                        )
+                except CorruptRecordError as exc:
+                    if validate:
+                        log.warning("recovery: %s: %s (batch at byte %d)",
+                                    self.log_path, exc, pos + cpos)
+                    pos += cpos
+                    self.next_offset, self._max_timestamp = expected, max_ts
+                    return pos
+                at = pos + cpos
+                if at - self.index.last_position >= self.index_interval_bytes:
+                    self.index.append(h.base_offset, at, max_ts)
+                if at == 0:
+                    self.first_timestamp = h.first_timestamp
+                if h.max_timestamp > max_ts:
+                    max_ts = h.max_timestamp
+                expected = h.next_offset
+                cpos += h.size
+            if cpos == 0:
+                break
+            pos += cpos
+        self.next_offset, self._max_timestamp = expected, max_ts
+        return pos
+
+    # -- appends ------------------------------------------------------------------------------
+
+    def append(self, data: bytes, base_offset: int, next_offset: int, max_timestamp: int,
+               first_timestamp: int) -> int:
+        """Write one encoded batch at the end; returns its position. Not durable until flush."""
+        position = self.size
+        if position - self.index.last_position >= self.index_interval_bytes:
+            self.index.append(base_offset, position, self.max_timestamp)
+        try:
+            written = os.write(self._fd, data)
+            if written != len(data):
+                raise OSError(f"short write ({written} of {len(data)} bytes)")
+        except OSError:
+            os.ftruncate(self._fd, position)
+            raise
+        if position == 0:
+            self.first_timestamp = first_timestamp
+        self.size = position + len(data)
+        self.next_offset = next_offset
+        if max_timestamp > self.max_timestamp:
+            self._max_timestamp = max_timestamp
+        self.dirty = True
+        return position
+
+    @property
+    def max_timestamp(self) -> int:
+        """Largest record timestamp in the segment (-1 when empty)."""
+        if self._max_timestamp is None:
+            self._ensure_index()
+            saved = self.next_offset
+            self._walk_from_last_entry(self.size, validate=False)
+            self.next_offset = saved
+        assert self._max_timestamp is not None
+        return self._max_timestamp
+
+    # -- reads --------------------------------------------------------------------------------
+
+    def position_for(self, offset: int) -> int:
+        self._ensure_index()
+        return self.index.lookup(offset)
+
+    def position_for_timestamp(self, timestamp: int) -> int:
+        self._ensure_index()
+        return self.index.lookup_timestamp(timestamp)
+
+    def read(self, position: int, nbytes: int) -> bytes:
+        return os.pread(self._fd, nbytes, position)
+
+    def batches(self, position: int, end: int | None = None
+                ) -> list[tuple[record.BatchHeader, int]]:
+        """Headers and positions of the batches from ``position`` to ``end`` (not validated)."""
+        out: list[tuple[record.BatchHeader, int]] = []
+        end = self.size if end is None else end
+        while position + record.HEADER_SIZE <= end:
+            h = record.read_header(os.pread(self._fd, record.HEADER_SIZE, position))
+            out.append((h, position))
+            position += h.size
+        return out
+
+    # -- durability and lifetime --------------------------------------------------------------
+
+    def flush(self) -> None:
+        """fsync the segment and its index. Safe to call from a thread."""
+        os.fsync(self._fd)
+        self.index.flush()
+
+    def truncate_to(self, position: int, next_offset: int) -> None:
+        os.ftruncate(self._fd, position)
+        self.size = position
+        self.next_offset = next_offset
+
+    def close(self) -> None:
+        self.index.close()
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def delete(self) -> None:
+        self.close()
+        for path in (self.log_path, self.index.path):
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass

@@ -1,0 +1,220 @@
+"""Topics: names, partition counts, per-topic configuration and their partition logs.
+
+Changes are staged in memory synchronously (a name being created or deleted is reserved, so
+concurrent requests cannot interleave), made durable in SQLite, then completed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.config import DAY_MS, GiB, MiB
+from app.errors import Conflict, ErrorCode, InvalidRequest, NotFound
+from app.flusher import Flusher
+from app.metadata.store import TopicStore
+from app.storage.log import LogConfig, PartitionLog
+from app.storage.manager import LogManager
+
+NAME = re.compile(r"^[A-Za-z0-9._-]{1,249}$")
+
+
+@dataclass(frozen=True, slots=True)
+class _Key:
+    default: int
+    lo: int
+    hi: int
+    doc: str
+    minus_one_ok: bool = False
+
+
+TOPIC_CONFIG: dict[str, _Key] = {
+    "retention_ms": _Key(7 * DAY_MS, 1, 2**62, "delete segments older than this; -1 never",
+                         minus_one_ok=True),
+    "retention_bytes": _Key(-1, 0, 2**62, "delete old segments beyond this size; -1 never",
+                            minus_one_ok=True),
+    "segment_bytes": _Key(128 * MiB, 1024, 1 * GiB, "roll a new segment at this size"),
+    "segment_ms": _Key(7 * DAY_MS, 1, 2**62, "roll a new segment after this time"),
+    "index_interval_bytes": _Key(4096, 64, 16 * MiB, "bytes between sparse index entries"),
+    "max_message_bytes": _Key(1 * MiB, 64, 64 * MiB, "largest record accepted"),
+}
+
+
+def validate_name(name: str, what: str = "topic") -> str:
+    if not isinstance(name, str) or not NAME.match(name) or name in (".", ".."):
+        raise InvalidRequest(
+            f"invalid {what} name {name!r}: 1-249 characters of [A-Za-z0-9._-]",
+            ErrorCode.INVALID_TOPIC if what == "topic" else ErrorCode.INVALID_REQUEST,
+        )
+    return name
+
+
+def validate_config(changes: Any, current: dict[str, int] | None = None) -> dict[str, int]:
+    """Merge ``changes`` into ``current`` after checking every key and bound."""
+    if not isinstance(changes, dict):
+        raise InvalidRequest("config must be an object", ErrorCode.INVALID_CONFIG)
+    out = dict(current or {})
+    for key, value in changes.items():
+        spec = TOPIC_CONFIG.get(key)
+        if spec is None:
+            raise InvalidRequest(
+                f"unknown config key {key!r}; known: {', '.join(sorted(TOPIC_CONFIG))}",
+                ErrorCode.INVALID_CONFIG,
+            )
+        if value is None:
+            out.pop(key, None)  # back to the default
+            continue
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InvalidRequest(f"config {key} must be an integer", ErrorCode.INVALID_CONFIG)
+        if not (spec.lo <= value <= spec.hi or (spec.minus_one_ok and value == -1)):
+            bounds = f"{spec.lo} to {spec.hi}" + (" or -1" if spec.minus_one_ok else "")
+            raise InvalidRequest(f"config {key}={value} is out of bounds ({bounds})",
+                                 ErrorCode.INVALID_CONFIG)
+        out[key] = value
+    return out
+
+
+def effective_config(config: dict[str, int]) -> dict[str, int]:
+    return {k: config.get(k, spec.default) for k, spec in TOPIC_CONFIG.items()}
+
+
+def log_config(config: dict[str, int]) -> LogConfig:
+    c = effective_config(config)
+    return LogConfig(segment_bytes=c["segment_bytes"], segment_ms=c["segment_ms"],
+                     retention_ms=c["retention_ms"], retention_bytes=c["retention_bytes"],
+                     index_interval_bytes=c["index_interval_bytes"])
+
+
+@dataclass(slots=True)
+class Topic:
+    topic_id: int
+    name: str
+    config: dict[str, int]
+    logs: list[PartitionLog] = field(default_factory=list)
+    sticky: int = -1
+    deleting: bool = False
+
+    @property
+    def partitions(self) -> int:
+        return len(self.logs)
+
+    @property
+    def max_message_bytes(self) -> int:
+        return self.config.get("max_message_bytes", TOPIC_CONFIG["max_message_bytes"].default)
+
+    def next_sticky_partition(self) -> int:
+        self.sticky = (self.sticky + 1) % len(self.logs)
+        return self.sticky
+
+    def log(self, partition: int) -> PartitionLog:
+        if not 0 <= partition < len(self.logs):
+            raise NotFound(f"topic {self.name!r} has no partition {partition}",
+                           ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+        return self.logs[partition]
+
+
+class TopicRegistry:
+    def __init__(self, store: TopicStore, logs: LogManager, flusher: Flusher,
+                 max_partitions: int) -> None:
+        self.store = store
+        self.log_manager = logs
+        self.flusher = flusher
+        self.max_partitions = max_partitions
+        self.topics: dict[str, Topic] = {}
+        self._reserved: set[str] = set()
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    async def load(self, now_ms: int) -> None:
+        """Open every topic's logs (recovery happens here) and finish interrupted deletes."""
+        rows = await self.store.load_all()
+        for row in rows:
+            if row.state == "deleting":
+                await asyncio.to_thread(self.log_manager.remove_topic_files, row.topic_id)
+                await self.store.delete(row.topic_id)
+                continue
+            config = {k: int(v) for k, v in row.config.items()}
+            topic = Topic(row.topic_id, row.name, config)
+            lc = log_config(config)
+            topic.logs = [self.log_manager.open(row.topic_id, p, lc, now_ms)
+                          for p in range(row.partitions)]
+            self.topics[row.name] = topic
+        self.log_manager.remove_orphans({t.topic_id for t in self.topics.values()})
+
+    def get(self, name: str) -> Topic:
+        topic = self.topics.get(name)
+        if topic is None or topic.deleting:
+            raise NotFound(f"topic {name!r} does not exist", ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+        return topic
+
+    def _validate_partitions(self, partitions: Any) -> int:
+        if (not isinstance(partitions, int) or isinstance(partitions, bool)
+                or not 1 <= partitions <= self.max_partitions):
+            raise InvalidRequest(
+                f"partitions must be an integer from 1 to {self.max_partitions}",
+                ErrorCode.INVALID_PARTITIONS,
+            )
+        return partitions
+
+    async def create(self, name: Any, partitions: Any, config: Any, now_ms: int) -> Topic:
+        name = validate_name(name)
+        partitions = self._validate_partitions(partitions)
+        cfg = validate_config(config if config is not None else {})
+        if name in self.topics or name in self._reserved:
+            raise Conflict(ErrorCode.TOPIC_ALREADY_EXISTS, f"topic {name!r} already exists")
+        self._reserved.add(name)
+        try:
+            topic_id = await self.store.insert(name, partitions, cfg, now_ms)
+            topic = Topic(topic_id, name, cfg)
+            lc = log_config(cfg)
+            topic.logs = [self.log_manager.open(topic_id, p, lc, now_ms)
+                          for p in range(partitions)]
+            self.topics[name] = topic
+            return topic
+        finally:
+            self._reserved.discard(name)
+
+    def _lock(self, name: str) -> asyncio.Lock:
+        return self._locks.setdefault(name, asyncio.Lock())
+
+    async def update(self, name: str, partitions: Any, config: Any, now_ms: int) -> Topic:
+        async with self._lock(name):
+            topic = self.get(name)
+            new_count = topic.partitions
+            if partitions is not None:
+                new_count = self._validate_partitions(partitions)
+                if new_count < topic.partitions:
+                    raise InvalidRequest(
+                        f"partitions can only grow (now {topic.partitions})",
+                        ErrorCode.INVALID_PARTITIONS,
+                    )
+            new_config = topic.config if config is None else validate_config(config,
+                                                                              topic.config)
+            await self.store.update(topic.topic_id, new_count, new_config)
+            topic.config = new_config
+            lc = log_config(new_config)
+            for lg in topic.logs:
+                lg.config = lc
+            topic.logs.extend(self.log_manager.open(topic.topic_id, p, lc, now_ms)
+                              for p in range(topic.partitions, new_count))
+            return topic
+
+    async def delete(self, name: str) -> None:
+        async with self._lock(name):
+            topic = self.get(name)
+            topic.deleting = True
+            try:
+                await self.store.mark_deleting(topic.topic_id)
+            except BaseException:
+                topic.deleting = False
+                raise
+            await self.flusher.flush_round()
+            async with self.flusher.exclusive():
+                for lg in topic.logs:
+                    self.flusher.forget(lg)
+                self.log_manager.close_topic(topic.topic_id)
+            await asyncio.to_thread(self.log_manager.remove_topic_files, topic.topic_id)
+            await self.store.delete(topic.topic_id)
+            del self.topics[name]
+            self._locks.pop(name, None)
