@@ -45,7 +45,7 @@ class Settings:
     max_records_per_request: int = _setting(10_000, "most records in one produce request",
                                             1, 1_000_000)
     max_read_records: int = _setting(10_000, "max_records above this is clamped", 1, 1_000_000)
-    max_wait_ms: int = _setting(60_000, "largest max_wait_ms accepted for long polls",
+    max_wait_ms: int = _setting(60_000, "longer max_wait_ms of long polls is clamped to this",
                                 0, 600_000)
     idempotency_key_retention_ms: int = _setting(
         DAY_MS, "how long an Idempotency-Key is remembered", 1000, 30 * DAY_MS

@@ -56,10 +56,7 @@ def parse_record(raw: Any, i: int, encoding: str, now_ms: int, max_record_bytes:
     if not isinstance(raw, dict):
         raise InvalidRequest(f"{where}: expected an object")
     enc = raw.get("encoding")
-    if enc is not None:
-        enc = encoding_of(enc, f"{where}.encoding")
-    else:
-        enc = encoding
+    enc = encoding_of(enc, f"{where}.encoding") if enc is not None else encoding
     key = _bytes(raw.get("key"), enc, f"{where}.key")
     value = _bytes(raw.get("value"), enc, f"{where}.value")
     size = REC_FIXED + (len(key) if key else 0) + (len(value) if value else 0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import orjson
@@ -41,7 +42,7 @@ class TopicStore:
                 TopicRow(r[0], r[1], r[2], orjson.loads(r[3]), r[4], r[5]) async for r in cur
             ]
 
-    async def insert(self, name: str, partitions: int, config: dict[str, int | str],
+    async def insert(self, name: str, partitions: int, config: Mapping[str, int | str],
                      created_ms: int) -> int:
         async with self.db.transaction() as conn:
             cur = await conn.execute(
@@ -51,7 +52,8 @@ class TopicStore:
             assert cur.lastrowid is not None
             return cur.lastrowid
 
-    async def update(self, topic_id: int, partitions: int, config: dict[str, int | str]) -> None:
+    async def update(self, topic_id: int, partitions: int,
+                     config: Mapping[str, int | str]) -> None:
         async with self.db.transaction() as conn:
             await conn.execute(
                 "UPDATE topics SET partitions = ?, config = ? WHERE topic_id = ?",

@@ -7,6 +7,7 @@ position, so they are safe alongside appends.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 
@@ -55,7 +56,8 @@ class Segment:
 
     def _read_first_timestamp(self) -> None:
         if self.size >= record.HEADER_SIZE:
-            self.first_timestamp = record.read_header(self.read(0, record.HEADER_SIZE)).first_timestamp
+            header = record.read_header(self.read(0, record.HEADER_SIZE))
+            self.first_timestamp = header.first_timestamp
 
     def recover(self, from_position: int = 0) -> int:
         """Validate batches from ``from_position`` and truncate at the first invalid byte.
@@ -240,7 +242,5 @@ class Segment:
     def delete(self) -> None:
         self.close()
         for path in (self.log_path, self.index.path):
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
-            except FileNotFoundError:
-                pass

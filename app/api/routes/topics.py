@@ -33,8 +33,9 @@ async def create_topic(request: Request, b: Broker = Depends(broker)) -> Respons
     body, _ = await read_json(request, b.settings.max_request_bytes)
     if not isinstance(body, dict):
         raise InvalidRequest("the body must be a JSON object")
-    topic = await b.topics.create(body.get("name"), body.get("partitions", 1),
-                                  body.get("config"), b.clock.now_ms())
+    partitions = body.get("partitions", b.settings.default_partitions)
+    topic = await b.topics.create(body.get("name"), partitions, body.get("config"),
+                                  b.clock.now_ms())
     return json_response(describe(topic), 201)
 
 

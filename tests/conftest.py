@@ -1,0 +1,129 @@
+"""Shared fixtures: settings on a temp data dir, an in-process app, a real server process."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from app.clock import FakeClock
+from app.config import Settings
+from app.main import create_app
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def settings_factory(tmp_path: Path) -> Callable[..., Settings]:
+    def make(**overrides: Any) -> Settings:
+        return Settings(data_dir=str(tmp_path / "data"), **overrides)
+
+    return make
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def client(settings_factory: Callable[..., Settings]) -> AsyncIterator[httpx.AsyncClient]:
+    """create_app() in process: real SQLite and log directory, lifespan run around the test."""
+    app = create_app(settings_factory())
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://sluice") as c:
+            yield c
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class ServerProcess:
+    """A real ``python -m app serve`` process on a free port."""
+
+    data_dir: Path
+    port: int
+    env: dict[str, str]
+    proc: subprocess.Popen[bytes] | None = None
+    log_path: Path | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30) -> None:
+        self.log_path = self.data_dir.parent / f"server-{self.port}.log"
+        log = open(self.log_path, "ab")  # noqa: SIM115 - handed to the child
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "app", "serve", "--port", str(self.port),
+             "--data-dir", str(self.data_dir)],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}:\n{self.logs()}")
+            try:
+                if httpx.get(self.url + "/readyz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"server not ready after {timeout}s:\n{self.logs()}")
+
+    def kill(self) -> None:
+        """SIGKILL: no flush, no clean shutdown."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self, timeout: float = 30) -> int:
+        """SIGTERM and wait; returns the exit code."""
+        assert self.proc is not None
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            self.proc.wait(timeout)
+        return int(self.proc.returncode)
+
+    def logs(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path else ""
+
+
+@pytest.fixture
+def server_factory(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
+    started: list[ServerProcess] = []
+
+    def make(data_dir: Path | None = None, **env: str) -> ServerProcess:
+        e = dict(os.environ)
+        e.update({k: str(v) for k, v in env.items()})
+        s = ServerProcess(data_dir or tmp_path / "data", free_port(), e)
+        started.append(s)
+        return s
+
+    yield make
+    for s in started:
+        s.kill()
+
+
+@pytest.fixture
+def server(server_factory: Callable[..., ServerProcess]) -> Iterator[ServerProcess]:
+    s = server_factory()
+    s.start()
+    yield s
+    s.stop()
