@@ -144,9 +144,6 @@ class Broker:
         by_partition: dict[int, list[Record]] = {}
         for p, (_, rec) in zip(placement, records, strict=True):
             by_partition.setdefault(p, []).append(rec)
-        total = sum(len(r.value or b"") + len(r.key or b"") for _, r in records)
-        if total > self.settings.max_request_bytes:
-            raise TooLarge(ErrorCode.REQUEST_TOO_LARGE, "the records exceed the request limit")
         base: dict[int, int] = {}
         logs: list[PartitionLog] = []
         for p, recs in by_partition.items():

@@ -94,8 +94,40 @@ def parse_produce(body: Any, now_ms: int, max_records: int, max_record_bytes: in
         raise TooLarge(ErrorCode.REQUEST_TOO_LARGE,
                        f"{len(records)} records in one request; the limit is {max_records}")
     encoding = encoding_of(body.get("encoding"))
+    if encoding == "utf8":
+        fast = _parse_plain_utf8(records, now_ms, max_record_bytes)
+        if fast is not None:
+            return fast
     return [parse_record(r, i, encoding, now_ms, max_record_bytes)
             for i, r in enumerate(records)]
+
+
+_PLAIN_KEYS = frozenset(("key", "value"))
+
+
+def _parse_plain_utf8(records: list[Any], now_ms: int, max_record_bytes: int
+                      ) -> list[tuple[int | None, Record]] | None:
+    """The common shape: objects with only string-or-null key and value, utf8. None otherwise.
+
+    Same result as ``parse_record`` for those records, at a fraction of the cost; anything
+    else (headers, partition, timestamp, wrong types, oversize) takes the general path, which
+    also produces the precise error.
+    """
+    out: list[tuple[int | None, Record]] = []
+    limit = max_record_bytes - REC_FIXED
+    for r in records:
+        if type(r) is not dict or not _PLAIN_KEYS.issuperset(r):
+            return None
+        k = r.get("key")
+        v = r.get("value")
+        if (k is not None and type(k) is not str) or (v is not None and type(v) is not str):
+            return None
+        kb = None if k is None else k.encode()
+        vb = None if v is None else v.encode()
+        if (len(kb) if kb else 0) + (len(vb) if vb else 0) > limit:
+            return None
+        out.append((None, Record(now_ms, kb, vb, ())))
+    return out
 
 
 def _show(data: bytes | None, encoding: str) -> Any:

@@ -54,6 +54,7 @@ _CRC_START = _PREFIX.size  # 13
 _BODY_START = _CRC_START + 4  # 17
 
 _REC_HEAD = struct.Struct(">iiqi")  # length, offset_delta, timestamp_delta, key_length
+_REC_PLAIN = struct.Struct(">iiqii")  # the same, then value_length, for a record without key
 _I32 = struct.Struct(">i")
 _HDR_KEY = struct.Struct(">i")
 REC_FIXED = _REC_HEAD.size + 8  # + value_length + header_count
@@ -146,14 +147,22 @@ def encode_batch(
     parts: list[bytes] = []
     pack_head = _REC_HEAD.pack
     pack_i32 = _I32.pack
+    pack_plain = _REC_PLAIN.pack
     for delta, rec in enumerate(records):
         ts = rec.timestamp
         if ts > max_ts:
             max_ts = ts
         key = rec.key
         value = rec.value
-        klen = -1 if key is None else len(key)
         vlen = -1 if value is None else len(value)
+        if key is None and not rec.headers:
+            # the common record: no key, no headers; one pack instead of four
+            parts.append(pack_plain(24 + max(vlen, 0), delta, ts - first_ts, -1, vlen))
+            if value:
+                parts.append(value)
+            parts.append(b"\x00\x00\x00\x00")
+            continue
+        klen = -1 if key is None else len(key)
         if rec.headers:
             hparts = [pack_i32(len(rec.headers))]
             for h in rec.headers:
