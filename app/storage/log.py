@@ -60,6 +60,7 @@ class FlushTicket:
     segments: list[Segment]
     next_offset: int
     checkpoint: tuple[int, int, int]
+    sync_directory: bool = False
 
 
 @dataclass(slots=True)
@@ -81,11 +82,16 @@ def _write_small_file(path: str, data: bytes, *, sync: bool) -> None:
         os.close(fd)
     os.replace(tmp, path)
     if sync:
-        dfd = os.open(os.path.dirname(path) or ".", os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
+        _fsync_directory(os.path.dirname(path) or ".")
+
+
+def _fsync_directory(path: str) -> None:
+    """Make created, renamed or removed entries of a directory durable."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _pack_checked(s: struct.Struct, *values: int) -> bytes:
@@ -119,8 +125,13 @@ class PartitionLog:
         self.log_start_offset = 0
         self._durable_offset = 0
         self._active_since_ms = now_ms
+        self._directory_dirty = True  # new segment files need their directory entry fsynced
         self.recovered_bytes_truncated = 0
-        os.makedirs(directory, exist_ok=True)
+        if not os.path.isdir(directory):
+            os.makedirs(directory)
+            parent = os.path.dirname(os.path.abspath(directory))
+            _fsync_directory(parent)  # the partition's entry in the topic directory
+            _fsync_directory(os.path.dirname(parent))  # the topic's entry in the logs root
         self._open()
 
     # -- opening and recovery -----------------------------------------------------------------
@@ -184,6 +195,7 @@ class PartitionLog:
     def _add_segment(self, base: int) -> Segment:
         seg = Segment(self.directory, base, self.config.index_interval_bytes)
         seg.recover(0)
+        self._directory_dirty = True
         self.segments.append(seg)
         self._bases.append(base)
         return seg
@@ -234,13 +246,16 @@ class PartitionLog:
 
     def prepare_flush(self) -> FlushTicket | None:
         dirty = [s for s in self.segments if s.dirty]
-        if not dirty and self._durable_offset == self.log_end_offset:
+        if not dirty and not self._directory_dirty and (
+                self._durable_offset == self.log_end_offset):
             return None
         for s in dirty:
             s.dirty = False
         active = self.active
+        sync_directory, self._directory_dirty = self._directory_dirty, False
         return FlushTicket(dirty, self.log_end_offset,
-                           (active.base_offset, active.size, active.next_offset))
+                           (active.base_offset, active.size, active.next_offset),
+                           sync_directory)
 
     def flush(self, ticket: FlushTicket, *, checkpoint: bool = True) -> None:
         """fsync the ticket's segments, then (optionally) record the recovery checkpoint.
@@ -251,6 +266,8 @@ class PartitionLog:
         """
         for s in ticket.segments:
             s.flush()
+        if ticket.sync_directory:
+            _fsync_directory(self.directory)
         if checkpoint:
             _write_small_file(self._path(CHECKPOINT_FILE),
                               _pack_checked(_CHECKPOINT, *ticket.checkpoint), sync=False)
@@ -265,6 +282,7 @@ class PartitionLog:
     def abort_flush(self, ticket: FlushTicket) -> None:
         for s in ticket.segments:
             s.dirty = True
+        self._directory_dirty |= ticket.sync_directory
 
     # -- reads --------------------------------------------------------------------------------
 
