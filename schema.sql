@@ -2,11 +2,14 @@
 -- Regenerate: python -m tests.migrations.dump_schema > schema.sql
 
 CREATE TABLE idempotency_keys (
-    key          TEXT    PRIMARY KEY,
-    topic_id     INTEGER NOT NULL,
-    request_hash BLOB    NOT NULL,
-    response     BLOB    NOT NULL,
-    created_ms   INTEGER NOT NULL
+    key           TEXT    PRIMARY KEY,
+    topic_id      INTEGER NOT NULL,
+    request_hash  BLOB    NOT NULL,
+    state         TEXT    NOT NULL CHECK (state IN ('pending', 'complete')),
+    plan          TEXT    NOT NULL,
+    response      BLOB,
+    created_ms    INTEGER NOT NULL,
+    CHECK ((state = 'complete') = (response IS NOT NULL))
 );
 
 CREATE TABLE schema_migrations (

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import sys
+from collections.abc import Generator
 from typing import Any
 
 import uvicorn
@@ -30,6 +32,16 @@ class _Server(uvicorn.Server):
             if loop is not None:
                 loop.call_soon_threadsafe(self.broker.begin_shutdown)
         super().handle_exit(sig, frame)
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Generator[None, None, None]:
+        # After a clean, drained shutdown on SIGTERM/SIGINT exit 0 instead of re-raising the
+        # signal (which would end the process with 128 + signal number).
+        with super().capture_signals():
+            yield
+            captured = getattr(self, "_captured_signals", None)
+            if isinstance(captured, list) and self.broker is not None and self.broker.stopped:
+                captured.clear()
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,7 @@ from app.metadata.db import Database
 from app.metadata.migrate import migrate
 from app.metadata.store import IdempotencyRow, IdempotencyStore, TopicStore
 from app.partitioner import partition_for_key
+from app.storage import record
 from app.storage.log import PartitionLog, ReadResult
 from app.storage.manager import LogManager
 from app.storage.record import Record
@@ -70,6 +71,7 @@ class Broker:
         self._log_start_locks: dict[PartitionLog, asyncio.Lock] = {}
         self.ready = False
         self.stopping = False
+        self.stopped = False
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -111,6 +113,7 @@ class Broker:
         self.log_manager.close_all(clean=True)
         await self.db.close()
         self.data.unlock()
+        self.stopped = True
         log.info("stopped cleanly")
 
     def _spawn(self, name: str, loop: Callable[[], Awaitable[None]]) -> None:
@@ -140,29 +143,43 @@ class Broker:
         self._check_ready()
         topic = self.topics.get(topic_name)
         placement = self._place(topic, records)
+        bases = self._append(topic, placement, records)
+        await self._wait_durable(topic, bases)
+        metrics.RECORDS_IN.inc(len(records))
+        return self._answer(placement, records, bases)
+
+    def _append(self, topic: Topic, placement: list[int],
+                records: list[tuple[int | None, Record]], *, tag: int | None = None,
+                skip: Collection[int] = ()) -> dict[int, int]:
+        """Append one batch per partition (synchronously); returns each base offset."""
         now = self.clock.now_ms()
         by_partition: dict[int, list[Record]] = {}
         for p, (_, rec) in zip(placement, records, strict=True):
-            by_partition.setdefault(p, []).append(rec)
-        base: dict[int, int] = {}
-        logs: list[PartitionLog] = []
+            if p not in skip:
+                by_partition.setdefault(p, []).append(rec)
+        tagged = {} if tag is None else {"producer_id": tag, "attributes": record.KEYED_FLAG}
+        bases: dict[int, int] = {}
         for p, recs in by_partition.items():
             lg = topic.log(p)
             try:
-                info = lg.append(recs, now_ms=now)
+                bases[p] = lg.append(recs, now_ms=now, **tagged).base_offset
             except OSError as exc:
                 raise Unavailable(ErrorCode.STORAGE_ERROR, f"append failed: {exc}") from exc
-            base[p] = info.base_offset
-            logs.append(lg)
-        if not self.flusher.always:
-            for lg in logs:
+            if not self.flusher.always:
                 self._wake_readers(lg)
-        await self.flusher.wait_durable(logs)
-        metrics.RECORDS_IN.inc(len(records))
+        return bases
+
+    async def _wait_durable(self, topic: Topic, partitions: Collection[int]) -> None:
+        await self.flusher.wait_durable([topic.log(p) for p in partitions])
+
+    @staticmethod
+    def _answer(placement: list[int], records: list[tuple[int | None, Record]],
+                bases: dict[int, int]) -> list[Produced]:
+        next_offset = dict(bases)
         out: list[Produced] = []
         for p, (_, rec) in zip(placement, records, strict=True):
-            out.append(Produced(p, base[p], rec.timestamp))
-            base[p] += 1
+            out.append(Produced(p, next_offset[p], rec.timestamp))
+            next_offset[p] += 1
         return out
 
     def _place(self, topic: Topic, records: list[tuple[int | None, Record]]) -> list[int]:
@@ -188,31 +205,65 @@ class Broker:
     async def _produce_idempotent(self, topic_name: str,
                                   records: list[tuple[int | None, Record]], key: str,
                                   body: bytes) -> list[Produced]:
+        """Simple produce under an Idempotency-Key: a retry answers the first answer.
+
+        The key is reserved in SQLite (with the planned partition of each record and the end
+        offset of each partition) before anything is appended; the batches carry the key's
+        hash; the key is completed with the answer once the records are durable. A retry that
+        finds the key still pending (the server stopped in between) looks for the tagged
+        batches from the recorded offsets and appends only what is not there.
+        """
         if not 1 <= len(key) <= 255:
             raise InvalidRequest("Idempotency-Key must be 1 to 255 characters")
+        self._check_ready()
         topic = self.topics.get(topic_name)
         digest = hashlib.sha256(topic_name.encode() + b"\0" + body).digest()
+        tag = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
         while (pending := self._idempotency_inflight.get(key)) is not None:
             await asyncio.shield(pending)
-        row = await self.idempotency.get(key)
-        now = self.clock.now_ms()
-        if row is not None and row.created_ms >= now - self.settings.idempotency_key_retention_ms:
-            if row.request_hash != digest:
-                raise Conflict(ErrorCode.IDEMPOTENCY_KEY_REUSED,
-                               "this Idempotency-Key was used with a different request")
-            return [Produced(*t) for t in orjson.loads(row.response)]
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._idempotency_inflight[key] = done
         try:
-            out = await self._produce(topic_name, records)
-            await self.idempotency.put(IdempotencyRow(
-                key, topic.topic_id, digest,
-                orjson.dumps([(o.partition, o.offset, o.timestamp) for o in out]), now,
-            ))
+            row = await self.idempotency.get(key)
+            now = self.clock.now_ms()
+            window = self.settings.idempotency_key_retention_ms
+            if row is not None and (row.created_ms < now - window
+                                    or row.topic_id != topic.topic_id):
+                row = None  # expired, or left by a deleted topic of the same name
+            if row is not None and row.request_hash != digest:
+                raise Conflict(ErrorCode.IDEMPOTENCY_KEY_REUSED,
+                               "this Idempotency-Key was used with a different request")
+            if row is not None and row.response is not None:
+                return [Produced(*t) for t in orjson.loads(row.response)]
+            if row is not None:  # pending: the server stopped between reserve and complete
+                placement = row.placement
+                found = {p: h for p, start in row.start_offsets.items()
+                         if (h := topic.log(p).find_keyed_batch(start, tag)) is not None}
+            else:
+                placement = self._place(topic, records)
+                found = {}
+                starts = {p: topic.log(p).log_end_offset for p in set(placement)}
+                await self.idempotency.reserve(IdempotencyRow(
+                    key, topic.topic_id, digest, placement, starts, None, now))
+            bases = self._append(topic, placement, records, tag=tag, skip=found)
+            await self._wait_durable(topic, set(placement))
+            bases.update({p: h.base_offset for p, h in found.items()})
+            out = self._answer(placement, records, bases)
+            if found:  # answer the stored timestamps of what the first attempt appended
+                out = [self._stored(topic, o) if o.partition in found else o for o in out]
+            await self.idempotency.complete(key, orjson.dumps(
+                [(o.partition, o.offset, o.timestamp) for o in out]))
+            metrics.RECORDS_IN.inc(len(records))
             return out
         finally:
             del self._idempotency_inflight[key]
             done.set_result(None)
+
+    @staticmethod
+    def _stored(topic: Topic, o: Produced) -> Produced:
+        lg = topic.log(o.partition)
+        got = lg.read(o.offset, 1, 1, upto=lg.log_end_offset).records
+        return Produced(o.partition, o.offset, got[0].timestamp if got else o.timestamp)
 
     # -- reads --------------------------------------------------------------------------------
 

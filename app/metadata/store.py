@@ -25,7 +25,9 @@ class IdempotencyRow:
     key: str
     topic_id: int
     request_hash: bytes
-    response: bytes
+    placement: list[int]  # the partition of each record, in request order
+    start_offsets: dict[int, int]  # partition → its end offset when the key was reserved
+    response: bytes | None  # None while pending
     created_ms: int
 
 
@@ -72,23 +74,39 @@ class TopicStore:
 
 
 class IdempotencyStore:
+    _COLUMNS = "key, topic_id, request_hash, plan, response, created_ms"
+
     def __init__(self, db: Database) -> None:
         self.db = db
 
     async def get(self, key: str) -> IdempotencyRow | None:
         async with self.db.reader.execute(
-            "SELECT key, topic_id, request_hash, response, created_ms FROM idempotency_keys "
-            "WHERE key = ?", (key,)
+            f"SELECT {self._COLUMNS} FROM idempotency_keys WHERE key = ?", (key,)
         ) as cur:
             row = await cur.fetchone()
-        return IdempotencyRow(*row) if row else None
+        if row is None:
+            return None
+        plan = orjson.loads(row[3])
+        starts = {int(p): int(o) for p, o in plan["starts"].items()}
+        return IdempotencyRow(row[0], row[1], row[2], plan["placement"], starts, row[4], row[5])
 
-    async def put(self, row: IdempotencyRow) -> None:
+    async def reserve(self, row: IdempotencyRow) -> None:
+        """Record the key as pending (replacing an expired or abandoned row)."""
         async with self.db.transaction() as conn:
             await conn.execute(
-                "INSERT OR REPLACE INTO idempotency_keys "
-                "(key, topic_id, request_hash, response, created_ms) VALUES (?, ?, ?, ?, ?)",
-                (row.key, row.topic_id, row.request_hash, row.response, row.created_ms),
+                f"INSERT OR REPLACE INTO idempotency_keys ({self._COLUMNS}, state) "
+                "VALUES (?, ?, ?, ?, NULL, ?, 'pending')",
+                (row.key, row.topic_id, row.request_hash,
+                 orjson.dumps({"placement": row.placement, "starts": {
+                     str(p): o for p, o in row.start_offsets.items()}}).decode(),
+                 row.created_ms),
+            )
+
+    async def complete(self, key: str, response: bytes) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "UPDATE idempotency_keys SET state = 'complete', response = ? WHERE key = ?",
+                (response, key),
             )
 
     async def expire(self, before_ms: int) -> int:

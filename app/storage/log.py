@@ -370,6 +370,21 @@ class PartitionLog:
                         return r.offset, r.timestamp
         return None
 
+    def find_keyed_batch(self, start_offset: int, tag: int) -> record.BatchHeader | None:
+        """The first keyed batch at or after ``start_offset`` whose tag is ``tag``."""
+        start_offset = max(start_offset, self.log_start_offset)
+        if start_offset >= self.log_end_offset:
+            return None
+        i = self.segment_for(start_offset)
+        pos = self.segments[i].position_for(start_offset)
+        for seg in self.segments[i:]:
+            for h, _ in seg.batches(pos):
+                if (h.next_offset > start_offset and h.attributes & record.KEYED_FLAG
+                        and h.producer_id == tag):
+                    return h
+            pos = 0
+        return None
+
     # -- deletion -----------------------------------------------------------------------------
 
     def advance_log_start(self, offset: int) -> bool:

@@ -6,7 +6,7 @@ A batch on disk, big-endian::
     batch_length      int32    bytes after this field
     magic             int8     format version (1)
     crc               uint32   CRC-32 of base_offset..magic and of everything after crc
-    attributes        int16    bit 4 transactional, bit 5 control
+    attributes        int16    bit 4 transactional, bit 5 control, bit 6 keyed (below)
     last_offset_delta int32    last offset - base offset
     first_timestamp   int64    ms
     max_timestamp     int64    ms
@@ -29,6 +29,10 @@ A record::
     headers           header_count × (key_length int32, key utf-8, value_length int32, value)
 
 The CRC covers the offset and length too, so a flipped bit anywhere is detected.
+
+A keyed batch (bit 6) comes from a simple produce with an ``Idempotency-Key``: its producer id
+field holds a 64-bit hash of the key instead of a producer id, so that a retry after a crash
+can find the batch in the log. Such a batch carries no producer state.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from app.errors import CorruptRecordError
 MAGIC = 1
 TRANSACTIONAL_FLAG = 0x10
 CONTROL_FLAG = 0x20
+KEYED_FLAG = 0x40
 
 _PREFIX = struct.Struct(">qiB")  # base_offset, batch_length, magic
 _CRC = struct.Struct(">I")
