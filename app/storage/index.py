@@ -50,9 +50,12 @@ class OffsetIndex:
         self.offsets, self.positions, self.max_ts = offsets, positions, max_ts
         return True
 
-    def open_for_append(self) -> None:
-        """Rewrite the file from memory and keep it open for appends."""
+    def open_for_append(self, *, rewrite: bool = True) -> None:
+        """Keep the file open for appends; with ``rewrite``, first replace it with memory."""
         self.close()
+        if not rewrite:
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+            return
         tmp = self.path + ".tmp"
         with open(tmp, "wb") as f:
             f.write(b"".join(

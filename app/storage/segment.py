@@ -97,12 +97,14 @@ class Segment:
         if self._index_loaded:
             return
         self._index_loaded = True
-        if not self.index.load(self.size, self.base_offset):
-            log.info("rebuilding the index of %s", self.log_path)
-            self.index.clear()
-            saved = self.next_offset
-            self._walk(0, self.size, self.base_offset, -1, validate=False)
-            self.next_offset = saved
+        if self.index.load(self.size, self.base_offset):
+            self.index.open_for_append(rewrite=False)
+            return
+        log.info("rebuilding the index of %s", self.log_path)
+        self.index.clear()
+        saved = self.next_offset
+        self._walk(0, self.size, self.base_offset, -1, validate=False)
+        self.next_offset = saved
         self.index.open_for_append()
 
     def _walk_from_last_entry(self, end: int, *, validate: bool) -> int:
