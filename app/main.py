@@ -80,6 +80,12 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None,
                 schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
                 components.update(schema.pop("$defs", {}))
                 components[model.__name__] = schema
+            # Malformed requests are 400 INVALID_REQUEST (see ErrorBody), never 422.
+            for operations in doc.get("paths", {}).values():
+                for operation in operations.values():
+                    operation.get("responses", {}).pop("422", None)
+            components.pop("HTTPValidationError", None)
+            components.pop("ValidationError", None)
             app.openapi_schema = doc
         return app.openapi_schema
 

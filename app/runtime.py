@@ -227,9 +227,8 @@ class Broker:
             row = await self.idempotency.get(key)
             now = self.clock.now_ms()
             window = self.settings.idempotency_key_retention_ms
-            if row is not None and (row.created_ms < now - window
-                                    or row.topic_id != topic.topic_id):
-                row = None  # expired, or left by a deleted topic of the same name
+            if row is not None and row.created_ms < now - window:
+                row = None  # expired (deleting a topic deletes its keys)
             if row is not None and row.request_hash != digest:
                 raise Conflict(ErrorCode.IDEMPOTENCY_KEY_REUSED,
                                "this Idempotency-Key was used with a different request")
@@ -316,12 +315,11 @@ class Broker:
             return lg.log_start_offset, -1
         if at == "latest":
             return lg.high_watermark, -1
-        try:
-            ts = int(at)
-        except ValueError:
-            raise InvalidRequest("at must be earliest, latest or a timestamp in ms") from None
-        if ts < 0:
+        if at.startswith("-") and at[1:].isascii() and at[1:].isdigit():
             raise InvalidRequest("at: a timestamp must be ≥ 0", ErrorCode.INVALID_TIMESTAMP)
+        if not at.isascii() or not at.isdigit() or len(at) > 18:
+            raise InvalidRequest("at must be earliest, latest or a timestamp in ms")
+        ts = int(at)
         found = lg.offset_for_timestamp(ts)
         return found if found is not None else (-1, -1)
 

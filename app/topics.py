@@ -18,7 +18,7 @@ from app.metadata.store import TopicStore
 from app.storage.log import LogConfig, PartitionLog
 from app.storage.manager import LogManager
 
-NAME = re.compile(r"^[A-Za-z0-9._-]{1,249}$")
+NAME = re.compile(r"[A-Za-z0-9._-]{1,249}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +43,7 @@ TOPIC_CONFIG: dict[str, _Key] = {
 
 
 def validate_name(name: str, what: str = "topic") -> str:
-    if not isinstance(name, str) or not NAME.match(name) or name in (".", ".."):
+    if not isinstance(name, str) or not NAME.fullmatch(name) or name in (".", ".."):
         raise InvalidRequest(
             f"invalid {what} name {name!r}: 1-249 characters of [A-Za-z0-9._-]",
             ErrorCode.INVALID_TOPIC if what == "topic" else ErrorCode.INVALID_REQUEST,

@@ -1,0 +1,89 @@
+"""Small HTTP helpers shared by the integration tests."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+from typing import Any
+
+import httpx
+
+from app.runtime import Broker
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode()
+
+
+def assert_error(r: httpx.Response, status: int, code: str) -> dict[str, Any]:
+    """The answer is ``status`` with the documented error body carrying ``code``."""
+    assert r.status_code == status, (r.status_code, r.text)
+    assert r.headers["content-type"].startswith("application/json"), r.headers
+    body = r.json()
+    assert set(body) == {"error"}, body
+    err = body["error"]
+    assert {"code", "message", "retriable"} <= set(err), err
+    assert set(err) <= {"code", "message", "retriable", "kafka_code"}, err
+    assert err["code"] == code, err
+    assert isinstance(err["message"], str) and err["message"], err
+    assert isinstance(err["retriable"], bool), err
+    if "kafka_code" in err:
+        assert isinstance(err["kafka_code"], int), err
+    return dict(err)
+
+
+async def create_topic(c: httpx.AsyncClient, name: str, partitions: int = 1,
+                       config: dict[str, Any] | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"name": name, "partitions": partitions}
+    if config is not None:
+        body["config"] = config
+    r = await c.post("/v1/topics", json=body)
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+async def produce(c: httpx.AsyncClient, topic: str, records: list[dict[str, Any]],
+                  encoding: str | None = None, **kwargs: Any) -> list[dict[str, Any]]:
+    """Produce and expect 200; answers the offsets."""
+    body: dict[str, Any] = {"records": records}
+    if encoding is not None:
+        body["encoding"] = encoding
+    r = await c.post(f"/v1/topics/{topic}/records", json=body, **kwargs)
+    assert r.status_code == 200, r.text
+    offsets = r.json()["offsets"]
+    assert len(offsets) == len(records)
+    return list(offsets)
+
+
+async def read(c: httpx.AsyncClient, topic: str, partition: int = 0,
+               **params: Any) -> dict[str, Any]:
+    r = await c.get(f"/v1/topics/{topic}/partitions/{partition}/records", params=params)
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+async def describe(c: httpx.AsyncClient, topic: str) -> dict[str, Any]:
+    r = await c.get(f"/v1/topics/{topic}")
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+async def watermarks(c: httpx.AsyncClient, topic: str) -> list[int]:
+    """High watermark of every partition."""
+    return [p["high_watermark"] for p in (await describe(c, topic))["partitions"]]
+
+
+async def assert_healthy(c: httpx.AsyncClient) -> None:
+    r = await c.get("/healthz")
+    assert r.status_code == 200, r.text
+
+
+async def parked(broker: Broker, topic: str, partition: int, n: int = 1) -> None:
+    """Return once ``n`` long polls wait on the partition (yields to the loop, never sleeps)."""
+    lg = broker.topics.get(topic).log(partition)
+
+    async def until() -> None:
+        while len(broker._readers.get(lg, ())) < n:
+            await asyncio.sleep(0)
+
+    await asyncio.wait_for(until(), 5)
