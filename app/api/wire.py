@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
+import re
 from typing import Any
 
 import orjson
@@ -18,6 +20,8 @@ from app.storage.record import REC_FIXED, Header, Record, StoredRecord
 
 ENCODINGS = ("utf8", "base64", "json")
 _MAX_TS = 2**62
+_LONG_NUMBER = re.compile(rb"\d{19}")
+_INT64 = range(-(2**63), 2**63)
 
 
 def encoding_of(value: Any, where: str = "encoding") -> str:
@@ -83,10 +87,28 @@ def parse_record(raw: Any, i: int, encoding: str, now_ms: int, max_record_bytes:
     return partition, Record(timestamp, key, value, tuple(headers))
 
 
-def parse_produce(body: Any, now_ms: int, max_records: int, max_record_bytes: int
-                  ) -> list[tuple[int | None, Record]]:
+def _check_int64(value: Any, where: str) -> None:
+    if isinstance(value, int) and not isinstance(value, bool) and value not in _INT64:
+        raise InvalidRequest(f"{where}: integers beyond 64 bits cannot be stored exactly with "
+                             "encoding json; send the value as a string or in base64")
+    if isinstance(value, dict):
+        for v in value.values():
+            _check_int64(v, where)
+    elif isinstance(value, list):
+        for v in value:
+            _check_int64(v, where)
+
+
+def parse_produce(body: Any, now_ms: int, max_records: int, max_record_bytes: int,
+                  raw: bytes = b"") -> list[tuple[int | None, Record]]:
     if not isinstance(body, dict):
         raise InvalidRequest("the body must be a JSON object")
+    if b"json" in raw and _LONG_NUMBER.search(raw):
+        # the fast parser turns integers beyond 64 bits into floats: look again exactly
+        exact = json.loads(raw)
+        for i, r in enumerate(exact.get("records") or ()):
+            if isinstance(r, dict):
+                _check_int64(r, f"records[{i}]")
     records = body.get("records")
     if not isinstance(records, list) or not records:
         raise InvalidRequest("records: expected a non-empty list")
@@ -137,7 +159,10 @@ def _show(data: bytes | None, encoding: str) -> Any:
     if encoding == "utf8":
         return data.decode()
     if encoding == "json":
-        return orjson.loads(data)
+        value = orjson.loads(data)
+        if _LONG_NUMBER.search(data) and orjson.dumps(value) != data:
+            raise ValueError("the stored JSON has numbers the answer cannot carry exactly")
+        return value
     return base64.b64encode(data).decode()
 
 

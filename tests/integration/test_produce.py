@@ -468,3 +468,23 @@ async def test_idempotency_key_expires_after_retention(fake_clock_served: Served
     clock.advance(1100)
     await produce(c, "exp", [{"value": "other"}], **_idem("old"))
     assert await watermarks(c, "exp") == [3]
+
+
+async def test_json_integers_beyond_64_bits_are_refused_not_altered(
+        client: httpx.AsyncClient) -> None:
+    await client.post("/v1/topics", json={"name": "big"})
+    body = b'{"encoding": "json", "records": [{"value": {"n": 1180591620717411303424}}]}'
+    r = await client.post("/v1/topics/big/records", content=body)
+    assert r.status_code == 400
+    assert r.json()["error"]["code"] == "INVALID_REQUEST"
+    assert "64 bits" in r.json()["error"]["message"]
+    ok = b'{"encoding": "json", "records": [{"value": {"n": 9223372036854775807}}]}'
+    assert (await client.post("/v1/topics/big/records", content=ok)).status_code == 200
+    # the same big number sent as text is kept, and shown exactly (base64) under json
+    text = '{"n": 1180591620717411303424}'
+    await client.post("/v1/topics/big/records", json={"records": [{"value": text}]})
+    got = (await client.get("/v1/topics/big/partitions/0/records",
+                            params={"offset": 0, "encoding": "json"})).json()["records"]
+    assert got[0]["value"] == {"n": 9223372036854775807}
+    assert got[1]["encoding"] == "base64"
+    assert base64.b64decode(got[1]["value"]) == text.encode()

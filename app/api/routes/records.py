@@ -22,7 +22,7 @@ async def produce(topic: str, request: Request, b: Broker = Depends(broker),
     s = b.settings
     body, raw = await read_json(request, s.max_request_bytes)
     records = wire.parse_produce(body, b.clock.now_ms(), s.max_records_per_request,
-                                 s.max_record_bytes)
+                                 s.max_record_bytes, raw)
     produced = await b.produce(topic, records, idempotency_key=idempotency_key, body=raw)
     return json_response({"offsets": [
         {"partition": o.partition, "offset": o.offset, "timestamp": o.timestamp}
