@@ -12,7 +12,7 @@ import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -35,8 +35,7 @@ from app.topics import Topic, TopicRegistry
 log = logging.getLogger("sluice")
 
 
-@dataclass(frozen=True, slots=True)
-class Produced:
+class Produced(NamedTuple):
     partition: int
     offset: int
     timestamp: int
@@ -153,13 +152,18 @@ class Broker:
                 skip: Collection[int] = ()) -> dict[int, int]:
         """Append one batch per partition (synchronously); returns each base offset."""
         now = self.clock.now_ms()
-        by_partition: dict[int, list[Record]] = {}
-        for p, (_, rec) in zip(placement, records, strict=True):
-            if p not in skip:
+        first = placement[0]
+        if all(p == first for p in placement):
+            by_partition = {first: [rec for _, rec in records]}
+        else:
+            by_partition = {}
+            for p, (_, rec) in zip(placement, records, strict=True):
                 by_partition.setdefault(p, []).append(rec)
         tagged = {} if tag is None else {"producer_id": tag, "attributes": record.KEYED_FLAG}
         bases: dict[int, int] = {}
         for p, recs in by_partition.items():
+            if p in skip:
+                continue
             lg = topic.log(p)
             try:
                 bases[p] = lg.append(recs, now_ms=now, **tagged).base_offset
@@ -175,6 +179,9 @@ class Broker:
     @staticmethod
     def _answer(placement: list[int], records: list[tuple[int | None, Record]],
                 bases: dict[int, int]) -> list[Produced]:
+        if len(bases) == 1:
+            ((p, base),) = bases.items()
+            return [Produced(p, base + i, rec.timestamp) for i, (_, rec) in enumerate(records)]
         next_offset = dict(bases)
         out: list[Produced] = []
         for p, (_, rec) in zip(placement, records, strict=True):
@@ -183,20 +190,23 @@ class Broker:
         return out
 
     def _place(self, topic: Topic, records: list[tuple[int | None, Record]]) -> list[int]:
+        """The partition of each record: explicit, by key (murmur2), or one sticky partition."""
         n = topic.partitions
+        limit = topic.max_message_bytes
         sticky = -1
         out = []
         for p, rec in records:
+            key, value = rec.key, rec.value
             if p is None:
-                if rec.key is not None:
-                    p = partition_for_key(rec.key, n)
+                if key is not None:
+                    p = partition_for_key(key, n)
                 else:
                     if sticky < 0:
                         sticky = topic.next_sticky_partition()
                     p = sticky
-            else:
-                topic.log(p)  # raises for an unknown partition
-            if len(rec.value or b"") + len(rec.key or b"") > topic.max_message_bytes:
+            elif p >= n:
+                topic.log(p)  # raises UNKNOWN_TOPIC_OR_PARTITION
+            if (len(value) if value else 0) + (len(key) if key else 0) > limit:
                 raise TooLarge(ErrorCode.RECORD_TOO_LARGE,
                                f"a record exceeds max_message_bytes of topic {topic.name!r}")
             out.append(p)

@@ -136,19 +136,32 @@ def _parse_plain_utf8(records: list[Any], now_ms: int, max_record_bytes: int
     also produces the precise error.
     """
     out: list[tuple[int | None, Record]] = []
+    append = out.append
     limit = max_record_bytes - REC_FIXED
+    plain = _PLAIN_KEYS.issuperset
+    no_headers = ()
     for r in records:
-        if type(r) is not dict or not _PLAIN_KEYS.issuperset(r):
+        if type(r) is not dict or not plain(r):
             return None
         k = r.get("key")
         v = r.get("value")
-        if (k is not None and type(k) is not str) or (v is not None and type(v) is not str):
+        if type(v) is str:
+            vb: bytes | None = v.encode()
+        elif v is None:
+            vb = None
+        else:
             return None
-        kb = None if k is None else k.encode()
-        vb = None if v is None else v.encode()
-        if (len(kb) if kb else 0) + (len(vb) if vb else 0) > limit:
+        if k is None:
+            if vb is not None and len(vb) > limit:
+                return None
+            append((None, Record(now_ms, None, vb, no_headers)))
+            continue
+        if type(k) is not str:
             return None
-        out.append((None, Record(now_ms, kb, vb, ())))
+        kb = k.encode()
+        if len(kb) + (len(vb) if vb else 0) > limit:
+            return None
+        append((None, Record(now_ms, kb, vb, no_headers)))
     return out
 
 

@@ -25,8 +25,7 @@ async def produce(topic: str, request: Request, b: Broker = Depends(broker),
                                  s.max_record_bytes, raw)
     produced = await b.produce(topic, records, idempotency_key=idempotency_key, body=raw)
     return json_response({"offsets": [
-        {"partition": o.partition, "offset": o.offset, "timestamp": o.timestamp}
-        for o in produced]})
+        {"partition": p, "offset": o, "timestamp": t} for p, o, t in produced]})
 
 @router.get("/partitions/{partition}/records", summary="Read records by offset (long poll)",
             responses={200: {"model": schemas.ReadResponse}, **schemas.ERRORS})
