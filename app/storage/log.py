@@ -335,6 +335,8 @@ class PartitionLog:
                             if r.offset >= end or len(out) >= max_records:
                                 return result
                             size = record.REC_FIXED + len(r.value or b"") + len(r.key or b"")
+                            for hk, hv in r.headers:
+                                size += 8 + len(hk) + (len(hv) if hv else 0)
                             if out and total + size > max_bytes:
                                 return result
                             total += size

@@ -7,6 +7,7 @@ position, so they are safe alongside appends.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import logging
 import os
@@ -51,7 +52,9 @@ class Segment:
             self._max_timestamp = None  # computed on first need
             return
         self._ensure_index()
-        self._walk_from_last_entry(self.size, validate=False)
+        if self._walk_from_last_entry(self.size, validate=False) != self.size:
+            self._rebuild_index()
+            self._walk_from_last_entry(self.size, validate=False)
         self._read_first_timestamp()
 
     def _read_first_timestamp(self) -> None:
@@ -71,7 +74,12 @@ class Segment:
             from_position = 0
         if from_position:
             self.index.truncate_from(from_position)
-            self._walk_from_last_entry(from_position, validate=False)
+            if self._walk_from_last_entry(from_position, validate=False) != from_position:
+                log.warning("recovery: %s: the index or the bytes before the checkpoint "
+                            "(byte %d) do not walk to it; validating the whole segment",
+                            self.log_path, from_position)
+                from_position = 0
+        if from_position:
             valid_end = self._walk(from_position, self.size, self.next_offset,
                                    self.max_timestamp, validate=True)
         else:
@@ -100,12 +108,26 @@ class Segment:
         if self.index.load(self.size, self.base_offset):
             self.index.open_for_append(rewrite=False)
             return
+        self._rebuild_index()
+
+    def _rebuild_index(self) -> None:
         log.info("rebuilding the index of %s", self.log_path)
         self.index.clear()
         saved = self.next_offset
         self._walk(0, self.size, self.base_offset, -1, validate=False)
         self.next_offset = saved
         self.index.open_for_append()
+
+    def _entry_ok(self, position: int) -> bool:
+        """The index entry at ``position`` names the batch that really starts there."""
+        if position == 0:
+            return True
+        i = bisect.bisect_left(self.index.positions, position)
+        try:
+            h = record.read_header(self.read(position, record.HEADER_SIZE))
+        except CorruptRecordError:
+            return False
+        return i < len(self.index.offsets) and h.base_offset == self.index.offsets[i]
 
     def _walk_from_last_entry(self, end: int, *, validate: bool) -> int:
         if len(self.index.offsets):
@@ -194,7 +216,9 @@ class Segment:
         if self._max_timestamp is None:
             self._ensure_index()
             saved = self.next_offset
-            self._walk_from_last_entry(self.size, validate=False)
+            if self._walk_from_last_entry(self.size, validate=False) != self.size:
+                self._rebuild_index()
+                self._walk_from_last_entry(self.size, validate=False)
             self.next_offset = saved
         assert self._max_timestamp is not None
         return self._max_timestamp
@@ -203,11 +227,19 @@ class Segment:
 
     def position_for(self, offset: int) -> int:
         self._ensure_index()
-        return self.index.lookup(offset)
+        pos = self.index.lookup(offset)
+        if not self._entry_ok(pos):
+            self._rebuild_index()
+            pos = self.index.lookup(offset)
+        return pos
 
     def position_for_timestamp(self, timestamp: int) -> int:
         self._ensure_index()
-        return self.index.lookup_timestamp(timestamp)
+        pos = self.index.lookup_timestamp(timestamp)
+        if not self._entry_ok(pos):
+            self._rebuild_index()
+            pos = self.index.lookup_timestamp(timestamp)
+        return pos
 
     def read(self, position: int, nbytes: int) -> bytes:
         return os.pread(self._fd, nbytes, position)

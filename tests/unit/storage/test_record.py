@@ -1,0 +1,289 @@
+"""The batch codec: encode/decode round trips, and every damage to a batch is detected."""
+
+from __future__ import annotations
+
+import struct
+import zlib
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.errors import CorruptRecordError
+from app.storage import record
+from app.storage.record import Header, Record, StoredRecord
+
+PROPERTY = settings(max_examples=200, deadline=None)
+
+
+def expected(base: int, records: list[Record]) -> list[StoredRecord]:
+    return [StoredRecord(base + i, r.timestamp, r.key, r.value, tuple(r.headers))
+            for i, r in enumerate(records)]
+
+
+def roundtrip(base: int, records: list[Record], **kw: int
+              ) -> tuple[record.BatchHeader, list[StoredRecord]]:
+    data = record.encode_batch(base, records, **kw)
+    h = record.check_batch(data)
+    return h, list(record.decode_records(data, 0, h))
+
+
+def recrc(data: bytearray) -> bytes:
+    """Give a hand-edited batch a valid CRC again (to reach the record-framing checks)."""
+    end = len(data)
+    struct.pack_into(">i", data, 8, end - record.LOG_OVERHEAD)
+    crc = zlib.crc32(bytes(data[17:end]), zlib.crc32(bytes(data[:13])))
+    struct.pack_into(">I", data, 13, crc)
+    return bytes(data)
+
+
+# -- round trips ------------------------------------------------------------------------------
+
+KEY_VALUE_CASES = [(None, None), (b"", b""), (None, b""), (b"", None), (b"k", None),
+                   (None, b"v"), (b"\x00", b"\x00" * 1000), (b"key", b"value")]
+
+
+@pytest.mark.parametrize("with_headers", [False, True])
+def test_null_and_empty_keys_and_values_stay_distinct(with_headers: bool) -> None:
+    headers = (Header("h", b"1"),) if with_headers else ()
+    records = [Record(1000 + i, k, v, headers) for i, (k, v) in enumerate(KEY_VALUE_CASES)]
+    h, got = roundtrip(7, records)
+    assert got == expected(7, records)
+    for (k, v), r in zip(KEY_VALUE_CASES, got, strict=True):
+        assert (r.key is None) == (k is None)
+        assert (r.value is None) == (v is None)
+    assert h.record_count == len(records)
+
+
+def test_headers_with_null_values_and_unicode_keys() -> None:
+    headers = [Header("", None), Header("ключ", b""), Header("🔑 ключ", b"\x00\xff"),
+               Header("a", None), Header("a", b"dup"), Header("ä" * 300, b"x" * 300)]
+    records = [Record(5, b"k", b"v", headers), Record(6, None, None, headers[:1]),
+               Record(7, None, b"plain")]
+    _, got = roundtrip(0, records)
+    assert got == expected(0, records)
+    assert got[0].headers[0].value is None
+    assert got[0].headers[1].value == b""
+    assert [h.key for h in got[0].headers] == [h.key for h in headers]  # order and duplicates
+
+
+def test_many_records_offsets_and_timestamps() -> None:
+    n = 5000
+    # non-monotonic timestamps: deltas from the first one are negative too
+    records = [Record(1_000_000 + (i * 7919) % 10_007 - 5000, str(i).encode() if i % 3 else None,
+                      bytes([i % 256]) * (i % 17)) for i in range(n)]
+    h, got = roundtrip(123_456_789, records)
+    assert got == expected(123_456_789, records)
+    assert h.base_offset == 123_456_789
+    assert h.record_count == n
+    assert h.last_offset_delta == n - 1
+    assert h.last_offset == 123_456_789 + n - 1
+    assert h.next_offset == 123_456_789 + n
+    assert h.first_timestamp == records[0].timestamp
+    assert h.max_timestamp == max(r.timestamp for r in records)
+
+
+def test_header_fields_and_sizes() -> None:
+    records = [Record(10, b"a", b"bb", [Header("h", b"v")]), Record(3, None, b"c")]
+    data = record.encode_batch(42, records)
+    h = record.check_batch(data)
+    assert record.HEADER_SIZE == 57
+    assert h.magic == record.MAGIC
+    assert h.size == len(data)
+    assert h.batch_length == len(data) - record.LOG_OVERHEAD
+    assert h.first_timestamp == 10
+    assert h.max_timestamp == 10
+    assert record.read_header(data) == h
+    assert sum(record.record_size(r) for r in records) == len(data) - record.HEADER_SIZE
+
+
+def test_producer_id_epoch_and_sequence() -> None:
+    records = [Record(1, None, b"x"), Record(2, None, b"y")]
+    h, got = roundtrip(9, records, producer_id=2**62 + 5, producer_epoch=32767,
+                       base_sequence=2**31 - 1)
+    assert (h.producer_id, h.producer_epoch, h.base_sequence) == (2**62 + 5, 32767, 2**31 - 1)
+    assert got == expected(9, records)
+    h, _ = roundtrip(9, records)
+    assert (h.producer_id, h.producer_epoch, h.base_sequence) == (-1, -1, -1)
+
+
+@pytest.mark.parametrize(("attributes", "transactional", "control"), [
+    (0, False, False),
+    (record.TRANSACTIONAL_FLAG, True, False),
+    (record.CONTROL_FLAG, False, True),
+    (record.TRANSACTIONAL_FLAG | record.CONTROL_FLAG, True, True),
+    (record.KEYED_FLAG, False, False),
+])
+def test_attribute_bits(attributes: int, transactional: bool, control: bool) -> None:
+    h, got = roundtrip(0, [Record(1, None, b"m")], attributes=attributes)
+    assert h.attributes == attributes
+    assert h.is_transactional is transactional
+    assert h.is_control is control
+    assert got == expected(0, [Record(1, None, b"m")])
+
+
+def test_batches_at_positions_inside_a_buffer_and_memoryview() -> None:
+    a = [Record(1, b"k", b"v1")]
+    b = [Record(2, None, b"v2"), Record(3, None, None)]
+    buf = record.encode_batch(0, a) + record.encode_batch(1, b)
+    h0 = record.check_batch(buf, 0)
+    h1 = record.check_batch(memoryview(buf), h0.size)
+    assert h1.base_offset == 1
+    assert list(record.decode_records(memoryview(buf), h0.size, h1)) == expected(1, b)
+    assert list(record.decode_records(buf, 0, h0)) == expected(0, a)
+
+
+def test_an_empty_batch_cannot_be_encoded() -> None:
+    with pytest.raises(ValueError):
+        record.encode_batch(0, [])
+
+
+# -- framing checks behind a valid CRC ----------------------------------------------------------
+
+@pytest.mark.parametrize(("at", "fmt", "value"), [
+    (12, ">b", 2),  # magic
+    (53, ">i", 0),  # record_count
+    (19, ">i", 5),  # last_offset_delta disagrees with record_count
+    (0, ">q", -1),  # negative base offset
+], ids=["magic", "record_count", "last_offset_delta", "base_offset"])
+def test_read_header_rejects_bad_fields_even_with_a_valid_crc(at: int, fmt: str,
+                                                              value: int) -> None:
+    good = record.encode_batch(0, [Record(1, None, b"v"), Record(2, None, b"w")])
+    bad = bytearray(good)
+    struct.pack_into(fmt, bad, at, value)
+    with pytest.raises(CorruptRecordError):
+        record.read_header(recrc(bad))
+    with pytest.raises(CorruptRecordError):
+        record.check_batch(recrc(bad))
+
+
+def test_read_header_rejects_a_length_shorter_than_a_header() -> None:
+    bad = bytearray(record.encode_batch(0, [Record(1, None, b"v")]))
+    struct.pack_into(">i", bad, 8, 3)
+    with pytest.raises(CorruptRecordError, match="length"):
+        record.read_header(bytes(bad))
+
+
+def test_decode_rejects_a_wrong_record_length_even_with_a_valid_crc() -> None:
+    data = bytearray(record.encode_batch(0, [Record(1, b"key", b"value")]))
+    (length,) = struct.unpack_from(">i", data, record.HEADER_SIZE)
+    struct.pack_into(">i", data, record.HEADER_SIZE, length - 1)
+    fixed = recrc(data)
+    h = record.check_batch(fixed)
+    with pytest.raises(CorruptRecordError):
+        list(record.decode_records(fixed, 0, h))
+
+
+def test_decode_rejects_trailing_bytes_even_with_a_valid_crc() -> None:
+    fixed = recrc(bytearray(record.encode_batch(0, [Record(1, None, b"v")]) + b"junk"))
+    h = record.check_batch(fixed)
+    with pytest.raises(CorruptRecordError, match="trailing"):
+        list(record.decode_records(fixed, 0, h))
+
+
+def test_decode_rejects_a_key_length_past_the_record() -> None:
+    data = bytearray(record.encode_batch(0, [Record(1, b"key", b"value", [Header("h", None)])]))
+    struct.pack_into(">i", data, record.HEADER_SIZE + 16, 10_000)  # key_length
+    fixed = recrc(data)
+    with pytest.raises(CorruptRecordError):
+        list(record.decode_records(fixed, 0, record.check_batch(fixed)))
+
+
+def test_decode_rejects_invalid_utf8_in_a_header_key() -> None:
+    data = bytearray(record.encode_batch(0, [Record(1, None, None, [Header("ab", b"")])]))
+    i = data.index(b"ab")
+    data[i:i + 2] = b"\xff\xfe"
+    fixed = recrc(data)
+    with pytest.raises(CorruptRecordError):
+        list(record.decode_records(fixed, 0, record.check_batch(fixed)))
+
+
+# -- properties ---------------------------------------------------------------------------------
+
+blobs = st.none() | st.binary(max_size=64)
+headers = st.lists(st.builds(Header, st.text(max_size=12), blobs), max_size=4)
+records_st = st.lists(
+    st.builds(Record, st.integers(-(2**40), 2**41), blobs, blobs, headers),
+    min_size=1, max_size=20,
+)
+batch_args = st.fixed_dictionaries({
+    "producer_id": st.integers(-1, 2**63 - 1),
+    "producer_epoch": st.integers(-1, 2**15 - 1),
+    "base_sequence": st.integers(-1, 2**31 - 1),
+    "attributes": st.sampled_from([0, record.TRANSACTIONAL_FLAG, record.CONTROL_FLAG,
+                                   record.TRANSACTIONAL_FLAG | record.CONTROL_FLAG,
+                                   record.KEYED_FLAG]),
+})
+bases = st.integers(0, 2**62)
+
+
+@PROPERTY
+@given(bases, records_st, batch_args)
+def test_property_encode_check_decode_is_identity(base: int, records: list[Record],
+                                                  kw: dict[str, int]) -> None:
+    data = record.encode_batch(base, records, **kw)
+    h = record.check_batch(data)
+    assert list(record.decode_records(data, 0, h)) == expected(base, records)
+    assert h.size == len(data)
+    assert h.next_offset == base + len(records)
+    assert h.max_timestamp == max(r.timestamp for r in records)
+    assert (h.producer_id, h.producer_epoch, h.base_sequence, h.attributes) == (
+        kw["producer_id"], kw["producer_epoch"], kw["base_sequence"], kw["attributes"])
+    assert sum(record.record_size(r) for r in records) == len(data) - record.HEADER_SIZE
+
+
+def _damaged_is_detected(data: bytes, damaged: bytes, base: int, records: list[Record]) -> None:
+    """A damaged batch must fail check_batch; it must never decode into other records."""
+    try:
+        h = record.check_batch(damaged)
+    except CorruptRecordError:
+        return
+    decoded = list(record.decode_records(damaged, 0, h))  # only reached if undetected
+    assert decoded == expected(base, records), "damage decoded into different records"
+    pytest.fail("a damaged batch passed check_batch")
+
+
+@PROPERTY
+@given(bases, records_st, st.data())
+def test_property_any_single_byte_change_is_detected(base: int, records: list[Record],
+                                                     data_st: st.DataObject) -> None:
+    data = record.encode_batch(base, records)
+    pos = data_st.draw(st.integers(0, len(data) - 1), label="position")
+    mode = data_st.draw(st.sampled_from(["flip", "random"]), label="mode")
+    if mode == "flip":
+        new = data[pos] ^ (1 << data_st.draw(st.integers(0, 7), label="bit"))
+    else:
+        new = data_st.draw(st.integers(0, 255).filter(lambda b: b != data[pos]), label="byte")
+    damaged = data[:pos] + bytes([new]) + data[pos + 1:]
+    _damaged_is_detected(data, damaged, base, records)
+
+
+@PROPERTY
+@given(bases, records_st, st.data())
+def test_property_truncation_at_any_length_is_detected(base: int, records: list[Record],
+                                                       data_st: st.DataObject) -> None:
+    data = record.encode_batch(base, records)
+    n = data_st.draw(st.integers(0, len(data) - 1), label="length")
+    with pytest.raises(CorruptRecordError):
+        record.check_batch(data[:n])
+    # and the same inside a longer buffer, at a non-zero position
+    with pytest.raises(CorruptRecordError):
+        record.check_batch(b"\x00" * 5 + data[:n], 5)
+
+
+def test_every_bit_flip_and_every_truncation_of_one_batch_is_detected() -> None:
+    records = [Record(1, b"k", b"v" * 20, [Header("é", None)]), Record(0, None, b""),
+               Record(9, b"", None)]
+    data = record.encode_batch(77, records, producer_id=3, producer_epoch=1, base_sequence=4)
+    for pos in range(len(data)):
+        for bit in range(8):
+            damaged = bytearray(data)
+            damaged[pos] ^= 1 << bit
+            _damaged_is_detected(data, bytes(damaged), 77, records)
+        for byte in (0x00, 0xFF):
+            if data[pos] != byte:
+                _damaged_is_detected(data, data[:pos] + bytes([byte]) + data[pos + 1:],
+                                     77, records)
+    for n in range(len(data)):
+        with pytest.raises(CorruptRecordError):
+            record.check_batch(data[:n])
