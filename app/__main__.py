@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     except DataDirLocked as exc:
         print(f"sluice: {exc}", file=sys.stderr)
         return 1
-    app = create_app(settings, broker=broker)
+    app = create_app(settings, broker=broker, freeze_gc=True)
     config = uvicorn.Config(app, host=settings.host, port=settings.port, loop="auto",
                             http="auto", log_level=settings.log_level, access_log=False,
                             timeout_graceful_shutdown=30, lifespan="on")

@@ -13,7 +13,8 @@ from app.errors import ErrorCode, InvalidRequest, TooLarge
 from app.runtime import Broker
 
 
-def broker(request: Request) -> Broker:
+async def broker(request: Request) -> Broker:
+    # async: a plain def dependency would be run in a worker thread on every request
     b: Broker = request.app.state.broker
     return b
 

@@ -124,12 +124,12 @@ def parse_produce(body: Any, now_ms: int, max_records: int, max_record_bytes: in
             for i, r in enumerate(records)]
 
 
-_PLAIN_KEYS = frozenset(("key", "value"))
+_PLAIN_KEYS = frozenset(("key", "value", "partition"))
 
 
 def _parse_plain_utf8(records: list[Any], now_ms: int, max_record_bytes: int
                       ) -> list[tuple[int | None, Record]] | None:
-    """The common shape: objects with only string-or-null key and value, utf8. None otherwise.
+    """The common shape: string-or-null key and value, maybe a partition, utf8. None otherwise.
 
     Same result as ``parse_record`` for those records, at a fraction of the cost; anything
     else (headers, partition, timestamp, wrong types, oversize) takes the general path, which
@@ -151,17 +151,20 @@ def _parse_plain_utf8(records: list[Any], now_ms: int, max_record_bytes: int
             vb = None
         else:
             return None
+        p = r.get("partition")
+        if p is not None and (type(p) is not int or not 0 <= p < 2**31):
+            return None
         if k is None:
             if vb is not None and len(vb) > limit:
                 return None
-            append((None, Record(now_ms, None, vb, no_headers)))
+            append((p, Record(now_ms, None, vb, no_headers)))
             continue
         if type(k) is not str:
             return None
         kb = k.encode()
         if len(kb) + (len(vb) if vb else 0) > limit:
             return None
-        append((None, Record(now_ms, kb, vb, no_headers)))
+        append((p, Record(now_ms, kb, vb, no_headers)))
     return out
 
 

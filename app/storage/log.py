@@ -36,6 +36,7 @@ LOG_START_FILE = "log-start-offset"
 _CHECKPOINT = struct.Struct("<qqq")  # segment base, position, next offset
 _LOG_START = struct.Struct("<q")
 _READ_SLACK = 64 * 1024
+_READ_CHUNK = 256 * 1024  # reads go chunk by chunk: a small answer costs a small read
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,7 +313,8 @@ class PartitionLog:
                     break
                 seg, pos = self.segments[i], 0
                 continue
-            chunk = seg.read(pos, min(seg.size - pos, max(max_bytes - total, 0) + _READ_SLACK))
+            chunk = seg.read(pos, min(seg.size - pos, max(max_bytes - total, 0) + _READ_SLACK,
+                                      _READ_CHUNK))
             cpos = 0
             while len(chunk) - cpos >= record.HEADER_SIZE:
                 h = record.read_header(chunk, cpos)

@@ -1,0 +1,42 @@
+"""The fast produce parser must give exactly what the general parser gives, or step aside."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.api import wire
+
+text = st.one_of(st.none(), st.text(max_size=20))
+plain = st.fixed_dictionaries({}, optional={
+    "key": text, "value": text, "partition": st.integers(0, 2**31 - 1)})
+odd = st.one_of(
+    st.fixed_dictionaries({"value": st.integers()}),
+    st.fixed_dictionaries({"partition": st.one_of(st.booleans(), st.integers(-5, -1),
+                                                  st.just(2**31), st.text(max_size=3))}),
+    st.fixed_dictionaries({"value": text, "headers": st.just([])}),
+    st.fixed_dictionaries({"value": text, "timestamp": st.integers(0, 10)}),
+    st.lists(st.integers(), max_size=2),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(plain, odd), min_size=1, max_size=8))
+def test_fast_path_equals_the_general_path(records: list[Any]) -> None:
+    fast = wire._parse_plain_utf8(records, 7, 1 << 20)
+    try:
+        general = [wire.parse_record(r, i, "utf8", 7, 1 << 20) for i, r in enumerate(records)]
+    except wire.InvalidRequest:
+        assert fast is None  # the general path gives the precise error
+        return
+    if fast is not None:
+        assert fast == general
+    else:
+        assert any(not isinstance(r, dict) or not wire._PLAIN_KEYS.issuperset(r)
+                   for r in records)
+
+
+def test_oversized_records_leave_the_fast_path() -> None:
+    assert wire._parse_plain_utf8([{"value": "x" * 100}], 1, 64) is None
