@@ -59,6 +59,15 @@ class ErrorCode(enum.Enum):
     RECORD_TOO_LARGE = _Code(413, False, 10, "a record is larger than the limit")
     # 429
     TOO_MANY_REQUESTS = _Code(429, True, None, "too many requests")
+    # share groups
+    UNKNOWN_MEMBER_ID = _Code(404, False, 25, "the member is not in the group")
+    GROUP_ID_NOT_FOUND = _Code(404, False, 69, "the group does not exist")
+    INVALID_RECORD_STATE = _Code(
+        409, False, 121, "the records are not acquired by this member (or the lock expired)"
+    )
+    NON_EMPTY_GROUP = _Code(409, False, 68, "the group has members")
+    FENCED_MEMBER_EPOCH = _Code(409, False, 110, "the member epoch is fenced; rejoin with 0")
+    GROUP_MAX_SIZE_REACHED = _Code(429, False, 81, "the group has reached its maximum size")
     # 500 / 503
     INTERNAL = _Code(500, True, -1, "internal error")
     NOT_READY = _Code(503, True, None, "the server is starting or stopping")

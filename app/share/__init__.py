@@ -1,0 +1,1 @@
+"""Share groups (KIP-932): record states, share partitions, persistence, the coordinator."""

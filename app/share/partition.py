@@ -1,0 +1,625 @@
+"""SharePartition: the in-flight window of one (group, topic, partition) (SEMANTICS.md A1.2–A1.9).
+
+No I/O, no asyncio: the coordinator hands in a log reader and the time, and persists what this
+class stages. The window ``[start_offset, end_offset)`` (SPSO, exclusive SPEO) is a list of
+*runs*: contiguous offsets sharing one state, delivery count, owner and lock. A fetch that
+acquires a produce batch creates one run; a run is cut only where an operation covers part of
+it, so the common path costs O(batches), not O(records).
+
+Changes that must be durable are *staged*: the runs concerned get a ``pending`` marker and a
+``target``; the coordinator writes the durable view (``snapshot``) and then calls ``complete``
+(or ``rollback``). A pending run is neither acquired, acknowledged, renewed nor expired by
+anyone else (C1, C2). Renew alone and acquisition are never persisted (A1.10).
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import enum
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from app.errors import Conflict, ErrorCode, InvalidRequest
+from app.share.record_state import RecordState, validate_transition
+from app.storage.log import ReadResult
+from app.storage.record import StoredRecord
+
+AVAILABLE = RecordState.AVAILABLE
+ACQUIRED = RecordState.ACQUIRED
+ACKNOWLEDGED = RecordState.ACKNOWLEDGED
+ARCHIVED = RecordState.ARCHIVED
+
+Reader = Callable[[int, int, int], ReadResult]
+"""``read(offset, max_records, upto)``: records of the log from ``offset`` below ``upto``."""
+
+REASON_REJECTED = "rejected"
+REASON_DELIVERY_LIMIT = "delivery_count_limit"
+
+
+class AckType(enum.Enum):
+    ACCEPT = "accept"
+    RELEASE = "release"
+    REJECT = "reject"
+    RENEW = "renew"
+
+
+@dataclass(slots=True)
+class AckBatch:
+    """One acknowledgement range: one type for all offsets, or one type per offset."""
+
+    first: int
+    last: int
+    types: list[AckType]
+    delivery_count: int | None = None
+    delay_ms: int = 0
+
+    def segments(self, lo: int, hi: int) -> Iterator[tuple[int, int, AckType]]:
+        """Sub-ranges of ``[lo, hi]`` with one type each."""
+        if len(self.types) == 1:
+            yield lo, hi, self.types[0]
+            return
+        start = lo
+        for off in range(lo + 1, hi + 2):
+            if off > hi or self.types[off - self.first] is not self.types[start - self.first]:
+                yield start, off - 1, self.types[start - self.first]
+                start = off
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The group's configuration as the partition needs it."""
+
+    lock_ms: int = 30_000
+    delivery_limit: int = 5
+    max_locks: int = 2000
+    renew_enabled: bool = True
+
+
+@dataclass(eq=False, slots=True)
+class Lock:
+    """One acquisition lock: every run acquired by one fetch (or renewed by one ack) shares it."""
+
+    partition: SharePartition
+    member: str
+    first: int
+    last: int
+    deadline: int  # ms since the epoch
+
+
+class Timers(Protocol):
+    def schedule_lock(self, lock: Lock) -> None: ...
+
+    def schedule_wake(self, partition: SharePartition, at_ms: int) -> None: ...
+
+
+@dataclass(slots=True)
+class Run:
+    first: int
+    last: int
+    state: RecordState
+    delivery_count: int = 0
+    member: str | None = None
+    lock: Lock | None = None
+    available_at: int = 0  # ms; a release with delay is not acquired before this
+    pending: Staged | None = None
+    target: tuple[RecordState, int, int] | None = None  # (state, delivery count, available_at)
+
+    @property
+    def size(self) -> int:
+        return self.last - self.first + 1
+
+
+@dataclass(slots=True)
+class DlqItem:
+    first: int
+    last: int
+    delivery_count: int
+    reason: str
+
+
+@dataclass(eq=False, slots=True)
+class Staged:
+    """A change awaiting its durable write: ``complete`` it after the write, or roll it back."""
+
+    partition: SharePartition
+    kind: str  # "ack", "expiry", "leave"
+    runs: list[Run] = field(default_factory=list)
+    dlq: list[DlqItem] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Acquired:
+    records: list[tuple[StoredRecord, int]]  # (record, delivery count), increasing offsets
+    ranges: list[tuple[int, int, int]]  # (first, last, delivery count)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordView:
+    offset: int
+    state: RecordState
+    delivery_count: int
+    member_id: str | None
+    lock_expires_at: int | None
+    available_at: int | None
+
+
+def _first(run: Run) -> int:
+    return run.first
+
+
+class SharePartition:
+    def __init__(self, group_id: str, topic: str, partition: int, topic_id: int,
+                 start_offset: int, timers: Timers, *, state_epoch: int = 0) -> None:
+        self.group_id = group_id
+        self.topic = topic
+        self.partition = partition
+        self.topic_id = topic_id
+        self.timers = timers
+        self.state_epoch = state_epoch
+        self.start_offset = start_offset
+        self.end_offset = start_offset
+        self.runs: list[Run] = []
+        self.staged: list[Staged] = []  # awaiting the writer, in staging order
+        self.dirty = False  # the durable view changed outside a staged change
+        self.retired = False  # replaced by an admin reset or deleted
+
+    @classmethod
+    def load(cls, group_id: str, topic: str, partition: int, topic_id: int, start_offset: int,
+             batches: list[tuple[int, int, int, int]], timers: Timers, *,
+             state_epoch: int) -> SharePartition:
+        """Rebuild from persisted state. Gaps between batches are "maybe not fetched yet"
+        (C18): they become AVAILABLE with delivery count 0, never skipped."""
+        sp = cls(group_id, topic, partition, topic_id, start_offset, timers,
+                 state_epoch=state_epoch)
+        at = start_offset
+        for first, last, state, dc in sorted(batches):
+            if last < at:
+                continue
+            first = max(first, at)
+            if first > at:
+                sp.runs.append(Run(at, first - 1, AVAILABLE))
+            sp.runs.append(Run(first, last, RecordState(state), dc))
+            at = last + 1
+        sp.end_offset = at
+        sp._advance()
+        return sp
+
+    # -- run bookkeeping ----------------------------------------------------------------------
+
+    def _index(self, offset: int) -> int:
+        """Index of the run holding ``offset``, or -1."""
+        i = bisect.bisect_right(self.runs, offset, key=_first) - 1
+        if i >= 0 and self.runs[i].last >= offset:
+            return i
+        return -1
+
+    def _cut(self, offset: int) -> None:
+        """Make ``offset`` the first offset of a run (if a run holds it)."""
+        i = self._index(offset)
+        if i < 0:
+            return
+        run = self.runs[i]
+        if run.first == offset:
+            return
+        assert run.pending is None, "a pending run is never cut"
+        tail = dataclasses.replace(run, first=offset)
+        run.last = offset - 1
+        self.runs.insert(i + 1, tail)
+
+    def _overlapping(self, lo: int, hi: int) -> Iterator[Run]:
+        i = max(bisect.bisect_right(self.runs, lo, key=_first) - 1, 0)
+        while i < len(self.runs) and self.runs[i].first <= hi:
+            run = self.runs[i]
+            if run.last >= lo:
+                yield run
+            i += 1
+
+    def _span(self, lo: int, hi: int) -> list[Run]:
+        """The runs exactly covering ``[lo, hi]`` (cutting at both ends)."""
+        self._cut(lo)
+        self._cut(hi + 1)
+        return list(self._overlapping(lo, hi))
+
+    def _advance(self) -> None:
+        """Move the start past the leading terminal runs (A1.9)."""
+        k = 0
+        runs = self.runs
+        while k < len(runs) and runs[k].state.terminal and runs[k].pending is None:
+            k += 1
+        if k:
+            self.start_offset = max(self.start_offset, runs[k - 1].last + 1)
+            del runs[:k]
+        if not runs:
+            self.start_offset = max(self.start_offset, self.end_offset)
+            self.end_offset = self.start_offset
+
+    def _set(self, run: Run, state: RecordState) -> None:
+        run.state = validate_transition(run.state, state)
+
+    # -- log start ----------------------------------------------------------------------------
+
+    def move_log_start(self, log_start: int) -> None:
+        """The log start moved to ``log_start``: AVAILABLE records below it are archived at
+        once; ACQUIRED ones when their lock expires or they are released (A1.9)."""
+        if log_start <= self.start_offset:
+            return
+        self._cut(log_start)
+        for run in self.runs:
+            if run.first >= log_start:
+                break
+            if run.state is AVAILABLE and run.pending is None:
+                self._set(run, ARCHIVED)
+        self.start_offset = log_start
+        self.end_offset = max(self.end_offset, log_start)
+        self.dirty = True
+        self._advance()
+
+    # -- acquisition --------------------------------------------------------------------------
+
+    def acquire(self, member: str, max_records: int, *, record_limit: bool, now: int,
+                limits: Limits, read: Reader, bound: int, log_start: int) -> Acquired:
+        """Acquire up to ``max_records`` (a soft limit in batch_optimized mode, A1.3) for
+        ``member``: AVAILABLE records of the window first, then new records below ``bound``
+        (the high watermark or the LSO) within the in-flight limit."""
+        self.move_log_start(log_start)
+        lock = Lock(self, member, -1, -1, now + limits.lock_ms)
+        taken: list[tuple[int, int, int]] = []
+        count = 0
+        i = 0
+        while i < len(self.runs) and count < max_records:
+            run = self.runs[i]
+            i += 1
+            if (run.state is not AVAILABLE or run.pending is not None
+                    or run.available_at > now or run.first < self.start_offset):
+                continue
+            if record_limit and count + run.size > max_records:
+                self._cut(run.first + max_records - count)
+            self._acquire_run(run, member, lock)
+            count += run.size
+            taken.append((run.first, run.last, run.delivery_count))
+        records: list[tuple[StoredRecord, int]] = []
+        for first, last, dc in taken:
+            got = read(first, last - first + 1, last + 1)
+            records.extend((r, dc) for r in got.records)
+            self._archive_gaps(first, last, got.records)
+        if count < max_records and self.end_offset < bound:
+            records.extend(self._acquire_new(member, max_records - count, record_limit,
+                                             limits, read, bound, lock))
+        self._advance()
+        ranges: list[tuple[int, int, int]] = []
+        for rec, dc in records:
+            if ranges and ranges[-1][1] == rec.offset - 1 and ranges[-1][2] == dc:
+                ranges[-1] = (ranges[-1][0], rec.offset, dc)
+            else:
+                ranges.append((rec.offset, rec.offset, dc))
+        if records:
+            lock.first, lock.last = records[0][0].offset, records[-1][0].offset
+            self.timers.schedule_lock(lock)
+        return Acquired(records, ranges)
+
+    def _acquire_run(self, run: Run, member: str, lock: Lock) -> None:
+        self._set(run, ACQUIRED)
+        run.delivery_count += 1
+        run.member = member
+        run.lock = lock
+        run.available_at = 0
+
+    def _acquire_new(self, member: str, wanted: int, record_limit: bool, limits: Limits,
+                     read: Reader, bound: int, lock: Lock) -> list[tuple[StoredRecord, int]]:
+        capacity = limits.max_locks - (self.end_offset - self.start_offset)
+        want = min(wanted, capacity)
+        if want <= 0:
+            return []
+        got = read(self.end_offset, want, bound)
+        records = list(got.records)
+        nxt = got.next_offset
+        if not record_limit and records:
+            # batch_optimized: extend to the end of the produce batch holding the last record
+            last = records[-1].offset
+            ext = last
+            for h in got.batches:
+                if h.base_offset <= last <= h.last_offset:
+                    ext = h.last_offset
+            ext = min(ext, bound - 1, self.start_offset + limits.max_locks - 1)
+            if ext >= nxt:
+                more = read(nxt, ext - nxt + 1, ext + 1)
+                records.extend(more.records)
+                nxt = max(nxt, more.next_offset)
+        if nxt <= self.end_offset:
+            return []
+        at = self.end_offset
+        k = 0
+        while at < nxt:
+            if k < len(records) and records[k].offset == at:
+                j = k
+                while j + 1 < len(records) and records[j + 1].offset == records[j].offset + 1:
+                    j += 1
+                run = Run(at, records[j].offset, AVAILABLE)
+                self._acquire_run(run, member, lock)
+                self.runs.append(run)
+                at = records[j].offset + 1
+                k = j + 1
+            else:  # a gap: control markers (or compacted offsets) are archived, never delivered
+                gap_end = records[k].offset - 1 if k < len(records) else nxt - 1
+                self.runs.append(Run(at, gap_end, ARCHIVED))
+                self.dirty = True
+                at = gap_end + 1
+        self.end_offset = nxt
+        return [(r, 1) for r in records]
+
+    def _archive_gaps(self, first: int, last: int, records: list[StoredRecord]) -> None:
+        """Offsets of a re-acquired range that the log no longer holds are archived."""
+        if len(records) == last - first + 1:
+            return
+        present = {r.offset for r in records}
+        off = first
+        while off <= last:
+            if off in present:
+                off += 1
+                continue
+            end = off
+            while end + 1 <= last and end + 1 not in present:
+                end += 1
+            for run in self._span(off, end):
+                self._set(run, ARCHIVED)
+                run.member = None
+                run.lock = None
+            self.dirty = True
+            off = end + 1
+
+    # -- acknowledgement ----------------------------------------------------------------------
+
+    def acknowledge(self, member: str, batches: list[AckBatch], *, now: int,
+                    limits: Limits) -> Staged | None:
+        """Stage the acknowledgements of one request for this partition, all or nothing (A1.4).
+
+        Raises ``InvalidRequest`` (INVALID_REQUEST) or ``Conflict`` (INVALID_RECORD_STATE)
+        and changes nothing when any record fails a check. Returns None when nothing needs a
+        durable write (renew only, or every range below the start).
+        """
+        for b in batches:
+            lo, hi = max(b.first, self.start_offset), b.last
+            if hi < self.start_offset:
+                continue  # already complete: silently skipped
+            if hi >= self.end_offset:
+                raise InvalidRequest(
+                    f"offsets {b.first}-{b.last} reach beyond the in-flight window "
+                    f"[{self.start_offset}, {self.end_offset})")
+            if AckType.RENEW in b.types and not limits.renew_enabled:
+                raise InvalidRequest("renew is disabled for this group (renew_enabled=false)")
+            for run in self._overlapping(lo, hi):
+                problem = self._ack_problem(run, member, now, b.delivery_count)
+                if problem:
+                    raise Conflict(ErrorCode.INVALID_RECORD_STATE,
+                                   f"offsets {max(run.first, lo)}-{min(run.last, hi)}: "
+                                   f"{problem}")
+        staged = Staged(self, "ack")
+        renewed: list[Run] = []
+        for b in batches:
+            lo, hi = max(b.first, self.start_offset), b.last
+            if hi < self.start_offset:
+                continue
+            for slo, shi, kind in b.segments(lo, hi):
+                for run in self._span(slo, shi):
+                    if kind is AckType.RENEW:
+                        renewed.append(run)
+                        continue
+                    self._stage(staged, run, self._ack_target(run, kind, b.delay_ms, now,
+                                                              limits, staged))
+        if not staged.runs:
+            self._renew(renewed, member, now, limits)
+            return None
+        for run in renewed:
+            self._stage(staged, run, (ACQUIRED, run.delivery_count, 0))
+        self.staged.append(staged)
+        return staged
+
+    @staticmethod
+    def _ack_problem(run: Run, member: str, now: int, delivery_count: int | None) -> str:
+        if run.pending is not None:
+            return "an acknowledgement of these records is in progress"
+        if run.state is not ACQUIRED:
+            return f"the records are {run.state.label}, not acquired"
+        if run.member != member:
+            return "the records are acquired by another member"
+        if run.lock is not None and run.lock.deadline <= now:
+            return "the acquisition lock expired"
+        if delivery_count is not None and delivery_count != run.delivery_count:
+            return (f"the records were redelivered (delivery count {run.delivery_count}, "
+                    f"the acknowledgement carries {delivery_count})")
+        return ""
+
+    def _ack_target(self, run: Run, kind: AckType, delay_ms: int, now: int, limits: Limits,
+                    staged: Staged) -> tuple[RecordState, int, int]:
+        dc = run.delivery_count
+        if kind is AckType.ACCEPT:
+            return ACKNOWLEDGED, dc, 0
+        if kind is AckType.REJECT:
+            staged.dlq.append(DlqItem(run.first, run.last, dc, REASON_REJECTED))
+            return ARCHIVED, dc, 0
+        if dc >= limits.delivery_limit:
+            staged.dlq.append(DlqItem(run.first, run.last, dc, REASON_DELIVERY_LIMIT))
+            return ARCHIVED, dc, 0
+        return AVAILABLE, dc, (now + delay_ms if delay_ms > 0 else 0)
+
+    def _stage(self, staged: Staged, run: Run, target: tuple[RecordState, int, int]) -> None:
+        validate_transition(run.state, target[0])
+        run.pending = staged
+        run.target = target
+        staged.runs.append(run)
+
+    def _renew(self, runs: list[Run], member: str, now: int, limits: Limits) -> None:
+        if not runs:
+            return
+        lock = Lock(self, member, runs[0].first, runs[-1].last, now + limits.lock_ms)
+        for run in runs:
+            validate_transition(run.state, ACQUIRED)
+            run.lock = lock
+        self.timers.schedule_lock(lock)
+
+    # -- expiry and leaving -------------------------------------------------------------------
+
+    def expire_lock(self, lock: Lock, now: int, limits: Limits) -> Staged | None:
+        """The lock's deadline passed: its still-acquired records become AVAILABLE (ARCHIVED at
+        the delivery limit or below the start), keeping their delivery count (A1.6). A run that
+        was acknowledged or renewed meanwhile no longer holds this lock and is left alone; a
+        pending one is handled when its write completes or rolls back."""
+        runs = [r for r in self._overlapping(lock.first, lock.last)
+                if r.lock is lock and r.state is ACQUIRED and r.pending is None]
+        return self._stage_expiry(runs, limits)
+
+    def _stage_expiry(self, runs: list[Run], limits: Limits) -> Staged | None:
+        if not runs:
+            return None
+        staged = Staged(self, "expiry")
+        for run in runs:
+            dc = run.delivery_count
+            if run.last < self.start_offset:
+                self._stage(staged, run, (ARCHIVED, dc, 0))
+            elif dc >= limits.delivery_limit:
+                staged.dlq.append(DlqItem(run.first, run.last, dc, REASON_DELIVERY_LIMIT))
+                self._stage(staged, run, (ARCHIVED, dc, 0))
+            else:
+                self._stage(staged, run, (AVAILABLE, dc, 0))
+        self.staged.append(staged)
+        return staged
+
+    def release_member(self, member: str) -> Staged | None:
+        """The member left (decision 5): its acquired records become AVAILABLE with their
+        delivery count lowered by one (they were not really processed)."""
+        runs = [r for r in self.runs
+                if r.state is ACQUIRED and r.member == member and r.pending is None]
+        if not runs:
+            return None
+        staged = Staged(self, "leave")
+        for run in runs:
+            if run.last < self.start_offset:
+                self._stage(staged, run, (ARCHIVED, run.delivery_count, 0))
+            else:
+                self._stage(staged, run, (AVAILABLE, max(run.delivery_count - 1, 0), 0))
+        self.staged.append(staged)
+        return staged
+
+    # -- completing staged changes ------------------------------------------------------------
+
+    def complete(self, staged: Staged, now: int, limits: Limits) -> None:
+        """The staged change is durable: apply it."""
+        if staged in self.staged:
+            self.staged.remove(staged)
+        renewed: list[Run] = []
+        wake_at = 0
+        for run in staged.runs:
+            assert run.target is not None and run.pending is staged
+            state, dc, available_at = run.target
+            run.pending = None
+            run.target = None
+            if state is ACQUIRED:
+                renewed.append(run)
+                continue
+            self._set(run, state)
+            run.delivery_count = dc
+            run.available_at = available_at
+            run.member = None
+            run.lock = None
+            wake_at = max(wake_at, available_at)
+        if renewed:
+            self._renew(renewed, renewed[0].member or "", now, limits)
+        if wake_at > now:
+            self.timers.schedule_wake(self, wake_at)
+        self._advance()
+
+    def rollback(self, staged: Staged, now: int, limits: Limits) -> Staged | None:
+        """The write failed: nothing changes, except that records whose lock expired meanwhile
+        are expired now (staged again; the caller persists that)."""
+        if staged in self.staged:
+            self.staged.remove(staged)
+        expired = []
+        for run in staged.runs:
+            run.pending = None
+            run.target = None
+            if run.state is ACQUIRED and run.lock is not None and run.lock.deadline <= now:
+                expired.append(run)
+        return self._stage_expiry(expired, limits)
+
+    # -- the durable view ---------------------------------------------------------------------
+
+    def snapshot(self, taken: set[Staged] | frozenset[Staged] = frozenset()
+                 ) -> tuple[int, list[tuple[int, int, int, int]]]:
+        """(start offset, batches (first, last, state, delivery count)) as they are once the
+        ``taken`` staged changes are durable. ACQUIRED is never persisted: an acquired record
+        is written as AVAILABLE with the delivery count it had before its acquisition;
+        AVAILABLE with count 0 is not written (a gap means exactly that)."""
+        start = self.start_offset
+        out: list[list[int]] = []
+        leading = True
+        for run in self.runs:
+            if run.pending is not None and run.pending in taken:
+                assert run.target is not None
+                state, dc = run.target[0], run.target[1]
+            else:
+                state, dc = run.state, run.delivery_count
+            if state is ACQUIRED:
+                state, dc = AVAILABLE, dc - 1
+            if run.last < start:
+                continue
+            if leading and state.terminal:
+                start = run.last + 1
+                continue
+            leading = False
+            if state is AVAILABLE and dc <= 0:
+                continue
+            first = max(run.first, start)
+            if out and out[-1][1] == first - 1 and out[-1][2] == state and out[-1][3] == dc:
+                out[-1][1] = run.last
+            else:
+                out.append([first, run.last, int(state), dc])
+        return start, [(a, b, c, d) for a, b, c, d in out]
+
+    # -- views --------------------------------------------------------------------------------
+
+    def counts(self) -> dict[str, int]:
+        out = {s.label: 0 for s in RecordState}
+        for run in self.runs:
+            lo = max(run.first, self.start_offset)
+            if run.last >= lo:
+                out[run.state.label] += run.last - lo + 1
+        return out
+
+    def lag(self, partition_end: int) -> int:
+        """Records in ``[start, partition_end)`` neither acknowledged nor archived."""
+        span = max(partition_end - self.start_offset, 0)
+        done = 0
+        for run in self.runs:
+            lo, hi = max(run.first, self.start_offset), min(run.last, partition_end - 1)
+            if hi >= lo and run.state.terminal:
+                done += hi - lo + 1
+        return max(span - done, 0)
+
+    def record_views(self, lo: int, hi: int) -> list[RecordView]:
+        """Per-record state for offsets in ``[lo, hi)`` clipped to the window."""
+        lo, hi = max(lo, self.start_offset), min(hi, self.end_offset)
+        out: list[RecordView] = []
+        if lo >= hi:
+            return out
+        for run in self._overlapping(lo, hi - 1):
+            acquired = run.state is ACQUIRED
+            for off in range(max(run.first, lo), min(run.last, hi - 1) + 1):
+                out.append(RecordView(
+                    off, run.state, run.delivery_count,
+                    run.member if acquired else None,
+                    run.lock.deadline if acquired and run.lock is not None else None,
+                    run.available_at if run.state is AVAILABLE and run.available_at else None))
+        return out
+
+    def has_work(self, now: int, bound: int, max_locks: int) -> bool:
+        """Whether a fetch could acquire something now."""
+        for run in self.runs:
+            if (run.state is AVAILABLE and run.pending is None and run.available_at <= now
+                    and run.first >= self.start_offset):
+                return True
+        return self.end_offset < bound and self.end_offset - self.start_offset < max_locks
+
+    def acquired_by(self, member: str) -> int:
+        return sum(r.size for r in self.runs if r.state is ACQUIRED and r.member == member)

@@ -1,0 +1,47 @@
+"""The record state table (A1.1), every pair of states."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from app.share.record_state import (
+    IllegalTransition,
+    RecordState,
+    can_move,
+    validate_transition,
+)
+
+S = RecordState
+LEGAL = {
+    (S.AVAILABLE, S.ACQUIRED),
+    (S.AVAILABLE, S.ARCHIVED),  # log start moved past it, or a gap
+    (S.ACQUIRED, S.ACQUIRED),  # renew
+    (S.ACQUIRED, S.AVAILABLE),
+    (S.ACQUIRED, S.ACKNOWLEDGED),
+    (S.ACQUIRED, S.ARCHIVED),
+}
+
+
+def test_persisted_ids_are_kafkas() -> None:
+    assert [(s.name, int(s)) for s in S] == [
+        ("AVAILABLE", 0), ("ACQUIRED", 1), ("ACKNOWLEDGED", 2), ("ARCHIVED", 4)]
+
+
+@pytest.mark.parametrize(("current", "target"), list(itertools.product(S, S)))
+def test_every_pair(current: RecordState, target: RecordState) -> None:
+    legal = (current, target) in LEGAL
+    assert can_move(current, target) is legal
+    if legal:
+        assert validate_transition(current, target) is target
+    else:
+        with pytest.raises(IllegalTransition):
+            validate_transition(current, target)
+
+
+def test_terminal_states_are_sticky() -> None:
+    for state in (S.ACKNOWLEDGED, S.ARCHIVED):
+        assert state.terminal
+        assert not any(can_move(state, t) for t in S)
+    assert not S.AVAILABLE.terminal and not S.ACQUIRED.terminal
