@@ -61,6 +61,25 @@ class Settings:
                                        1, 100_000)
     log_level: str = _setting("info", "log level",
                               choices=("debug", "info", "warning", "error"))
+    # share groups
+    share_session_timeout_ms: int = _setting(
+        45_000, "a share-group member that neither heartbeats nor fetches for this long is "
+        "removed", 1000, 3_600_000)
+    share_heartbeat_interval_ms: int = _setting(
+        5000, "heartbeat interval told to share-group members", 100, 3_600_000)
+    share_record_lock_duration_ms: int = _setting(
+        30_000, "default acquisition lock of share groups", 1000, 3_600_000)
+    share_min_record_lock_duration_ms: int = _setting(
+        1000, "smallest record_lock_duration_ms a share group may set", 1000, 3_600_000)
+    share_max_record_lock_duration_ms: int = _setting(
+        3_600_000, "largest record_lock_duration_ms a share group may set", 1000, 3_600_000)
+    share_delivery_count_limit: int = _setting(
+        5, "default delivery limit of share groups (group config bounds 2-10)", 2, 10)
+    share_partition_max_record_locks: int = _setting(
+        2000, "default in-flight window per share partition (bounds 100-10000)", 100, 10_000)
+    share_max_group_size: int = _setting(200, "members per share group", 1, 100_000)
+    share_max_release_delay_ms: int = _setting(
+        DAY_MS, "largest delay_ms of a share-group release", 0, 30 * DAY_MS)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None,

@@ -26,6 +26,7 @@ from app.metadata.db import Database
 from app.metadata.migrate import migrate
 from app.metadata.store import IdempotencyRow, IdempotencyStore, TopicStore
 from app.partitioner import partition_for_key
+from app.share.coordinator import ShareGroupCoordinator  # share groups
 from app.storage import record
 from app.storage.log import PartitionLog, ReadResult
 from app.storage.manager import LogManager
@@ -71,6 +72,9 @@ class Broker:
         self.ready = False
         self.stopping = False
         self.stopped = False
+        # share groups
+        self.share = ShareGroupCoordinator(settings, self.clock, self.db, self.topics,
+                                           self.flusher)
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -84,6 +88,7 @@ class Broker:
             if applied:
                 log.info("applied migrations: %s", ", ".join(applied))
             await self.topics.load(self.clock.now_ms())
+            await self.share.load()  # share groups
         except BaseException:
             await self.db.close()
             self.data.unlock()
@@ -91,6 +96,10 @@ class Broker:
         self._spawn("flusher", self.flusher.run)
         self._spawn("retention", self._retention_loop)
         self._spawn("idempotency-expiry", self._idempotency_loop)
+        # share groups
+        self._spawn("share-state-writer", self.share.writer.run)
+        self._spawn("share-timers", self.share.run_timers)
+        self._spawn("share-sessions", self.share.run_sessions)
         self.ready = True
         log.info("ready: %d topics in %s", len(self.topics.topics), self.data.path)
 
@@ -98,6 +107,7 @@ class Broker:
         """Stop accepting work and release long polls; in-flight writes still finish."""
         self.ready = False
         self.stopping = True
+        self.share.begin_shutdown()  # share groups
         for waiters in self._readers.values():
             for fut in waiters:
                 if not fut.done():
@@ -108,6 +118,7 @@ class Broker:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.share.close()  # share groups: the last state round
         await self.flusher.close()
         self.log_manager.close_all(clean=True)
         await self.db.close()
@@ -312,6 +323,7 @@ class Broker:
                 waiters.remove(fut)
 
     def _wake_readers(self, lg: PartitionLog) -> None:
+        self.share.on_data(lg)  # share groups
         waiters = self._readers.pop(lg, None)
         for fut in waiters or ():
             if not fut.done():
@@ -409,4 +421,5 @@ class Broker:
             "flush_rounds": s.rounds,
             "fsyncs": s.fsyncs,
             "flush_waiters_served": s.waiters_served,
+            **self.share.statistics(),  # share groups
         }

@@ -134,12 +134,188 @@ class ListOffsetsResponse(_Model):
     timestamp: int
 
 
+
+# -- share groups -----------------------------------------------------------------------------
+
+
+class ShareAck(_Model):
+    topic: str
+    partition: int = Field(ge=0)
+    first_offset: int = Field(ge=0)
+    last_offset: int = Field(ge=0)
+    type: Literal["accept", "release", "reject", "renew"] | None = None
+    types: list[Literal["accept", "release", "reject", "renew"]] | None = Field(
+        None, description="one type per offset (or one for all) instead of type")
+    delay_ms: int | None = Field(None, ge=0, description="release only: not redelivered before")
+    delivery_count: int | None = Field(
+        None, ge=1, description="the delivery count received; a redelivered record refuses it")
+
+
+class ShareHeartbeatRequest(_Model):
+    member_id: str | None = None
+    member_epoch: int = Field(0, description="0 joins, -1 leaves")
+    subscribed_topics: list[str] | None = None
+
+
+class TopicPartitions(_Model):
+    topic: str
+    partitions: list[int]
+
+
+class ShareHeartbeatResponse(_Model):
+    member_id: str
+    member_epoch: int
+    heartbeat_interval_ms: int
+    assignment: list[TopicPartitions]
+
+
+class ShareFetchRequest(_Model):
+    member_id: str | None = Field(None, description="null joins with subscribed_topics")
+    subscribed_topics: list[str] | None = None
+    max_records: int = Field(500, ge=1)
+    max_wait_ms: int = Field(0, ge=0)
+    acquire_mode: Literal["batch_optimized", "record_limit"] = "batch_optimized"
+    encoding: Encoding = "utf8"
+    acknowledgements: list[ShareAck] = []
+
+
+class ShareRecord(ReadRecord):
+    delivery_count: int
+
+
+class AcquiredRange(_Model):
+    topic: str
+    partition: int
+    first_offset: int
+    last_offset: int
+    delivery_count: int
+
+
+class PartitionError(_Model):
+    topic: str
+    partition: int
+    error: ErrorDetail | None
+
+
+class ShareFetchResponse(_Model):
+    member_id: str
+    records: list[ShareRecord]
+    acquired: list[AcquiredRange]
+    acquisition_lock_timeout_ms: int
+    acknowledgement_errors: list[PartitionError]
+
+
+class ShareAcknowledgeRequest(_Model):
+    member_id: str
+    acknowledgements: list[ShareAck]
+
+
+class ShareAcknowledgeResponse(_Model):
+    results: list[PartitionError]
+
+
+class ShareGroupConfig(_Model):
+    record_lock_duration_ms: int | None = None
+    delivery_count_limit: int | None = Field(None, ge=2, le=10)
+    partition_max_record_locks: int | None = Field(None, ge=100, le=10_000)
+    auto_offset_reset: str | None = Field(None, description="latest | earliest | by_duration:<ms>")
+    isolation_level: Literal["read_uncommitted", "read_committed"] | None = None
+    renew_enabled: bool | None = None
+    dead_letter_topic: str | None = None
+
+
+class ShareGroupSummary(_Model):
+    group_id: str
+    state: Literal["Empty", "Stable"]
+    members: int
+
+
+class ShareGroupList(_Model):
+    share_groups: list[ShareGroupSummary]
+
+
+class ShareMember(_Model):
+    member_id: str
+    member_epoch: int
+    subscribed_topics: list[str]
+    assignment: list[TopicPartitions]
+    last_seen_ms: int
+
+
+class SharePartitionState(_Model):
+    topic: str
+    partition: int
+    start_offset: int
+    end_offset: int = Field(description="exclusive: the window is [start_offset, end_offset)")
+    available: int
+    acquired: int
+    acknowledged: int
+    archived: int
+    lag: int
+
+
+class ShareGroupDescription(_Model):
+    group_id: str
+    state: Literal["Empty", "Stable"]
+    group_epoch: int
+    config: ShareGroupConfig
+    members: list[ShareMember]
+    partitions: list[SharePartitionState]
+
+
+class ShareRecordState(_Model):
+    offset: int
+    state: Literal["available", "acquired", "acknowledged", "archived"]
+    delivery_count: int
+    member_id: str | None
+    lock_expires_at: int | None
+    available_at: int | None
+
+
+class ShareRecordsView(_Model):
+    start_offset: int
+    end_offset: int
+    records: list[ShareRecordState]
+
+
+class ShareOffsetsTarget(_Model):
+    topic: str
+    partitions: list[int] | None = None
+    to: Any = Field(description='"earliest" | "latest" | {"timestamp": ms} | {"offset": n}')
+
+
+class ShareOffsetsReset(_Model):
+    topics: list[ShareOffsetsTarget]
+    dry_run: bool = False
+
+
+class ShareStartOffset(_Model):
+    partition: int
+    start_offset: int
+
+
+class ShareTopicStartOffsets(_Model):
+    topic: str
+    partitions: list[ShareStartOffset]
+
+
+class ShareOffsetsResetResponse(_Model):
+    dry_run: bool
+    topics: list[ShareTopicStartOffsets]
+
+
+SHARE_REQUEST_MODELS: list[type[BaseModel]] = [
+    ShareHeartbeatRequest, ShareFetchRequest, ShareAcknowledgeRequest, ShareGroupConfig,
+    ShareOffsetsReset,
+]
+
 REQUEST_MODELS: list[type[BaseModel]] = [
     ProduceRequest, TopicCreate, TopicPatch, DeleteRecordsRequest,
+    *SHARE_REQUEST_MODELS,  # share groups
 ]
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorBody} for code in (400, 404, 409, 413, 503)
+    code: {"model": ErrorBody} for code in (400, 404, 409, 413, 429, 503)
 }
 
 

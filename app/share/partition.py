@@ -149,6 +149,12 @@ def _first(run: Run) -> int:
     return run.first
 
 
+def _is_gap(run: Run) -> bool:
+    """Offsets archived without ever being delivered (control markers, deleted offsets): an
+    acknowledgement range may cover them; they are skipped."""
+    return run.state is ARCHIVED and run.delivery_count == 0 and run.pending is None
+
+
 class SharePartition:
     def __init__(self, group_id: str, topic: str, partition: int, topic_id: int,
                  start_offset: int, timers: Timers, *, state_epoch: int = 0) -> None:
@@ -390,6 +396,8 @@ class SharePartition:
             if AckType.RENEW in b.types and not limits.renew_enabled:
                 raise InvalidRequest("renew is disabled for this group (renew_enabled=false)")
             for run in self._overlapping(lo, hi):
+                if _is_gap(run):
+                    continue
                 problem = self._ack_problem(run, member, now, b.delivery_count)
                 if problem:
                     raise Conflict(ErrorCode.INVALID_RECORD_STATE,
@@ -403,6 +411,8 @@ class SharePartition:
                 continue
             for slo, shi, kind in b.segments(lo, hi):
                 for run in self._span(slo, shi):
+                    if _is_gap(run):
+                        continue
                     if kind is AckType.RENEW:
                         renewed.append(run)
                         continue
