@@ -48,6 +48,9 @@ from app.topics import Topic, TopicRegistry, validate_name
 log = logging.getLogger("sluice.share")
 
 _READ_BYTES = 64 * 1024 * 1024
+# read_committed reads use PartitionLog.read(..., committed=True) once the log offers it;
+# until then read_committed groups read like read_uncommitted ones.
+_COMMITTED_READS = "committed" in inspect.signature(PartitionLog.read).parameters
 PartitionKey = tuple[str, int]
 
 
@@ -317,8 +320,7 @@ class ShareGroupCoordinator:
         return lg.high_watermark
 
     def _reader(self, group: ShareGroup, lg: PartitionLog) -> Any:
-        committed = (group.config.isolation_level == "read_committed"
-                     and "committed" in inspect.signature(lg.read).parameters)
+        committed = group.config.isolation_level == "read_committed" and _COMMITTED_READS
 
         def read(offset: int, max_records: int, upto: int) -> ReadResult:
             if committed:

@@ -381,6 +381,22 @@ async def test_control_markers_never_delivered_and_json_encoding(s: Served) -> N
     await ack_ok(c, G, a, ack_item(0, 2, ["accept", "accept", "accept"]))
 
 
+async def test_acks_arriving_together_share_one_commit(s: Served) -> None:
+    c = s.client
+    await create_topic(c, "t", partitions=4)
+    await earliest(s)
+    for p in range(4):
+        await values(s, 3, partition=p)
+    a = await join(c, G, ["t"])
+    assert len((await fetch(c, G, a))["records"]) == 12
+    rounds = s.broker.share.writer.rounds
+    results = await asyncio.gather(*(ack(c, G, a, ack_item(0, 2, "accept", partition=p))
+                                     for p in range(4)))
+    assert all(r[0]["error"] is None for r in results)
+    assert s.broker.share.writer.rounds - rounds < 4
+    assert [p["start_offset"] for p in (await group(c, G))["partitions"]] == [3] * 4
+
+
 # -- long polls -------------------------------------------------------------------------------
 
 
