@@ -19,13 +19,14 @@ from types import ModuleType
 from typing import Any
 
 from benchmarks import _harness as h
-from benchmarks import memory, produce, read, restart
+from benchmarks import memory, produce, read, restart, share
 
 BENCHMARKS: dict[str, ModuleType] = {
     "produce": produce,
     "read": read,
     "restart": restart,
     "memory": memory,
+    "share": share,  # share groups: W2, W3 and memory of many groups
 }
 
 
