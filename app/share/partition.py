@@ -274,17 +274,34 @@ class SharePartition:
         taken: list[tuple[int, int, int]] = []
         count = 0
         i = 0
+        throttle_at = max(2, -(-limits.delivery_limit // 2))
         while i < len(self.runs) and count < max_records:
             run = self.runs[i]
             i += 1
             if (run.state is not AVAILABLE or run.pending is not None
                     or run.available_at > now or run.first < self.start_offset):
                 continue
-            if record_limit and count + run.size > max_records:
-                self._cut(run.first + max_records - count)
+            # Throttled redelivery (A1.3.5): suspect records come back in ever smaller chunks,
+            # and a record on its last attempt alone, so one poison record cannot take a whole
+            # batch to the delivery limit with it.
+            chunk = run.size
+            last_attempt = (limits.delivery_limit > 2
+                            and run.delivery_count == limits.delivery_limit - 1)
+            if last_attempt:
+                if count:
+                    break
+                chunk = 1
+            elif run.delivery_count >= throttle_at:
+                chunk = max(1, run.size >> (run.delivery_count - throttle_at + 1))
+            if record_limit:
+                chunk = min(chunk, max_records - count)
+            if chunk < run.size:
+                self._cut(run.first + chunk)
             self._acquire_run(run, member, lock)
             count += run.size
             taken.append((run.first, run.last, run.delivery_count))
+            if last_attempt or run.delivery_count > throttle_at:
+                break
         records: list[tuple[StoredRecord, int]] = []
         for first, last, dc in taken:
             got = read(first, last - first + 1, last + 1)

@@ -456,3 +456,22 @@ def test_load_treats_gaps_as_maybe_unfetched(tmp_path: Path) -> None:
     got = h.fetch("a", 100)
     assert [(r.offset, dc) for r, dc in got.records] == [
         (2, 1), (3, 3), (4, 1), (7, 1), (8, 1), (9, 1)]
+
+
+def test_suspect_records_come_back_in_smaller_chunks_and_alone_at_the_last_attempt(
+        h: Harness) -> None:
+    # limit 5: throttling from a stored count of 3; the last attempt (count 4 → 5) goes alone
+    h.produce(8)
+    for expected_dc in (1, 2, 3):
+        got = h.fetch("a")
+        assert [dc for _, dc in got.records] == [expected_dc] * 8
+        h.ack_durable("a", 0, 7, R)
+    got = h.fetch("a")
+    assert [(r.offset, dc) for r, dc in got.records] == [(o, 4) for o in range(4)]
+    got = h.fetch("b")  # the rest of the batch, stored count 3: halved again
+    assert [(r.offset, dc) for r, dc in got.records] == [(4, 4), (5, 4)]
+    h.ack_durable("a", 0, 3, R)
+    got = h.fetch("c")  # 0 is on its last attempt: alone
+    assert [(r.offset, dc) for r, dc in got.records] == [(0, 5)]
+    got = h.fetch("c")  # 1 too; never together with other records
+    assert [(r.offset, dc) for r, dc in got.records] == [(1, 5)]
