@@ -261,9 +261,9 @@ class ShareGroupCoordinator:
                 raise SluiceError(ErrorCode.GROUP_MAX_SIZE_REACHED,
                                   f"share group {group_id!r} has "
                                   f"{self.settings.share_max_group_size} members")
-            member = Member(member_id or uuid.uuid4().hex, 0, subscribed, now)
-            group.members[member.member_id] = member
             group.group_epoch += 1
+            member = Member(member_id or uuid.uuid4().hex, group.group_epoch, subscribed, now)
+            group.members[member.member_id] = member
         member.subscribed_topics = subscribed
         member.last_seen_ms = now
         member.assignment = []

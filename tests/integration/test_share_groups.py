@@ -129,6 +129,8 @@ async def test_seed_worked_example_through_http(s: Served, clock: FakeClock) -> 
 async def test_heartbeat_join_assignment_epochs_and_leave(s: Served) -> None:
     c = s.client
     await create_topic(c, "t", partitions=3)
+    lonely = await heartbeat(c, "other", None, 0, ["nothing-yet"])
+    assert lonely["member_epoch"] >= 1 and lonely["assignment"] == []
     hb = await heartbeat(c, G, None, 0, ["t", "later"])
     mid = hb["member_id"]
     assert hb["member_epoch"] >= 1 and hb["heartbeat_interval_ms"] == 5000
@@ -673,3 +675,60 @@ async def test_bad_admin_requests(s: Served) -> None:
                               json={"member_epoch": 0, "subscribed_topics": ["t"]}), 400,
                  "INVALID_REQUEST")
     _ = base64
+
+
+# -- start offsets and log movement -----------------------------------------------------------
+
+
+async def test_by_duration_and_partitions_added_later(s: Served, clock: FakeClock) -> None:
+    c = s.client
+    await create_topic(c, "t")
+    now = clock.now_ms()
+    await produce(c, "t", [{"value": "old", "timestamp": now - 120_000},
+                           {"value": "new", "timestamp": now - 30_000}])
+    r = await c.patch(f"/v1/share-groups/{G}/config",
+                      json={"auto_offset_reset": "by_duration:60000"})
+    assert r.status_code == 200
+    a = await join(c, G, ["t"])
+    got = await fetch(c, G, a)
+    assert [r["value"] for r in got["records"]] == ["new"]
+    # a partition added later starts from the same rule at the group's first fetch from it
+    r = await c.patch("/v1/topics/t", json={"partitions": 2})
+    assert r.status_code == 200
+    await produce(c, "t", [{"value": "p1-old", "partition": 1, "timestamp": now - 120_000},
+                           {"value": "p1-new", "partition": 1}])
+    got = await fetch(c, G, a)
+    assert [(r["partition"], r["value"]) for r in got["records"]] == [(1, "p1-new")]
+
+
+async def test_delete_records_archives_what_the_log_no_longer_holds(s: Served) -> None:
+    c = s.client
+    await create_topic(c, "t")
+    await earliest(s)
+    await values(s, 6)
+    a = await join(c, G, ["t"])
+    await fetch(c, G, a, max_records=2, acquire_mode="record_limit")  # 0-1 acquired
+    await fetch(c, G, a, max_records=2, acquire_mode="record_limit")  # 2-3 acquired
+    await ack_ok(c, G, a, ack_item(2, 3, "release"))
+    r = await c.post("/v1/topics/t/delete-records",
+                     json={"partitions": [{"partition": 0, "before_offset": 4}]})
+    assert r.status_code == 200
+    got = await fetch(c, G, a)
+    assert offsets(got) == [4, 5]  # 2-3 were available below the new log start: archived
+    assert (await view(c, G))["start_offset"] == 4
+
+
+async def test_a_recreated_topic_starts_over(s: Served) -> None:
+    c = s.client
+    await create_topic(c, "t")
+    await earliest(s)
+    await values(s, 3)
+    a = await join(c, G, ["t"])
+    await fetch(c, G, a)
+    assert (await c.delete("/v1/topics/t")).status_code == 204
+    await create_topic(c, "t")
+    await values(s, 1)
+    got = await fetch(c, G, a)
+    assert [(r["offset"], r["delivery_count"]) for r in got["records"]] == [(0, 1)]
+    results = await ack(c, G, a, ack_item(0, 0, "accept"))
+    assert results[0]["error"] is None
