@@ -157,7 +157,8 @@ async def test_heartbeat_join_assignment_epochs_and_leave(s: Served) -> None:
     assert r.status_code == 204
     assert (await group(c, G))["state"] == "Empty"
     r = await c.get("/v1/share-groups")
-    assert r.json() == {"share_groups": [{"group_id": G, "state": "Empty", "members": 0}]}
+    assert r.json() == {"share_groups": [{"group_id": G, "state": "Empty", "members": 0},
+                                         {"group_id": "other", "state": "Stable", "members": 1}]}
 
 
 async def test_group_size_limit(settings_factory: Callable[..., Settings]) -> None:
