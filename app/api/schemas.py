@@ -173,6 +173,8 @@ class ShareFetchRequest(_Model):
     member_id: str | None = Field(None, description="null joins with subscribed_topics")
     subscribed_topics: list[str] | None = None
     max_records: int = Field(500, ge=1)
+    max_bytes: int = Field(8 * 1024 * 1024, ge=1, le=64 * 1024 * 1024,
+                           description="soft limit: at least one record is always returned")
     max_wait_ms: int = Field(0, ge=0)
     acquire_mode: Literal["batch_optimized", "record_limit"] = "batch_optimized"
     encoding: Encoding = "utf8"

@@ -322,11 +322,11 @@ class ShareGroupCoordinator:
     def _reader(self, group: ShareGroup, lg: PartitionLog) -> Any:
         committed = group.config.isolation_level == "read_committed" and _COMMITTED_READS
 
-        def read(offset: int, max_records: int, upto: int) -> ReadResult:
+        def read(offset: int, max_records: int, upto: int, max_bytes: int) -> ReadResult:
             if committed:
-                return lg.read(offset, max_records, _READ_BYTES, upto=upto,  # type: ignore[call-arg]
+                return lg.read(offset, max_records, max_bytes, upto=upto,  # type: ignore[call-arg]
                                committed=True)
-            return lg.read(offset, max_records, _READ_BYTES, upto=upto)
+            return lg.read(offset, max_records, max_bytes, upto=upto)
 
         return read
 
@@ -358,7 +358,7 @@ class ShareGroupCoordinator:
 
     async def fetch(self, group_id: str, member_id: str | None, subscribed: list[str] | None,
                     *, max_records: int, max_wait_ms: int, record_limit: bool,
-                    acks: AckRequest) -> FetchAnswer:
+                    acks: AckRequest, max_bytes: int = 8 * 1024 * 1024) -> FetchAnswer:
         if member_id is None:
             if subscribed is None:
                 raise InvalidRequest("member_id is null: subscribed_topics is required to join")
@@ -376,7 +376,7 @@ class ShareGroupCoordinator:
         deadline = self.clock.monotonic() + max_wait_ms / 1000
         while True:
             records, acquired, touched = self._acquire(group, member, max_records,
-                                                       record_limit)
+                                                       record_limit, max_bytes)
             if records or max_wait_ms <= 0 or self.stopping:
                 break
             remaining = deadline - self.clock.monotonic()
@@ -389,8 +389,8 @@ class ShareGroupCoordinator:
         return FetchAnswer(member.member_id, records, acquired,
                            group.config.record_lock_duration_ms, ack_errors)
 
-    def _acquire(self, group: ShareGroup, member: Member, max_records: int, record_limit: bool
-                 ) -> tuple[list[FetchedRecord], list[tuple[str, int, int, int, int]],
+    def _acquire(self, group: ShareGroup, member: Member, max_records: int, record_limit: bool,
+                 max_bytes: int) -> tuple[list[FetchedRecord], list[tuple[str, int, int, int, int]],
                             list[SharePartition]]:
         keys = [(t, p) for t, ps in member.assignment for p in ps]
         if keys:
@@ -408,14 +408,16 @@ class ShareGroupCoordinator:
                 continue
             sp = self._share_partition(group, topic, p)
             touched.append(sp)
-            if len(records) >= max_records:
+            if len(records) >= max_records or max_bytes <= 0:
                 continue
             lg = topic.log(p)
             start_before = sp.start_offset
             got = sp.acquire(member.member_id, max_records - len(records),
                              record_limit=record_limit, now=now, limits=limits,
                              read=self._reader(group, lg), bound=self._bound(group, lg),
-                             log_start=lg.log_start_offset)
+                             log_start=lg.log_start_offset, max_bytes=max_bytes,
+                             allow_oversize=not records)
+            max_bytes -= got.bytes
             if sp.dirty or sp.start_offset != start_before:
                 self.writer.mark(sp)
             records.extend(FetchedRecord(name, p, r, dc) for r, dc in got.records)

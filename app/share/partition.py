@@ -24,15 +24,16 @@ from typing import Protocol
 from app.errors import Conflict, ErrorCode, InvalidRequest
 from app.share.record_state import RecordState, validate_transition
 from app.storage.log import ReadResult
-from app.storage.record import StoredRecord
+from app.storage.record import REC_FIXED, StoredRecord
 
 AVAILABLE = RecordState.AVAILABLE
 ACQUIRED = RecordState.ACQUIRED
 ACKNOWLEDGED = RecordState.ACKNOWLEDGED
 ARCHIVED = RecordState.ARCHIVED
 
-Reader = Callable[[int, int, int], ReadResult]
-"""``read(offset, max_records, upto)``: records of the log from ``offset`` below ``upto``."""
+Reader = Callable[[int, int, int, int], ReadResult]
+"""``read(offset, max_records, upto, max_bytes)``: records of the log from ``offset`` below
+``upto`` (at least one when there is one, whatever its size)."""
 
 REASON_REJECTED = "rejected"
 REASON_DELIVERY_LIMIT = "delivery_count_limit"
@@ -133,6 +134,7 @@ class Staged:
 class Acquired:
     records: list[tuple[StoredRecord, int]]  # (record, delivery count), increasing offsets
     ranges: list[tuple[int, int, int]]  # (first, last, delivery count)
+    bytes: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +149,28 @@ class RecordView:
 
 def _first(run: Run) -> int:
     return run.first
+
+
+def _size(records: list[StoredRecord]) -> int:
+    """Bytes of records as the log read counts them against ``max_bytes``."""
+    total = 0
+    for r in records:
+        total += REC_FIXED + len(r.value or b"") + len(r.key or b"")
+        for hk, hv in r.headers:
+            total += 8 + len(hk) + (len(hv) if hv else 0)
+    return total
+
+
+def _fit(records: list[StoredRecord], budget: int, allow_oversize: bool
+         ) -> list[StoredRecord]:
+    """The longest prefix of ``records`` within ``budget`` bytes (the first one regardless,
+    with ``allow_oversize``)."""
+    total = 0
+    for i, r in enumerate(records):
+        total += _size([r])
+        if total > budget and (i or not allow_oversize):
+            return records[:i]
+    return records
 
 
 def _is_gap(run: Run) -> bool:
@@ -251,7 +275,9 @@ class SharePartition:
         once; ACQUIRED ones when their lock expires or they are released (A1.9)."""
         if log_start <= self.start_offset:
             return
-        self._cut(log_start)
+        i = self._index(log_start)
+        if i < 0 or self.runs[i].pending is None:
+            self._cut(log_start)
         for run in self.runs:
             if run.first >= log_start:
                 break
@@ -265,17 +291,22 @@ class SharePartition:
     # -- acquisition --------------------------------------------------------------------------
 
     def acquire(self, member: str, max_records: int, *, record_limit: bool, now: int,
-                limits: Limits, read: Reader, bound: int, log_start: int) -> Acquired:
+                limits: Limits, read: Reader, bound: int, log_start: int,
+                max_bytes: int = 1 << 62, allow_oversize: bool = True) -> Acquired:
         """Acquire up to ``max_records`` (a soft limit in batch_optimized mode, A1.3) for
         ``member``: AVAILABLE records of the window first, then new records below ``bound``
-        (the high watermark or the LSO) within the in-flight limit."""
+        (the high watermark or the LSO) within the in-flight limit. Records are read before
+        they are acquired, within ``max_bytes`` (at least one record is always taken), so
+        nothing is acquired that the answer does not carry; with ``allow_oversize`` the first
+        record is taken whatever its size (a fetch always makes progress)."""
         self.move_log_start(log_start)
         lock = Lock(self, member, -1, -1, now + limits.lock_ms)
-        taken: list[tuple[int, int, int]] = []
+        records: list[tuple[StoredRecord, int]] = []
+        budget = max_bytes
         count = 0
         i = 0
         throttle_at = max(2, -(-limits.delivery_limit // 2))
-        while i < len(self.runs) and count < max_records:
+        while i < len(self.runs) and count < max_records and budget > 0:
             run = self.runs[i]
             i += 1
             if (run.state is not AVAILABLE or run.pending is not None
@@ -295,21 +326,28 @@ class SharePartition:
                 chunk = max(1, run.size >> (run.delivery_count - throttle_at + 1))
             if record_limit:
                 chunk = min(chunk, max_records - count)
-            if chunk < run.size:
-                self._cut(run.first + chunk)
+            got = read(run.first, chunk, run.first + chunk, budget)
+            if not got.records:  # only gaps here (markers, or below the log start)
+                end = got.next_offset if got.next_offset > run.first else run.first + chunk
+                self._archive_gaps(run.first, end - 1, [])
+                continue
+            fit = _fit(got.records, budget, allow_oversize and not records)
+            if not fit:
+                break
+            end = got.next_offset if len(fit) == len(got.records) else fit[-1].offset + 1
+            if end <= run.last:  # fewer than the whole run: the rest stays available
+                self._cut(end)
             self._acquire_run(run, member, lock)
             count += run.size
-            taken.append((run.first, run.last, run.delivery_count))
+            budget -= _size(fit)
+            records.extend((r, run.delivery_count) for r in fit)
+            self._archive_gaps(run.first, run.last, fit)
             if last_attempt or run.delivery_count > throttle_at:
                 break
-        records: list[tuple[StoredRecord, int]] = []
-        for first, last, dc in taken:
-            got = read(first, last - first + 1, last + 1)
-            records.extend((r, dc) for r in got.records)
-            self._archive_gaps(first, last, got.records)
-        if count < max_records and self.end_offset < bound:
+        if count < max_records and budget > 0 and self.end_offset < bound:
             records.extend(self._acquire_new(member, max_records - count, record_limit,
-                                             limits, read, bound, lock))
+                                             limits, read, bound, lock, budget,
+                                             allow_oversize and not records))
         self._advance()
         ranges: list[tuple[int, int, int]] = []
         for rec, dc in records:
@@ -320,7 +358,7 @@ class SharePartition:
         if records:
             lock.first, lock.last = records[0][0].offset, records[-1][0].offset
             self.timers.schedule_lock(lock)
-        return Acquired(records, ranges)
+        return Acquired(records, ranges, max_bytes - budget)
 
     def _acquire_run(self, run: Run, member: str, lock: Lock) -> None:
         self._set(run, ACQUIRED)
@@ -330,15 +368,18 @@ class SharePartition:
         run.available_at = 0
 
     def _acquire_new(self, member: str, wanted: int, record_limit: bool, limits: Limits,
-                     read: Reader, bound: int, lock: Lock) -> list[tuple[StoredRecord, int]]:
+                     read: Reader, bound: int, lock: Lock, budget: int, allow_oversize: bool
+                     ) -> list[tuple[StoredRecord, int]]:
         capacity = limits.max_locks - (self.end_offset - self.start_offset)
         want = min(wanted, capacity)
         if want <= 0:
             return []
-        got = read(self.end_offset, want, bound)
-        records = list(got.records)
-        nxt = got.next_offset
-        if not record_limit and records:
+        got = read(self.end_offset, want, bound, budget)
+        records = _fit(got.records, budget, allow_oversize)
+        nxt = got.next_offset if len(records) == len(got.records) else (
+            records[-1].offset + 1 if records else self.end_offset)
+        budget -= _size(records)
+        if not record_limit and records and budget > 0 and nxt == got.next_offset:
             # batch_optimized: extend to the end of the produce batch holding the last record
             last = records[-1].offset
             ext = last
@@ -347,9 +388,13 @@ class SharePartition:
                     ext = h.last_offset
             ext = min(ext, bound - 1, self.start_offset + limits.max_locks - 1)
             if ext >= nxt:
-                more = read(nxt, ext - nxt + 1, ext + 1)
-                records.extend(more.records)
-                nxt = max(nxt, more.next_offset)
+                more = read(nxt, ext - nxt + 1, ext + 1, budget)
+                extra = _fit(more.records, budget, False)
+                records.extend(extra)
+                if len(extra) == len(more.records):
+                    nxt = max(nxt, more.next_offset)
+                elif extra:
+                    nxt = extra[-1].offset + 1
         if nxt <= self.end_offset:
             return []
         at = self.end_offset

@@ -84,6 +84,8 @@ async def fetch(group_id: str, request: Request, b: Broker = Depends(broker)) ->
         max_wait_ms=share_wire.int_field(body, "max_wait_ms", 0, 0, s.max_wait_ms,
                                          clamp=True),
         record_limit=mode == "record_limit",
+        max_bytes=share_wire.int_field(body, "max_bytes", 8 * 1024 * 1024, 1,
+                                       64 * 1024 * 1024),
         acks=share_wire.parse_acks(body.get("acknowledgements"),
                                    s.share_max_release_delay_ms))
     return json_response(share_wire.show_fetch(answer, encoding))

@@ -45,15 +45,15 @@ class Harness:
     def marker(self) -> None:
         self.log.append([Record(T0, None, b"")], now_ms=T0, attributes=CONTROL_FLAG)
 
-    def read(self, offset: int, max_records: int, upto: int) -> ReadResult:
-        return self.log.read(offset, max_records, 1 << 30, upto=upto)
+    def read(self, offset: int, max_records: int, upto: int, max_bytes: int) -> ReadResult:
+        return self.log.read(offset, max_records, max_bytes, upto=upto)
 
-    def fetch(self, member: str, max_records: int = 500, *, record_limit: bool = False
-              ) -> Acquired:
+    def fetch(self, member: str, max_records: int = 500, *, record_limit: bool = False,
+              max_bytes: int = 1 << 30) -> Acquired:
         return self.sp.acquire(member, max_records, record_limit=record_limit, now=self.now,
                                limits=self.limits, read=self.read,
                                bound=self.log.log_end_offset,
-                               log_start=self.log.log_start_offset)
+                               log_start=self.log.log_start_offset, max_bytes=max_bytes)
 
     def ack(self, member: str, first: int, last: int, *types: AckType,
             delivery_count: int | None = None, delay_ms: int = 0) -> Staged | None:
@@ -475,3 +475,20 @@ def test_suspect_records_come_back_in_smaller_chunks_and_alone_at_the_last_attem
     assert [(r.offset, dc) for r, dc in got.records] == [(0, 5)]
     got = h.fetch("c")  # 1 too; never together with other records
     assert [(r.offset, dc) for r, dc in got.records] == [(1, 5)]
+
+
+def test_acquires_only_what_the_byte_budget_lets_it_read(h: Harness) -> None:
+    h.log.append([Record(T0, None, b"x" * 1000) for _ in range(10)], now_ms=T0)
+    got = h.fetch("a", max_bytes=3500)
+    assert offsets(got) == [0, 1, 2]  # the batch is not extended beyond what was read
+    assert h.window() == (0, 3)
+    h.ack_durable("a", 0, 2, R)
+    got = h.fetch("b", max_bytes=1)  # at least one record, whatever its size
+    assert offsets(got) == [0]
+    assert h.states(0, 2) == [(0, "acquired", 2), (1, "available", 1), (2, "available", 1)]
+    got = h.fetch("b", max_bytes=2500)  # 1 and 2 (1028 bytes each) fit, 3 does not
+    assert offsets(got) == [1, 2]
+    assert h.window() == (0, 3)
+    got = h.fetch("c", max_bytes=3100)
+    assert offsets(got) == [3, 4, 5]
+    assert h.window() == (0, 6)
