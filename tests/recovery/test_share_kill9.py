@@ -44,6 +44,7 @@ class Consumers:
         self.acked: dict[tuple[int, int], str] = {}
         self.delivered: list[tuple[int, int, int, str]] = []  # partition, offset, dc, value
         self.problems: list[str] = []
+        self.unanswered: set[tuple[int, int]] = set()  # in an ack request without an answer
         self.stop = threading.Event()
 
     def run(self, until_acked: int | None = None) -> None:
@@ -82,9 +83,14 @@ class Consumers:
                              "first_offset": x["offset"], "last_offset": x["offset"],
                              "type": "accept", "delivery_count": x["delivery_count"]}
                             for x in sorted(recs, key=lambda x: (x["partition"], x["offset"]))]
+                    keys = {(x["partition"], x["offset"]) for x in recs}
+                    with self.lock:
+                        self.unanswered |= keys
                     r = c.post(f"/v1/share-groups/{G}/acknowledge",
                                json={"member_id": member, "acknowledgements": acks})
                     assert r.status_code == 200, r.text
+                    with self.lock:
+                        self.unanswered -= keys
                     ok = {res["partition"] for res in r.json()["results"]
                           if res["error"] is None}
                     with self.lock:
@@ -132,7 +138,11 @@ def test_kill9_during_acknowledge_loop_loses_no_acknowledgement(
     redelivered = {(p, o) for p, o, _, _ in after.delivered}
     assert not redelivered & set(acked_before), sorted(redelivered & set(acked_before))[:10]
     everything = {(i % PARTITIONS, i // PARTITIONS) for i in range(RECORDS)}
-    assert set(acked_before) | set(after.acked) == everything
+    # an acknowledgement in flight at the kill may have been committed without an answer:
+    # those records may be neither redelivered nor known acknowledged; nothing else may
+    missing = everything - set(acked_before) - set(after.acked)
+    assert missing <= before.unanswered, sorted(missing - before.unanswered)[:10]
+    assert len(set(acked_before) | set(after.acked)) >= RECORDS - len(before.unanswered)
     for (p, o), value in {**acked_before, **after.acked}.items():
         assert int(value) == o * PARTITIONS + p
     # only records that were not acknowledged came back, each with a count of at least 1
