@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from app.clock import FakeClock
 from app.errors import Conflict, ErrorCode, InvalidRequest
 from app.share.partition import (
     REASON_DELIVERY_LIMIT,
@@ -29,14 +30,23 @@ T0 = 1_700_000_000_000
 
 
 class Harness:
-    """A share partition over a real log; ``now`` moves only when told."""
+    """A share partition over a real log; time is a FakeClock that moves only when told."""
 
     def __init__(self, tmp: Path, start: int = 0, limits: Limits | None = None) -> None:
         self.log = PartitionLog(str(tmp / "log"), LogConfig(), durable_reads=False)
         self.heap = DeadlineHeap()
-        self.now = T0
+        self.clock = FakeClock(T0)
         self.limits = limits or Limits(lock_ms=30_000, delivery_limit=5, max_locks=2000)
         self.sp = SharePartition("g", "t", 0, 1, start, self.heap)
+
+    @property
+    def now(self) -> int:
+        return self.clock.now_ms()
+
+    @now.setter
+    def now(self, value: int) -> None:
+        assert value >= self.clock.now_ms(), "time never goes back"
+        self.clock.advance(value - self.clock.now_ms())
 
     def produce(self, n: int, *, batches: int = 1) -> None:
         for _ in range(batches):
