@@ -63,13 +63,18 @@ async def _consume(spec: dict[str, Any]) -> dict[str, Any]:
                 recs = r.json()["records"]
                 if not recs:
                     continue
-                acks = []
+                acks: list[dict[str, Any]] = []
                 for x in sorted(recs, key=lambda x: (x["partition"], x["offset"])):
                     kind = "accept"
                     if x["delivery_count"] > 1:
                         state["redeliveries"] += 1
                     elif release_half and x["offset"] % 2 == 0:
                         kind = "release"
+                    last = acks[-1] if acks else None
+                    if (last is not None and last["partition"] == x["partition"]
+                            and last["last_offset"] == x["offset"] - 1 and last["type"] == kind):
+                        last["last_offset"] = x["offset"]  # contiguous: one range
+                        continue
                     acks.append({"topic": spec["topic"], "partition": x["partition"],
                                  "first_offset": x["offset"], "last_offset": x["offset"],
                                  "type": kind})
@@ -80,11 +85,12 @@ async def _consume(spec: dict[str, Any]) -> dict[str, Any]:
                 if r.status_code != 200 or any(x["error"] for x in r.json()["results"]):
                     raise RuntimeError(f"acknowledge answered {r.status_code}: {r.text[:200]}")
                 for a in acks:
+                    span = range(a["first_offset"], a["last_offset"] + 1)
                     if a["type"] == "release":
-                        state["releases"] += 1
+                        state["releases"] += len(span)
                         state["last_release"] = time.perf_counter()
                     else:
-                        acked.add((a["partition"], a["first_offset"]))
+                        acked.update((a["partition"], o) for o in span)
                 if len(acked) >= total:
                     done.set()
 
