@@ -322,10 +322,13 @@ class ShareGroupCoordinator:
     def _reader(self, group: ShareGroup, lg: PartitionLog) -> Any:
         committed = group.config.isolation_level == "read_committed" and _COMMITTED_READS
 
+        log_read: Any = lg.read  # ``committed`` exists once the log has transactional reads
+
         def read(offset: int, max_records: int, upto: int, max_bytes: int) -> ReadResult:
             if committed:
-                return lg.read(offset, max_records, max_bytes, upto=upto,  # type: ignore[call-arg]
-                               committed=True)
+                result: ReadResult = log_read(offset, max_records, max_bytes, upto=upto,
+                                              committed=True)
+                return result
             return lg.read(offset, max_records, max_bytes, upto=upto)
 
         return read

@@ -207,6 +207,21 @@ async def test_implicit_join_on_fetch(s: Served) -> None:
 # -- locks and delivery counts ----------------------------------------------------------------
 
 
+async def test_the_starting_partition_rotates_per_fetch(s: Served) -> None:
+    c = s.client
+    await create_topic(c, "t", partitions=3)
+    await earliest(s)
+    for p in range(3):
+        await values(s, 10, partition=p)
+    a = await join(c, G, ["t"])
+    firsts = []
+    for _ in range(3):
+        got = await fetch(c, G, a, max_records=2, acquire_mode="record_limit")
+        firsts.append(got["records"][0]["partition"])
+        assert {r["partition"] for r in got["records"]} == {firsts[-1]}
+    assert sorted(firsts) == [0, 1, 2]
+
+
 async def test_two_members_never_hold_the_same_record(s: Served) -> None:
     c = s.client
     await create_topic(c, "t", partitions=2)
