@@ -39,7 +39,8 @@ async def read(topic: str, partition: int, b: Broker = Depends(broker),
     max_wait_ms = min(max_wait_ms, b.settings.max_wait_ms)
     answer = await b.read(topic, partition, offset,
                           max_records=min(max_records, b.settings.max_read_records),
-                          max_bytes=max_bytes, max_wait_ms=max_wait_ms)
+                          max_bytes=max_bytes, max_wait_ms=max_wait_ms,
+                          committed=isolation_level == "read_committed")
     return json_response({
         "records": [wire.show_record(r, topic, partition, encoding)
                     for r in answer.result.records],
@@ -55,7 +56,8 @@ async def read(topic: str, partition: int, b: Broker = Depends(broker),
 async def offsets(topic: str, partition: int, b: Broker = Depends(broker),
                   at: str = Query("latest", description="earliest | latest | <timestamp ms>"),
                   isolation_level: Isolation = "read_uncommitted") -> Response:
-    offset, ts = b.list_offsets(topic, partition, at)
+    offset, ts = b.list_offsets(topic, partition, at,
+                                committed=isolation_level == "read_committed")
     return json_response({"offset": offset, "timestamp": ts})
 
 _ = read_json  # re-exported for symmetry with the other routers
