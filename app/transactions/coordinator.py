@@ -125,9 +125,13 @@ class TransactionCoordinator:
         if tm.state is _S.ONGOING:
             await self._end(tm, commit=False)  # fence the older instance: abort its txn
         pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch)
+        # a recovering producer may retry this call; a new instance leaves nothing to retry,
+        # so the instance it fenced cannot pass for a retry (Kafka sets lastProducerEpoch -1)
+        recovering = producer_id is not None
         await self._persist(tm, dataclasses.replace(
             tm.transit(), state=_S.EMPTY, producer_id=pid, producer_epoch=epoch,
-            last_producer_id=tm.producer_id, last_epoch=tm.producer_epoch, timed_out_epoch=-1,
+            last_producer_id=tm.producer_id if recovering else -1,
+            last_epoch=tm.producer_epoch if recovering else -1, timed_out_epoch=-1,
             timeout_ms=timeout_ms, partitions=frozenset(), groups=frozenset(), start_ms=-1,
             updated_ms=now))
         return pid, epoch
