@@ -320,3 +320,6 @@ async def test_list_and_describe(client: httpx.AsyncClient) -> None:
     assert_error(await client.get("/v1/transactions", params={"state": "Nope"}), 400,
                  "INVALID_REQUEST")
     assert_error(await client.get("/v1/transactions/zzz"), 404, "NOT_FOUND")
+    text = (await client.get("/metrics")).text
+    assert "sluice_transactions_open 1\n" in text
+    assert "sluice_transactional_ids 2\n" in text
