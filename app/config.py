@@ -69,6 +69,9 @@ class Settings:
         10_000, "how often timed-out transactions are aborted", 10, 3_600_000)
     txn_max_timeout_ms: int = _setting(
         900_000, "largest transaction_timeout_ms accepted", 1000, 7 * DAY_MS)
+    transactional_id_expiration_ms: int = _setting(
+        7 * DAY_MS, "a transactional id idle this long with no transaction open is forgotten",
+        1000, 365 * DAY_MS)
     txn_max_partitions: int = _setting(
         10_000, "most partitions one transaction may write", 1, 1_000_000)
     log_level: str = _setting("info", "log level",

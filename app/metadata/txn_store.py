@@ -75,3 +75,8 @@ class TransactionStore:
                  row.last_producer_id, row.last_epoch, row.timed_out_epoch, row.timeout_ms,
                  row.state, orjson.dumps(sorted(row.partitions)).decode(),
                  orjson.dumps(sorted(row.groups)).decode(), row.start_ms, row.updated_ms))
+
+    async def delete(self, transactional_id: str) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute("DELETE FROM transactions WHERE transactional_id = ?",
+                               (transactional_id,))

@@ -42,6 +42,7 @@ log = logging.getLogger("sluice.transactions")
 MarkerWriter = Callable[[int, int, bool, Collection[tuple[str, int]]], Awaitable[None]]
 
 _S = TxnState
+_IDLE = (_S.EMPTY, _S.COMPLETE_COMMIT, _S.COMPLETE_ABORT)
 
 
 class TransactionCoordinator:
@@ -316,9 +317,11 @@ class TransactionCoordinator:
     # -- timeouts -----------------------------------------------------------------------------
 
     async def abort_timed_out(self) -> int:
-        """Abort every open transaction past its timeout; finish interrupted ends. Answers how
-        many transactions were aborted."""
+        """Abort every open transaction past its timeout; finish interrupted ends; forget ids
+        idle past the transactional-id expiration. Answers how many transactions were
+        aborted."""
         now = self.clock.now_ms()
+        idle_before = now - self.settings.transactional_id_expiration_ms
         n = 0
         for tm in list(self.txns.values()):
             if tm.pending is not None or tm.transactional_id in self._finishing:
@@ -331,9 +334,24 @@ class TransactionCoordinator:
                     n += 1
                 elif tm.state in (_S.PREPARE_COMMIT, _S.PREPARE_ABORT):
                     await self._finish(tm)  # an end whose markers failed earlier
+                elif tm.state in _IDLE and tm.updated_ms < idle_before:
+                    await self._expire(tm)
             except SluiceError as exc:
                 log.warning("transaction %r: %s; will retry", tm.transactional_id, exc)
         return n
+
+    async def _expire(self, tm: TxnMetadata) -> None:
+        """Forget an idle transactional id (→ Dead): its row is deleted durably."""
+        transit = tm.prepare(dataclasses.replace(tm.transit(), state=_S.DEAD,
+                                                 updated_ms=self.clock.now_ms()))
+        try:
+            await self.store.delete(tm.transactional_id)
+        except BaseException:
+            tm.abort_pending()
+            raise
+        tm.complete(transit)
+        del self.txns[tm.transactional_id]
+        log.info("transactional id %r expired", tm.transactional_id)
 
     # -- answers ------------------------------------------------------------------------------
 

@@ -323,3 +323,24 @@ async def test_list_and_describe(client: httpx.AsyncClient) -> None:
     text = (await client.get("/metrics")).text
     assert "sluice_transactions_open 1\n" in text
     assert "sluice_transactional_ids 2\n" in text
+
+
+async def test_idle_transactional_id_expires(settings_factory: Callable[..., Settings],
+                                             clock: FakeClock) -> None:
+    settings = settings_factory(transactional_id_expiration_ms=100_000)
+    async for s in _serve(settings, clock):
+        c, b = s.client, s.broker
+        await create_topic(c, "t")
+        pid, e = await init_producer(c, transactional_id="idle", transaction_timeout_ms=900_000)
+        busy, be = await init_producer(c, transactional_id="busy",
+                                       transaction_timeout_ms=900_000)
+        await produce_ok(c, busy, be, [batch("t", 0, 0)], "busy")
+        clock.advance(100_001)
+        assert await b.transactions.abort_timed_out() == 0
+        assert_error(await c.get("/v1/transactions/idle"), 404, "NOT_FOUND")
+        assert (await c.get("/v1/transactions/busy")).json()["state"] == "Ongoing"
+        assert_error(await end_txn(c, "idle", pid, e), 409, "INVALID_PRODUCER_ID_MAPPING")
+    async for s in _serve(settings, clock):
+        assert_error(await s.client.get("/v1/transactions/idle"), 404, "NOT_FOUND")
+        new_pid, epoch = await init_producer(s.client, transactional_id="idle")
+        assert new_pid != pid and epoch == 0
