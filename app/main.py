@@ -73,9 +73,10 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None,
                   description="Kafka's queue and exactly-once semantics over plain HTTP.")
     app.state.broker = the_broker
     register_exception_handlers(app)
+    # records first: routes are matched in order, and produce and read are the hot paths
+    app.include_router(records.router)
     app.include_router(health.router)
     app.include_router(topics.router)
-    app.include_router(records.router)
     app.include_router(producers.router)  # transactions
     app.include_router(transactions.router)  # transactions
     app.add_middleware(MetricsMiddleware)

@@ -209,9 +209,10 @@ class Broker:
     @staticmethod
     def _answer(placement: list[int], records: list[tuple[int | None, Record]],
                 bases: dict[int, int]) -> list[Produced]:
+        new = tuple.__new__  # a NamedTuple's own constructor costs twice as much per record
         if len(bases) == 1:
             ((p, base),) = bases.items()
-            return [Produced(p, base + i, rec.timestamp) for i, (_, rec) in enumerate(records)]
+            return [new(Produced, (p, base + i, rec[0])) for i, (_, rec) in enumerate(records)]
         next_offset = dict(bases)
         out: list[Produced] = []
         for p, (_, rec) in zip(placement, records, strict=True):
@@ -220,9 +221,22 @@ class Broker:
         return out
 
     def _place(self, topic: Topic, records: list[tuple[int | None, Record]]) -> list[int]:
-        """The partition of each record: explicit, by key (murmur2), or one sticky partition."""
+        """The partition of each record: explicit, by key (murmur2), or one sticky partition.
+
+        The records were parsed under the server's ``max_record_bytes``; a topic whose
+        ``max_message_bytes`` is not smaller needs no second size check.
+        """
         n = topic.partitions
         limit = topic.max_message_bytes
+        if limit >= self.settings.max_record_bytes:
+            wanted = {p for p, _ in records}
+            if len(wanted) == 1:  # the common request: one explicit partition, or none
+                (p,) = wanted
+                if p is not None:
+                    topic.log(p)  # raises UNKNOWN_TOPIC_OR_PARTITION
+                    return [p] * len(records)
+                if all(rec.key is None for _, rec in records):
+                    return [topic.next_sticky_partition()] * len(records)
         sticky = -1
         out = []
         for p, rec in records:

@@ -235,6 +235,14 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
+IDEMPOTENCY_KEY_HEADER: dict[str, Any] = {
+    "name": "Idempotency-Key", "in": "header", "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+    "description": "a retry with the same key within the retention window answers the first "
+                   "answer and appends nothing",
+}
+
+
 def documented_body(model: type[BaseModel]) -> dict[str, Any]:
     return {"requestBody": {"required": True, "content": {"application/json": {
         "schema": {"$ref": f"#/components/schemas/{model.__name__}"}}}}}
