@@ -24,7 +24,8 @@ async def init_producer(request: Request, b: Broker = Depends(broker)) -> Respon
 @router.post("/produce", summary="Produce with producer state (idempotent, transactional)",
              openapi_extra=schemas.documented_body(schemas.StatefulProduceRequest),
              responses={200: {"model": schemas.StatefulProduceResponse}, **schemas.ERRORS})
-async def produce(request: Request, b: Broker = Depends(broker)) -> Response:
+async def produce(request: Request) -> Response:
+    b: Broker = request.app.state.broker  # no dependencies on the hot path (as simple produce)
     s = b.settings
     body, _ = await read_json(request, s.max_request_bytes)
     pid, epoch, tid, batches = txn_wire.parse_produce(
