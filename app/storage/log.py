@@ -339,7 +339,8 @@ class PartitionLog:
         first = self._txn_open.pop(producer_id, None)
         if first is None:
             return  # a marker written again (recovery) or for a partition with no data
-        self._txn_closing.append((marker_offset, first))
+        if self.durable_reads:  # the transaction counts as open until its marker is durable
+            self._txn_closing.append((marker_offset, first))
         if not commit:
             self._aborted.setdefault(producer_id, []).append((marker_offset, first))
 
@@ -423,6 +424,9 @@ class PartitionLog:
         """Move the high watermark to what the ticket made durable; True if it moved."""
         if ticket.next_offset > self._durable_offset:
             self._durable_offset = ticket.next_offset
+            if self._txn_closing:
+                self._txn_closing = [c for c in self._txn_closing
+                                     if c[0] >= self._durable_offset]
             return True
         return False
 
