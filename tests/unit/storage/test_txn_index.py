@@ -121,3 +121,23 @@ def test_retention_drops_aborted_ranges_below_the_log_start(tmp_path: Path) -> N
     lg.log_start_offset = lg.segments[2].base_offset
     lg.remove_segments(lg.segments[:2])
     assert all(last >= lg.log_start_offset for last, _ in lg._aborted[1])
+
+
+def test_open_reads_only_the_batches_after_the_snapshot(tmp_path: Path) -> None:
+    """Restart cost is bounded by the snapshot: bytes before it are never read again, so
+    scribbling over an early (checkpointed) segment does not disturb the producer state."""
+    lg = _open(tmp_path / "p")
+    for i in range(40):
+        _txn(lg, i, "x" * 50)
+        lg.append_marker(i, 1, i % 3 == 0, now_ms=1)
+    _txn(lg, 99, "open")
+    lg.close(clean=True)
+    first = tmp_path / "p" / "00000000000000000000.log"
+    with open(first, "r+b") as f:
+        f.seek(0)
+        f.write(b"\xff" * 200)  # garbage no replay could parse
+    again = _open(tmp_path / "p")
+    assert again.open_transactions() == {99: 80}
+    assert not again.is_aborted(3, 6) and again.is_aborted(4, 8)  # commits when i % 3 == 0
+    assert again.last_stable_offset == 80
+    again.close(clean=False)
