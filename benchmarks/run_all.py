@@ -1,6 +1,7 @@
 """Run every benchmark and print the targets table (what ``make bench`` runs).
 
-    python -m benchmarks.run_all [--quick] [--runs 3] [--only produce read restart memory]
+    python -m benchmarks.run_all [--quick] [--runs 3]
+                                 [--only produce read restart memory transactions]
 
 Each benchmark writes its own ``benchmarks/results/<name>-<commit>.json``; this writes
 ``benchmarks/results/all-<commit>.json`` with every target line and prints them as a Markdown
@@ -19,7 +20,14 @@ from types import ModuleType
 from typing import Any
 
 from benchmarks import _harness as h
-from benchmarks import memory, produce, read, restart, share
+from benchmarks import (
+    memory,
+    produce,
+    read,
+    restart,
+    share,  # share groups
+    transactions,  # transactions
+)
 
 BENCHMARKS: dict[str, ModuleType] = {
     "produce": produce,
@@ -27,6 +35,7 @@ BENCHMARKS: dict[str, ModuleType] = {
     "restart": restart,
     "memory": memory,
     "share": share,  # share groups: W2, W3 and memory of many groups
+    "transactions": transactions,  # transactions
 }
 
 

@@ -748,3 +748,38 @@ async def test_a_recreated_topic_starts_over(s: Served) -> None:
     assert [(r["offset"], r["delivery_count"]) for r in got["records"]] == [(0, 1)]
     results = await ack(c, G, a, ack_item(0, 0, "accept"))
     assert results[0]["error"] is None
+
+
+# -- isolation --------------------------------------------------------------------------------
+
+
+async def test_read_committed_group_waits_for_commit_and_never_sees_aborted(s: Served) -> None:
+    from tests.integration.txn_helpers import end_txn, init_producer, produce_one
+
+    c = s.client
+    await create_topic(c, "t")
+    await earliest(s, isolation_level="read_committed")
+    r = await c.patch("/v1/share-groups/dirty/config", json={"auto_offset_reset": "earliest"})
+    assert r.status_code == 200
+    pid, epoch = await init_producer(c, transactional_id="tx")
+    await produce_one(c, pid, epoch, "t", 0, 0, n=2, tid="tx")  # 0-1, open
+    a = await join(c, G, ["t"])
+    d = await join(c, "dirty", ["t"])
+    assert offsets(await fetch(c, G, a)) == []  # bounded by the LSO
+    assert offsets(await fetch(c, "dirty", d)) == [0, 1]  # read_uncommitted sees them
+    r = await end_txn(c, "tx", pid, epoch, "abort")  # marker at 2
+    assert r.status_code == 200, r.text
+    epoch = r.json()["producer_epoch"]
+    await produce_one(c, pid, epoch, "t", 0, 0, n=1, tid="tx")  # 3
+    r = await end_txn(c, "tx", pid, epoch, "commit")  # marker at 4
+    assert r.status_code == 200, r.text
+    await settle(s.broker)
+    got = await fetch(c, G, a)
+    assert offsets(got) == [3]  # the aborted records and the markers are never delivered
+    v = await view(c, G)
+    assert v["start_offset"] == 3  # 0-2 (aborted, and the abort marker) archived: complete
+    assert [(r["offset"], r["state"]) for r in v["records"]] == [
+        (3, "acquired"), (4, "archived")]
+    await ack_ok(c, G, a, ack_item(0, 4, "accept"))
+    v = await view(c, G)
+    assert (v["start_offset"], v["end_offset"]) == (5, 5)
