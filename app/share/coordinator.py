@@ -10,7 +10,6 @@ and the end of a release delay; a woken fetch that leaves work behind wakes the 
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
 import uuid
 from collections.abc import Iterable
@@ -35,6 +34,7 @@ from app.share.group_config import GroupConfig
 from app.share.partition import (
     AckBatch,
     Lock,
+    Reader,
     RecordView,
     SharePartition,
     Staged,
@@ -48,9 +48,6 @@ from app.topics import Topic, TopicRegistry, validate_name
 log = logging.getLogger("sluice.share")
 
 _READ_BYTES = 64 * 1024 * 1024
-# read_committed reads use PartitionLog.read(..., committed=True) once the log offers it;
-# until then read_committed groups read like read_uncommitted ones.
-_COMMITTED_READS = "committed" in inspect.signature(PartitionLog.read).parameters
 PartitionKey = tuple[str, int]
 
 
@@ -314,22 +311,16 @@ class ShareGroupCoordinator:
     def _bound(self, group: ShareGroup, lg: PartitionLog) -> int:
         """The partition end a share group may read to: HW, or the LSO for read_committed."""
         if group.config.isolation_level == "read_committed":
-            lso = getattr(lg, "last_stable_offset", None)
-            if lso is not None:
-                return int(lso() if callable(lso) else lso)
+            return lg.last_stable_offset
         return lg.high_watermark
 
-    def _reader(self, group: ShareGroup, lg: PartitionLog) -> Any:
-        committed = group.config.isolation_level == "read_committed" and _COMMITTED_READS
-
-        log_read: Any = lg.read  # ``committed`` exists once the log has transactional reads
+    def _reader(self, group: ShareGroup, lg: PartitionLog) -> Reader:
+        committed = group.config.isolation_level == "read_committed"
 
         def read(offset: int, max_records: int, upto: int, max_bytes: int) -> ReadResult:
-            if committed:
-                result: ReadResult = log_read(offset, max_records, max_bytes, upto=upto,
-                                              committed=True)
-                return result
-            return lg.read(offset, max_records, max_bytes, upto=upto)
+            # read_committed: stops at the LSO and leaves aborted transactions out (their
+            # offsets become gaps, archived like control markers)
+            return lg.read(offset, max_records, max_bytes, upto=upto, committed=committed)
 
         return read
 
