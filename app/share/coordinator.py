@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,14 +24,15 @@ from app.errors import (
     NotFound,
     SluiceError,
     TooLarge,
-    Unavailable,
 )
 from app.flusher import Flusher
 from app.metadata.db import Database
 from app.share import group_config
+from app.share.dead_letters import DeadLetters
 from app.share.group_config import GroupConfig
 from app.share.partition import (
     AckBatch,
+    Limits,
     Lock,
     Reader,
     RecordView,
@@ -42,12 +42,11 @@ from app.share.partition import (
 from app.share.persister import SharePersister, StateWriter
 from app.share.timers import DeadlineHeap
 from app.storage.log import PartitionLog, ReadResult
-from app.storage.record import Header, Record, StoredRecord
+from app.storage.record import StoredRecord
 from app.topics import Topic, TopicRegistry, validate_name
 
 log = logging.getLogger("sluice.share")
 
-_READ_BYTES = 64 * 1024 * 1024
 PartitionKey = tuple[str, int]
 
 
@@ -107,9 +106,10 @@ class ShareGroupCoordinator:
         self.flusher = flusher
         self.persister = SharePersister(db)
         self.timers = DeadlineHeap()
+        self.dead_letters = DeadLetters(topics, flusher, clock, self._dead_letter_topic)
         self.writer = StateWriter(self.persister, now_ms=clock.now_ms,
                                   complete=self._complete, rollback=self._rollback,
-                                  copy_dlq=self._copy_dlq)
+                                  copy_dlq=self.dead_letters.copy)
         self.groups: dict[str, ShareGroup] = {}
         self._by_log: dict[PartitionLog, list[SharePartition]] = {}
         self._waiters: dict[SharePartition, list[asyncio.Future[None]]] = {}
@@ -516,7 +516,11 @@ class ShareGroupCoordinator:
                 self._wake_one(item)
         return len(due)
 
-    def _limits_of(self, sp: SharePartition) -> Any:
+    def _dead_letter_topic(self, group_id: str) -> str | None:
+        group = self.groups.get(group_id)
+        return group.config.dead_letter_topic if group is not None else None
+
+    def _limits_of(self, sp: SharePartition) -> Limits:
         group = self.groups.get(sp.group_id)
         return (group.config if group is not None
                 else GroupConfig.effective({}, self.settings)).limits
@@ -531,51 +535,6 @@ class ShareGroupCoordinator:
         sp = staged.partition
         if sp.rollback(staged, self.clock.now_ms(), self._limits_of(sp)) is not None:
             self.writer.mark(sp)
-
-    # -- dead-letter copies -------------------------------------------------------------------
-
-    async def _copy_dlq(self, staged: list[Staged]) -> None:
-        """Append dead-letter copies of rejected and limit-archived records and make them
-        durable; the share state is committed only afterwards (decision 8)."""
-        appended: list[PartitionLog] = []
-        now = self.clock.now_ms()
-        for s in staged:
-            sp = s.partition
-            group = self.groups.get(sp.group_id)
-            name = group.config.dead_letter_topic if group is not None else None
-            if name is None:
-                continue
-            dlq = self.topics.topics.get(name)
-            source = self.topics.topics.get(sp.topic)
-            if dlq is None or dlq.deleting or source is None or source.deleting:
-                log.warning("dead-letter topic %r of share group %r is missing; %d ranges "
-                            "archived without a copy", name, sp.group_id, len(s.dlq))
-                continue
-            src = source.log(sp.partition)
-            target = dlq.log(sp.partition % dlq.partitions)
-            copies: list[Record] = []
-            for item in s.dlq:
-                got = src.read(item.first, item.last - item.first + 1, _READ_BYTES,
-                               upto=item.last + 1)
-                for r in got.records:
-                    headers = (*r.headers,
-                               Header("sluice.dlq.topic", sp.topic.encode()),
-                               Header("sluice.dlq.partition", str(sp.partition).encode()),
-                               Header("sluice.dlq.offset", str(r.offset).encode()),
-                               Header("sluice.dlq.group", sp.group_id.encode()),
-                               Header("sluice.dlq.delivery_count",
-                                      str(item.delivery_count).encode()),
-                               Header("sluice.dlq.reason", item.reason.encode()))
-                    copies.append(Record(r.timestamp, r.key, r.value, headers))
-            if copies:
-                try:
-                    target.append(copies, now_ms=now)
-                except OSError as exc:
-                    raise Unavailable(ErrorCode.STORAGE_ERROR,
-                                      f"dead-letter append failed: {exc}") from exc
-                appended.append(target)
-        if appended:
-            await self.flusher.wait_durable(appended)
 
     # -- admin --------------------------------------------------------------------------------
 
@@ -708,7 +667,3 @@ def check_topics(value: Any, where: str = "subscribed_topics") -> list[str] | No
     for t in value:
         validate_name(t)
     return list(dict.fromkeys(value))
-
-
-def unique(items: Iterable[PartitionKey]) -> list[PartitionKey]:
-    return list(dict.fromkeys(items))

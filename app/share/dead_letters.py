@@ -1,0 +1,91 @@
+"""Dead-letter copies (decision 8): records rejected, or archived at the delivery limit, are
+copied to the group's ``dead_letter_topic`` with their key, value and headers plus
+``sluice.dlq.topic``, ``.partition``, ``.offset``, ``.group``, ``.delivery_count`` and
+``.reason``; partition = source partition mod the dead-letter topic's partitions.
+
+The ``StateWriter`` calls ``copy`` before it commits the share state: the copies are appended
+and fsynced first, so an archive is never durable without its copy. A crash after the copy and
+before the state commit makes the record deliverable again, and a second failure copies it
+again: copies are at-least-once.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from app.clock import Clock
+from app.errors import ErrorCode, Unavailable
+from app.flusher import Flusher
+from app.share.partition import DlqItem, SharePartition, Staged
+from app.storage.log import PartitionLog
+from app.storage.record import Header, Record, StoredRecord
+from app.topics import TopicRegistry
+
+log = logging.getLogger("sluice.share")
+
+_READ_BYTES = 16 * 1024 * 1024
+
+
+class DeadLetters:
+    def __init__(self, topics: TopicRegistry, flusher: Flusher, clock: Clock,
+                 topic_of: Callable[[str], str | None]) -> None:
+        self.topics = topics
+        self.flusher = flusher
+        self.clock = clock
+        self.topic_of = topic_of  # group id → its dead_letter_topic, if any
+        self.copied = 0
+
+    async def copy(self, staged: list[Staged]) -> None:
+        """Append the copies of every staged change's dead-letter items; return once durable."""
+        appended: dict[PartitionLog, None] = {}
+        now = self.clock.now_ms()
+        for s in staged:
+            sp = s.partition
+            name = self.topic_of(sp.group_id)
+            if name is None or not s.dlq:
+                continue
+            dlq = self.topics.topics.get(name)
+            source = self.topics.topics.get(sp.topic)
+            if dlq is None or dlq.deleting or source is None or source.deleting:
+                log.warning("dead-letter topic %r of share group %r is missing; %d ranges "
+                            "archived without a copy", name, sp.group_id, len(s.dlq))
+                continue
+            src = source.log(sp.partition)
+            copies = [self._copy_of(sp, item, r) for item in s.dlq for r in _read(src, item)]
+            if not copies:
+                continue
+            target = dlq.log(sp.partition % dlq.partitions)
+            try:
+                target.append(copies, now_ms=now)
+            except OSError as exc:
+                raise Unavailable(ErrorCode.STORAGE_ERROR,
+                                  f"dead-letter append failed: {exc}") from exc
+            appended[target] = None
+            self.copied += len(copies)
+        if appended:
+            await self.flusher.wait_durable(list(appended))
+
+    @staticmethod
+    def _copy_of(sp: SharePartition, item: DlqItem, r: StoredRecord) -> Record:
+        headers = (*r.headers,
+                   Header("sluice.dlq.topic", sp.topic.encode()),
+                   Header("sluice.dlq.partition", str(sp.partition).encode()),
+                   Header("sluice.dlq.offset", str(r.offset).encode()),
+                   Header("sluice.dlq.group", sp.group_id.encode()),
+                   Header("sluice.dlq.delivery_count", str(item.delivery_count).encode()),
+                   Header("sluice.dlq.reason", item.reason.encode()))
+        return Record(r.timestamp, r.key, r.value, headers)
+
+
+def _read(lg: PartitionLog, item: DlqItem) -> list[StoredRecord]:
+    """Every record of the item's range the log still holds (reads as often as needed)."""
+    out: list[StoredRecord] = []
+    at = item.first
+    while at <= item.last:
+        got = lg.read(at, item.last - at + 1, _READ_BYTES, upto=item.last + 1)
+        out.extend(got.records)
+        if got.next_offset <= at:
+            break
+        at = got.next_offset
+    return out
