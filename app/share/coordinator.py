@@ -647,7 +647,14 @@ class ShareGroupCoordinator:
             del self.groups[group_id]
 
     def statistics(self) -> dict[str, Any]:
+        records = {"available": 0, "acquired": 0, "acknowledged": 0, "archived": 0}
+        for group in self.groups.values():
+            for sp in group.partitions.values():
+                for state, n in sp.counts().items():
+                    records[state] += n
         return {
+            "share_records": records,
+            "share_dead_letter_copies": self.dead_letters.copied,
             "share_groups": len(self.groups),
             "share_members": sum(len(g.members) for g in self.groups.values()),
             "share_partitions": sum(len(g.partitions) for g in self.groups.values()),

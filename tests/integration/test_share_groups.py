@@ -783,3 +783,19 @@ async def test_read_committed_group_waits_for_commit_and_never_sees_aborted(s: S
     await ack_ok(c, G, a, ack_item(0, 4, "accept"))
     v = await view(c, G)
     assert (v["start_offset"], v["end_offset"]) == (5, 5)
+
+
+async def test_metrics_show_records_by_state(s: Served) -> None:
+    c = s.client
+    await create_topic(c, "t")
+    await earliest(s)
+    await values(s, 3)
+    a = await join(c, G, ["t"])
+    await fetch(c, G, a)
+    await ack_ok(c, G, a, ack_item(1, 1, "accept"))
+    text = (await c.get("/metrics")).text
+    lines = dict(line.split(" ", 1) for line in text.splitlines()
+                 if line.startswith("sluice_share"))
+    assert lines["sluice_share_records_acquired"] == "2"
+    assert lines["sluice_share_records_acknowledged"] == "1"
+    assert lines["sluice_share_groups"] == "1" and lines["sluice_share_members"] == "1"

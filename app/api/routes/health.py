@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import functools
+
 from fastapi import APIRouter, Depends
 from starlette.responses import PlainTextResponse, Response
 
@@ -35,6 +37,16 @@ async def metrics_text(b: Broker = Depends(broker)) -> Response:
                       lambda: stats["transactions"]["Ongoing"]),
         metrics.Gauge("sluice_transactional_ids", "transactional ids known",
                       lambda: sum(stats["transactions"].values())),
+        # share groups
+        metrics.Gauge("sluice_share_groups", "share groups", lambda: stats["share_groups"]),
+        metrics.Gauge("sluice_share_members", "members of share groups",
+                      lambda: stats["share_members"]),
+        *(metrics.Gauge(f"sluice_share_records_{state}",
+                        f"in-flight share-partition records {state}",
+                        functools.partial(float, n))
+          for state, n in stats["share_records"].items()),
+        metrics.Gauge("sluice_share_dead_letter_copies", "records copied to dead-letter topics",
+                      lambda: stats["share_dead_letter_copies"]),
     ]
     return PlainTextResponse(metrics.render(gauges),
                              media_type="text/plain; version=0.0.4; charset=utf-8")
