@@ -59,6 +59,7 @@ class Member:
     assignment: list[tuple[str, list[int]]] = field(default_factory=list)
     previous_epoch: int = -1
     rotation: int = 0
+    fetching: int = 0  # long polls in progress: the member is alive while it waits
 
 
 @dataclass(slots=True)
@@ -284,7 +285,7 @@ class ShareGroupCoordinator:
         removed = 0
         for group in self.groups.values():
             for mid in [m.member_id for m in group.members.values()
-                        if now - m.last_seen_ms >= limit]:
+                        if now - m.last_seen_ms >= limit and not m.fetching]:
                 del group.members[mid]
                 group.group_epoch += 1
                 removed += 1
@@ -368,18 +369,23 @@ class ShareGroupCoordinator:
                 if err is not None:
                     ack_errors.append((t, p, err))
         deadline = self.clock.monotonic() + max_wait_ms / 1000
-        while True:
-            records, acquired, touched = self._acquire(group, member, max_records,
-                                                       record_limit, max_bytes)
-            if records or max_wait_ms <= 0 or self.stopping:
-                break
-            remaining = deadline - self.clock.monotonic()
-            if remaining <= 0 or not touched or member.member_id not in group.members:
-                break
-            await self._park(touched, remaining)
-            if group.members.get(member.member_id) is not member:
-                raise NotFound(f"member {member.member_id!r} left share group {group_id!r}",
-                               ErrorCode.UNKNOWN_MEMBER_ID)
+        member.fetching += 1
+        try:
+            while True:
+                records, acquired, touched = self._acquire(group, member, max_records,
+                                                           record_limit, max_bytes)
+                if records or max_wait_ms <= 0 or self.stopping:
+                    break
+                remaining = deadline - self.clock.monotonic()
+                if remaining <= 0 or not touched or member.member_id not in group.members:
+                    break
+                await self._park(touched, remaining)
+                if group.members.get(member.member_id) is not member:
+                    raise NotFound(f"member {member.member_id!r} left share group "
+                                   f"{group_id!r}", ErrorCode.UNKNOWN_MEMBER_ID)
+        finally:
+            member.fetching -= 1
+            member.last_seen_ms = self.clock.now_ms()
         return FetchAnswer(member.member_id, records, acquired,
                            group.config.record_lock_duration_ms, ack_errors)
 

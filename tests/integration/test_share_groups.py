@@ -799,3 +799,22 @@ async def test_metrics_show_records_by_state(s: Served) -> None:
     assert lines["sluice_share_records_acquired"] == "2"
     assert lines["sluice_share_records_acknowledged"] == "1"
     assert lines["sluice_share_groups"] == "1" and lines["sluice_share_members"] == "1"
+
+
+async def test_heartbeats_and_long_polls_keep_a_member_alive(s: Served, clock: FakeClock) -> None:
+    c = s.client
+    await create_topic(c, "t")
+    a = await join(c, G, ["t"])
+    b = await join(c, G, ["t"])
+    hb = await heartbeat(c, G, a, 0, ["t"])
+    await fetch(c, G, b)
+    waiting = asyncio.create_task(fetch(c, G, b, max_wait_ms=60_000))
+    await parked(s.broker)
+    for _ in range(3):
+        clock.advance(30_000)
+        hb = await heartbeat(c, G, a, hb["member_epoch"])
+        assert s.broker.share.sweep_sessions() == 0  # a heartbeats, b is in a long poll
+    await values(s, 1)
+    assert offsets(await asyncio.wait_for(waiting, 5)) == [0]
+    clock.advance(45_000)
+    assert s.broker.share.sweep_sessions() == 2
