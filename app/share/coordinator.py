@@ -372,6 +372,7 @@ class ShareGroupCoordinator:
         member.fetching += 1
         try:
             while True:
+                await self._ensure_partitions(group, member)
                 records, acquired, touched = self._acquire(group, member, max_records,
                                                            record_limit, max_bytes)
                 if records or max_wait_ms <= 0 or self.stopping:
@@ -388,6 +389,23 @@ class ShareGroupCoordinator:
             member.last_seen_ms = self.clock.now_ms()
         return FetchAnswer(member.member_id, records, acquired,
                            group.config.record_lock_duration_ms, ack_errors)
+
+    async def _ensure_partitions(self, group: ShareGroup, member: Member) -> None:
+        """Initialise the member's share partitions that the group never fetched from (start
+        offset from ``auto_offset_reset``) and wait until that start is durable: a restart must
+        not move it past records delivered meanwhile."""
+        waiting = []
+        for name, ps in member.assignment:
+            topic = self.topics.topics.get(name)
+            if topic is None or topic.deleting:
+                continue
+            for p in ps:
+                if p < topic.partitions:
+                    sp = self._share_partition(group, topic, p)
+                    if not sp.persisted:
+                        waiting.append(sp)
+        if waiting:
+            await asyncio.gather(*(self.writer.flush(sp) for sp in waiting))
 
     def _acquire(self, group: ShareGroup, member: Member, max_records: int, record_limit: bool,
                  max_bytes: int) -> tuple[list[FetchedRecord], list[tuple[str, int, int, int, int]],
@@ -408,7 +426,7 @@ class ShareGroupCoordinator:
                 continue
             sp = self._share_partition(group, topic, p)
             touched.append(sp)
-            if len(records) >= max_records or max_bytes <= 0:
+            if len(records) >= max_records or max_bytes <= 0 or not sp.persisted:
                 continue
             lg = topic.log(p)
             start_before = sp.start_offset
@@ -614,6 +632,7 @@ class ShareGroupCoordinator:
                     self._retire(group, (topic.name, p))
                     sp = SharePartition(group_id, topic.name, p, topic.topic_id, start,
                                         self.timers, state_epoch=epoch)
+                    sp.persisted = True
                     self._register(group, sp, topic.log(p))
         return [(topic.name, moved) for topic, moved in plan]
 

@@ -194,6 +194,7 @@ class SharePartition:
         self.staged: list[Staged] = []  # awaiting the writer, in staging order
         self.dirty = False  # the durable view changed outside a staged change
         self.retired = False  # replaced by an admin reset or deleted
+        self.persisted = False  # its start offset is durable: records may be acquired
 
     @classmethod
     def load(cls, group_id: str, topic: str, partition: int, topic_id: int, start_offset: int,
@@ -213,6 +214,7 @@ class SharePartition:
             sp.runs.append(Run(first, last, RecordState(state), dc))
             at = last + 1
         sp.end_offset = at
+        sp.persisted = True
         sp._advance()
         return sp
 

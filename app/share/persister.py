@@ -156,6 +156,7 @@ class StateWriter:
         self.copy_dlq = copy_dlq
         self._dirty: dict[SharePartition, None] = {}
         self._waiters: dict[Staged, asyncio.Future[None]] = {}
+        self._flushes: dict[SharePartition, list[asyncio.Future[None]]] = {}
         self._wake = asyncio.Event()
         self.rounds = 0
         self.closed = False
@@ -174,6 +175,15 @@ class StateWriter:
         self.mark(staged.partition)
         await fut
 
+    async def flush(self, sp: SharePartition) -> None:
+        """Return once the partition's durable view as of now is written."""
+        if self.closed:
+            raise Unavailable(ErrorCode.NOT_READY, "the server is stopping")
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._flushes.setdefault(sp, []).append(fut)
+        self.mark(sp)
+        await fut
+
     async def run(self) -> None:
         while True:
             await self._wake.wait()
@@ -184,6 +194,7 @@ class StateWriter:
         parts, self._dirty = list(self._dirty), {}
         if not parts:
             return
+        flushes = [(sp, self._flushes.pop(sp)) for sp in parts if sp in self._flushes]
         taken: list[Staged] = []
         rows: list[PartitionRow] = []
         for sp in parts:
@@ -215,6 +226,22 @@ class StateWriter:
             log.exception("share state write failed")
             error = Unavailable(ErrorCode.STORAGE_ERROR, f"share state write failed: {exc}")
         self.rounds += 1
+        for sp, futs in flushes:
+            failed = error or (Conflict(ErrorCode.INVALID_RECORD_STATE,
+                                        "the share partition was reset meanwhile")
+                               if sp in fenced else None)
+            if failed is None:
+                sp.persisted = True
+            for flushed in futs:
+                if flushed.done():
+                    continue
+                if failed is None:
+                    flushed.set_result(None)
+                else:
+                    flushed.set_exception(failed)
+        for sp in parts:
+            if error is None and sp not in fenced:
+                sp.persisted = True
         for staged in taken:
             fut = self._waiters.pop(staged, None)
             if error is None and staged.partition not in fenced:

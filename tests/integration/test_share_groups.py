@@ -818,3 +818,16 @@ async def test_heartbeats_and_long_polls_keep_a_member_alive(s: Served, clock: F
     assert offsets(await asyncio.wait_for(waiting, 5)) == [0]
     clock.advance(45_000)
     assert s.broker.share.sweep_sessions() == 2
+
+
+async def test_the_initial_start_offset_is_durable_before_records_are_delivered(
+        s: Served) -> None:
+    c = s.client
+    await create_topic(c, "t")
+    await values(s, 5)
+    a = await join(c, G, ["t"])
+    assert offsets(await fetch(c, G, a)) == []  # latest: starts at 5
+    rows = await s.broker.share.persister.load_partitions()
+    assert [(r.group_id, r.partition, r.start_offset) for r in rows] == [(G, 0, 5)]
+    await values(s, 2)
+    assert offsets(await fetch(c, G, a)) == [5, 6]
