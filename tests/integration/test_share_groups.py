@@ -687,6 +687,13 @@ async def test_bad_admin_requests(s: Served) -> None:
                          json={"topics": [{"topic": "t", "to": to}]})
         assert_error(r, 400, "INVALID_REQUEST")
     assert_error(await c.delete(f"/v1/share-groups/{G}/offsets"), 400, "INVALID_REQUEST")
+    assert_error(await c.delete(f"/v1/share-groups/{G}/members/ghost"), 404,
+                 "UNKNOWN_MEMBER_ID")
+    assert_error(await c.delete(f"/v1/share-groups/{G}/offsets", params={"topic": "zz"}), 404,
+                 "UNKNOWN_TOPIC_OR_PARTITION")
+    assert_error(await c.post(f"/v1/share-groups/{G}/offsets",
+                              json={"topics": [{"topic": "t", "to": "earliest"}],
+                                    "dry_run": "yes"}), 400, "INVALID_REQUEST")
     assert_error(await c.post("/v1/share-groups/bad name/heartbeat",
                               json={"member_epoch": 0, "subscribed_topics": ["t"]}), 400,
                  "INVALID_REQUEST")
