@@ -838,3 +838,37 @@ async def test_the_initial_start_offset_is_durable_before_records_are_delivered(
     assert [(r.group_id, r.partition, r.start_offset) for r in rows] == [(G, 0, 5)]
     await values(s, 2)
     assert offsets(await fetch(c, G, a)) == [5, 6]
+
+
+JUNK: list[Any] = [None, 0, -1, 2**70, "x", [], {}, [None], {"member_id": 5},
+                   {"member_id": None, "subscribed_topics": [None]},
+                   {"member_id": "m", "acknowledgements": [None]},
+                   {"member_id": "m", "acknowledgements": [{"topic": "t", "partition": -1}]},
+                   {"member_id": "m", "member_epoch": 2**70},
+                   {"member_id": None, "subscribed_topics": ["t"], "max_wait_ms": "x"},
+                   {"member_id": None, "subscribed_topics": ["t"], "encoding": "rot13"},
+                   {"topics": [{"topic": "t", "partitions": [-1], "to": "earliest"}]},
+                   {"topics": [{"topic": "t", "partitions": [7], "to": "earliest"}]},
+                   {"record_lock_duration_ms": 2**70}]
+
+
+async def test_junk_never_500_and_changes_nothing(s: Served) -> None:
+    c = s.client
+    await create_topic(c, "t")
+    await earliest(s)
+    await values(s, 2)
+    a = await join(c, G, ["t"])
+    await fetch(c, G, a)
+    before = (await view(c, G), await group(c, G))
+    for path in ("heartbeat", "fetch", "acknowledge", "offsets", "config"):
+        for body in JUNK:
+            method = c.patch if path == "config" else c.post
+            r = await method(f"/v1/share-groups/{G}/{path}", json=body)
+            assert r.status_code < 500, (path, body, r.text)
+            if r.status_code != 200:
+                assert r.json()["error"]["code"], r.text
+    r = await c.post(f"/v1/share-groups/{G}/fetch", content=b"{not json")
+    assert_error(r, 400, "INVALID_REQUEST")
+    after_view, after_group = await view(c, G), await group(c, G)
+    assert after_view == before[0]
+    assert after_group["partitions"] == before[1]["partitions"]
