@@ -61,6 +61,12 @@ class Settings:
                                        1, 100_000)
     log_level: str = _setting("info", "log level",
                               choices=("debug", "info", "warning", "error"))
+    # consumer groups
+    group_session_timeout_ms: int = _setting(
+        45_000, "consumer-group members silent this long are removed", 1000, 3_600_000)
+    group_heartbeat_interval_ms: int = _setting(
+        5000, "heartbeat interval told to consumer-group members", 1000, 3_600_000)
+    group_max_size: int = _setting(1000, "most members of one consumer group", 1, 1_000_000)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None,

@@ -63,6 +63,19 @@ class ErrorCode(enum.Enum):
     INTERNAL = _Code(500, True, -1, "internal error")
     NOT_READY = _Code(503, True, None, "the server is starting or stopping")
     STORAGE_ERROR = _Code(503, True, 56, "the storage failed to complete the write")
+    # consumer groups
+    UNKNOWN_MEMBER_ID = _Code(404, False, 25, "the member is not in the group")
+    GROUP_ID_NOT_FOUND = _Code(404, False, 69, "the group does not exist")
+    ILLEGAL_GENERATION = _Code(409, False, 22, "the member epoch (generation) is not current")
+    STALE_MEMBER_EPOCH = _Code(409, False, 113, "the member epoch is stale")
+    FENCED_MEMBER_EPOCH = _Code(409, False, 110, "the member epoch is fenced; rejoin with 0")
+    FENCED_INSTANCE_ID = _Code(409, False, 82, "the static instance id belongs to another member")
+    UNRELEASED_INSTANCE_ID = _Code(
+        409, False, 111, "the static instance id is held by a live member"
+    )
+    NON_EMPTY_GROUP = _Code(409, False, 68, "the group has members")
+    GROUP_MAX_SIZE_REACHED = _Code(429, False, 81, "the group has reached its member limit")
+    PENDING_TRANSACTION = _Code(409, True, 88, "offsets of an undecided transaction are pending")
 
     @property
     def status(self) -> int:

@@ -14,7 +14,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import __version__, metrics
 from app.api.errors import register_exception_handlers
-from app.api.routes import health, records, topics
+from app.api.routes import groups, health, records, topics
 from app.api.schemas import REQUEST_MODELS
 from app.clock import Clock
 from app.config import Settings
@@ -76,6 +76,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None,
     app.include_router(health.router)
     app.include_router(topics.router)
     app.include_router(records.router)
+    app.include_router(groups.router)  # consumer groups
     app.add_middleware(MetricsMiddleware)
 
     def openapi() -> dict[str, Any]:

@@ -22,7 +22,9 @@ from app.config import Settings
 from app.datadir import DataDir
 from app.errors import Conflict, ErrorCode, InvalidRequest, TooLarge, Unavailable
 from app.flusher import Flusher
+from app.groups.coordinator import GroupCoordinator  # consumer groups
 from app.metadata.db import Database
+from app.metadata.groups import GroupStore  # consumer groups
 from app.metadata.migrate import migrate
 from app.metadata.store import IdempotencyRow, IdempotencyStore, TopicStore
 from app.partitioner import partition_for_key
@@ -65,6 +67,8 @@ class Broker:
                                     settings.max_partitions)
         self.idempotency = IdempotencyStore(self.db)
         self._idempotency_inflight: dict[str, asyncio.Future[None]] = {}
+        # consumer groups
+        self.groups = GroupCoordinator(settings, self.clock, GroupStore(self.db), self.topics)
         self._readers: dict[PartitionLog, list[asyncio.Future[None]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._log_start_locks: dict[PartitionLog, asyncio.Lock] = {}
@@ -84,6 +88,7 @@ class Broker:
             if applied:
                 log.info("applied migrations: %s", ", ".join(applied))
             await self.topics.load(self.clock.now_ms())
+            await self.groups.load()  # consumer groups
         except BaseException:
             await self.db.close()
             self.data.unlock()
@@ -91,6 +96,7 @@ class Broker:
         self._spawn("flusher", self.flusher.run)
         self._spawn("retention", self._retention_loop)
         self._spawn("idempotency-expiry", self._idempotency_loop)
+        self._spawn("group-sessions", self.groups.run_expiry)  # consumer groups
         self.ready = True
         log.info("ready: %d topics in %s", len(self.topics.topics), self.data.path)
 
