@@ -247,9 +247,9 @@ class GroupCoordinator:
         if member_epoch != JOIN_EPOCH and group_id not in self.groups:
             raise _unknown_member(group_id, member_id)
         async with self._locked(group_id, create=member_epoch == JOIN_EPOCH) as g:
+            await self._expire_locked(g)  # durable even if this heartbeat is refused
             now = self.clock.now_ms()
             draft = Draft(g)
-            self._expire_into(draft, now)
             if member_epoch == JOIN_EPOCH:
                 mid = self._join(draft, member_id, instance_id, subscribed or (),
                                  rebalance_timeout_ms)
