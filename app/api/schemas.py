@@ -147,7 +147,8 @@ class GroupHeartbeatRequest(_Model):
     group_instance_id: str | None = None
     subscribed_topics: list[str] | None = Field(
         None, description="required when joining; null keeps the current subscription")
-    rebalance_timeout_ms: int | None = Field(None, ge=0)
+    rebalance_timeout_ms: int | None = Field(
+        None, ge=1000, description="how long a revocation may take (default 300000)")
     owned_partitions: list[TopicPartitions] | None = Field(
         None, description="optional: what the member still works on (confirms revocations)")
 

@@ -474,6 +474,7 @@ BAD_HEARTBEATS: list[Any] = [
     {"member_epoch": 0, "subscribed_topics": ["t"], "member_id": "x" * 256},
     {"member_epoch": 0, "subscribed_topics": ["t"], "group_instance_id": "a b"},
     {"member_epoch": 0, "subscribed_topics": ["t"], "rebalance_timeout_ms": -1},
+    {"member_epoch": 0, "subscribed_topics": ["t"], "rebalance_timeout_ms": 999},
     {"member_epoch": 0, "subscribed_topics": ["t"], "owned_partitions": [{"topic": "t"}]},
     {"member_epoch": 0, "subscribed_topics": ["t"],
      "owned_partitions": [{"topic": "t", "partitions": [-1]}]},

@@ -103,7 +103,8 @@ async def heartbeat(group_id: str, request: Request, b: Broker = Depends(broker)
     answer = await b.groups.heartbeat(
         group_id, _member_id(body.get("member_id")), epoch, instance,
         _topics(body.get("subscribed_topics")),
-        _optional_int(body.get("rebalance_timeout_ms"), "rebalance_timeout_ms", 0, _MAX_INT32),
+        _optional_int(body.get("rebalance_timeout_ms"), "rebalance_timeout_ms", 1000,
+                      _MAX_INT32),
         _owned(body.get("owned_partitions")))
     return json_response(_heartbeat_answer(answer))
 
