@@ -68,7 +68,8 @@ class Broker:
         self.idempotency = IdempotencyStore(self.db)
         self._idempotency_inflight: dict[str, asyncio.Future[None]] = {}
         # consumer groups
-        self.groups = GroupCoordinator(settings, self.clock, GroupStore(self.db), self.topics)
+        self.groups = GroupCoordinator(settings, self.clock, GroupStore(self.db), self.topics,
+                                       lambda: self.ready)
         self._readers: dict[PartitionLog, list[asyncio.Future[None]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._log_start_locks: dict[PartitionLog, asyncio.Lock] = {}

@@ -16,14 +16,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
 from app.clock import Clock
 from app.config import Settings
-from app.errors import Conflict, ErrorCode, InvalidRequest, NotFound, SluiceError
+from app.errors import Conflict, ErrorCode, InvalidRequest, NotFound, SluiceError, Unavailable
 from app.groups.assignor import Subscriber, assign
 from app.groups.group import Committed, Draft, Group, OffsetKey
 from app.groups.state import (
@@ -83,8 +83,9 @@ def _by_topic(tps: frozenset[TopicPartition]) -> list[tuple[str, list[int]]]:
 
 class GroupCoordinator:
     def __init__(self, settings: Settings, clock: Clock, store: GroupStore,
-                 topics: TopicRegistry) -> None:
+                 topics: TopicRegistry, ready: Callable[[], bool] = lambda: True) -> None:
         self.settings = settings
+        self._ready = ready
         self.clock = clock
         self.store = store
         self.topics = topics
@@ -145,6 +146,12 @@ class GroupCoordinator:
         return removed
 
     # -- helpers ------------------------------------------------------------------------------
+
+    def _check(self, group_id: str) -> None:
+        """Serving, and a valid group name (1-249 of [A-Za-z0-9._-])."""
+        if not self._ready():
+            raise Unavailable(ErrorCode.NOT_READY)
+        validate_name(group_id, "group")
 
     @asynccontextmanager
     async def _locked(self, group_id: str, *, create: bool) -> AsyncIterator[Group]:
@@ -237,7 +244,7 @@ class GroupCoordinator:
         told to revoke are released only once it no longer lists them; when absent, the
         heartbeat itself confirms that the member saw the previous answer.
         """
-        validate_name(group_id, "group")
+        self._check(group_id)
         if member_epoch == STATIC_LEAVE_EPOCH and instance_id is None:
             raise InvalidRequest("member_epoch -2 (temporary leave) needs a group_instance_id")
         if member_epoch != JOIN_EPOCH and member_id is None:
@@ -369,7 +376,7 @@ class GroupCoordinator:
                              offsets: Sequence[tuple[str, int, int, str | None]]
                              ) -> list[SluiceError | None]:
         """OffsetCommit: one error (or None) per item, in order. Durable before it returns."""
-        validate_name(group_id, "group")
+        self._check(group_id)
         simple = member_id is None
         if simple and member_epoch != LEAVE_EPOCH:
             raise InvalidRequest("a commit without member_id must have member_epoch -1")
@@ -415,7 +422,7 @@ class GroupCoordinator:
         """OffsetFetch. With a topic: every partition of it (offset -1 when none committed).
         Without: every partition with a committed or pending offset. A group that does not
         exist has no offsets (as in Kafka), it is not an error."""
-        validate_name(group_id, "group")
+        self._check(group_id)
         g = self.groups.get(group_id)
         names = self._topic_names()
         if topic is not None:
@@ -485,7 +492,7 @@ class GroupCoordinator:
         Creates the group (Empty) when it does not exist. An unknown topic or partition, a
         negative offset or oversized metadata raises and stages nothing.
         """
-        validate_name(group_id, "group")
+        validate_name(group_id, "group")  # no readiness check: recovery may call it
         keyed = []
         for topic, partition, offset, metadata in offsets:
             if offset < 0:
@@ -539,7 +546,7 @@ class GroupCoordinator:
                 for g in sorted(self.groups.values(), key=lambda g: g.group_id)]
 
     def describe(self, group_id: str) -> dict[str, Any]:
-        validate_name(group_id, "group")
+        self._check(group_id)
         g = self.groups.get(group_id)
         if g is None:
             raise _group_not_found(group_id)
@@ -565,7 +572,7 @@ class GroupCoordinator:
         }
 
     async def delete_group(self, group_id: str) -> None:
-        validate_name(group_id, "group")
+        self._check(group_id)
         async with self._locked(group_id, create=False) as g:
             await self._expire_locked(g)
             self._check_deletable(g)
@@ -578,7 +585,7 @@ class GroupCoordinator:
             del self.groups[group_id]
 
     async def delete_offsets(self, group_id: str, topic: str | None) -> None:
-        validate_name(group_id, "group")
+        self._check(group_id)
         async with self._locked(group_id, create=False) as g:
             await self._expire_locked(g)
             self._check_deletable(g)

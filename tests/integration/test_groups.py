@@ -5,6 +5,7 @@ Session timeouts run on a FakeClock (the app's clock): the tests move time, neve
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -544,3 +545,53 @@ async def test_malformed_json_and_query(gs: Served) -> None:
     assert_error(r, 400, "INVALID_REQUEST")
     r = await c.get("/v1/groups/g/offsets", params={"require_stable": "maybe"})
     assert_error(r, 400, "INVALID_REQUEST")
+
+
+# -- concurrency and the document -------------------------------------------------------------
+
+
+async def test_concurrent_joins_and_heartbeats_never_share_a_partition(gs: Served) -> None:
+    c = gs.client
+    await create_topic(c, "t", 7)
+    joined = await asyncio.gather(*(hb(c, member_id=f"m{i}") for i in range(3)))
+    epochs = {a["member_id"]: a["member_epoch"] for a in joined}
+    for _ in range(4):
+        answers = await asyncio.gather(*(hb(c, member_id=m, member_epoch=e)
+                                         for m, e in epochs.items()))
+        epochs = {a["member_id"]: a["member_epoch"] for a in answers}
+        owned_disjoint(await describe(c))
+    d = await describe(c)
+    assert d["state"] == "Stable"
+    assert {m["member_epoch"] for m in d["members"]} == {d["group_epoch"]} == {3}
+    sizes = sorted(len(m["assignment"][0]["partitions"]) for m in d["members"])
+    assert sizes == [2, 2, 3]
+
+
+async def test_openapi_documents_the_group_endpoints(gs: Served) -> None:
+    doc = (await gs.client.get("/openapi.json")).json()
+    paths = doc["paths"]
+    assert {"post"} <= set(paths["/v1/groups/{group_id}/heartbeat"])
+    assert {"post", "get", "delete"} <= set(paths["/v1/groups/{group_id}/offsets"])
+    assert {"get", "delete"} <= set(paths["/v1/groups/{group_id}"])
+    assert "get" in paths["/v1/groups"]
+    for path, model in (("/v1/groups/{group_id}/heartbeat", "GroupHeartbeatRequest"),
+                        ("/v1/groups/{group_id}/offsets", "OffsetCommitRequest")):
+        body = paths[path]["post"]["requestBody"]["content"]["application/json"]["schema"]
+        assert body == {"$ref": f"#/components/schemas/{model}"}
+        assert model in doc["components"]["schemas"]
+    fetch_params = {p["name"] for p in paths["/v1/groups/{group_id}/offsets"]["get"]
+                    ["parameters"]}
+    assert {"topic", "require_stable"} <= fetch_params
+    assert all("422" not in op.get("responses", {})
+               for p, ops in paths.items() if p.startswith("/v1/groups") for op in ops.values())
+
+
+async def test_metrics_count_groups_and_members(gs: Served) -> None:
+    c = gs.client
+    await create_topic(c, "t", 1)
+    await hb(c, member_id="a")
+    await hb(c, "h", member_id="b")
+    await commit(c, [{"topic": "t", "partition": 0, "offset": 1}], group="plain")
+    text = (await c.get("/metrics")).text
+    assert "sluice_consumer_groups 3" in text
+    assert "sluice_consumer_group_members 2" in text

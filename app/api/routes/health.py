@@ -30,6 +30,11 @@ async def metrics_text(b: Broker = Depends(broker)) -> Response:
         metrics.Gauge("sluice_topics", "topics", lambda: stats["topics"]),
         metrics.Gauge("sluice_partitions", "partitions", lambda: stats["partitions"]),
         metrics.Gauge("sluice_ready", "1 when serving", lambda: 1.0 if b.ready else 0.0),
+        # consumer groups
+        metrics.Gauge("sluice_consumer_groups", "consumer groups",
+                      lambda: len(b.groups.groups)),
+        metrics.Gauge("sluice_consumer_group_members", "members of consumer groups",
+                      lambda: sum(len(g.members) for g in b.groups.groups.values())),
     ]
     return PlainTextResponse(metrics.render(gauges),
                              media_type="text/plain; version=0.0.4; charset=utf-8")
