@@ -60,8 +60,15 @@ def test_a_silent_member_loses_its_partitions_and_its_late_commit(
             "member_id": "b", "member_epoch": b_epoch,
             "offsets": [{"topic": "orders", "partition": p, "offset": 1} for p in owned(b)]})
         assert r.status_code == 200 and all(o["error"] is None for o in r.json()["offsets"])
-        # b falls silent; a keeps heartbeating until it owns everything
+        # b falls silent and is removed (a's heartbeats see its session is over)
         deadline = time.monotonic() + 15
+        members = ["a", "b"]
+        while time.monotonic() < deadline and members != ["a"]:
+            time.sleep(0.1)
+            a = ok(heartbeat(c, "a", a["member_epoch"]))
+            members = [m["member_id"] for m in c.get("/v1/groups/workers").json()["members"]]
+        assert members == ["a"]
+        # a keeps heartbeating until it owns everything
         while time.monotonic() < deadline and len(owned(a)) < 4:
             time.sleep(0.1)
             a = ok(heartbeat(c, "a", a["member_epoch"]))
@@ -78,6 +85,17 @@ def test_a_silent_member_loses_its_partitions_and_its_late_commit(
         assert {o["partition"]: o["offset"] for o in offsets} == {p: 1 for p in owned(b)}
         d = c.get("/v1/groups/workers").json()
         assert [m["member_id"] for m in d["members"]] == ["a"]
+        # with nobody else heartbeating, the server's own sweeper removes a silent member
+        lonely = c.post("/v1/groups/lonely/heartbeat", json={
+            "member_epoch": 0, "subscribed_topics": ["orders"]})
+        assert lonely.status_code == 200
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            d = c.get("/v1/groups/lonely").json()  # describing never expires anyone
+            if not d["members"]:
+                break
+            time.sleep(0.1)
+        assert d["state"] == "Empty" and d["members"] == [] and d["group_epoch"] == 2
     assert server.stop() == 0
 
 
