@@ -280,7 +280,7 @@ class GroupCoordinator:
                         draft.put(replace(confirm_revocation(member), epoch=STATIC_LEAVE_EPOCH,
                                           previous_epoch=member.epoch))
                 else:
-                    check_member_epoch(member, member_epoch)
+                    check_member_epoch(member, member_epoch, owned)
                     draft.put(self._update_subscription(draft, member, subscribed,
                                                         rebalance_timeout_ms))
             self._maybe_bump(draft)

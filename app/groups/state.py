@@ -111,16 +111,19 @@ def new_member(member_id: str, instance_id: str | None, subscribed: Iterable[str
                   frozenset(), frozenset())
 
 
-def check_member_epoch(member: Member, received: int) -> None:
+def check_member_epoch(member: Member, received: int,
+                       owned: frozenset[TopicPartition] | None = None) -> None:
     """The epoch a heartbeat (epoch > 0) carries against the member's (KIP-848).
 
     Equal: fine. The previous epoch: fine (the member missed the answer that moved it on; it
-    is answered again). Anything else, ahead or older: ``FENCED_MEMBER_EPOCH``: the member must
-    drop its partitions and rejoin with epoch 0.
+    is answered again), unless the member says it owns partitions outside its assignment.
+    Anything else, ahead or older: ``FENCED_MEMBER_EPOCH``: the member must drop its
+    partitions and rejoin with epoch 0.
     """
     if received == member.epoch:
         return
-    if received == member.previous_epoch and received < member.epoch:
+    if (received == member.previous_epoch and received < member.epoch
+            and (owned is None or owned <= member.assigned)):
         return
     raise Conflict(ErrorCode.FENCED_MEMBER_EPOCH,
                    f"member epoch {received} is fenced: the member's epoch is {member.epoch}; "

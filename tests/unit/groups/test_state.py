@@ -70,6 +70,16 @@ def test_member_epoch_rule(received: int) -> None:
         assert info.value.code is ErrorCode.FENCED_MEMBER_EPOCH
 
 
+def test_the_previous_epoch_is_fenced_when_it_owns_more_than_its_assignment() -> None:
+    m = member(epoch=5, previous=3, assigned=tps(0, 1))
+    check_member_epoch(m, 3, tps(0))
+    check_member_epoch(m, 3, tps(0, 1))
+    check_member_epoch(m, 5, tps(0, 1, 2))  # the current epoch: reconciliation handles it
+    with pytest.raises(SluiceError) as info:
+        check_member_epoch(m, 3, tps(0, 2))
+    assert info.value.code is ErrorCode.FENCED_MEMBER_EPOCH
+
+
 def test_a_temporarily_left_static_member_is_fenced_at_every_positive_epoch() -> None:
     m = member(epoch=-2, previous=7)
     for received in (1, 6, 7, 8):
