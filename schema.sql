@@ -62,6 +62,11 @@ CREATE TABLE idempotency_keys (
     CHECK ((state = 'complete') = (response IS NOT NULL))
 );
 
+CREATE TABLE producer_id_blocks (
+    singleton   INTEGER PRIMARY KEY CHECK (singleton = 1),
+    next_start  INTEGER NOT NULL CHECK (next_start >= 0)
+);
+
 CREATE TABLE schema_migrations (
     version    INTEGER PRIMARY KEY,
     name       TEXT    NOT NULL,
@@ -77,8 +82,27 @@ CREATE TABLE topics (
     created_ms   INTEGER NOT NULL
 );
 
+CREATE TABLE transactions (
+    transactional_id  TEXT    PRIMARY KEY,
+    producer_id       INTEGER NOT NULL,
+    producer_epoch    INTEGER NOT NULL CHECK (producer_epoch BETWEEN 0 AND 32767),
+    last_producer_id  INTEGER NOT NULL DEFAULT -1,
+    last_epoch        INTEGER NOT NULL DEFAULT -1,
+    timed_out_epoch   INTEGER NOT NULL DEFAULT -1,
+    timeout_ms        INTEGER NOT NULL CHECK (timeout_ms > 0),
+    state             TEXT    NOT NULL CHECK (state IN ('Empty', 'Ongoing', 'PrepareCommit',
+                          'PrepareAbort', 'CompleteCommit', 'CompleteAbort', 'Dead',
+                          'PrepareEpochFence')),
+    partitions        TEXT    NOT NULL DEFAULT '[]',
+    groups            TEXT    NOT NULL DEFAULT '[]',
+    start_ms          INTEGER NOT NULL DEFAULT -1,
+    updated_ms        INTEGER NOT NULL
+);
+
 CREATE UNIQUE INDEX consumer_group_members_instance
     ON consumer_group_members (group_id, group_instance_id)
     WHERE group_instance_id IS NOT NULL;
 
 CREATE INDEX idempotency_keys_created ON idempotency_keys (created_ms);
+
+CREATE INDEX transactions_state ON transactions (state);

@@ -59,6 +59,21 @@ class Settings:
     max_partitions: int = _setting(1000, "most partitions a topic may have", 1, 100_000)
     default_partitions: int = _setting(1, "partitions of a topic created without a count",
                                        1, 100_000)
+    # idempotent producer and transactions
+    producer_id_expiration_ms: int = _setting(
+        DAY_MS, "producer state of a partition is forgotten after this long without writes "
+        "(never while its transaction is open)", 1000, 365 * DAY_MS)
+    producer_id_block_size: int = _setting(
+        1000, "producer ids reserved in the metadata at a time", 1, 1_000_000)
+    txn_timeout_check_interval_ms: int = _setting(
+        10_000, "how often timed-out transactions are aborted", 10, 3_600_000)
+    txn_max_timeout_ms: int = _setting(
+        900_000, "largest transaction_timeout_ms accepted", 1000, 7 * DAY_MS)
+    transactional_id_expiration_ms: int = _setting(
+        7 * DAY_MS, "a transactional id idle this long with no transaction open is forgotten",
+        1000, 365 * DAY_MS)
+    txn_max_partitions: int = _setting(
+        10_000, "most partitions one transaction may write", 1, 1_000_000)
     log_level: str = _setting("info", "log level",
                               choices=("debug", "info", "warning", "error"))
     # consumer groups

@@ -39,6 +39,10 @@ class ErrorCode(enum.Enum):
     INVALID_TOPIC = _Code(400, False, 17, "the topic name is invalid")
     INVALID_PARTITIONS = _Code(400, False, 37, "the number of partitions is invalid")
     INVALID_TIMESTAMP = _Code(400, False, 32, "the timestamp is invalid")
+    # idempotent producer and transactions (400)
+    UNKNOWN_PRODUCER_ID = _Code(400, False, None, "the server never issued this producer id")
+    INVALID_TRANSACTION_TIMEOUT = _Code(
+        400, False, 50, "the transaction timeout is outside the server's bounds")
     # 401 / 403
     UNAUTHENTICATED = _Code(401, False, 58, "missing or invalid credentials")
     NOT_AUTHORIZED = _Code(403, False, 29, "not allowed")
@@ -54,6 +58,20 @@ class ErrorCode(enum.Enum):
         409, False, None, "the idempotency key was used with a different request"
     )
     TOPIC_DELETION_IN_PROGRESS = _Code(409, True, None, "the topic is being deleted")
+    # idempotent producer and transactions (409)
+    OUT_OF_ORDER_SEQUENCE_NUMBER = _Code(409, False, 45, "the batch's sequence is out of order")
+    INVALID_PRODUCER_EPOCH = _Code(
+        409, False, 47, "the producer epoch is stale: abort the transaction and re-initialise")
+    INVALID_TXN_STATE = _Code(409, False, 48, "the transaction is in the wrong state")
+    INVALID_PRODUCER_ID_MAPPING = _Code(
+        409, False, 49, "the producer id does not belong to this transactional id")
+    CONCURRENT_TRANSACTIONS = _Code(
+        409, True, 51, "another change of this transaction is in progress; retry")
+    PRODUCER_FENCED = _Code(409, False, 90, "a newer producer instance owns this transactional id")
+    TRANSACTION_TIMED_OUT = _Code(
+        409, True, None,
+        "the server aborted the transaction after its timeout; re-initialise with the current "
+        "producer id and epoch and start over")
     # 413
     REQUEST_TOO_LARGE = _Code(413, False, None, "the request is too large")
     RECORD_TOO_LARGE = _Code(413, False, 10, "a record is larger than the limit")
@@ -63,6 +81,9 @@ class ErrorCode(enum.Enum):
     INTERNAL = _Code(500, True, -1, "internal error")
     NOT_READY = _Code(503, True, None, "the server is starting or stopping")
     STORAGE_ERROR = _Code(503, True, 56, "the storage failed to complete the write")
+    # transactions: offsets in a transaction need consumer groups
+    GROUPS_UNAVAILABLE = _Code(
+        503, False, None, "consumer groups are not available on this server")
     # consumer groups
     UNKNOWN_MEMBER_ID = _Code(404, False, 25, "the member is not in the group")
     GROUP_ID_NOT_FOUND = _Code(404, False, 69, "the group does not exist")

@@ -83,12 +83,12 @@ class Flusher:
             now = self.clock.monotonic()
             tickets: list[tuple[PartitionLog, FlushTicket, bool]] = []
             for lg in logs:
-                ticket = lg.prepare_flush()
+                due = checkpoint_all or (
+                    now - self._last_checkpoint.get(lg, -1e18)
+                    >= self.checkpoint_interval_ms / 1000
+                )
+                ticket = lg.prepare_flush(snapshot=due)
                 if ticket is not None:
-                    due = checkpoint_all or (
-                        now - self._last_checkpoint.get(lg, -1e18)
-                        >= self.checkpoint_interval_ms / 1000
-                    )
                     if due:
                         self._last_checkpoint[lg] = now
                     tickets.append((lg, ticket, due))

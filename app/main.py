@@ -14,7 +14,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import __version__, metrics
 from app.api.errors import register_exception_handlers
-from app.api.routes import groups, health, records, topics
+from app.api.routes import (  # transactions, consumer groups
+    groups,
+    health,
+    producers,
+    records,
+    topics,
+    transactions,
+)
 from app.api.schemas import REQUEST_MODELS
 from app.clock import Clock
 from app.config import Settings
@@ -73,9 +80,12 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None,
                   description="Kafka's queue and exactly-once semantics over plain HTTP.")
     app.state.broker = the_broker
     register_exception_handlers(app)
+    # records first: routes are matched in order, and produce and read are the hot paths
+    app.include_router(records.router)
     app.include_router(health.router)
     app.include_router(topics.router)
-    app.include_router(records.router)
+    app.include_router(producers.router)  # transactions
+    app.include_router(transactions.router)  # transactions
     app.include_router(groups.router)  # consumer groups
     app.add_middleware(MetricsMiddleware)
 

@@ -27,12 +27,25 @@ from app.metadata.db import Database
 from app.metadata.groups import GroupStore  # consumer groups
 from app.metadata.migrate import migrate
 from app.metadata.store import IdempotencyRow, IdempotencyStore, TopicStore
+
+# idempotent producer and transactions
+from app.metadata.txn_store import ProducerIdStore, TransactionStore
 from app.partitioner import partition_for_key
+from app.producers.ids import ProducerIds
+from app.producers.manager import ProducerStateManager
 from app.storage import record
 from app.storage.log import PartitionLog, ReadResult
 from app.storage.manager import LogManager
 from app.storage.record import Record
 from app.topics import Topic, TopicRegistry
+from app.transactions.coordinator import TransactionCoordinator
+from app.transactions.participants import OffsetParticipant
+from app.transactions.produce import (
+    BatchResult,
+    ProduceBatch,
+    ProduceService,
+    producer_state,
+)
 
 log = logging.getLogger("sluice")
 
@@ -52,12 +65,14 @@ class ReadAnswer:
 
 
 class Broker:
-    def __init__(self, settings: Settings, clock: Clock | None = None) -> None:
+    def __init__(self, settings: Settings, clock: Clock | None = None,
+                 offset_participant: OffsetParticipant | None = None) -> None:
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
         self.data = DataDir(settings.data_dir)
         self.db = Database(self.data.metadata)
-        self.log_manager = LogManager(self.data.logs, durable_reads=settings.fsync == "always")
+        self.log_manager = LogManager(self.data.logs, durable_reads=settings.fsync == "always",
+                                      producer_state=ProducerStateManager)
         self.flusher = Flusher(always=settings.fsync == "always",
                                interval_ms=settings.fsync_interval_ms,
                                checkpoint_interval_ms=settings.checkpoint_interval_ms,
@@ -76,6 +91,16 @@ class Broker:
         self.ready = False
         self.stopping = False
         self.stopped = False
+        # idempotent producer and transactions
+        self.producer_ids = ProducerIds(ProducerIdStore(self.db), settings.producer_id_block_size)
+        self.producers = ProduceService(self.topics, self.flusher, self.clock, self.producer_ids)
+        self.producers.on_append = self._wake_if_interval
+        self.transactions = TransactionCoordinator(
+            TransactionStore(self.db), self.producer_ids, self.clock, settings,
+            self.producers.write_markers)
+        self.producers.coordinator = self.transactions
+        # consumer groups take part in transactions (KIP-447) unless a test brings its own
+        self.offset_participant = offset_participant or self.groups
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -89,12 +114,18 @@ class Broker:
             if applied:
                 log.info("applied migrations: %s", ", ".join(applied))
             await self.topics.load(self.clock.now_ms())
+            await self.producer_ids.load()  # transactions
+            await self.transactions.load()  # transactions
             await self.groups.load()  # consumer groups
         except BaseException:
             await self.db.close()
             self.data.unlock()
             raise
         self._spawn("flusher", self.flusher.run)
+        # transactions: finish every Prepare* (markers need the flusher), then the sweepers
+        await self.transactions.recover()
+        self._spawn("txn-timeouts", self._txn_timeout_loop)
+        self._spawn("producer-expiry", self._producer_expiry_loop)
         self._spawn("retention", self._retention_loop)
         self._spawn("idempotency-expiry", self._idempotency_loop)
         self._spawn("group-sessions", self.groups.run_expiry)  # consumer groups
@@ -186,9 +217,10 @@ class Broker:
     @staticmethod
     def _answer(placement: list[int], records: list[tuple[int | None, Record]],
                 bases: dict[int, int]) -> list[Produced]:
+        new = tuple.__new__  # a NamedTuple's own constructor costs twice as much per record
         if len(bases) == 1:
             ((p, base),) = bases.items()
-            return [Produced(p, base + i, rec.timestamp) for i, (_, rec) in enumerate(records)]
+            return [new(Produced, (p, base + i, rec[0])) for i, (_, rec) in enumerate(records)]
         next_offset = dict(bases)
         out: list[Produced] = []
         for p, (_, rec) in zip(placement, records, strict=True):
@@ -197,9 +229,22 @@ class Broker:
         return out
 
     def _place(self, topic: Topic, records: list[tuple[int | None, Record]]) -> list[int]:
-        """The partition of each record: explicit, by key (murmur2), or one sticky partition."""
+        """The partition of each record: explicit, by key (murmur2), or one sticky partition.
+
+        The records were parsed under the server's ``max_record_bytes``; a topic whose
+        ``max_message_bytes`` is not smaller needs no second size check.
+        """
         n = topic.partitions
         limit = topic.max_message_bytes
+        if limit >= self.settings.max_record_bytes:
+            wanted = {p for p, _ in records}
+            if len(wanted) == 1:  # the common request: one explicit partition, or none
+                (p,) = wanted
+                if p is not None:
+                    topic.log(p)  # raises UNKNOWN_TOPIC_OR_PARTITION
+                    return [p] * len(records)
+                if all(rec.key is None for _, rec in records):
+                    return [topic.next_sticky_partition()] * len(records)
         sticky = -1
         out = []
         for p, rec in records:
@@ -284,7 +329,7 @@ class Broker:
     # -- reads --------------------------------------------------------------------------------
 
     async def read(self, topic_name: str, partition: int, offset: int, *, max_records: int,
-                   max_bytes: int, max_wait_ms: int) -> ReadAnswer:
+                   max_bytes: int, max_wait_ms: int, committed: bool = False) -> ReadAnswer:
         self._check_ready()
         lg = self.topics.get(topic_name).log(partition)
         if offset < lg.log_start_offset or offset > lg.high_watermark:
@@ -292,7 +337,7 @@ class Broker:
                 ErrorCode.OFFSET_OUT_OF_RANGE,
                 f"offset {offset} is outside [{lg.log_start_offset}, {lg.high_watermark}]",
             )
-        result = lg.read(offset, max_records, max_bytes)
+        result = lg.read(offset, max_records, max_bytes, committed=committed)
         if not result.records and max_wait_ms > 0:
             deadline = self.clock.monotonic() + max_wait_ms / 1000
             while not result.records and not self.stopping:
@@ -303,10 +348,10 @@ class Broker:
                 lg = self.topics.get(topic_name).log(partition)
                 if result.next_offset < lg.log_start_offset:
                     break
-                result = lg.read(result.next_offset, max_records, max_bytes)
+                result = lg.read(result.next_offset, max_records, max_bytes,
+                                 committed=committed)
         metrics.RECORDS_OUT.inc(len(result.records))
-        hw = lg.high_watermark
-        return ReadAnswer(result, hw, hw, lg.log_start_offset)
+        return ReadAnswer(result, lg.high_watermark, lg.last_stable_offset, lg.log_start_offset)
 
     async def _wait_for_data(self, lg: PartitionLog, timeout: float) -> None:
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -324,20 +369,22 @@ class Broker:
             if not fut.done():
                 fut.set_result(None)
 
-    def list_offsets(self, topic_name: str, partition: int, at: str) -> tuple[int, int]:
-        """ListOffsets: (offset, timestamp) for earliest, latest or a timestamp."""
+    def list_offsets(self, topic_name: str, partition: int, at: str,
+                     committed: bool = False) -> tuple[int, int]:
+        """ListOffsets: (offset, timestamp) for earliest, latest or a timestamp; "latest" is
+        the last stable offset under read_committed."""
         self._check_ready()
         lg = self.topics.get(topic_name).log(partition)
         if at == "earliest":
             return lg.log_start_offset, -1
         if at == "latest":
-            return lg.high_watermark, -1
+            return (lg.last_stable_offset if committed else lg.high_watermark), -1
         if at.startswith("-") and at[1:].isascii() and at[1:].isdigit():
             raise InvalidRequest("at: a timestamp must be ≥ 0", ErrorCode.INVALID_TIMESTAMP)
         if not at.isascii() or not at.isdigit() or len(at) > 18:
             raise InvalidRequest("at must be earliest, latest or a timestamp in ms")
         ts = int(at)
-        found = lg.offset_for_timestamp(ts)
+        found = lg.offset_for_timestamp(ts, upto=lg.last_stable_offset if committed else None)
         return found if found is not None else (-1, -1)
 
     # -- deletion and retention ---------------------------------------------------------------
@@ -402,6 +449,66 @@ class Broker:
             await self.idempotency.expire(
                 self.clock.now_ms() - self.settings.idempotency_key_retention_ms)
 
+    # -- idempotent producer and transactions -------------------------------------------------
+
+    @property
+    def offset_participant(self) -> OffsetParticipant | None:
+        """Consumer groups' side of offsets in a transaction (None until groups exist)."""
+        return self.transactions.offset_participant
+
+    @offset_participant.setter
+    def offset_participant(self, participant: OffsetParticipant | None) -> None:
+        self.transactions.offset_participant = participant
+
+    async def init_producer(self, tid: str | None, timeout_ms: int, producer_id: int | None,
+                            producer_epoch: int | None) -> tuple[int, int]:
+        self._check_ready()
+        return await self.transactions.init_producer_id(tid, timeout_ms, producer_id,
+                                                        producer_epoch)
+
+    async def produce_batches(self, producer_id: int, producer_epoch: int, tid: str | None,
+                              batches: list[ProduceBatch]) -> list[BatchResult]:
+        self._check_ready()
+        results = await self.producers.produce(producer_id, producer_epoch, tid, batches)
+        metrics.RECORDS_IN.inc(sum(len(b.records) for b, r in zip(batches, results, strict=True)
+                                   if r.error is None))
+        return results
+
+    async def end_transaction(self, tid: str, producer_id: int, producer_epoch: int,
+                              commit: bool) -> tuple[int, int]:
+        self._check_ready()
+        return await self.transactions.end_txn(tid, producer_id, producer_epoch, commit)
+
+    async def transaction_offsets(self, tid: str, producer_id: int, producer_epoch: int,
+                                  group_id: str, member_id: str | None, member_epoch: int,
+                                  group_instance_id: str | None,
+                                  offsets: list[tuple[str, int, int, str | None]]) -> None:
+        self._check_ready()
+        await self.transactions.add_offsets(tid, producer_id, producer_epoch, group_id,
+                                            member_id, member_epoch, group_instance_id, offsets)
+
+    def expire_producers(self) -> int:
+        """Forget producer state idle longer than the producer-id expiration."""
+        before = self.clock.now_ms() - self.settings.producer_id_expiration_ms
+        return sum(producer_state(lg).expire(before)
+                   for topic in self.topics.topics.values() for lg in topic.logs)
+
+    async def _txn_timeout_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.txn_timeout_check_interval_ms / 1000)
+            await self.transactions.abort_timed_out()
+
+    async def _producer_expiry_loop(self) -> None:
+        while True:
+            await asyncio.sleep(min(self.settings.producer_id_expiration_ms, 600_000) / 1000)
+            n = self.expire_producers()
+            if n:
+                log.info("forgot the state of %d idle producers", n)
+
+    def _wake_if_interval(self, lg: PartitionLog) -> None:
+        if not self.flusher.always:
+            self._wake_readers(lg)
+
     # -- misc ---------------------------------------------------------------------------------
 
     def _check_ready(self) -> None:
@@ -416,4 +523,5 @@ class Broker:
             "flush_rounds": s.rounds,
             "fsyncs": s.fsyncs,
             "flush_waiters_served": s.waiters_served,
+            "transactions": self.transactions.statistics(),  # transactions
         }

@@ -1,6 +1,7 @@
 """Run every benchmark and print the targets table (what ``make bench`` runs).
 
-    python -m benchmarks.run_all [--quick] [--runs 3] [--only produce read restart memory]
+    python -m benchmarks.run_all [--quick] [--runs 3]
+                                 [--only produce read restart memory transactions]
 
 Each benchmark writes its own ``benchmarks/results/<name>-<commit>.json``; this writes
 ``benchmarks/results/all-<commit>.json`` with every target line and prints them as a Markdown
@@ -19,13 +20,20 @@ from types import ModuleType
 from typing import Any
 
 from benchmarks import _harness as h
-from benchmarks import memory, produce, read, restart
+from benchmarks import (
+    memory,
+    produce,
+    read,
+    restart,
+    transactions,  # transactions
+)
 
 BENCHMARKS: dict[str, ModuleType] = {
     "produce": produce,
     "read": read,
     "restart": restart,
     "memory": memory,
+    "transactions": transactions,  # transactions
 }
 
 

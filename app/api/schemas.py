@@ -134,6 +134,97 @@ class ListOffsetsResponse(_Model):
     timestamp: int
 
 
+# idempotent producer and transactions
+
+
+class InitProducerRequest(_Model):
+    transactional_id: str | None = Field(None, pattern=r"^[A-Za-z0-9._-]{1,249}$")
+    transaction_timeout_ms: int = Field(60_000, ge=1)
+    producer_id: int | None = Field(None, ge=0)
+    producer_epoch: int | None = Field(None, ge=0, le=32767)
+
+
+class ProducerIdentity(_Model):
+    producer_id: int = Field(ge=0)
+    producer_epoch: int = Field(ge=0, le=32767)
+
+
+class ProduceBatchRequest(_Model):
+    topic: str
+    partition: int = Field(ge=0)
+    base_sequence: int = Field(ge=0, le=2**31 - 1)
+    records: list[WireRecord] = Field(min_length=1)
+
+
+class StatefulProduceRequest(_Model):
+    producer_id: int = Field(ge=0)
+    producer_epoch: int = Field(ge=0, le=32767)
+    transactional_id: str | None = None
+    encoding: Encoding = "utf8"
+    batches: list[ProduceBatchRequest] = Field(min_length=1)
+
+
+class ProduceBatchResult(_Model):
+    topic: str
+    partition: int
+    base_offset: int = Field(description="-1 when the batch failed")
+    error: ErrorDetail | None
+
+
+class StatefulProduceResponse(_Model):
+    batches: list[ProduceBatchResult]
+
+
+class TxnOffset(_Model):
+    topic: str
+    partition: int = Field(ge=0)
+    offset: int = Field(ge=0)
+    metadata: str | None = None
+
+
+class TxnOffsetsRequest(_Model):
+    producer_id: int = Field(ge=0)
+    producer_epoch: int = Field(ge=0, le=32767)
+    group_id: str
+    member_id: str | None = None
+    member_epoch: int = -1
+    group_instance_id: str | None = None
+    offsets: list[TxnOffset] = Field(min_length=1)
+
+
+class TxnOffsetResult(_Model):
+    topic: str
+    partition: int
+    error: ErrorDetail | None
+
+
+class TxnOffsetsResponse(_Model):
+    offsets: list[TxnOffsetResult]
+
+
+class TxnPartition(_Model):
+    topic: str
+    partition: int
+
+
+class TransactionDescription(_Model):
+    transactional_id: str
+    state: Literal["Empty", "Ongoing", "PrepareCommit", "PrepareAbort", "CompleteCommit",
+                   "CompleteAbort", "Dead", "PrepareEpochFence"]
+    producer_id: int
+    producer_epoch: int
+    timeout_ms: int
+    start_ms: int = Field(description="-1 when no transaction is open")
+    updated_ms: int
+    partitions: list[TxnPartition]
+    groups: list[str]
+    pending_state: str | None
+
+
+class TransactionList(_Model):
+    transactions: list[TransactionDescription]
+
+
 # consumer groups
 
 class TopicPartitions(_Model):
@@ -231,11 +322,20 @@ class GroupDescription(_Model):
 
 REQUEST_MODELS: list[type[BaseModel]] = [
     ProduceRequest, TopicCreate, TopicPatch, DeleteRecordsRequest,
+    InitProducerRequest, ProducerIdentity, StatefulProduceRequest, TxnOffsetsRequest,  # txn
     GroupHeartbeatRequest, OffsetCommitRequest,  # consumer groups
 ]
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody} for code in (400, 404, 409, 413, 503)
+}
+
+
+IDEMPOTENCY_KEY_HEADER: dict[str, Any] = {
+    "name": "Idempotency-Key", "in": "header", "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+    "description": "a retry with the same key within the retention window answers the first "
+                   "answer and appends nothing",
 }
 
 

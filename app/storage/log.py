@@ -12,6 +12,14 @@ checkpoint, ``complete_flush(ticket)`` (event loop) moves the high watermark.
 The recovery checkpoint names a (segment, position) below which everything was fsynced; at open,
 segments before it are trusted without reading and only the tail is validated, so recovery time
 depends on the unflushed tail, not on the log's size.
+
+Transactions: the log keeps its transaction index in memory: the first offset of every open
+transaction (per producer id) and the aborted transactions (per producer id, first offset and
+marker offset). ``last_stable_offset`` is the first offset of the oldest transaction still open
+(or whose marker is not yet durable), else the high watermark; ``read(committed=True)`` stops
+there and leaves out aborted batches, at O(returned data). With each recovery checkpoint the log
+writes a producer-state snapshot (this index plus the producer-state hook's entries); at open it
+restores the snapshot and replays only the batches written after it.
 """
 
 from __future__ import annotations
@@ -23,6 +31,9 @@ import struct
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import orjson
 
 from app.errors import CorruptRecordError
 from app.storage import record
@@ -32,6 +43,9 @@ from app.storage.segment import Segment, segment_name
 log = logging.getLogger("sluice.storage")
 
 CHECKPOINT_FILE = "recovery-checkpoint"
+SNAPSHOT_FILE = "producer-snapshot"
+_MARKER_KEY = struct.Struct(">hh")  # version, type (0 abort, 1 commit)
+_MARKER_VALUE = struct.Struct(">hi")  # version, coordinator epoch
 LOG_START_FILE = "log-start-offset"
 _CHECKPOINT = struct.Struct("<qqq")  # segment base, position, next offset
 _LOG_START = struct.Struct("<q")
@@ -62,6 +76,32 @@ class FlushTicket:
     next_offset: int
     checkpoint: tuple[int, int, int]
     sync_directory: bool = False
+    snapshot: bytes | None = None  # producer-state snapshot as of next_offset
+
+
+class ProducerStateHook(Protocol):
+    """What the log needs from the producer-state layer above it (see app/producers)."""
+
+    def replay(self, h: record.BatchHeader, commit: bool | None) -> None:
+        """Apply a producer batch read back at open; ``commit`` is set for markers."""
+
+    def snapshot(self) -> Any:
+        """The entries as JSON-able data."""
+
+    def restore(self, data: Any) -> None:
+        """Replace the entries with a snapshot's."""
+
+
+def marker_record(commit: bool, timestamp: int) -> Record:
+    """The one record of a control batch: a COMMIT or ABORT marker."""
+    return Record(timestamp, _MARKER_KEY.pack(0, 1 if commit else 0), _MARKER_VALUE.pack(0, 0))
+
+
+def marker_is_commit(key: bytes | None) -> bool:
+    if key is None or len(key) != _MARKER_KEY.size:
+        raise CorruptRecordError("malformed control record", 0)
+    _version, kind = _MARKER_KEY.unpack(key)
+    return bool(kind == 1)
 
 
 @dataclass(slots=True)
@@ -117,8 +157,12 @@ def _read_file(path: str) -> bytes | None:
 
 class PartitionLog:
     def __init__(self, directory: str, config: LogConfig, *, durable_reads: bool = True,
-                 now_ms: int = 0) -> None:
+                 now_ms: int = 0, producer_state: ProducerStateHook | None = None) -> None:
         self.directory = directory
+        self.producer_state = producer_state
+        self._txn_open: dict[int, int] = {}  # producer id → first offset of its open txn
+        self._txn_closing: list[tuple[int, int]] = []  # (marker offset, first offset)
+        self._aborted: dict[int, list[tuple[int, int]]] = {}  # pid → [(marker off, first)]
         self.config = config
         self.durable_reads = durable_reads
         self.segments: list[Segment] = []
@@ -153,6 +197,7 @@ class PartitionLog:
         if not bases:
             self._add_segment(self.log_start_offset)
             self._durable_offset = self.log_start_offset
+            self._load_producer_state()
             return
         checkpoint = _unpack_checked(_CHECKPOINT, _read_file(self._path(CHECKPOINT_FILE)) or b"")
         cp_base, cp_pos = (checkpoint[0], checkpoint[1]) if checkpoint else (bases[0], 0)
@@ -189,6 +234,46 @@ class PartitionLog:
             self.segments, self._bases = [], []
             self._add_segment(self.log_start_offset)
         self._durable_offset = self.log_end_offset
+        self._load_producer_state()
+
+    def _load_producer_state(self) -> None:
+        """Restore the producer-state snapshot, then replay the batches written after it."""
+        data = _read_file(self._path(SNAPSHOT_FILE))
+        snap: dict[str, Any] | None = None
+        if data is not None and len(data) > 4:
+            body, (crc,) = data[:-4], struct.unpack("<I", data[-4:])
+            if zlib.crc32(body) == crc:
+                snap = orjson.loads(body)
+        start = self.segments[0].base_offset
+        if snap is not None and start <= snap["offset"] <= self.log_end_offset:
+            start = snap["offset"]
+            self._txn_open = {pid: first for pid, first in snap["open"]}
+            for pid, first, last in snap["aborted"]:
+                self._aborted.setdefault(pid, []).append((last, first))
+            if self.producer_state is not None:
+                self.producer_state.restore(snap["producers"])
+        elif snap is not None or self.log_end_offset > start:
+            log.info("recovery: %s: no usable producer-state snapshot; replaying the log",
+                     self.directory)
+        if start >= self.log_end_offset:
+            return
+        i = self.segment_for(start)
+        pos = self.segments[i].position_for(start)
+        for seg in self.segments[i:]:
+            for h, p in seg.batches(pos):
+                if h.next_offset <= start or h.producer_id < 0 or h.attributes & record.KEYED_FLAG:
+                    continue
+                commit: bool | None = None
+                if h.is_control:
+                    (marker,) = record.decode_records(seg.read(p, h.size), 0, h)
+                    commit = marker_is_commit(marker.key)
+                    self._end_txn(h.producer_id, h.base_offset, commit)
+                elif h.is_transactional:
+                    self._txn_open.setdefault(h.producer_id, h.base_offset)
+                if self.producer_state is not None:
+                    self.producer_state.replay(h, commit)
+            pos = 0
+        self._txn_closing.clear()
 
     def _path(self, name: str) -> str:
         return os.path.join(self.directory, name)
@@ -236,7 +321,66 @@ class PartitionLog:
         first_ts = records[0].timestamp
         max_ts = max(r.timestamp for r in records)
         seg.append(data, base, base + len(records), max_ts, first_ts)
+        if attributes & record.TRANSACTIONAL_FLAG and producer_id >= 0:
+            if attributes & record.CONTROL_FLAG:
+                self._end_txn(producer_id, base, marker_is_commit(records[0].key))
+            else:
+                self._txn_open.setdefault(producer_id, base)
         return AppendInfo(base, base + len(records) - 1, max_ts, first_ts)
+
+    def append_marker(self, producer_id: int, producer_epoch: int, commit: bool, *,
+                      now_ms: int) -> AppendInfo:
+        """Append a COMMIT or ABORT marker (a control batch of one record)."""
+        return self.append([marker_record(commit, now_ms)], now_ms=now_ms,
+                           producer_id=producer_id, producer_epoch=producer_epoch,
+                           attributes=record.TRANSACTIONAL_FLAG | record.CONTROL_FLAG)
+
+    def _end_txn(self, producer_id: int, marker_offset: int, commit: bool) -> None:
+        first = self._txn_open.pop(producer_id, None)
+        if first is None:
+            return  # a marker written again (recovery) or for a partition with no data
+        if self.durable_reads:  # the transaction counts as open until its marker is durable
+            self._txn_closing.append((marker_offset, first))
+        if not commit:
+            self._aborted.setdefault(producer_id, []).append((marker_offset, first))
+
+    # -- transactions -------------------------------------------------------------------------
+
+    @property
+    def last_stable_offset(self) -> int:
+        """First offset of the oldest undecided transaction, else the high watermark."""
+        hw = self.high_watermark
+        if self._txn_closing:
+            self._txn_closing = [c for c in self._txn_closing if c[0] >= hw]
+        lso = hw
+        for first in self._txn_open.values():
+            lso = min(lso, first)
+        for _, first in self._txn_closing:
+            lso = min(lso, first)
+        return lso
+
+    def open_transactions(self) -> dict[int, int]:
+        """Producer id → first offset of each transaction open on this partition."""
+        return dict(self._txn_open)
+
+    def is_aborted(self, producer_id: int, offset: int) -> bool:
+        """Whether the transactional batch of ``producer_id`` at ``offset`` was aborted."""
+        ranges = self._aborted.get(producer_id)
+        if not ranges:
+            return False
+        i = bisect.bisect_left(ranges, (offset, -1))
+        return i < len(ranges) and ranges[i][1] <= offset
+
+    def _snapshot(self) -> bytes:
+        data = orjson.dumps({
+            "offset": self.log_end_offset,
+            "open": list(self._txn_open.items()),
+            "aborted": [[pid, first, last] for pid, rs in self._aborted.items()
+                        for last, first in rs],
+            "producers": (self.producer_state.snapshot()
+                          if self.producer_state is not None else []),
+        })
+        return data + struct.pack("<I", zlib.crc32(data))
 
     def roll(self, now_ms: int) -> Segment:
         """Start a new active segment at the log end (the old one stays dirty until flushed)."""
@@ -245,7 +389,8 @@ class PartitionLog:
 
     # -- durability ---------------------------------------------------------------------------
 
-    def prepare_flush(self) -> FlushTicket | None:
+    def prepare_flush(self, *, snapshot: bool = False) -> FlushTicket | None:
+        """Take the dirty segments; with ``snapshot`` also the producer state as of now."""
         dirty = [s for s in self.segments if s.dirty]
         if not dirty and not self._directory_dirty and (
                 self._durable_offset == self.log_end_offset):
@@ -256,7 +401,7 @@ class PartitionLog:
         sync_directory, self._directory_dirty = self._directory_dirty, False
         return FlushTicket(dirty, self.log_end_offset,
                            (active.base_offset, active.size, active.next_offset),
-                           sync_directory)
+                           sync_directory, self._snapshot() if snapshot else None)
 
     def flush(self, ticket: FlushTicket, *, checkpoint: bool = True) -> None:
         """fsync the ticket's segments, then (optionally) record the recovery checkpoint.
@@ -272,11 +417,16 @@ class PartitionLog:
         if checkpoint:
             _write_small_file(self._path(CHECKPOINT_FILE),
                               _pack_checked(_CHECKPOINT, *ticket.checkpoint), sync=False)
+            if ticket.snapshot is not None:
+                _write_small_file(self._path(SNAPSHOT_FILE), ticket.snapshot, sync=False)
 
     def complete_flush(self, ticket: FlushTicket) -> bool:
         """Move the high watermark to what the ticket made durable; True if it moved."""
         if ticket.next_offset > self._durable_offset:
             self._durable_offset = ticket.next_offset
+            if self._txn_closing:
+                self._txn_closing = [c for c in self._txn_closing
+                                     if c[0] >= self._durable_offset]
             return True
         return False
 
@@ -291,13 +441,18 @@ class PartitionLog:
         return max(bisect.bisect_right(self._bases, offset) - 1, 0)
 
     def read(self, offset: int, max_records: int, max_bytes: int,
-             upto: int | None = None) -> ReadResult:
+             upto: int | None = None, committed: bool = False) -> ReadResult:
         """Records from ``offset`` below ``upto`` (default: the high watermark).
 
-        Control batches are skipped. At least one record is returned when one is there, even if
-        it is larger than ``max_bytes``.
+        Control batches are skipped. With ``committed`` the read also stops at the last stable
+        offset and leaves out batches of aborted transactions (their offsets are simply absent;
+        ``next_offset`` moves past them). At least one record is returned when one is there,
+        even if it is larger than ``max_bytes``.
         """
         end = self.high_watermark if upto is None else min(upto, self.log_end_offset)
+        if committed:
+            end = min(end, self.last_stable_offset)
+        aborted = self._aborted if committed else None
         out: list[StoredRecord] = []
         result = ReadResult(out, offset)
         if offset >= end or offset < self.log_start_offset:
@@ -328,7 +483,8 @@ class PartitionLog:
                         raise CorruptRecordError("batch runs past the segment end", pos)
                 if h.next_offset > result.next_offset:
                     result.batches.append(h)
-                    if h.is_control:
+                    if h.is_control or (aborted and h.is_transactional
+                                        and self.is_aborted(h.producer_id, h.base_offset)):
                         result.next_offset = h.next_offset
                     else:
                         for r in record.decode_records(chunk, cpos, h):
@@ -435,6 +591,13 @@ class PartitionLog:
             self._bases.pop(0)
             seg.delete()
         self.log_start_offset = max(self.log_start_offset, self.segments[0].base_offset)
+        start = self.log_start_offset
+        for pid in list(self._aborted):
+            kept = [r for r in self._aborted[pid] if r[0] >= start]
+            if kept:
+                self._aborted[pid] = kept
+            else:
+                del self._aborted[pid]
 
     def close(self, *, clean: bool) -> None:
         """Close files; a clean close flushes and checkpoints the whole log first."""
@@ -444,6 +607,7 @@ class PartitionLog:
                 self.flush(ticket)
                 self.complete_flush(ticket)
             active = self.active
+            _write_small_file(self._path(SNAPSHOT_FILE), self._snapshot(), sync=True)
             _write_small_file(self._path(CHECKPOINT_FILE),
                               _pack_checked(_CHECKPOINT, active.base_offset, active.size,
                                             active.next_offset), sync=True)

@@ -9,16 +9,19 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+from collections.abc import Callable
 
-from app.storage.log import LogConfig, PartitionLog
+from app.storage.log import LogConfig, PartitionLog, ProducerStateHook
 
 log = logging.getLogger("sluice.storage")
 
 
 class LogManager:
-    def __init__(self, root: str, *, durable_reads: bool) -> None:
+    def __init__(self, root: str, *, durable_reads: bool,
+                 producer_state: Callable[[], ProducerStateHook] | None = None) -> None:
         self.root = root
         self.durable_reads = durable_reads
+        self.producer_state = producer_state
         self.logs: dict[tuple[int, int], PartitionLog] = {}
         os.makedirs(root, exist_ok=True)
 
@@ -26,8 +29,9 @@ class LogManager:
         key = (topic_id, partition)
         if key not in self.logs:
             directory = os.path.join(self.root, str(topic_id), str(partition))
+            hook = self.producer_state() if self.producer_state is not None else None
             self.logs[key] = PartitionLog(directory, config, durable_reads=self.durable_reads,
-                                          now_ms=now_ms)
+                                          now_ms=now_ms, producer_state=hook)
         return self.logs[key]
 
     def get(self, topic_id: int, partition: int) -> PartitionLog:

@@ -162,7 +162,8 @@ def encode_batch(
         vlen = -1 if value is None else len(value)
         if key is None and not rec.headers:
             # the common record: no key, no headers; one pack instead of four
-            parts.append(pack_plain(24 + max(vlen, 0), delta, ts - first_ts, -1, vlen))
+            parts.append(pack_plain(24 + vlen if vlen > 0 else 24, delta, ts - first_ts, -1,
+                                    vlen))
             if value:
                 parts.append(value)
             parts.append(b"\x00\x00\x00\x00")

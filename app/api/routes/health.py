@@ -30,6 +30,11 @@ async def metrics_text(b: Broker = Depends(broker)) -> Response:
         metrics.Gauge("sluice_topics", "topics", lambda: stats["topics"]),
         metrics.Gauge("sluice_partitions", "partitions", lambda: stats["partitions"]),
         metrics.Gauge("sluice_ready", "1 when serving", lambda: 1.0 if b.ready else 0.0),
+        # transactions
+        metrics.Gauge("sluice_transactions_open", "transactions in state Ongoing",
+                      lambda: stats["transactions"]["Ongoing"]),
+        metrics.Gauge("sluice_transactional_ids", "transactional ids known",
+                      lambda: sum(stats["transactions"].values())),
         # consumer groups
         metrics.Gauge("sluice_consumer_groups", "consumer groups",
                       lambda: len(b.groups.groups)),

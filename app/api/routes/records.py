@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from starlette.responses import Response
 
 from app.api import schemas, wire
@@ -14,11 +14,14 @@ router = APIRouter(prefix="/v1/topics/{topic}", tags=["records"])
 Isolation = Literal["read_uncommitted", "read_committed"]
 
 @router.post("/records", summary="Produce records (simple produce)",
-             openapi_extra=schemas.documented_body(schemas.ProduceRequest),
+             openapi_extra={**schemas.documented_body(schemas.ProduceRequest),
+                            "parameters": [schemas.IDEMPOTENCY_KEY_HEADER]},
              responses={200: {"model": schemas.ProduceResponse}, **schemas.ERRORS})
-async def produce(topic: str, request: Request, b: Broker = Depends(broker),
-                  idempotency_key: str | None = Header(None, alias="Idempotency-Key")
-                  ) -> Response:
+async def produce(topic: str, request: Request) -> Response:
+    # no dependencies on the hot path: FastAPI's dependency solving costs more per request
+    # than parsing a hundred records
+    b: Broker = request.app.state.broker
+    idempotency_key = request.headers.get("idempotency-key")
     s = b.settings
     body, raw = await read_json(request, s.max_request_bytes)
     records = wire.parse_produce(body, b.clock.now_ms(), s.max_records_per_request,
@@ -39,7 +42,8 @@ async def read(topic: str, partition: int, b: Broker = Depends(broker),
     max_wait_ms = min(max_wait_ms, b.settings.max_wait_ms)
     answer = await b.read(topic, partition, offset,
                           max_records=min(max_records, b.settings.max_read_records),
-                          max_bytes=max_bytes, max_wait_ms=max_wait_ms)
+                          max_bytes=max_bytes, max_wait_ms=max_wait_ms,
+                          committed=isolation_level == "read_committed")
     return json_response({
         "records": [wire.show_record(r, topic, partition, encoding)
                     for r in answer.result.records],
@@ -55,7 +59,8 @@ async def read(topic: str, partition: int, b: Broker = Depends(broker),
 async def offsets(topic: str, partition: int, b: Broker = Depends(broker),
                   at: str = Query("latest", description="earliest | latest | <timestamp ms>"),
                   isolation_level: Isolation = "read_uncommitted") -> Response:
-    offset, ts = b.list_offsets(topic, partition, at)
+    offset, ts = b.list_offsets(topic, partition, at,
+                                committed=isolation_level == "read_committed")
     return json_response({"offset": offset, "timestamp": ts})
 
 _ = read_json  # re-exported for symmetry with the other routers

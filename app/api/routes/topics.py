@@ -20,7 +20,7 @@ def describe(topic: Topic) -> dict[str, Any]:
         "config": effective_config(topic.config),
         "partitions": [
             {"partition": p, "log_start_offset": lg.log_start_offset,
-             "high_watermark": lg.high_watermark, "last_stable_offset": lg.high_watermark}
+             "high_watermark": lg.high_watermark, "last_stable_offset": lg.last_stable_offset}
             for p, lg in enumerate(topic.logs)
         ],
     }

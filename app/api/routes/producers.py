@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Request
+from starlette.responses import Response
+
+from app.api import schemas, txn_wire
+from app.api.deps import broker, json_response, read_json
+from app.runtime import Broker
+
+router = APIRouter(prefix="/v1", tags=["producers"])
+
+
+@router.post("/producers", summary="InitProducerId: a producer id and epoch (fences older "
+             "instances of a transactional id)",
+             openapi_extra=schemas.documented_body(schemas.InitProducerRequest),
+             responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS})
+async def init_producer(request: Request, b: Broker = Depends(broker)) -> Response:
+    body, _ = await read_json(request, b.settings.max_request_bytes, optional=True)
+    tid, timeout, pid, epoch = txn_wire.parse_init(body)
+    pid, epoch = await b.init_producer(tid, timeout, pid, epoch)
+    return json_response({"producer_id": pid, "producer_epoch": epoch})
+
+
+@router.post("/produce", summary="Produce with producer state (idempotent, transactional)",
+             openapi_extra=schemas.documented_body(schemas.StatefulProduceRequest),
+             responses={200: {"model": schemas.StatefulProduceResponse}, **schemas.ERRORS})
+async def produce(request: Request) -> Response:
+    b: Broker = request.app.state.broker  # no dependencies on the hot path (as simple produce)
+    s = b.settings
+    body, _ = await read_json(request, s.max_request_bytes)
+    pid, epoch, tid, batches = txn_wire.parse_produce(
+        body, b.clock.now_ms(), s.max_records_per_request, s.max_record_bytes)
+    results = await b.produce_batches(pid, epoch, tid, batches)
+    return json_response({"batches": [
+        {"topic": r.topic, "partition": r.partition, "base_offset": r.base_offset,
+         "error": None if r.error is None else r.error.to_dict()} for r in results]})

@@ -1,0 +1,62 @@
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Query, Request
+from starlette.responses import Response
+
+from app.api import schemas, txn_wire
+from app.api.deps import broker, json_response, read_json
+from app.runtime import Broker
+from app.topics import validate_name
+
+router = APIRouter(prefix="/v1/transactions", tags=["transactions"])
+
+
+async def _end(tid: str, request: Request, b: Broker, commit: bool) -> Response:
+    validate_name(tid, "transactional id")
+    body, _ = await read_json(request, b.settings.max_request_bytes)
+    pid, epoch = txn_wire.parse_producer(body)
+    pid, epoch = await b.end_transaction(tid, pid, epoch, commit)
+    return json_response({"producer_id": pid, "producer_epoch": epoch})
+
+
+@router.post("/{tid}/commit", summary="Commit: markers on every partition, then the epoch "
+             "for the next transaction",
+             openapi_extra=schemas.documented_body(schemas.ProducerIdentity),
+             responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS})
+async def commit(tid: str, request: Request, b: Broker = Depends(broker)) -> Response:
+    return await _end(tid, request, b, True)
+
+
+@router.post("/{tid}/abort", summary="Abort: markers on every partition, then the epoch for "
+             "the next transaction",
+             openapi_extra=schemas.documented_body(schemas.ProducerIdentity),
+             responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS})
+async def abort(tid: str, request: Request, b: Broker = Depends(broker)) -> Response:
+    return await _end(tid, request, b, False)
+
+
+@router.post("/{tid}/offsets", summary="Consumer-group offsets committed only if the "
+             "transaction commits (KIP-447)",
+             openapi_extra=schemas.documented_body(schemas.TxnOffsetsRequest),
+             responses={200: {"model": schemas.TxnOffsetsResponse}, **schemas.ERRORS})
+async def offsets(tid: str, request: Request, b: Broker = Depends(broker)) -> Response:
+    validate_name(tid, "transactional id")
+    body, _ = await read_json(request, b.settings.max_request_bytes)
+    pid, epoch, group, member, member_epoch, instance, offs = txn_wire.parse_offsets(body)
+    await b.transaction_offsets(tid, pid, epoch, group, member, member_epoch, instance, offs)
+    return json_response({"offsets": [
+        {"topic": t, "partition": p, "error": None} for t, p, _, _ in offs]})
+
+
+@router.get("", summary="List transactions",
+            responses={200: {"model": schemas.TransactionList}, **schemas.ERRORS})
+async def list_transactions(b: Broker = Depends(broker),
+                            state: str | None = Query(None, description="e.g. Ongoing")
+                            ) -> Response:
+    return json_response({"transactions": b.transactions.list(state)})
+
+
+@router.get("/{tid}", summary="Describe one transaction",
+            responses={200: {"model": schemas.TransactionDescription}, **schemas.ERRORS})
+async def describe(tid: str, b: Broker = Depends(broker)) -> Response:
+    return json_response(b.transactions.describe(tid))

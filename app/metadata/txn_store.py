@@ -1,0 +1,82 @@
+"""Typed queries of the producer-id blocks and the transactions (migration 0002)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import orjson
+
+from app.metadata.db import Database
+
+
+@dataclass(frozen=True, slots=True)
+class TxnRow:
+    transactional_id: str
+    producer_id: int
+    producer_epoch: int
+    last_producer_id: int
+    last_epoch: int
+    timed_out_epoch: int
+    timeout_ms: int
+    state: str
+    partitions: list[tuple[str, int]]
+    groups: list[str]
+    start_ms: int
+    updated_ms: int
+
+
+_COLUMNS = ("transactional_id, producer_id, producer_epoch, last_producer_id, last_epoch, "
+            "timed_out_epoch, timeout_ms, state, partitions, groups, start_ms, updated_ms")
+
+
+class ProducerIdStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def reserve_block(self, size: int) -> int:
+        """Reserve ``size`` ids durably; answers the first of them."""
+        async with self.db.transaction() as conn:
+            await conn.execute("INSERT OR IGNORE INTO producer_id_blocks (singleton, next_start) "
+                               "VALUES (1, 0)")
+            async with conn.execute(
+                "UPDATE producer_id_blocks SET next_start = next_start + ? WHERE singleton = 1 "
+                "RETURNING next_start", (size,)
+            ) as cur:
+                row = await cur.fetchone()
+            assert row is not None
+            return int(row[0]) - size
+
+    async def issued_below(self) -> int:
+        """Every id below this may have been issued (the end of the last reserved block)."""
+        async with self.db.reader.execute(
+                "SELECT next_start FROM producer_id_blocks WHERE singleton = 1") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row is not None else 0
+
+
+class TransactionStore:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def load_all(self) -> list[TxnRow]:
+        async with self.db.reader.execute(
+                f"SELECT {_COLUMNS} FROM transactions ORDER BY transactional_id") as cur:
+            return [TxnRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
+                           [(t, p) for t, p in orjson.loads(r[8])], orjson.loads(r[9]),
+                           r[10], r[11]) async for r in cur]
+
+    async def save(self, row: TxnRow) -> None:
+        """Write one transaction's state (durable on return)."""
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                f"INSERT OR REPLACE INTO transactions ({_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (row.transactional_id, row.producer_id, row.producer_epoch,
+                 row.last_producer_id, row.last_epoch, row.timed_out_epoch, row.timeout_ms,
+                 row.state, orjson.dumps(sorted(row.partitions)).decode(),
+                 orjson.dumps(sorted(row.groups)).decode(), row.start_ms, row.updated_ms))
+
+    async def delete(self, transactional_id: str) -> None:
+        async with self.db.transaction() as conn:
+            await conn.execute("DELETE FROM transactions WHERE transactional_id = ?",
+                               (transactional_id,))

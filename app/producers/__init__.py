@@ -1,0 +1,1 @@
+"""Producer state per partition: epochs, sequences and the duplicate window."""

@@ -1,0 +1,1 @@
+"""Transaction coordinator: state table, markers, timeouts, fencing."""

@@ -1,0 +1,396 @@
+"""TransactionCoordinator: InitProducerId, implicit partition joins, offsets, commit, abort,
+timeouts, fencing and recovery.
+
+Every change follows the state table (``state.py``): stage it (``prepare``; a pending change
+turns concurrent callers away with CONCURRENT_TRANSACTIONS) → make it durable in SQLite →
+complete it. Ending a transaction is: Prepare* durable → markers on every partition, fsynced →
+the groups' offsets ended → Complete* durable with the bumped epoch (transactions v2). Recovery
+at start finishes every Prepare* it finds the same way.
+
+Fencing follows SEMANTICS.md decision 1 (KIP-588 as designed): a timeout abort records the
+epoch it aborted; that epoch gets TRANSACTION_TIMED_OUT on the transaction endpoints,
+INVALID_PRODUCER_EPOCH on produce, and recovers through InitProducerId with its producer id and
+epoch. Every other mismatch is PRODUCER_FENCED.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from typing import Any
+
+from app.clock import Clock
+from app.config import Settings
+from app.errors import (
+    Conflict,
+    ErrorCode,
+    InvalidRequest,
+    NotFound,
+    SluiceError,
+    TooLarge,
+    Unavailable,
+)
+from app.metadata.txn_store import TransactionStore, TxnRow
+from app.producers.ids import ProducerIds
+from app.transactions.participants import OffsetParticipant
+from app.transactions.state import EPOCH_EXHAUSTED, TxnMetadata, TxnState, TxnTransit
+
+log = logging.getLogger("sluice.transactions")
+
+# (producer id, marker epoch, commit, partitions) → markers appended and durable
+MarkerWriter = Callable[[int, int, bool, Collection[tuple[str, int]]], Awaitable[None]]
+
+_S = TxnState
+_IDLE = (_S.EMPTY, _S.COMPLETE_COMMIT, _S.COMPLETE_ABORT)
+
+
+class TransactionCoordinator:
+    def __init__(self, store: TransactionStore, ids: ProducerIds, clock: Clock,
+                 settings: Settings, markers: MarkerWriter) -> None:
+        self.store = store
+        self.ids = ids
+        self.clock = clock
+        self.settings = settings
+        self.markers = markers
+        self.offset_participant: OffsetParticipant | None = None
+        self.txns: dict[str, TxnMetadata] = {}
+        self._finishing: set[str] = set()
+
+    # -- start --------------------------------------------------------------------------------
+
+    async def load(self) -> None:
+        for r in await self.store.load_all():
+            self.txns[r.transactional_id] = TxnMetadata(
+                r.transactional_id, r.producer_id, r.producer_epoch, r.timeout_ms,
+                TxnState(r.state), r.last_producer_id, r.last_epoch, r.timed_out_epoch,
+                frozenset(r.partitions), frozenset(r.groups), r.start_ms, r.updated_ms)
+
+    async def recover(self) -> int:
+        """Finish every transaction found in a Prepare* state (markers again, completion)."""
+        n = 0
+        for tm in list(self.txns.values()):
+            if tm.state is _S.PREPARE_EPOCH_FENCE:
+                await self._persist(tm, dataclasses.replace(
+                    tm.transit(), state=_S.PREPARE_ABORT, updated_ms=self.clock.now_ms()))
+            if tm.state in (_S.PREPARE_COMMIT, _S.PREPARE_ABORT):
+                log.info("recovery: finishing %s of %r", tm.state.value, tm.transactional_id)
+                await self._finish(tm)
+                n += 1
+        return n
+
+    # -- InitProducerId -----------------------------------------------------------------------
+
+    async def init_producer_id(self, tid: str | None, timeout_ms: int, producer_id: int | None,
+                               producer_epoch: int | None) -> tuple[int, int]:
+        if not 1 <= timeout_ms <= self.settings.txn_max_timeout_ms:
+            raise InvalidRequest(
+                f"transaction_timeout_ms must be from 1 to {self.settings.txn_max_timeout_ms}",
+                ErrorCode.INVALID_TRANSACTION_TIMEOUT)
+        if (producer_id is None) != (producer_epoch is None):
+            raise InvalidRequest("producer_id and producer_epoch go together")
+        if tid is None:
+            if producer_id is None or producer_epoch is None:
+                return await self.ids.next_id(), 0
+            if not self.ids.is_known(producer_id):
+                raise InvalidRequest(f"producer id {producer_id} was never issued",
+                                     ErrorCode.UNKNOWN_PRODUCER_ID)
+            return await self._next_epoch(producer_id, producer_epoch)
+        tm = self.txns.get(tid)
+        now = self.clock.now_ms()
+        if tm is None:
+            if producer_id is not None:
+                raise Conflict(ErrorCode.INVALID_PRODUCER_ID_MAPPING,
+                               f"transactional id {tid!r} has no producer id yet")
+            pid = await self.ids.next_id()
+            tm = self.txns.get(tid)  # another caller may have created it meanwhile
+            if tm is None:
+                tm = TxnMetadata(tid, pid, 0, timeout_ms, updated_ms=now)
+                self.txns[tid] = tm
+                try:
+                    await self.store.save(_row(tid, tm.transit()))
+                except BaseException:
+                    del self.txns[tid]
+                    raise
+                return pid, 0
+        self._check_not_pending(tm)
+        if producer_id is not None and producer_epoch is not None:
+            if self._timed_out(tm, producer_id, producer_epoch):
+                pass  # KIP-588 recovery: bump below, the timed-out epoch is forgotten
+            elif (producer_id, producer_epoch) == (tm.last_producer_id, tm.last_epoch):
+                return tm.producer_id, tm.producer_epoch  # a retry of the last bump
+            elif (producer_id, producer_epoch) != (tm.producer_id, tm.producer_epoch):
+                raise Conflict(ErrorCode.PRODUCER_FENCED,
+                               f"producer {producer_id} epoch {producer_epoch} is not the "
+                               f"current instance of {tid!r}")
+        if tm.state is _S.ONGOING:
+            await self._end(tm, commit=False)  # fence the older instance: abort its txn
+        pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch)
+        # a recovering producer may retry this call; a new instance leaves nothing to retry,
+        # so the instance it fenced cannot pass for a retry (Kafka sets lastProducerEpoch -1)
+        recovering = producer_id is not None
+        await self._persist(tm, dataclasses.replace(
+            tm.transit(), state=_S.EMPTY, producer_id=pid, producer_epoch=epoch,
+            last_producer_id=tm.producer_id if recovering else -1,
+            last_epoch=tm.producer_epoch if recovering else -1, timed_out_epoch=-1,
+            timeout_ms=timeout_ms, partitions=frozenset(), groups=frozenset(), start_ms=-1,
+            updated_ms=now))
+        return pid, epoch
+
+    async def _next_epoch(self, producer_id: int, epoch: int) -> tuple[int, int]:
+        if epoch + 1 < EPOCH_EXHAUSTED:
+            return producer_id, epoch + 1
+        return await self.ids.next_id(), 0
+
+    # -- produce: implicit partition joins (transactions v2) ----------------------------------
+
+    def _check_produce(self, tid: str, producer_id: int, epoch: int) -> TxnMetadata:
+        tm = self.txns.get(tid)
+        if tm is None:
+            raise Conflict(ErrorCode.INVALID_PRODUCER_ID_MAPPING,
+                           f"unknown transactional id {tid!r}: call POST /v1/producers first")
+        if producer_id != tm.producer_id:
+            if producer_id == tm.last_producer_id:
+                raise Conflict(ErrorCode.INVALID_PRODUCER_EPOCH,
+                               f"producer {producer_id} of {tid!r} has been replaced")
+            raise Conflict(ErrorCode.INVALID_PRODUCER_ID_MAPPING,
+                           f"producer {producer_id} does not belong to {tid!r}")
+        if epoch != tm.producer_epoch:
+            raise Conflict(ErrorCode.INVALID_PRODUCER_EPOCH,
+                           f"epoch {epoch} of {tid!r} is not current ({tm.producer_epoch})")
+        self._check_not_pending(tm)
+        return tm
+
+    async def join_partitions(self, tid: str, producer_id: int, epoch: int,
+                              partitions: Collection[tuple[str, int]]) -> None:
+        """Add the partitions to the open transaction (starting one), durably."""
+        tm = self._check_produce(tid, producer_id, epoch)
+        new = frozenset(partitions) - tm.partitions
+        if tm.state is _S.ONGOING and not new:
+            return
+        joined = tm.partitions | new
+        if len(joined) > self.settings.txn_max_partitions:
+            raise TooLarge(ErrorCode.REQUEST_TOO_LARGE,
+                           f"a transaction may write at most {self.settings.txn_max_partitions}"
+                           " partitions")
+        await self._persist(tm, self._ongoing(tm, partitions=joined))
+
+    def verify_produce(self, tid: str, producer_id: int, epoch: int,
+                       partitions: Collection[tuple[str, int]]) -> None:
+        """Right before a transactional append (no await in between): still open, still ours."""
+        tm = self._check_produce(tid, producer_id, epoch)
+        if tm.state is not _S.ONGOING or not tm.partitions.issuperset(partitions):
+            raise Conflict(ErrorCode.CONCURRENT_TRANSACTIONS,
+                           f"transaction {tid!r} changed during the request; retry")
+
+    def _ongoing(self, tm: TxnMetadata, *, partitions: frozenset[tuple[str, int]] | None = None,
+                 groups: frozenset[str] | None = None) -> TxnTransit:
+        now = self.clock.now_ms()
+        return dataclasses.replace(
+            tm.transit(), state=_S.ONGOING,
+            partitions=tm.partitions if partitions is None else partitions,
+            groups=tm.groups if groups is None else groups,
+            start_ms=tm.start_ms if tm.state is _S.ONGOING else now, updated_ms=now)
+
+    # -- the transaction endpoints ------------------------------------------------------------
+
+    def _check_endpoint(self, tid: str, producer_id: int, epoch: int) -> TxnMetadata:
+        tm = self.txns.get(tid)
+        if tm is None:
+            raise Conflict(ErrorCode.INVALID_PRODUCER_ID_MAPPING,
+                           f"unknown transactional id {tid!r}")
+        if self._timed_out(tm, producer_id, epoch):
+            raise Conflict(ErrorCode.TRANSACTION_TIMED_OUT,
+                           f"the transaction of {tid!r} at epoch {epoch} timed out and was "
+                           "aborted; re-initialise with this producer id and epoch")
+        self._check_not_pending(tm)
+        return tm
+
+    def _check_current(self, tm: TxnMetadata, producer_id: int, epoch: int) -> None:
+        if producer_id != tm.producer_id and producer_id != tm.last_producer_id:
+            raise Conflict(ErrorCode.INVALID_PRODUCER_ID_MAPPING,
+                           f"producer {producer_id} does not belong to "
+                           f"{tm.transactional_id!r}")
+        if (producer_id, epoch) != (tm.producer_id, tm.producer_epoch):
+            raise Conflict(ErrorCode.PRODUCER_FENCED,
+                           f"producer {producer_id} epoch {epoch} is not the current instance "
+                           f"of {tm.transactional_id!r}")
+
+    @staticmethod
+    def _timed_out(tm: TxnMetadata, producer_id: int, epoch: int) -> bool:
+        return (tm.timed_out_epoch >= 0 and epoch == tm.timed_out_epoch
+                and (producer_id, epoch) == (tm.last_producer_id, tm.last_epoch))
+
+    @staticmethod
+    def _check_not_pending(tm: TxnMetadata) -> None:
+        if tm.pending is not None or tm.state.is_prepare:
+            pending = tm.pending.state.value if tm.pending is not None else "markers"
+            raise Conflict(ErrorCode.CONCURRENT_TRANSACTIONS,
+                           f"transaction {tm.transactional_id!r} is changing "
+                           f"({tm.state.value} → {pending}); retry")
+
+    async def end_txn(self, tid: str, producer_id: int, epoch: int,
+                      commit: bool) -> tuple[int, int]:
+        """Commit or abort; answers the producer id and epoch for the next transaction."""
+        tm = self._check_endpoint(tid, producer_id, epoch)
+        if tm.state.is_complete and (producer_id, epoch) == (tm.last_producer_id,
+                                                             tm.last_epoch):
+            if (tm.state is _S.COMPLETE_COMMIT) == commit:
+                return tm.producer_id, tm.producer_epoch  # a retry of the finished end
+            raise Conflict(ErrorCode.INVALID_TXN_STATE,
+                           f"the transaction of epoch {epoch} was "
+                           f"{'aborted' if commit else 'committed'}, not "
+                           f"{'committed' if commit else 'aborted'}")
+        self._check_current(tm, producer_id, epoch)
+        if tm.state is not _S.ONGOING:
+            return tm.producer_id, tm.producer_epoch  # nothing open: nothing changes
+        await self._end(tm, commit)
+        return tm.producer_id, tm.producer_epoch
+
+    async def add_offsets(self, tid: str, producer_id: int, epoch: int, group_id: str,
+                          member_id: str | None, member_epoch: int,
+                          group_instance_id: str | None,
+                          offsets: Sequence[tuple[str, int, int, str | None]]) -> None:
+        """KIP-447: offsets committed for the group only if the transaction commits."""
+        participant = self.offset_participant
+        if participant is None:
+            raise Unavailable(ErrorCode.GROUPS_UNAVAILABLE,
+                              "offsets in a transaction need consumer groups, which this "
+                              "server does not run")
+        tm = self._check_endpoint(tid, producer_id, epoch)
+        self._check_current(tm, producer_id, epoch)
+        participant.check_txn_member(group_id, member_id, member_epoch, group_instance_id)
+        transit = tm.prepare(self._ongoing(tm, groups=tm.groups | {group_id}))
+        try:
+            if transit != tm.transit():
+                await self.store.save(_row(tid, transit))
+            # still pending: a commit cannot start before the offsets are staged
+            await participant.stage_txn_offsets(group_id, producer_id, offsets)
+        except BaseException:
+            if tm.pending is transit:
+                tm.abort_pending()
+            raise
+        tm.complete(transit)
+
+    # -- ending -------------------------------------------------------------------------------
+
+    async def _end(self, tm: TxnMetadata, commit: bool, *, timed_out: bool = False) -> None:
+        await self._persist(tm, dataclasses.replace(
+            tm.transit(), state=_S.PREPARE_COMMIT if commit else _S.PREPARE_ABORT,
+            timed_out_epoch=tm.producer_epoch if timed_out else -1,
+            updated_ms=self.clock.now_ms()))
+        await self._finish(tm)
+
+    async def _finish(self, tm: TxnMetadata) -> None:
+        """From Prepare*: markers (epoch + 1) → groups' offsets → Complete* with the new epoch."""
+        tid = tm.transactional_id
+        self._finishing.add(tid)
+        try:
+            commit = tm.state is _S.PREPARE_COMMIT
+            if tm.partitions:
+                await self.markers(tm.producer_id, tm.producer_epoch + 1, commit, tm.partitions)
+            if tm.groups:
+                participant = self.offset_participant
+                if participant is None:
+                    log.warning("transaction %r has group offsets but no groups run here", tid)
+                else:
+                    for group_id in sorted(tm.groups):
+                        await participant.end_txn_offsets(group_id, tm.producer_id, commit)
+            pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch)
+            await self._persist(tm, dataclasses.replace(
+                tm.transit(), state=_S.COMPLETE_COMMIT if commit else _S.COMPLETE_ABORT,
+                producer_id=pid, producer_epoch=epoch, last_producer_id=tm.producer_id,
+                last_epoch=tm.producer_epoch, partitions=frozenset(), groups=frozenset(),
+                start_ms=-1, updated_ms=self.clock.now_ms()))
+        finally:
+            self._finishing.discard(tid)
+
+    async def _persist(self, tm: TxnMetadata, target: TxnTransit) -> None:
+        transit = tm.prepare(target)
+        try:
+            await self.store.save(_row(tm.transactional_id, transit))
+        except BaseException:
+            tm.abort_pending()
+            raise
+        tm.complete(transit)
+
+    # -- timeouts -----------------------------------------------------------------------------
+
+    async def abort_timed_out(self) -> int:
+        """Abort every open transaction past its timeout; finish interrupted ends; forget ids
+        idle past the transactional-id expiration. Answers how many transactions were
+        aborted."""
+        now = self.clock.now_ms()
+        idle_before = now - self.settings.transactional_id_expiration_ms
+        n = 0
+        for tm in list(self.txns.values()):
+            if tm.pending is not None or tm.transactional_id in self._finishing:
+                continue
+            try:
+                if tm.state is _S.ONGOING and now > tm.start_ms + tm.timeout_ms:
+                    log.info("aborting transaction %r: open for %d ms, timeout %d ms",
+                             tm.transactional_id, now - tm.start_ms, tm.timeout_ms)
+                    await self._end(tm, commit=False, timed_out=True)
+                    n += 1
+                elif tm.state in (_S.PREPARE_COMMIT, _S.PREPARE_ABORT):
+                    await self._finish(tm)  # an end whose markers failed earlier
+                elif tm.state in _IDLE and tm.updated_ms < idle_before:
+                    await self._expire(tm)
+            except SluiceError as exc:
+                log.warning("transaction %r: %s; will retry", tm.transactional_id, exc)
+        return n
+
+    async def _expire(self, tm: TxnMetadata) -> None:
+        """Forget an idle transactional id (→ Dead): its row is deleted durably."""
+        transit = tm.prepare(dataclasses.replace(tm.transit(), state=_S.DEAD,
+                                                 updated_ms=self.clock.now_ms()))
+        try:
+            await self.store.delete(tm.transactional_id)
+        except BaseException:
+            tm.abort_pending()
+            raise
+        tm.complete(transit)
+        del self.txns[tm.transactional_id]
+        log.info("transactional id %r expired", tm.transactional_id)
+
+    # -- answers ------------------------------------------------------------------------------
+
+    def describe(self, tid: str) -> dict[str, Any]:
+        tm = self.txns.get(tid)
+        if tm is None:
+            raise NotFound(f"unknown transactional id {tid!r}")
+        return _describe(tm)
+
+    def list(self, state: str | None) -> list[dict[str, Any]]:
+        if state is not None and state not in {s.value for s in TxnState}:
+            raise InvalidRequest(
+                f"state must be one of {', '.join(s.value for s in TxnState)}")
+        return [_describe(tm) for tid, tm in sorted(self.txns.items())
+                if state is None or tm.state.value == state]
+
+    def statistics(self) -> dict[str, int]:
+        out = {s.value: 0 for s in TxnState}
+        for tm in self.txns.values():
+            out[tm.state.value] += 1
+        return out
+
+
+def _row(tid: str, t: TxnTransit) -> TxnRow:
+    return TxnRow(tid, t.producer_id, t.producer_epoch, t.last_producer_id, t.last_epoch,
+                  t.timed_out_epoch, t.timeout_ms, t.state.value, sorted(t.partitions),
+                  sorted(t.groups), t.start_ms, t.updated_ms)
+
+
+def _describe(tm: TxnMetadata) -> dict[str, Any]:
+    return {
+        "transactional_id": tm.transactional_id,
+        "state": tm.state.value,
+        "producer_id": tm.producer_id,
+        "producer_epoch": tm.producer_epoch,
+        "timeout_ms": tm.timeout_ms,
+        "start_ms": tm.start_ms,
+        "updated_ms": tm.updated_ms,
+        "partitions": [{"topic": t, "partition": p} for t, p in sorted(tm.partitions)],
+        "groups": sorted(tm.groups),
+        "pending_state": tm.pending.state.value if tm.pending is not None else None,
+    }
