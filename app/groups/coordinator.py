@@ -154,13 +154,17 @@ class GroupCoordinator:
         validate_name(group_id, "group")
 
     @asynccontextmanager
-    async def _locked(self, group_id: str, *, create: bool) -> AsyncIterator[Group]:
-        """The group under its lock (created in memory when ``create``; raises otherwise)."""
+    async def _locked(self, group_id: str, *, create: bool,
+                      missing: Callable[[], SluiceError] | None = None
+                      ) -> AsyncIterator[Group]:
+        """The group under its lock; a missing group is created in memory when ``create``
+        (it is forgotten again unless written), else ``missing()`` (GROUP_ID_NOT_FOUND) is
+        raised."""
         while True:
             g = self.groups.get(group_id)
             if g is None:
                 if not create:
-                    raise _group_not_found(group_id)
+                    raise missing() if missing else _group_not_found(group_id)
                 g = Group(group_id, self.clock.now_ms())
                 self.groups[group_id] = g
             async with g.lock:
@@ -253,7 +257,8 @@ class GroupCoordinator:
             raise InvalidRequest("subscribed_topics is required when joining (member_epoch 0)")
         if member_epoch != JOIN_EPOCH and group_id not in self.groups:
             raise _unknown_member(group_id, member_id)
-        async with self._locked(group_id, create=member_epoch == JOIN_EPOCH) as g:
+        async with self._locked(group_id, create=member_epoch == JOIN_EPOCH,
+                                missing=lambda: _unknown_member(group_id, member_id)) as g:
             await self._expire_locked(g)  # durable even if this heartbeat is refused
             now = self.clock.now_ms()
             draft = Draft(g)
