@@ -1,10 +1,10 @@
 """GroupCoordinator (``broker.groups``): heartbeat membership, offsets, KIP-447 pending offsets.
 
-Every change to a group runs under the group's lock: plan synchronously (on a ``Draft`` for
-membership), await the SQLite commit, then install. A failed write installs nothing. Session
-timers live in memory only and restart when the server loads the groups; they are read through
-the Clock, by the ``run_expiry`` loop and lazily by every request that touches the group, so a
-member past its session is never answered as alive.
+Every change to a group runs under the group's lock: plan synchronously (membership on a
+``Draft``, by ``app.groups.membership``), await the SQLite commit, then install. A failed write
+installs nothing. Session timers live in memory only and restart when the server loads the
+groups; they are read through the Clock, by the ``run_expiry`` loop and lazily by every request
+that touches the group, so a member past its session is never answered as alive.
 
 Offset commits carry a per-group commit sequence (persisted). Transactional offsets are staged
 per producer with the sequence at staging; when the transaction commits they become committed
@@ -14,18 +14,17 @@ unless a plain commit of the same partition came after the staging (SEMANTICS C1
 from __future__ import annotations
 
 import asyncio
-import logging
-import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from app.clock import Clock
 from app.config import Settings
 from app.errors import Conflict, ErrorCode, InvalidRequest, NotFound, SluiceError, Unavailable
-from app.groups.assignor import Subscriber, assign
+from app.groups import membership
 from app.groups.group import Committed, Draft, Group, OffsetKey
+from app.groups.membership import HeartbeatRequest, unknown_member
 from app.groups.state import (
     JOIN_EPOCH,
     LEAVE_EPOCH,
@@ -34,17 +33,10 @@ from app.groups.state import (
     Member,
     MemberState,
     TopicPartition,
-    check_member_epoch,
-    confirm_revocation,
-    new_member,
-    reconcile,
 )
 from app.metadata.groups import GroupStore, OffsetRow
 from app.topics import TopicRegistry, validate_name
 
-log = logging.getLogger("sluice.groups")
-
-DEFAULT_REBALANCE_TIMEOUT_MS = 300_000
 OFFSET_METADATA_MAX_CHARS = 4096
 
 
@@ -67,11 +59,6 @@ class OffsetView:
 
 def _group_not_found(group_id: str) -> NotFound:
     return NotFound(f"consumer group {group_id!r} does not exist", ErrorCode.GROUP_ID_NOT_FOUND)
-
-
-def _unknown_member(group_id: str, member_id: str | None) -> NotFound:
-    return NotFound(f"member {member_id!r} is not a member of group {group_id!r}",
-                    ErrorCode.UNKNOWN_MEMBER_ID)
 
 
 def _by_topic(tps: frozenset[TopicPartition]) -> list[tuple[str, list[int]]]:
@@ -178,18 +165,12 @@ class GroupCoordinator:
                         g.dead = True
                 return
 
-    def _expire_into(self, draft: Draft, now_ms: int) -> None:
-        for mid in draft.group.expired(now_ms):
-            log.info("group %s: member %s removed (session or revocation timeout)",
-                     draft.group.group_id, mid)
-            draft.remove(mid)
-
     async def _expire_locked(self, g: Group) -> int:
         draft = Draft(g)
-        self._expire_into(draft, self.clock.now_ms())
+        membership.expire(draft, self.clock.now_ms())
         if not draft.removed:
             return 0
-        self._maybe_bump(draft)
+        membership.maybe_bump(draft, self._topic_meta)
         await self._persist(draft)
         return len(draft.removed)
 
@@ -200,32 +181,9 @@ class GroupCoordinator:
             draft.group.persisted = True
         draft.install()
 
-    def _subscribed_topics(self, draft: Draft) -> dict[str, tuple[int, int]]:
-        names: set[str] = set()
-        for m in draft.members.values():
-            names.update(m.subscribed)
-        out = {}
-        for name in sorted(names):
-            t = self.topics.topics.get(name)
-            if t is not None and not t.deleting:
-                out[name] = (t.topic_id, t.partitions)
-        return out
-
-    def _maybe_bump(self, draft: Draft) -> None:
-        """A membership, subscription or topic change bumps the epoch and recomputes targets."""
-        topics = self._subscribed_topics(draft)
-        if not draft.membership_changed and topics == draft.topics:
-            return
-        draft.epoch += 1
-        draft.topics = topics
-        targets = assign([Subscriber(m.member_id, m.instance_id or m.member_id,
-                                     frozenset(m.subscribed))
-                          for m in draft.members.values()],
-                         {name: count for name, (_, count) in topics.items()})
-        for mid, target in targets.items():
-            draft.set_target(mid, target)
-        draft.target_epoch = draft.epoch
-        draft.membership_changed = False
+    def _topic_meta(self, name: str) -> tuple[int, int] | None:
+        t = self.topics.topics.get(name)
+        return None if t is None or t.deleting else (t.topic_id, t.partitions)
 
     def _topic_key(self, topic: str, partition: int) -> OffsetKey:
         t = self.topics.get(topic)
@@ -256,42 +214,17 @@ class GroupCoordinator:
         if member_epoch == JOIN_EPOCH and subscribed is None:
             raise InvalidRequest("subscribed_topics is required when joining (member_epoch 0)")
         if member_epoch != JOIN_EPOCH and group_id not in self.groups:
-            raise _unknown_member(group_id, member_id)
+            raise unknown_member(group_id, member_id)
         async with self._locked(group_id, create=member_epoch == JOIN_EPOCH,
-                                missing=lambda: _unknown_member(group_id, member_id)) as g:
+                                missing=lambda: unknown_member(group_id, member_id)) as g:
             await self._expire_locked(g)  # durable even if this heartbeat is refused
             now = self.clock.now_ms()
             draft = Draft(g)
-            if member_epoch == JOIN_EPOCH:
-                mid = self._join(draft, member_id, instance_id, subscribed or (),
-                                 rebalance_timeout_ms)
-            else:
-                assert member_id is not None
-                mid = member_id
-                member = draft.members.get(mid)
-                if member is None:
-                    raise _unknown_member(group_id, mid)
-                if instance_id is not None and member.instance_id != instance_id:
-                    raise Conflict(ErrorCode.FENCED_INSTANCE_ID,
-                                   f"member {mid!r} is not instance {instance_id!r}")
-                if member_epoch == LEAVE_EPOCH:
-                    draft.remove(mid)
-                elif member_epoch == STATIC_LEAVE_EPOCH:
-                    if member.instance_id is None:
-                        raise InvalidRequest("member_epoch -2 is for static members only")
-                    if not member.left_temporarily:
-                        # it stopped working on everything: what it was revoking is released;
-                        # it keeps its assignment until it rejoins or its session ends
-                        draft.put(replace(confirm_revocation(member), epoch=STATIC_LEAVE_EPOCH,
-                                          previous_epoch=member.epoch))
-                else:
-                    check_member_epoch(member, member_epoch, owned)
-                    draft.put(self._update_subscription(draft, member, subscribed,
-                                                        rebalance_timeout_ms))
-            self._maybe_bump(draft)
+            mid = membership.plan_heartbeat(
+                draft, HeartbeatRequest(member_id, member_epoch, instance_id, subscribed,
+                                        rebalance_timeout_ms, owned),
+                max_size=self.settings.group_max_size, lookup=self._topic_meta)
             leaving = member_epoch in (LEAVE_EPOCH, STATIC_LEAVE_EPOCH)
-            if not leaving:
-                self._reconcile(draft, mid, owned)
             await self._persist(draft)
             if leaving:
                 g.revoke_deadlines.pop(mid, None)
@@ -306,75 +239,6 @@ class GroupCoordinator:
             return HeartbeatAnswer(mid, m.epoch, self.settings.group_heartbeat_interval_ms,
                                    _by_topic(m.assigned))
 
-    def _join(self, draft: Draft, member_id: str | None, instance_id: str | None,
-              subscribed: Sequence[str], rebalance_timeout_ms: int | None) -> str:
-        g = draft.group
-        timeout = (DEFAULT_REBALANCE_TIMEOUT_MS if rebalance_timeout_ms is None
-                   else rebalance_timeout_ms)
-        if instance_id is not None:
-            holder = next((m for m in draft.members.values() if m.instance_id == instance_id),
-                          None)
-            if holder is not None and holder.member_id != member_id:
-                if not holder.left_temporarily:
-                    raise Conflict(ErrorCode.UNRELEASED_INSTANCE_ID,
-                                   f"instance {instance_id!r} is held by live member "
-                                   f"{holder.member_id!r}")
-                # a static member coming back: a new member id takes over its epoch and
-                # partitions (no rebalance unless its subscription changed)
-                new_id = member_id or uuid.uuid4().hex
-                if new_id in draft.members:
-                    raise InvalidRequest(f"member id {new_id!r} is already in use")
-                changed = draft.membership_changed
-                draft.remove(holder.member_id)
-                draft.membership_changed = changed
-                target = draft.group.targets.get(holder.member_id, frozenset())
-                successor = replace(holder, member_id=new_id, epoch=holder.previous_epoch)
-                draft.put(self._update_subscription(draft, successor, subscribed,
-                                                    rebalance_timeout_ms))
-                draft.set_target(new_id, target)
-                return new_id
-        existing = draft.members.get(member_id) if member_id is not None else None
-        if existing is not None:
-            if existing.instance_id != instance_id:
-                raise Conflict(ErrorCode.FENCED_INSTANCE_ID,
-                               f"member {member_id!r} is bound to instance "
-                               f"{existing.instance_id!r}")
-            # a rejoin: the member lost its state; it starts over at epoch 0 with nothing
-            rejoined = replace(existing, epoch=JOIN_EPOCH, previous_epoch=JOIN_EPOCH,
-                               assigned=frozenset(), revoking=frozenset())
-            draft.put(self._update_subscription(draft, rejoined, subscribed,
-                                                rebalance_timeout_ms))
-            return existing.member_id
-        if len(draft.members) >= self.settings.group_max_size:
-            raise SluiceError(ErrorCode.GROUP_MAX_SIZE_REACHED,
-                           f"group {g.group_id!r} has reached its limit of "
-                           f"{self.settings.group_max_size} members")
-        mid = member_id or uuid.uuid4().hex
-        draft.put(new_member(mid, instance_id, subscribed, timeout))
-        draft.membership_changed = True
-        return mid
-
-    @staticmethod
-    def _update_subscription(draft: Draft, member: Member, subscribed: Sequence[str] | None,
-                             rebalance_timeout_ms: int | None) -> Member:
-        if rebalance_timeout_ms is not None:
-            member = replace(member, rebalance_timeout_ms=rebalance_timeout_ms)
-        if subscribed is not None:
-            topics = tuple(sorted(set(subscribed)))
-            if topics != member.subscribed:
-                member = replace(member, subscribed=topics)
-                draft.membership_changed = True
-        return member
-
-    @staticmethod
-    def _reconcile(draft: Draft, member_id: str, owned: frozenset[TopicPartition] | None
-                   ) -> None:
-        m = draft.members[member_id]
-        if m.revoking and (owned is None or not owned & m.revoking):
-            m = confirm_revocation(m)
-        target = draft.targets.get(member_id, frozenset())
-        draft.put(reconcile(m, target, draft.target_epoch, draft.owned_by_others(member_id)))
-
     # -- offsets ------------------------------------------------------------------------------
 
     async def commit_offsets(self, group_id: str, member_id: str | None, member_epoch: int,
@@ -386,7 +250,7 @@ class GroupCoordinator:
         if simple and member_epoch != LEAVE_EPOCH:
             raise InvalidRequest("a commit without member_id must have member_epoch -1")
         if group_id not in self.groups and member_epoch >= 0:
-            raise _unknown_member(group_id, member_id)
+            raise unknown_member(group_id, member_id)
         async with self._locked(group_id, create=True) as g:
             await self._expire_locked(g)
             if simple:
@@ -397,7 +261,7 @@ class GroupCoordinator:
                 assert member_id is not None
                 m = g.members.get(member_id)
                 if m is None:
-                    raise _unknown_member(group_id, member_id)
+                    raise unknown_member(group_id, member_id)
                 if member_epoch != m.epoch:
                     raise Conflict(ErrorCode.STALE_MEMBER_EPOCH,
                                    f"member epoch {member_epoch} is stale: the member's epoch "
@@ -484,7 +348,7 @@ class GroupCoordinator:
                                f"{holder.member_id!r}")
         m = live.get(member_id) if member_id is not None else None
         if m is None:
-            raise _unknown_member(group_id, member_id)
+            raise unknown_member(group_id, member_id)
         if member_epoch != m.epoch:
             raise Conflict(ErrorCode.ILLEGAL_GENERATION,
                            f"member epoch {member_epoch} is not the member's epoch {m.epoch}")
