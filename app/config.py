@@ -76,6 +76,12 @@ class Settings:
         10_000, "most partitions one transaction may write", 1, 1_000_000)
     log_level: str = _setting("info", "log level",
                               choices=("debug", "info", "warning", "error"))
+    # consumer groups
+    group_session_timeout_ms: int = _setting(
+        45_000, "consumer-group members silent this long are removed", 1000, 3_600_000)
+    group_heartbeat_interval_ms: int = _setting(
+        5000, "heartbeat interval told to consumer-group members", 1000, 3_600_000)
+    group_max_size: int = _setting(1000, "most members of one consumer group", 1, 1_000_000)
     # share groups
     share_session_timeout_ms: int = _setting(
         45_000, "a share-group member that neither heartbeats nor fetches for this long is "

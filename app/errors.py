@@ -77,15 +77,11 @@ class ErrorCode(enum.Enum):
     RECORD_TOO_LARGE = _Code(413, False, 10, "a record is larger than the limit")
     # 429
     TOO_MANY_REQUESTS = _Code(429, True, None, "too many requests")
-    # share groups
-    UNKNOWN_MEMBER_ID = _Code(404, False, 25, "the member is not in the group")
-    GROUP_ID_NOT_FOUND = _Code(404, False, 69, "the group does not exist")
+    # share groups (UNKNOWN_MEMBER_ID, GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP, FENCED_MEMBER_EPOCH
+    # and GROUP_MAX_SIZE_REACHED are shared with consumer groups, below)
     INVALID_RECORD_STATE = _Code(
         409, False, 121, "the records are not acquired by this member (or the lock expired)"
     )
-    NON_EMPTY_GROUP = _Code(409, False, 68, "the group has members")
-    FENCED_MEMBER_EPOCH = _Code(409, False, 110, "the member epoch is fenced; rejoin with 0")
-    GROUP_MAX_SIZE_REACHED = _Code(429, False, 81, "the group has reached its maximum size")
     # 500 / 503
     INTERNAL = _Code(500, True, -1, "internal error")
     NOT_READY = _Code(503, True, None, "the server is starting or stopping")
@@ -93,6 +89,19 @@ class ErrorCode(enum.Enum):
     # transactions: offsets in a transaction need consumer groups
     GROUPS_UNAVAILABLE = _Code(
         503, False, None, "consumer groups are not available on this server")
+    # consumer groups
+    UNKNOWN_MEMBER_ID = _Code(404, False, 25, "the member is not in the group")
+    GROUP_ID_NOT_FOUND = _Code(404, False, 69, "the group does not exist")
+    ILLEGAL_GENERATION = _Code(409, False, 22, "the member epoch (generation) is not current")
+    STALE_MEMBER_EPOCH = _Code(409, False, 113, "the member epoch is stale")
+    FENCED_MEMBER_EPOCH = _Code(409, False, 110, "the member epoch is fenced; rejoin with 0")
+    FENCED_INSTANCE_ID = _Code(409, False, 82, "the static instance id belongs to another member")
+    UNRELEASED_INSTANCE_ID = _Code(
+        409, False, 111, "the static instance id is held by a live member"
+    )
+    NON_EMPTY_GROUP = _Code(409, False, 68, "the group has members")
+    GROUP_MAX_SIZE_REACHED = _Code(429, False, 81, "the group has reached its member limit")
+    PENDING_TRANSACTION = _Code(409, True, 88, "offsets of an undecided transaction are pending")
 
     @property
     def status(self) -> int:

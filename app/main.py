@@ -14,13 +14,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import __version__, metrics
 from app.api.errors import register_exception_handlers
-from app.api.routes import (
+from app.api.routes import (  # transactions, consumer groups, share groups
+    groups,
     health,
-    producers,  # transactions
+    producers,
     records,
-    share_groups,  # share groups
+    share_groups,
     topics,
-    transactions,  # transactions
+    transactions,
 )
 from app.api.schemas import REQUEST_MODELS
 from app.clock import Clock
@@ -86,6 +87,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None,
     app.include_router(topics.router)
     app.include_router(producers.router)  # transactions
     app.include_router(transactions.router)  # transactions
+    app.include_router(groups.router)  # consumer groups
     app.include_router(share_groups.router)  # share groups
     app.add_middleware(MetricsMiddleware)
 

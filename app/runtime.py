@@ -22,7 +22,9 @@ from app.config import Settings
 from app.datadir import DataDir
 from app.errors import Conflict, ErrorCode, InvalidRequest, TooLarge, Unavailable
 from app.flusher import Flusher
+from app.groups.coordinator import GroupCoordinator  # consumer groups
 from app.metadata.db import Database
+from app.metadata.groups import GroupStore  # consumer groups
 from app.metadata.migrate import migrate
 from app.metadata.store import IdempotencyRow, IdempotencyStore, TopicStore
 
@@ -81,6 +83,9 @@ class Broker:
                                     settings.max_partitions)
         self.idempotency = IdempotencyStore(self.db)
         self._idempotency_inflight: dict[str, asyncio.Future[None]] = {}
+        # consumer groups
+        self.groups = GroupCoordinator(settings, self.clock, GroupStore(self.db), self.topics,
+                                       lambda: self.ready)
         self._readers: dict[PartitionLog, list[asyncio.Future[None]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._log_start_locks: dict[PartitionLog, asyncio.Lock] = {}
@@ -95,7 +100,8 @@ class Broker:
             TransactionStore(self.db), self.producer_ids, self.clock, settings,
             self.producers.write_markers)
         self.producers.coordinator = self.transactions
-        self.offset_participant = offset_participant
+        # consumer groups take part in transactions (KIP-447) unless a test brings its own
+        self.offset_participant = offset_participant or self.groups
         # share groups
         self.share = ShareGroupCoordinator(settings, self.clock, self.db, self.topics,
                                            self.flusher)
@@ -114,6 +120,7 @@ class Broker:
             await self.topics.load(self.clock.now_ms())
             await self.producer_ids.load()  # transactions
             await self.transactions.load()  # transactions
+            await self.groups.load()  # consumer groups
             await self.share.load()  # share groups
         except BaseException:
             await self.db.close()
@@ -126,6 +133,7 @@ class Broker:
         self._spawn("producer-expiry", self._producer_expiry_loop)
         self._spawn("retention", self._retention_loop)
         self._spawn("idempotency-expiry", self._idempotency_loop)
+        self._spawn("group-sessions", self.groups.run_expiry)  # consumer groups
         # share groups
         self._spawn("share-state-writer", self.share.writer.run)
         self._spawn("share-timers", self.share.run_timers)

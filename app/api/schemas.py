@@ -225,6 +225,101 @@ class TransactionList(_Model):
     transactions: list[TransactionDescription]
 
 
+# consumer groups
+
+class TopicPartitions(_Model):
+    topic: str
+    partitions: list[int]
+
+
+class GroupHeartbeatRequest(_Model):
+    member_id: str | None = Field(None, description="null to join and get an id issued")
+    member_epoch: int = Field(ge=-2, description="0 joins, -1 leaves, -2 static temporary leave")
+    group_instance_id: str | None = None
+    subscribed_topics: list[str] | None = Field(
+        None, description="required when joining; null keeps the current subscription")
+    rebalance_timeout_ms: int | None = Field(
+        None, ge=1000, description="how long a revocation may take (default 300000)")
+    owned_partitions: list[TopicPartitions] | None = Field(
+        None, description="optional: what the member still works on (confirms revocations)")
+
+
+class GroupHeartbeatResponse(_Model):
+    member_id: str
+    member_epoch: int
+    heartbeat_interval_ms: int
+    assignment: list[TopicPartitions]
+
+
+class OffsetCommitItem(_Model):
+    topic: str
+    partition: int = Field(ge=0)
+    offset: int = Field(ge=0)
+    metadata: str | None = None
+
+
+class OffsetCommitRequest(_Model):
+    member_id: str | None = None
+    member_epoch: int = Field(-1, ge=-1)
+    offsets: list[OffsetCommitItem] = Field(min_length=1)
+
+
+class OffsetCommitResult(_Model):
+    topic: str
+    partition: int
+    error: ErrorDetail | None
+
+
+class OffsetCommitResponse(_Model):
+    offsets: list[OffsetCommitResult]
+
+
+class FetchedOffset(_Model):
+    topic: str
+    partition: int
+    offset: int = Field(description="-1 when nothing is committed")
+    metadata: str | None
+    error: ErrorDetail | None
+
+
+class OffsetFetchResponse(_Model):
+    offsets: list[FetchedOffset]
+
+
+class GroupSummary(_Model):
+    group_id: str
+    state: str
+    group_epoch: int
+    members: int
+
+
+class GroupList(_Model):
+    groups: list[GroupSummary]
+
+
+class GroupMemberDescription(_Model):
+    member_id: str
+    member_epoch: int
+    group_instance_id: str | None
+    subscribed_topics: list[str]
+    assignment: list[TopicPartitions]
+
+
+class GroupOffsetLag(_Model):
+    topic: str
+    partition: int
+    offset: int
+    lag: int
+
+
+class GroupDescription(_Model):
+    group_id: str
+    state: str
+    group_epoch: int
+    members: list[GroupMemberDescription]
+    offsets: list[GroupOffsetLag]
+
+
 # -- share groups -----------------------------------------------------------------------------
 
 
@@ -245,11 +340,6 @@ class ShareHeartbeatRequest(_Model):
     member_id: str | None = None
     member_epoch: int = Field(0, description="0 joins, -1 leaves")
     subscribed_topics: list[str] | None = None
-
-
-class TopicPartitions(_Model):
-    topic: str
-    partitions: list[int]
 
 
 class ShareHeartbeatResponse(_Model):
@@ -405,6 +495,7 @@ SHARE_REQUEST_MODELS: list[type[BaseModel]] = [
 REQUEST_MODELS: list[type[BaseModel]] = [
     ProduceRequest, TopicCreate, TopicPatch, DeleteRecordsRequest,
     InitProducerRequest, ProducerIdentity, StatefulProduceRequest, TxnOffsetsRequest,  # txn
+    GroupHeartbeatRequest, OffsetCommitRequest,  # consumer groups
     *SHARE_REQUEST_MODELS,  # share groups
 ]
 

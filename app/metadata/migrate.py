@@ -33,10 +33,8 @@ def migration_files(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
             raise ValueError(f"migration file name {path.name!r} is not NNNN_name.sql")
         out.append((int(m.group(1)), path))
     versions = [v for v, _ in out]
-    # Numbers are handed out per feature branch, so a branch may lack another's number until
-    # they merge: versions must be unique and start at 1, gaps are allowed.
-    if len(set(versions)) != len(versions) or (versions and versions[0] != 1):
-        raise ValueError(f"migration versions must be unique and start at 1, got {versions}")
+    if versions != list(range(1, len(versions) + 1)):
+        raise ValueError(f"migration versions must be 1..N without gaps, got {versions}")
     return out
 
 

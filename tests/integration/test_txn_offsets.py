@@ -54,6 +54,7 @@ def participant(served: Served) -> RecordingParticipant:
 
 async def test_without_groups_the_endpoint_is_a_clear_503(served: Served) -> None:
     c = served.client
+    served.broker.offset_participant = None  # a server without consumer groups
     pid, e = await init_producer(c, transactional_id="tx")
     err = assert_error(await c.post("/v1/transactions/tx/offsets", json=_body(pid, e)), 503,
                        "GROUPS_UNAVAILABLE")

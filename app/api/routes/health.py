@@ -37,6 +37,11 @@ async def metrics_text(b: Broker = Depends(broker)) -> Response:
                       lambda: stats["transactions"]["Ongoing"]),
         metrics.Gauge("sluice_transactional_ids", "transactional ids known",
                       lambda: sum(stats["transactions"].values())),
+        # consumer groups
+        metrics.Gauge("sluice_consumer_groups", "consumer groups",
+                      lambda: len(b.groups.groups)),
+        metrics.Gauge("sluice_consumer_group_members", "members of consumer groups",
+                      lambda: sum(len(g.members) for g in b.groups.groups.values())),
         # share groups
         metrics.Gauge("sluice_share_groups", "share groups", lambda: stats["share_groups"]),
         metrics.Gauge("sluice_share_members", "members of share groups",

@@ -1,0 +1,1 @@
+"""Consumer groups (KIP-848 style): membership, assignment, offsets, KIP-447 offsets."""

@@ -1,0 +1,493 @@
+"""GroupCoordinator (``broker.groups``): heartbeat membership, offsets, KIP-447 pending offsets.
+
+Every change to a group runs under the group's lock: plan synchronously (membership on a
+``Draft``, by ``app.groups.membership``), await the SQLite commit, then install. A failed write
+installs nothing. Session timers live in memory only and restart when the server loads the
+groups; they are read through the Clock, by the ``run_expiry`` loop and lazily by every request
+that touches the group, so a member past its session is never answered as alive.
+
+Offset commits carry a per-group commit sequence (persisted). Transactional offsets are staged
+per producer with the sequence at staging; when the transaction commits they become committed
+unless a plain commit of the same partition came after the staging (SEMANTICS C17).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from app.clock import Clock
+from app.config import Settings
+from app.errors import Conflict, ErrorCode, InvalidRequest, NotFound, SluiceError, Unavailable
+from app.groups import membership
+from app.groups.group import Committed, Draft, Group, OffsetKey
+from app.groups.membership import HeartbeatRequest, unknown_member
+from app.groups.state import (
+    JOIN_EPOCH,
+    LEAVE_EPOCH,
+    STATIC_LEAVE_EPOCH,
+    GroupState,
+    Member,
+    MemberState,
+    TopicPartition,
+)
+from app.metadata.groups import GroupStore, OffsetRow
+from app.topics import TopicRegistry, validate_name
+
+OFFSET_METADATA_MAX_CHARS = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class HeartbeatAnswer:
+    member_id: str
+    member_epoch: int
+    heartbeat_interval_ms: int
+    assignment: list[tuple[str, list[int]]]
+
+
+@dataclass(frozen=True, slots=True)
+class OffsetView:
+    topic: str
+    partition: int
+    offset: int
+    metadata: str | None
+    error: SluiceError | None
+
+
+def _group_not_found(group_id: str) -> NotFound:
+    return NotFound(f"consumer group {group_id!r} does not exist", ErrorCode.GROUP_ID_NOT_FOUND)
+
+
+def _by_topic(tps: frozenset[TopicPartition]) -> list[tuple[str, list[int]]]:
+    out: dict[str, list[int]] = {}
+    for t, p in sorted(tps):
+        out.setdefault(t, []).append(p)
+    return list(out.items())
+
+
+class GroupCoordinator:
+    def __init__(self, settings: Settings, clock: Clock, store: GroupStore,
+                 topics: TopicRegistry, ready: Callable[[], bool] = lambda: True) -> None:
+        self.settings = settings
+        self._ready = ready
+        self.clock = clock
+        self.store = store
+        self.topics = topics
+        self.groups: dict[str, Group] = {}
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    async def load(self) -> None:
+        """Load every group; session timers restart now."""
+        live = {t.topic_id for t in self.topics.topics.values()}
+        await self.store.forget_topics(live)
+        now = self.clock.now_ms()
+        session = self.settings.group_session_timeout_ms
+        for loaded in await self.store.load_all():
+            row = loaded.row
+            g = Group(row.group_id, row.created_ms, row.group_epoch, row.target_epoch,
+                      dict(row.topics), commit_seq=row.commit_seq, persisted=True)
+            for r in loaded.members:
+                m = Member(r.member_id, r.instance_id, r.epoch, r.previous_epoch,
+                           MemberState(r.state), r.subscribed, r.rebalance_timeout_ms,
+                           r.assigned, r.revoking)
+                g.members[m.member_id] = m
+                g.targets[m.member_id] = r.target
+                g.session_deadlines[m.member_id] = now + session
+                if m.revoking:
+                    g.revoke_deadlines[m.member_id] = now + m.rebalance_timeout_ms
+            for o in loaded.offsets:
+                if o.topic_id in live:
+                    g.offsets[OffsetKey(o.topic_id, o.partition)] = Committed(
+                        o.offset, o.metadata, o.commit_seq)
+            for pid, rows in loaded.pending.items():
+                g.pending[pid] = {OffsetKey(o.topic_id, o.partition):
+                                  Committed(o.offset, o.metadata, o.commit_seq) for o in rows}
+            g.refresh_state()
+            self.groups[g.group_id] = g
+
+    def expiry_period_s(self) -> float:
+        return min(1000, self.settings.group_session_timeout_ms / 4) / 1000
+
+    async def run_expiry(self) -> None:
+        """Background loop (``Broker._spawn``): remove members whose session ran out."""
+        while True:
+            await asyncio.sleep(self.expiry_period_s())
+            await self.expire_sessions()
+
+    async def expire_sessions(self) -> int:
+        """Remove every member past its session (or revocation) deadline; returns how many."""
+        now = self.clock.now_ms()
+        removed = 0
+        for group_id in [g.group_id for g in self.groups.values() if g.expired(now)]:
+            g = self.groups.get(group_id)
+            if g is None:
+                continue
+            async with g.lock:
+                if g.dead:
+                    continue
+                removed += await self._expire_locked(g)
+        return removed
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def _check(self, group_id: str) -> None:
+        """Serving, and a valid group name (1-249 of [A-Za-z0-9._-])."""
+        if not self._ready():
+            raise Unavailable(ErrorCode.NOT_READY)
+        validate_name(group_id, "group")
+
+    @asynccontextmanager
+    async def _locked(self, group_id: str, *, create: bool,
+                      missing: Callable[[], SluiceError] | None = None
+                      ) -> AsyncIterator[Group]:
+        """The group under its lock; a missing group is created in memory when ``create``
+        (it is forgotten again unless written), else ``missing()`` (GROUP_ID_NOT_FOUND) is
+        raised."""
+        while True:
+            g = self.groups.get(group_id)
+            if g is None:
+                if not create:
+                    raise missing() if missing else _group_not_found(group_id)
+                g = Group(group_id, self.clock.now_ms())
+                self.groups[group_id] = g
+            async with g.lock:
+                if g.dead:
+                    continue
+                try:
+                    yield g
+                finally:
+                    if not g.persisted and self.groups.get(group_id) is g:
+                        del self.groups[group_id]  # never written: it does not exist
+                        g.dead = True
+                return
+
+    async def _expire_locked(self, g: Group) -> int:
+        draft = Draft(g)
+        membership.expire(draft, self.clock.now_ms())
+        if not draft.removed:
+            return 0
+        membership.maybe_bump(draft, self._topic_meta)
+        await self._persist(draft)
+        return len(draft.removed)
+
+    async def _persist(self, draft: Draft) -> None:
+        change = draft.change()
+        if change is not None:
+            await self.store.save_membership(change, draft.group.created_ms)
+            draft.group.persisted = True
+        draft.install()
+
+    def _topic_meta(self, name: str) -> tuple[int, int] | None:
+        t = self.topics.topics.get(name)
+        return None if t is None or t.deleting else (t.topic_id, t.partitions)
+
+    def _topic_key(self, topic: str, partition: int) -> OffsetKey:
+        t = self.topics.get(topic)
+        t.log(partition)  # raises UNKNOWN_TOPIC_OR_PARTITION
+        return OffsetKey(t.topic_id, partition)
+
+    def _topic_names(self) -> dict[int, str]:
+        return {t.topic_id: t.name for t in self.topics.topics.values() if not t.deleting}
+
+    # -- heartbeat ----------------------------------------------------------------------------
+
+    async def heartbeat(self, group_id: str, member_id: str | None, member_epoch: int,
+                        instance_id: str | None, subscribed: Sequence[str] | None,
+                        rebalance_timeout_ms: int | None,
+                        owned: frozenset[TopicPartition] | None = None) -> HeartbeatAnswer:
+        """ConsumerGroupHeartbeat. Epoch 0 joins, −1 leaves, −2 leaves a static member
+        temporarily (it keeps its partitions until its session ends), > 0 heartbeats.
+
+        ``owned`` (optional) is what the member still works on: when given, partitions it was
+        told to revoke are released only once it no longer lists them; when absent, the
+        heartbeat itself confirms that the member saw the previous answer.
+        """
+        self._check(group_id)
+        if member_epoch == STATIC_LEAVE_EPOCH and instance_id is None:
+            raise InvalidRequest("member_epoch -2 (temporary leave) needs a group_instance_id")
+        if member_epoch != JOIN_EPOCH and member_id is None:
+            raise InvalidRequest("member_id is required unless member_epoch is 0")
+        if member_epoch == JOIN_EPOCH and subscribed is None:
+            raise InvalidRequest("subscribed_topics is required when joining (member_epoch 0)")
+        if member_epoch != JOIN_EPOCH and group_id not in self.groups:
+            raise unknown_member(group_id, member_id)
+        async with self._locked(group_id, create=member_epoch == JOIN_EPOCH,
+                                missing=lambda: unknown_member(group_id, member_id)) as g:
+            await self._expire_locked(g)  # durable even if this heartbeat is refused
+            now = self.clock.now_ms()
+            draft = Draft(g)
+            mid = membership.plan_heartbeat(
+                draft, HeartbeatRequest(member_id, member_epoch, instance_id, subscribed,
+                                        rebalance_timeout_ms, owned),
+                max_size=self.settings.group_max_size, lookup=self._topic_meta)
+            leaving = member_epoch in (LEAVE_EPOCH, STATIC_LEAVE_EPOCH)
+            await self._persist(draft)
+            if leaving:
+                g.revoke_deadlines.pop(mid, None)
+                return HeartbeatAnswer(mid, member_epoch,
+                                       self.settings.group_heartbeat_interval_ms, [])
+            g.session_deadlines[mid] = now + self.settings.group_session_timeout_ms
+            m = g.members[mid]
+            if m.revoking:
+                g.revoke_deadlines.setdefault(mid, now + m.rebalance_timeout_ms)
+            else:
+                g.revoke_deadlines.pop(mid, None)
+            return HeartbeatAnswer(mid, m.epoch, self.settings.group_heartbeat_interval_ms,
+                                   _by_topic(m.assigned))
+
+    # -- offsets ------------------------------------------------------------------------------
+
+    async def commit_offsets(self, group_id: str, member_id: str | None, member_epoch: int,
+                             offsets: Sequence[tuple[str, int, int, str | None]]
+                             ) -> list[SluiceError | None]:
+        """OffsetCommit: one error (or None) per item, in order. Durable before it returns."""
+        self._check(group_id)
+        simple = member_id is None
+        if simple and member_epoch != LEAVE_EPOCH:
+            raise InvalidRequest("a commit without member_id must have member_epoch -1")
+        if group_id not in self.groups and member_epoch >= 0:
+            raise unknown_member(group_id, member_id)
+        async with self._locked(group_id, create=True) as g:
+            await self._expire_locked(g)
+            if simple:
+                if g.members:
+                    raise NotFound(f"group {group_id!r} has members: commit with a member id "
+                                   "and epoch", ErrorCode.UNKNOWN_MEMBER_ID)
+            elif not (member_epoch < 0 and not g.members):
+                assert member_id is not None
+                m = g.members.get(member_id)
+                if m is None:
+                    raise unknown_member(group_id, member_id)
+                if member_epoch != m.epoch:
+                    raise Conflict(ErrorCode.STALE_MEMBER_EPOCH,
+                                   f"member epoch {member_epoch} is stale: the member's epoch "
+                                   f"is {m.epoch}")
+            seq = g.commit_seq + 1
+            errors: list[SluiceError | None] = []
+            rows: dict[OffsetKey, OffsetRow] = {}
+            for topic, partition, offset, metadata in offsets:
+                try:
+                    key = self._topic_key(topic, partition)
+                except SluiceError as exc:
+                    errors.append(exc)
+                    continue
+                errors.append(None)
+                rows[key] = OffsetRow(key.topic_id, key.partition, offset, metadata, seq)
+            if rows:
+                await self.store.commit_offsets(group_id, seq, list(rows.values()),
+                                                self.clock.now_ms())
+                g.persisted = True
+                g.commit_seq = seq
+                for key, row in rows.items():
+                    g.offsets[key] = Committed(row.offset, row.metadata, seq)
+            return errors
+
+    def fetch_offsets(self, group_id: str, topic: str | None,
+                      require_stable: bool) -> list[OffsetView]:
+        """OffsetFetch. With a topic: every partition of it (offset -1 when none committed).
+        Without: every partition with a committed or pending offset. A group that does not
+        exist has no offsets (as in Kafka), it is not an error."""
+        self._check(group_id)
+        g = self.groups.get(group_id)
+        names = self._topic_names()
+        if topic is not None:
+            t = self.topics.get(topic)
+            keys = [OffsetKey(t.topic_id, p) for p in range(t.partitions)]
+        elif g is None:
+            keys = []
+        else:
+            found = set(g.offsets)
+            for staged in g.pending.values():
+                found |= set(staged)
+            keys = sorted((k for k in found if k.topic_id in names),
+                          key=lambda k: (names[k.topic_id], k.partition))
+        out = []
+        for k in keys:
+            c = g.offsets.get(k) if g is not None else None
+            error = None
+            if require_stable and g is not None and g.has_pending(k):
+                error = SluiceError(ErrorCode.PENDING_TRANSACTION,
+                                    "a transaction with offsets for this partition is pending")
+            out.append(OffsetView(names[k.topic_id], k.partition,
+                                  c.offset if c else -1, c.metadata if c else None, error))
+        return out
+
+    # -- the group side of KIP-447 ------------------------------------------------------------
+
+    def check_txn_member(self, group_id: str, member_id: str | None, member_epoch: int,
+                         group_instance_id: str | None) -> None:
+        """Fencing of a transactional offset commit (SEMANTICS A4, KIP-848 rules as reported
+        for TxnOffsetCommit). Raises ``SluiceError``; changes nothing.
+
+        - member epoch < 0 and the group has no live member (or does not exist): accepted;
+        - a missing group with epoch ≥ 0: ``ILLEGAL_GENERATION``;
+        - ``group_instance_id`` held by another member: ``FENCED_INSTANCE_ID``;
+        - unknown member (including one past its session): ``UNKNOWN_MEMBER_ID``;
+        - epoch ≠ the member's epoch: ``ILLEGAL_GENERATION``.
+        """
+        g = self.groups.get(group_id)
+        if g is None or g.dead:
+            if member_epoch < 0:
+                return
+            raise Conflict(ErrorCode.ILLEGAL_GENERATION,
+                           f"consumer group {group_id!r} does not exist")
+        expired = set(g.expired(self.clock.now_ms()))
+        live = {mid: m for mid, m in g.members.items() if mid not in expired}
+        if member_epoch < 0 and not live:
+            return
+        if group_instance_id is not None:
+            holder = next((m for m in live.values() if m.instance_id == group_instance_id),
+                          None)
+            if holder is not None and holder.member_id != member_id:
+                raise Conflict(ErrorCode.FENCED_INSTANCE_ID,
+                               f"instance {group_instance_id!r} belongs to member "
+                               f"{holder.member_id!r}")
+        m = live.get(member_id) if member_id is not None else None
+        if m is None:
+            raise unknown_member(group_id, member_id)
+        if member_epoch != m.epoch:
+            raise Conflict(ErrorCode.ILLEGAL_GENERATION,
+                           f"member epoch {member_epoch} is not the member's epoch {m.epoch}")
+
+    async def stage_txn_offsets(self, group_id: str, producer_id: int,
+                                offsets: Sequence[tuple[str, int, int, str | None]]) -> None:
+        """Store (topic, partition, offset, metadata) durably as PENDING for ``producer_id``,
+        with the group's commit sequence at staging time; invisible to plain offset fetch.
+
+        Creates the group (Empty) when it does not exist. An unknown topic or partition, a
+        negative offset or oversized metadata raises and stages nothing.
+        """
+        validate_name(group_id, "group")  # no readiness check: recovery may call it
+        keyed = []
+        for topic, partition, offset, metadata in offsets:
+            if offset < 0:
+                raise InvalidRequest(f"offset {offset} of {topic}/{partition} is negative")
+            if metadata is not None and len(metadata) > OFFSET_METADATA_MAX_CHARS:
+                raise InvalidRequest(f"offset metadata is longer than "
+                                     f"{OFFSET_METADATA_MAX_CHARS} characters")
+            keyed.append((self._topic_key(topic, partition), offset, metadata))
+        if not keyed:
+            return
+        async with self._locked(group_id, create=True) as g:
+            seq = g.commit_seq + 1
+            rows = {k: OffsetRow(k.topic_id, k.partition, o, md, seq) for k, o, md in keyed}
+            await self.store.stage_pending(group_id, producer_id, seq, list(rows.values()),
+                                           self.clock.now_ms())
+            g.persisted = True
+            g.commit_seq = seq
+            staged = g.pending.setdefault(producer_id, {})
+            for k, r in rows.items():
+                staged[k] = Committed(r.offset, r.metadata, seq)
+
+    async def end_txn_offsets(self, group_id: str, producer_id: int, commit: bool) -> None:
+        """Commit: the producer's pending offsets become committed, except where a plain
+        commit made after the staging is newer (compared by commit sequence). Abort: they are
+        discarded. Durable; a second call (or a call with nothing pending) is a no-op."""
+        g = self.groups.get(group_id)
+        if g is None or producer_id not in g.pending:
+            return
+        async with g.lock:
+            staged = g.pending.get(producer_id)
+            if g.dead or staged is None:
+                return
+            winners: dict[OffsetKey, Committed] = {}
+            if commit:
+                for k, c in staged.items():
+                    current = g.offsets.get(k)
+                    if current is None or current.seq < c.seq:
+                        winners[k] = c
+            await self.store.end_pending(
+                group_id, producer_id,
+                [OffsetRow(k.topic_id, k.partition, c.offset, c.metadata, c.seq)
+                 for k, c in winners.items()], self.clock.now_ms())
+            g.offsets.update(winners)
+            del g.pending[producer_id]
+
+    # -- admin --------------------------------------------------------------------------------
+
+    def list_groups(self) -> list[dict[str, Any]]:
+        return [{"group_id": g.group_id, "state": g.state.value, "group_epoch": g.epoch,
+                 "members": len(g.members)}
+                for g in sorted(self.groups.values(), key=lambda g: g.group_id)]
+
+    def describe(self, group_id: str) -> dict[str, Any]:
+        self._check(group_id)
+        g = self.groups.get(group_id)
+        if g is None:
+            raise _group_not_found(group_id)
+        names = self._topic_names()
+        offsets = []
+        for k, c in sorted(((k, c) for k, c in g.offsets.items() if k.topic_id in names),
+                           key=lambda kc: (names[kc[0].topic_id], kc[0].partition)):
+            hw = self.topics.get(names[k.topic_id]).log(k.partition).high_watermark
+            offsets.append({"topic": names[k.topic_id], "partition": k.partition,
+                            "offset": c.offset, "lag": max(0, hw - c.offset)})
+        return {
+            "group_id": g.group_id,
+            "state": g.state.value,
+            "group_epoch": g.epoch,
+            "members": [
+                {"member_id": m.member_id, "member_epoch": m.epoch,
+                 "group_instance_id": m.instance_id, "subscribed_topics": list(m.subscribed),
+                 "assignment": [{"topic": t, "partitions": ps} for t, ps in
+                                _by_topic(m.assigned)]}
+                for m in sorted(g.members.values(), key=lambda m: m.member_id)
+            ],
+            "offsets": offsets,
+        }
+
+    async def delete_group(self, group_id: str) -> None:
+        self._check(group_id)
+        async with self._locked(group_id, create=False) as g:
+            await self._expire_locked(g)
+            self._check_deletable(g)
+            if g.pending:
+                raise Conflict(ErrorCode.PENDING_TRANSACTION,
+                               f"group {group_id!r} has offsets in an undecided transaction; "
+                               "retry once it ends")
+            await self.store.delete_group(group_id)
+            g.kill()
+            del self.groups[group_id]
+
+    async def delete_offsets(self, group_id: str, topic: str | None) -> None:
+        self._check(group_id)
+        async with self._locked(group_id, create=False) as g:
+            await self._expire_locked(g)
+            self._check_deletable(g)
+            if topic is None:
+                topic_ids = None
+                doomed = list(g.offsets)
+                pending = any(g.pending.values())
+            else:
+                tid = self.topics.get(topic).topic_id
+                topic_ids = [tid]
+                doomed = [k for k in g.offsets if k.topic_id == tid]
+                pending = any(k.topic_id == tid for staged in g.pending.values()
+                              for k in staged)
+            if pending:
+                raise Conflict(ErrorCode.PENDING_TRANSACTION,
+                               "these offsets have an undecided transactional commit; retry "
+                               "once the transaction ends")
+            await self.store.delete_offsets(group_id, topic_ids)
+            for k in doomed:
+                del g.offsets[k]
+
+    @staticmethod
+    def _check_deletable(g: Group) -> None:
+        if g.members:
+            raise Conflict(ErrorCode.NON_EMPTY_GROUP,
+                           f"group {g.group_id!r} has {len(g.members)} members")
+
+    def statistics(self) -> dict[str, Any]:
+        states = {s.value: 0 for s in GroupState if s is not GroupState.DEAD}
+        for g in self.groups.values():
+            states[g.state.value] += 1
+        return {"groups": len(self.groups), "by_state": states,
+                "members": sum(len(g.members) for g in self.groups.values()),
+                "pending_transactions": sum(len(g.pending) for g in self.groups.values())}
+
+
