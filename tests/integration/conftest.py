@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 import httpx
@@ -27,6 +28,13 @@ class Served:
     def broker(self) -> Broker:
         b: Broker = self.app.state.broker
         return b
+
+
+@asynccontextmanager
+async def running(settings: Settings, clock: Clock | None = None) -> AsyncIterator[Served]:
+    """An app on ``settings`` for the length of the block (restart: open another one)."""
+    async for s in _serve(settings, clock):
+        yield s
 
 
 async def _serve(settings: Settings, clock: Clock | None = None) -> AsyncIterator[Served]:

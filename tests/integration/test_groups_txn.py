@@ -4,7 +4,6 @@ coordinator calls it; and consumer groups surviving a restart on the same data d
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
@@ -13,21 +12,11 @@ import pytest
 from app.clock import FakeClock
 from app.config import Settings
 from app.errors import ErrorCode, SluiceError
-from app.main import create_app
 
-from .conftest import Served
+from .conftest import Served, running
 from .helpers import assert_error, create_topic
 
 SESSION_MS = 10_000
-
-
-@asynccontextmanager
-async def running(settings: Settings, clock: FakeClock) -> AsyncIterator[Served]:
-    app = create_app(settings, clock=clock)
-    async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://sluice") as c:
-            yield Served(app, c)
 
 
 @pytest.fixture

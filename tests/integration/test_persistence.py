@@ -12,18 +12,15 @@ from typing import Any
 import httpx
 
 from app.config import Settings
-from app.main import create_app
 
+from .conftest import running as served_app
 from .helpers import b64, create_topic, describe, produce, read
 
 
 @asynccontextmanager
 async def running(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(settings)
-    async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://sluice") as c:
-            yield c
+    async with served_app(settings) as s:
+        yield s.client
 
 
 async def dump(c: httpx.AsyncClient) -> dict[str, Any]:
