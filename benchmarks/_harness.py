@@ -29,7 +29,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -534,3 +534,18 @@ def print_targets(title: str, targets: Sequence[dict[str, Any]]) -> None:
         mark = "ok  " if t["ok"] else "MISS"
         log(f"  [{mark}] {t['name']:<44} {t['median']!s:>12} {t['unit']:<10} "
             f"(min {t['min']}, max {t['max']}; goal {t['goal']})")
+
+
+def run_main(name: str, doc: str | None, add_args: Callable[[argparse.ArgumentParser], None],
+             run: Callable[[argparse.Namespace], Any], argv: list[str] | None) -> int:
+    """``python -m benchmarks.<name>``: parse the flags, run, exit 1 when a server failed."""
+    parser = argparse.ArgumentParser(prog=f"python -m benchmarks.{name}", description=doc,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_args(parser)
+    args = parser.parse_args(argv)
+    try:
+        run(args)
+    except BenchError as exc:
+        log(f"{name}: FAILED: {exc}")
+        return 1
+    return 0

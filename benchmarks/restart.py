@@ -174,16 +174,7 @@ def add_args(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.restart", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_args(parser)
-    args = parser.parse_args(argv)
-    try:
-        run(args)
-    except h.BenchError as exc:
-        h.log(f"restart: FAILED: {exc}")
-        return 1
-    return 0
+    return h.run_main("restart", __doc__, add_args, run, argv)
 
 
 if __name__ == "__main__":

@@ -316,16 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["--consume-spec"]:
         print(orjson.dumps(asyncio.run(_consume(orjson.loads(argv[1])))).decode())
         return 0
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.share", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_args(parser)
-    args = parser.parse_args(argv)
-    try:
-        run(args)
-    except h.BenchError as exc:
-        h.log(f"share: FAILED: {exc}")
-        return 1
-    return 0
+    return h.run_main("share", __doc__, add_args, run, argv)
 
 
 if __name__ == "__main__":
