@@ -348,7 +348,9 @@ class PartitionLog:
 
     @property
     def last_stable_offset(self) -> int:
-        """First offset of the oldest undecided transaction, else the high watermark."""
+        """First offset of the oldest undecided transaction, else the high watermark; never
+        below the log start (delete-records or retention may pass an open transaction's first
+        offset: readers then wait at the log start, as Kafka bounds its first unstable offset)."""
         hw = self.high_watermark
         if self._txn_closing:
             self._txn_closing = [c for c in self._txn_closing if c[0] >= hw]
@@ -357,7 +359,7 @@ class PartitionLog:
             lso = min(lso, first)
         for _, first in self._txn_closing:
             lso = min(lso, first)
-        return lso
+        return max(lso, self.log_start_offset)
 
     def open_transactions(self) -> dict[int, int]:
         """Producer id → first offset of each transaction open on this partition."""

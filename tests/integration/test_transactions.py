@@ -344,3 +344,32 @@ async def test_idle_transactional_id_expires(settings_factory: Callable[..., Set
         assert_error(await s.client.get("/v1/transactions/idle"), 404, "NOT_FOUND")
         new_pid, epoch = await init_producer(s.client, transactional_id="idle")
         assert new_pid != pid and epoch == 0
+
+
+async def test_delete_records_past_an_open_transaction_keeps_the_lso_readable(
+        client: httpx.AsyncClient) -> None:
+    """ListOffsets "latest" under read_committed answers an offset a read_committed consumer
+    can fetch from, even when delete-records moved the log start past the first offset of a
+    transaction still open."""
+    await create_topic(client, "t")
+    await produce(client, "t", [{"value": "p0", "partition": 0}, {"value": "p1", "partition": 0}])
+    pid, epoch = await init_producer(client, transactional_id="tx")
+    await produce_ok(client, pid, epoch, [batch("t", 0, 0, 2)], "tx")  # offsets 2-3
+    await produce(client, "t", [{"value": "p2", "partition": 0}])  # offset 4
+    r = await client.post("/v1/topics/t/delete-records",
+                          json={"partitions": [{"partition": 0, "before_offset": 3}]})
+    assert r.status_code == 200, r.text
+    info = await partition_info(client, "t")
+    assert info["log_start_offset"] == 3
+    assert info["last_stable_offset"] == 3
+    r = await client.get("/v1/topics/t/partitions/0/offsets",
+                         params={"at": "latest", "isolation_level": "read_committed"})
+    assert r.status_code == 200, r.text
+    latest = r.json()["offset"]
+    assert latest == 3
+    r = await client.get("/v1/topics/t/partitions/0/records",
+                         params={"offset": latest, "isolation_level": "read_committed"})
+    assert r.status_code == 200, r.text
+    assert r.json()["records"] == [] and r.json()["last_stable_offset"] == 3
+    assert (await end_txn(client, "tx", pid, epoch, "abort")).status_code == 200
+    assert await values(client, "t", 0, "read_committed", offset=latest) == ["p2"]
