@@ -373,3 +373,24 @@ async def test_delete_records_past_an_open_transaction_keeps_the_lso_readable(
     assert r.json()["records"] == [] and r.json()["last_stable_offset"] == 3
     assert (await end_txn(client, "tx", pid, epoch, "abort")).status_code == 200
     assert await values(client, "t", 0, "read_committed", offset=latest) == ["p2"]
+
+
+async def test_markers_are_durable_before_the_end_completes_with_fsync_interval(
+        settings_factory: Callable[..., Settings]) -> None:
+    """With fsync=interval a produce answer may precede its fsync, but a transaction's end may
+    not: Complete* in SQLite says the markers exist, and recovery never writes them again. A
+    power loss that dropped markers written after a durable Complete* would leave the
+    transaction open on its partitions forever (an LSO stuck for good)."""
+    settings = settings_factory(fsync="interval", fsync_interval_ms=60_000)
+    async for s in _serve(settings):
+        c = s.client
+        await create_topic(c, "t", partitions=2)
+        pid, epoch = await init_producer(c, transactional_id="tx")
+        await produce_ok(c, pid, epoch, [batch("t", 0, 0, 2), batch("t", 1, 0)], "tx")
+        r = await end_txn(c, "tx", pid, epoch)
+        assert r.status_code == 200, r.text
+        assert (await c.get("/v1/transactions/tx")).json()["state"] == "CompleteCommit"
+        for p, marker in ((0, 2), (1, 1)):
+            lg = s.broker.topics.get("t").log(p)
+            assert lg.log_end_offset == marker + 1
+            assert lg._durable_offset > marker  # the marker was fsynced before completion
