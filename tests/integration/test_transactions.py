@@ -394,3 +394,39 @@ async def test_markers_are_durable_before_the_end_completes_with_fsync_interval(
             lg = s.broker.topics.get("t").log(p)
             assert lg.log_end_offset == marker + 1
             assert lg._durable_offset > marker  # the marker was fsynced before completion
+
+
+async def test_commit_racing_the_timeout_abort_is_never_invalid_txn_state(
+        txn_served: Served, clock: FakeClock) -> None:
+    """SEMANTICS C14: a commit that loses the race against the timeout abort gets the
+    retriable CONCURRENT_TRANSACTIONS while the abort runs and TRANSACTION_TIMED_OUT after it
+    (never the fatal INVALID_TXN_STATE); one that wins commits and the sweep leaves it alone."""
+    c, b = txn_served.client, txn_served.broker
+    await create_topic(c, "t")
+    for delay in range(4):  # the commit starts after `delay` turns of the event loop
+        tid = f"tx{delay}"
+        pid, e = await init_producer(c, transactional_id=tid, transaction_timeout_ms=1000)
+        await produce_ok(c, pid, e, [batch("t", 0, 0)], tid)
+        clock.advance(1001)
+
+        async def commit(tid: str = tid, pid: int = pid, e: int = e,
+                         delay: int = delay) -> httpx.Response:
+            for _ in range(delay):
+                await asyncio.sleep(0)
+            return await end_txn(c, tid, pid, e)
+
+        aborted, r = await asyncio.gather(b.transactions.abort_timed_out(), commit())
+        assert aborted == 1, "the sweep started first"
+        assert_error(r, 409, "CONCURRENT_TRANSACTIONS")
+        assert_error(await end_txn(c, tid, pid, e), 409, "TRANSACTION_TIMED_OUT")
+    # the commit first: it wins, the sweep finds nothing open
+    pid, e = await init_producer(c, transactional_id="won", transaction_timeout_ms=1000)
+    await produce_ok(c, pid, e, [batch("t", 0, 0, tag="w")], "won")
+    clock.advance(1001)
+    r, aborted = await asyncio.gather(end_txn(c, "won", pid, e),
+                                      b.transactions.abort_timed_out())
+    assert r.status_code == 200, r.text
+    assert aborted == 0
+    assert await values(c, "t", isolation="read_committed") == ["w0"]
+    info = await partition_info(c, "t")
+    assert info["last_stable_offset"] == info["high_watermark"]
