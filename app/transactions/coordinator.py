@@ -105,13 +105,18 @@ class TransactionCoordinator:
             pid = await self.ids.next_id()
             tm = self.txns.get(tid)  # another caller may have created it meanwhile
             if tm is None:
+                # staged like every change: until the row is durable, concurrent callers get
+                # CONCURRENT_TRANSACTIONS instead of bumping an epoch that may never exist
                 tm = TxnMetadata(tid, pid, 0, timeout_ms, updated_ms=now)
+                transit = tm.prepare(tm.transit())
                 self.txns[tid] = tm
                 try:
-                    await self.store.save(_row(tid, tm.transit()))
+                    await self.store.save(_row(tid, transit))
                 except BaseException:
-                    del self.txns[tid]
+                    if self.txns.get(tid) is tm:
+                        del self.txns[tid]
                     raise
+                tm.complete(transit)
                 return pid, 0
         self._check_not_pending(tm)
         if producer_id is not None and producer_epoch is not None:

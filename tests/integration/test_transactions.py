@@ -430,3 +430,53 @@ async def test_commit_racing_the_timeout_abort_is_never_invalid_txn_state(
     assert await values(c, "t", isolation="read_committed") == ["w0"]
     info = await partition_info(c, "t")
     assert info["last_stable_offset"] == info["high_watermark"]
+
+
+async def test_first_init_of_a_transactional_id_is_staged_until_durable(
+        txn_served: Served) -> None:
+    """Two first InitProducerIds of one transactional id race: while the first one's row is
+    not durable yet, the second is turned away (retriable) instead of bumping an epoch that
+    may never exist. Here the first write fails: afterwards memory and SQLite agree, and no
+    caller holds an answer the server has forgotten."""
+    from app.errors import SluiceError
+    from app.metadata.txn_store import TxnRow
+
+    coordinator = txn_served.broker.transactions
+    store = coordinator.store
+    real_save = store.save
+    gate = asyncio.Event()
+    calls = 0
+
+    async def first_write_fails(row: TxnRow) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            await gate.wait()
+            raise OSError("disk full")
+        await real_save(row)
+
+    store.save = first_write_fails  # type: ignore[method-assign]
+    first = asyncio.create_task(coordinator.init_producer_id("tx", 60_000, None, None))
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert not first.done()
+    second: tuple[int, int] | SluiceError
+    try:
+        second = await coordinator.init_producer_id("tx", 60_000, None, None)
+    except SluiceError as exc:
+        second = exc
+    gate.set()
+    with pytest.raises(OSError):
+        await first
+    store.save = real_save  # type: ignore[method-assign]
+    durable = {r.transactional_id for r in await store.load_all()}
+    if isinstance(second, SluiceError):
+        assert second.to_dict()["code"] == "CONCURRENT_TRANSACTIONS"
+        assert second.to_dict()["retriable"] is True
+    else:  # an answered init must stay valid
+        assert "tx" in coordinator.txns
+    assert set(coordinator.txns) == durable
+    # a retry now starts cleanly
+    _, epoch = await init_producer(txn_served.client, transactional_id="tx")
+    assert epoch == 0
+    assert {r.transactional_id for r in await store.load_all()} == {"tx"}
