@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import httpx
 import pytest
@@ -480,3 +480,44 @@ async def test_first_init_of_a_transactional_id_is_staged_until_durable(
     _, epoch = await init_producer(txn_served.client, transactional_id="tx")
     assert epoch == 0
     assert {r.transactional_id for r in await store.load_all()} == {"tx"}
+
+
+async def test_an_instance_fenced_mid_init_stays_fenced(
+        settings_factory: Callable[..., Settings]) -> None:
+    """A new instance's InitProducerId aborts the open transaction of the older one, then
+    bumps the epoch. If the server stops (here: the last write fails) between the two, the
+    older instance must still be fenced, as it is once the init completes: its commit or
+    abort is PRODUCER_FENCED, never INVALID_TXN_STATE nor a 200 that hands it the current
+    epoch back. The state is the same after a restart."""
+    from app.metadata.txn_store import TxnRow
+
+    settings = settings_factory()
+    async for s in _serve(settings):
+        c = s.client
+        await create_topic(c, "t")
+        pid, e = await init_producer(c, transactional_id="tx")
+        await produce_ok(c, pid, e, [batch("t", 0, 0, 2)], "tx")
+        store = s.broker.transactions.store
+        real_save = store.save
+
+        async def bump_fails(row: TxnRow, real_save: Callable[[TxnRow], Awaitable[None]]
+                             = real_save) -> None:
+            if row.state == "Empty":
+                raise OSError("disk full")
+            await real_save(row)
+
+        store.save = bump_fails  # type: ignore[method-assign]
+        with pytest.raises(OSError):
+            await s.broker.transactions.init_producer_id("tx", 60_000, None, None)
+        store.save = real_save  # type: ignore[method-assign]
+        assert (await c.get("/v1/transactions/tx")).json()["state"] == "CompleteAbort"
+    async for s in _serve(settings):
+        c = s.client
+        for how in ("commit", "abort"):
+            assert_error(await end_txn(c, "tx", pid, e, how), 409, "PRODUCER_FENCED")
+        assert_error(await produce_raw(c, pid, e, [batch("t", 0, 2)], "tx"), 409,
+                     "INVALID_PRODUCER_EPOCH")
+        assert await init_producer(c, transactional_id="tx") == (pid, e + 2)
+        assert await values(c, "t", isolation="read_committed") == []
+        info = await partition_info(c, "t")
+        assert info["last_stable_offset"] == info["high_watermark"] == 3
