@@ -52,16 +52,23 @@ class Flusher:
         for lg in logs:
             self._dirty[lg] = None
 
-    async def wait_durable(self, logs: Iterable[PartitionLog]) -> None:
-        """Return once everything appended so far to ``logs`` is durable (fsync=always)."""
+    async def wait_durable(self, logs: Iterable[PartitionLog], *, force: bool = False) -> None:
+        """Return once everything appended so far to ``logs`` is durable (fsync=always).
+
+        With ``force`` also under fsync=interval, by running a round now: for log writes that
+        a durable metadata change will rely on (transaction markers before Complete*).
+        """
         self.mark_dirty(logs)
-        if not self.always:
+        if not self.always and not force:
             return
         if self._closed:
             raise Unavailable(ErrorCode.NOT_READY, "the server is stopping")
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiters.append(fut)
-        self._wake.set()
+        if self.always:
+            self._wake.set()
+        else:
+            await self.flush_round()  # the interval loop does not wait for wake-ups
         await fut
 
     async def run(self) -> None:

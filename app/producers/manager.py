@@ -67,14 +67,20 @@ class ProducerStateManager:
 
     # -- the partition log's hook -------------------------------------------------------------
 
-    def replay(self, h: BatchHeader, commit: bool | None) -> None:
-        """Apply a batch read back from the log (``commit`` is set for markers)."""
+    def replay(self, h: BatchHeader, commit: bool | None, opened_ms: int) -> None:
+        """Apply a batch read back from the log (``commit`` is set for markers).
+
+        The produce path stamps a batch with the server's time of the append; the log keeps
+        only the records' create times, which a client may set to anything (years old, or in
+        the future). A replayed data batch is therefore stamped with the time the log was
+        opened: never earlier than its append, so expiry can only come later than it would
+        have without the restart, never sooner. A marker's timestamp is the server's own."""
         if commit is not None:
             self.on_marker(h.producer_id, h.producer_epoch, h.max_timestamp)
             return
         self.commit(AppendPlan(h.producer_id, h.producer_epoch, h.base_sequence,
                                h.record_count, h.is_transactional),
-                    h.base_offset, h.last_offset, h.max_timestamp)
+                    h.base_offset, h.last_offset, opened_ms)
 
     def snapshot(self) -> Any:
         return [[e.producer_id, e.epoch, e.txn_first_offset, e.last_timestamp,

@@ -82,8 +82,11 @@ class FlushTicket:
 class ProducerStateHook(Protocol):
     """What the log needs from the producer-state layer above it (see app/producers)."""
 
-    def replay(self, h: record.BatchHeader, commit: bool | None) -> None:
-        """Apply a producer batch read back at open; ``commit`` is set for markers."""
+    def replay(self, h: record.BatchHeader, commit: bool | None, opened_ms: int) -> None:
+        """Apply a producer batch read back at open; ``commit`` is set for markers.
+
+        ``opened_ms`` is when the log was opened: a batch's own timestamps are the records'
+        create times (any value a client sent), not when it was appended."""
 
     def snapshot(self) -> Any:
         """The entries as JSON-able data."""
@@ -177,11 +180,11 @@ class PartitionLog:
             parent = os.path.dirname(os.path.abspath(directory))
             _fsync_directory(parent)  # the partition's entry in the topic directory
             _fsync_directory(os.path.dirname(parent))  # the topic's entry in the logs root
-        self._open()
+        self._open(now_ms)
 
     # -- opening and recovery -----------------------------------------------------------------
 
-    def _open(self) -> None:
+    def _open(self, now_ms: int) -> None:
         for name in os.listdir(self.directory):
             if name.endswith(".tmp"):
                 os.unlink(os.path.join(self.directory, name))
@@ -197,7 +200,7 @@ class PartitionLog:
         if not bases:
             self._add_segment(self.log_start_offset)
             self._durable_offset = self.log_start_offset
-            self._load_producer_state()
+            self._load_producer_state(now_ms)
             return
         checkpoint = _unpack_checked(_CHECKPOINT, _read_file(self._path(CHECKPOINT_FILE)) or b"")
         cp_base, cp_pos = (checkpoint[0], checkpoint[1]) if checkpoint else (bases[0], 0)
@@ -234,10 +237,11 @@ class PartitionLog:
             self.segments, self._bases = [], []
             self._add_segment(self.log_start_offset)
         self._durable_offset = self.log_end_offset
-        self._load_producer_state()
+        self._load_producer_state(now_ms)
 
-    def _load_producer_state(self) -> None:
-        """Restore the producer-state snapshot, then replay the batches written after it."""
+    def _load_producer_state(self, now_ms: int) -> None:
+        """Restore the producer-state snapshot, then replay the batches written after it
+        (``now_ms``, the time of opening, stands in for their unrecorded append time)."""
         data = _read_file(self._path(SNAPSHOT_FILE))
         snap: dict[str, Any] | None = None
         if data is not None and len(data) > 4:
@@ -271,7 +275,7 @@ class PartitionLog:
                 elif h.is_transactional:
                     self._txn_open.setdefault(h.producer_id, h.base_offset)
                 if self.producer_state is not None:
-                    self.producer_state.replay(h, commit)
+                    self.producer_state.replay(h, commit, now_ms)
             pos = 0
         self._txn_closing.clear()
 
@@ -348,7 +352,9 @@ class PartitionLog:
 
     @property
     def last_stable_offset(self) -> int:
-        """First offset of the oldest undecided transaction, else the high watermark."""
+        """First offset of the oldest undecided transaction, else the high watermark; never
+        below the log start (delete-records or retention may pass an open transaction's first
+        offset: readers then wait at the log start, as Kafka bounds its first unstable offset)."""
         hw = self.high_watermark
         if self._txn_closing:
             self._txn_closing = [c for c in self._txn_closing if c[0] >= hw]
@@ -357,7 +363,7 @@ class PartitionLog:
             lso = min(lso, first)
         for _, first in self._txn_closing:
             lso = min(lso, first)
-        return lso
+        return max(lso, self.log_start_offset)
 
     def open_transactions(self) -> dict[int, int]:
         """Producer id → first offset of each transaction open on this partition."""

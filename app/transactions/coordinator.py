@@ -105,13 +105,18 @@ class TransactionCoordinator:
             pid = await self.ids.next_id()
             tm = self.txns.get(tid)  # another caller may have created it meanwhile
             if tm is None:
+                # staged like every change: until the row is durable, concurrent callers get
+                # CONCURRENT_TRANSACTIONS instead of bumping an epoch that may never exist
                 tm = TxnMetadata(tid, pid, 0, timeout_ms, updated_ms=now)
+                transit = tm.prepare(tm.transit())
                 self.txns[tid] = tm
                 try:
-                    await self.store.save(_row(tid, tm.transit()))
+                    await self.store.save(_row(tid, transit))
                 except BaseException:
-                    del self.txns[tid]
+                    if self.txns.get(tid) is tm:
+                        del self.txns[tid]
                     raise
+                tm.complete(transit)
                 return pid, 0
         self._check_not_pending(tm)
         if producer_id is not None and producer_epoch is not None:
@@ -123,12 +128,12 @@ class TransactionCoordinator:
                 raise Conflict(ErrorCode.PRODUCER_FENCED,
                                f"producer {producer_id} epoch {producer_epoch} is not the "
                                f"current instance of {tid!r}")
-        if tm.state is _S.ONGOING:
-            await self._end(tm, commit=False)  # fence the older instance: abort its txn
-        pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch)
         # a recovering producer may retry this call; a new instance leaves nothing to retry,
         # so the instance it fenced cannot pass for a retry (Kafka sets lastProducerEpoch -1)
         recovering = producer_id is not None
+        if tm.state is _S.ONGOING:  # abort the open transaction (a new instance: fencing)
+            await self._end(tm, commit=False, fenced=not recovering)
+        pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch)
         await self._persist(tm, dataclasses.replace(
             tm.transit(), state=_S.EMPTY, producer_id=pid, producer_epoch=epoch,
             last_producer_id=tm.producer_id if recovering else -1,
@@ -274,9 +279,16 @@ class TransactionCoordinator:
 
     # -- ending -------------------------------------------------------------------------------
 
-    async def _end(self, tm: TxnMetadata, commit: bool, *, timed_out: bool = False) -> None:
+    async def _end(self, tm: TxnMetadata, commit: bool, *, timed_out: bool = False,
+                   fenced: bool = False) -> None:
+        """Prepare* durable, then ``_finish``. In Prepare*, ``last_producer_id``/``last_epoch``
+        name who may retry this end once it is complete: the producer that ended it (or
+        timed out), nobody when a newer instance fenced it. Persisted, so that a stop before
+        the fencing init's own bump still leaves the older instance fenced."""
         await self._persist(tm, dataclasses.replace(
             tm.transit(), state=_S.PREPARE_COMMIT if commit else _S.PREPARE_ABORT,
+            last_producer_id=-1 if fenced else tm.producer_id,
+            last_epoch=-1 if fenced else tm.producer_epoch,
             timed_out_epoch=tm.producer_epoch if timed_out else -1,
             updated_ms=self.clock.now_ms()))
         await self._finish(tm)
@@ -299,8 +311,8 @@ class TransactionCoordinator:
             pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch)
             await self._persist(tm, dataclasses.replace(
                 tm.transit(), state=_S.COMPLETE_COMMIT if commit else _S.COMPLETE_ABORT,
-                producer_id=pid, producer_epoch=epoch, last_producer_id=tm.producer_id,
-                last_epoch=tm.producer_epoch, partitions=frozenset(), groups=frozenset(),
+                producer_id=pid, producer_epoch=epoch, last_producer_id=tm.last_producer_id,
+                last_epoch=tm.last_epoch, partitions=frozenset(), groups=frozenset(),
                 start_ms=-1, updated_ms=self.clock.now_ms()))
         finally:
             self._finishing.discard(tid)

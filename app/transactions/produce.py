@@ -137,4 +137,5 @@ class ProduceService:
             self.on_append(lg)
             logs.append(lg)
         if logs:
-            await self.flusher.wait_durable(logs)
+            # even under fsync=interval: Complete* follows, and nothing writes markers again
+            await self.flusher.wait_durable(logs, force=True)

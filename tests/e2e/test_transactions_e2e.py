@@ -174,7 +174,9 @@ def test_kill9_in_prepare_commit_finishes_the_commit_at_restart(
     s.kill()
     db = sqlite3.connect(s.data_dir / "metadata.db")
     with db:
-        n = db.execute("UPDATE transactions SET state = 'PrepareCommit' "
+        # Prepare* also names who may retry the end once complete: the committing producer
+        n = db.execute("UPDATE transactions SET state = 'PrepareCommit', "
+                       "last_producer_id = producer_id, last_epoch = producer_epoch "
                        "WHERE transactional_id = 'tx' AND state = 'Ongoing'").rowcount
     db.close()
     assert n == 1

@@ -162,3 +162,34 @@ async def test_duplicate_state_survives_a_clean_restart(settings_factory) -> Non
         assert (nxt["base_offset"], nxt["error"]) == (4, None)
         assert error_code(await produce_one(s.client, pid, epoch, "t", 0, 9)) == (
             "OUT_OF_ORDER_SEQUENCE_NUMBER")
+
+
+async def test_replayed_state_is_not_expired_by_old_record_timestamps(
+        settings_factory, clock) -> None:  # type: ignore[no-untyped-def]
+    """After a crash (no producer-state snapshot, the log is replayed) a producer whose records
+    carry old create times is as alive as before: its idleness counts from when it wrote, not
+    from the timestamps its records carry, so the producer-expiry sweep keeps it and a retry
+    is still recognised instead of being appended a second time."""
+    import glob
+    import os
+
+    from tests.integration.conftest import _serve
+
+    settings = settings_factory(producer_id_expiration_ms=3_600_000)
+    old = {"topic": "t", "partition": 0, "base_sequence": 0,
+           "records": [{"value": "a", "timestamp": 1_000}, {"value": "b", "timestamp": 2_000}]}
+    async for s in _serve(settings, clock):
+        await create_topic(s.client, "t")
+        pid, epoch = await init_producer(s.client)
+        (first,) = await produce_ok(s.client, pid, epoch, [old])
+        assert s.broker.expire_producers() == 0
+        data_dir = s.broker.data.path
+    # a crash before any snapshot: only the log itself is left to rebuild the state from
+    (snapshot,) = glob.glob(os.path.join(data_dir, "**", "producer-snapshot"), recursive=True)
+    os.unlink(snapshot)
+    async for s in _serve(settings, clock):
+        clock.advance(60_000)  # well within the expiration
+        assert s.broker.expire_producers() == 0
+        (again,) = await produce_ok(s.client, pid, epoch, [old])
+        assert again == first
+        assert await values(s.client, "t") == ["a", "b"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import httpx
 import pytest
@@ -344,3 +344,180 @@ async def test_idle_transactional_id_expires(settings_factory: Callable[..., Set
         assert_error(await s.client.get("/v1/transactions/idle"), 404, "NOT_FOUND")
         new_pid, epoch = await init_producer(s.client, transactional_id="idle")
         assert new_pid != pid and epoch == 0
+
+
+async def test_delete_records_past_an_open_transaction_keeps_the_lso_readable(
+        client: httpx.AsyncClient) -> None:
+    """ListOffsets "latest" under read_committed answers an offset a read_committed consumer
+    can fetch from, even when delete-records moved the log start past the first offset of a
+    transaction still open."""
+    await create_topic(client, "t")
+    await produce(client, "t", [{"value": "p0", "partition": 0}, {"value": "p1", "partition": 0}])
+    pid, epoch = await init_producer(client, transactional_id="tx")
+    await produce_ok(client, pid, epoch, [batch("t", 0, 0, 2)], "tx")  # offsets 2-3
+    await produce(client, "t", [{"value": "p2", "partition": 0}])  # offset 4
+    r = await client.post("/v1/topics/t/delete-records",
+                          json={"partitions": [{"partition": 0, "before_offset": 3}]})
+    assert r.status_code == 200, r.text
+    info = await partition_info(client, "t")
+    assert info["log_start_offset"] == 3
+    assert info["last_stable_offset"] == 3
+    r = await client.get("/v1/topics/t/partitions/0/offsets",
+                         params={"at": "latest", "isolation_level": "read_committed"})
+    assert r.status_code == 200, r.text
+    latest = r.json()["offset"]
+    assert latest == 3
+    r = await client.get("/v1/topics/t/partitions/0/records",
+                         params={"offset": latest, "isolation_level": "read_committed"})
+    assert r.status_code == 200, r.text
+    assert r.json()["records"] == [] and r.json()["last_stable_offset"] == 3
+    assert (await end_txn(client, "tx", pid, epoch, "abort")).status_code == 200
+    assert await values(client, "t", 0, "read_committed", offset=latest) == ["p2"]
+
+
+async def test_markers_are_durable_before_the_end_completes_with_fsync_interval(
+        settings_factory: Callable[..., Settings]) -> None:
+    """With fsync=interval a produce answer may precede its fsync, but a transaction's end may
+    not: Complete* in SQLite says the markers exist, and recovery never writes them again. A
+    power loss that dropped markers written after a durable Complete* would leave the
+    transaction open on its partitions forever (an LSO stuck for good)."""
+    settings = settings_factory(fsync="interval", fsync_interval_ms=60_000)
+    async for s in _serve(settings):
+        c = s.client
+        await create_topic(c, "t", partitions=2)
+        pid, epoch = await init_producer(c, transactional_id="tx")
+        await produce_ok(c, pid, epoch, [batch("t", 0, 0, 2), batch("t", 1, 0)], "tx")
+        r = await end_txn(c, "tx", pid, epoch)
+        assert r.status_code == 200, r.text
+        assert (await c.get("/v1/transactions/tx")).json()["state"] == "CompleteCommit"
+        for p, marker in ((0, 2), (1, 1)):
+            lg = s.broker.topics.get("t").log(p)
+            assert lg.log_end_offset == marker + 1
+            assert lg._durable_offset > marker  # the marker was fsynced before completion
+
+
+async def test_commit_racing_the_timeout_abort_is_never_invalid_txn_state(
+        txn_served: Served, clock: FakeClock) -> None:
+    """SEMANTICS C14: a commit that loses the race against the timeout abort gets the
+    retriable CONCURRENT_TRANSACTIONS while the abort runs and TRANSACTION_TIMED_OUT after it
+    (never the fatal INVALID_TXN_STATE); one that wins commits and the sweep leaves it alone."""
+    c, b = txn_served.client, txn_served.broker
+    await create_topic(c, "t")
+    for delay in range(4):  # the commit starts after `delay` turns of the event loop
+        tid = f"tx{delay}"
+        pid, e = await init_producer(c, transactional_id=tid, transaction_timeout_ms=1000)
+        await produce_ok(c, pid, e, [batch("t", 0, 0)], tid)
+        clock.advance(1001)
+
+        async def commit(tid: str = tid, pid: int = pid, e: int = e,
+                         delay: int = delay) -> httpx.Response:
+            for _ in range(delay):
+                await asyncio.sleep(0)
+            return await end_txn(c, tid, pid, e)
+
+        aborted, r = await asyncio.gather(b.transactions.abort_timed_out(), commit())
+        assert aborted == 1, "the sweep started first"
+        assert_error(r, 409, "CONCURRENT_TRANSACTIONS")
+        assert_error(await end_txn(c, tid, pid, e), 409, "TRANSACTION_TIMED_OUT")
+    # the commit first: it wins, the sweep finds nothing open
+    pid, e = await init_producer(c, transactional_id="won", transaction_timeout_ms=1000)
+    await produce_ok(c, pid, e, [batch("t", 0, 0, tag="w")], "won")
+    clock.advance(1001)
+    r, aborted = await asyncio.gather(end_txn(c, "won", pid, e),
+                                      b.transactions.abort_timed_out())
+    assert r.status_code == 200, r.text
+    assert aborted == 0
+    assert await values(c, "t", isolation="read_committed") == ["w0"]
+    info = await partition_info(c, "t")
+    assert info["last_stable_offset"] == info["high_watermark"]
+
+
+async def test_first_init_of_a_transactional_id_is_staged_until_durable(
+        txn_served: Served) -> None:
+    """Two first InitProducerIds of one transactional id race: while the first one's row is
+    not durable yet, the second is turned away (retriable) instead of bumping an epoch that
+    may never exist. Here the first write fails: afterwards memory and SQLite agree, and no
+    caller holds an answer the server has forgotten."""
+    from app.errors import SluiceError
+    from app.metadata.txn_store import TxnRow
+
+    coordinator = txn_served.broker.transactions
+    store = coordinator.store
+    real_save = store.save
+    gate = asyncio.Event()
+    calls = 0
+
+    async def first_write_fails(row: TxnRow) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            await gate.wait()
+            raise OSError("disk full")
+        await real_save(row)
+
+    store.save = first_write_fails  # type: ignore[method-assign]
+    first = asyncio.create_task(coordinator.init_producer_id("tx", 60_000, None, None))
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert not first.done()
+    second: tuple[int, int] | SluiceError
+    try:
+        second = await coordinator.init_producer_id("tx", 60_000, None, None)
+    except SluiceError as exc:
+        second = exc
+    gate.set()
+    with pytest.raises(OSError):
+        await first
+    store.save = real_save  # type: ignore[method-assign]
+    durable = {r.transactional_id for r in await store.load_all()}
+    if isinstance(second, SluiceError):
+        assert second.to_dict()["code"] == "CONCURRENT_TRANSACTIONS"
+        assert second.to_dict()["retriable"] is True
+    else:  # an answered init must stay valid
+        assert "tx" in coordinator.txns
+    assert set(coordinator.txns) == durable
+    # a retry now starts cleanly
+    _, epoch = await init_producer(txn_served.client, transactional_id="tx")
+    assert epoch == 0
+    assert {r.transactional_id for r in await store.load_all()} == {"tx"}
+
+
+async def test_an_instance_fenced_mid_init_stays_fenced(
+        settings_factory: Callable[..., Settings]) -> None:
+    """A new instance's InitProducerId aborts the open transaction of the older one, then
+    bumps the epoch. If the server stops (here: the last write fails) between the two, the
+    older instance must still be fenced, as it is once the init completes: its commit or
+    abort is PRODUCER_FENCED, never INVALID_TXN_STATE nor a 200 that hands it the current
+    epoch back. The state is the same after a restart."""
+    from app.metadata.txn_store import TxnRow
+
+    settings = settings_factory()
+    async for s in _serve(settings):
+        c = s.client
+        await create_topic(c, "t")
+        pid, e = await init_producer(c, transactional_id="tx")
+        await produce_ok(c, pid, e, [batch("t", 0, 0, 2)], "tx")
+        store = s.broker.transactions.store
+        real_save = store.save
+
+        async def bump_fails(row: TxnRow, real_save: Callable[[TxnRow], Awaitable[None]]
+                             = real_save) -> None:
+            if row.state == "Empty":
+                raise OSError("disk full")
+            await real_save(row)
+
+        store.save = bump_fails  # type: ignore[method-assign]
+        with pytest.raises(OSError):
+            await s.broker.transactions.init_producer_id("tx", 60_000, None, None)
+        store.save = real_save  # type: ignore[method-assign]
+        assert (await c.get("/v1/transactions/tx")).json()["state"] == "CompleteAbort"
+    async for s in _serve(settings):
+        c = s.client
+        for how in ("commit", "abort"):
+            assert_error(await end_txn(c, "tx", pid, e, how), 409, "PRODUCER_FENCED")
+        assert_error(await produce_raw(c, pid, e, [batch("t", 0, 2)], "tx"), 409,
+                     "INVALID_PRODUCER_EPOCH")
+        assert await init_producer(c, transactional_id="tx") == (pid, e + 2)
+        assert await values(c, "t", isolation="read_committed") == []
+        info = await partition_info(c, "t")
+        assert info["last_stable_offset"] == info["high_watermark"] == 3

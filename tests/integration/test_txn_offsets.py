@@ -131,7 +131,8 @@ async def test_recovery_ends_the_offsets_of_a_prepared_transaction(
         await s.client.post("/v1/transactions/tx/offsets", json=_body(pid, e))
         await produce_ok(s.client, pid, e, [batch("t", 0, 0)], "tx")
         await s.broker.db.writer.execute(  # as if the server died right after PrepareCommit
-            "UPDATE transactions SET state = 'PrepareCommit' WHERE transactional_id = 'tx'")
+            "UPDATE transactions SET state = 'PrepareCommit', last_producer_id = producer_id, "
+            "last_epoch = producer_epoch WHERE transactional_id = 'tx'")
     p = RecordingParticipant()
     from app.main import create_app
     from app.runtime import Broker

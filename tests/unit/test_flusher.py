@@ -64,3 +64,15 @@ async def test_interval_mode_answers_without_waiting(tmp_path: Path) -> None:
     await flusher.close()
     assert flusher.stats.rounds == 1
     lg.close(clean=True)
+
+
+async def test_interval_mode_forced_wait_fsyncs_before_answering(tmp_path: Path) -> None:
+    """``force`` (transaction markers) makes a write durable now even under fsync=interval,
+    with no flusher task running: the caller's own round does it."""
+    flusher, lg, _ = make(tmp_path, always=False)
+    lg.append([Record(1, None, b"x")], now_ms=0)
+    await asyncio.wait_for(flusher.wait_durable([lg], force=True), 5)
+    assert flusher.stats.rounds == 1 and flusher.stats.waiters_served == 1
+    assert lg._durable_offset == 1
+    await flusher.close()
+    lg.close(clean=True)

@@ -141,3 +141,20 @@ def test_open_reads_only_the_batches_after_the_snapshot(tmp_path: Path) -> None:
     assert not again.is_aborted(3, 6) and again.is_aborted(4, 8)  # commits when i % 3 == 0
     assert again.last_stable_offset == 80
     again.close(clean=False)
+
+
+def test_the_lso_never_falls_below_the_log_start(tmp_path: Path) -> None:
+    """Deleting records past an open transaction's first offset moves the LSO with the log
+    start (Kafka's firstUnstableOffset is bounded by the log start): an LSO below the log
+    start is an offset nobody may read."""
+    lg = _open(tmp_path / "p")
+    lg.append(_recs("plain0", "plain1"), now_ms=1)  # 0-1
+    _txn(lg, 1, "a0", "a1")  # 2-3, still open
+    lg.append(_recs("plain2"), now_ms=1)  # 4
+    assert lg.last_stable_offset == 2
+    assert lg.advance_log_start(3)
+    assert lg.last_stable_offset == 3
+    assert _committed(lg, 3) == []  # the open transaction still holds readers back
+    lg.append_marker(1, 1, False, now_ms=1)  # 5: abort
+    assert lg.last_stable_offset == lg.high_watermark == 6
+    assert _committed(lg, 3) == [(4, b"plain2")]
