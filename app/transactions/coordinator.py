@@ -136,8 +136,10 @@ class TransactionCoordinator:
         pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch)
         await self._persist(tm, dataclasses.replace(
             tm.transit(), state=_S.EMPTY, producer_id=pid, producer_epoch=epoch,
-            last_producer_id=tm.producer_id if recovering else -1,
-            last_epoch=tm.producer_epoch if recovering else -1, timed_out_epoch=-1,
+            # the epoch the caller presented: a retry of this call (its answer lost) is
+            # recognised as a retry and answered the same (Kafka's lastProducerEpoch)
+            last_producer_id=producer_id if recovering else -1,
+            last_epoch=producer_epoch if producer_epoch is not None else -1, timed_out_epoch=-1,
             timeout_ms=timeout_ms, partitions=frozenset(), groups=frozenset(), start_ms=-1,
             updated_ms=now))
         return pid, epoch

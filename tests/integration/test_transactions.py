@@ -217,11 +217,11 @@ async def test_timeout_abort_and_kip588_recovery(txn_served: Served, clock: Fake
                  "INVALID_PRODUCER_EPOCH")
     recovered = await init_producer(c, transactional_id="tx", producer_id=pid, producer_epoch=e)
     assert recovered == (pid, e + 2)
-    # after recovery the old epoch is simply fenced
+    # after recovery the old epoch is simply fenced on the transaction endpoints ...
     assert_error(await end_txn(c, "tx", pid, e), 409, "PRODUCER_FENCED")
-    r = await c.post("/v1/producers", json={"transactional_id": "tx", "producer_id": pid,
-                                            "producer_epoch": e})
-    assert_error(r, 409, "PRODUCER_FENCED")
+    # ... and a retry of the recovery call (its answer lost) answers the same again
+    again = await init_producer(c, transactional_id="tx", producer_id=pid, producer_epoch=e)
+    assert again == (pid, e + 2)
     await produce_ok(c, pid, e + 2, [batch("t", 0, 0, tag="ok")], "tx")
     assert (await end_txn(c, "tx", pid, e + 2)).status_code == 200
     assert await values(c, "t", isolation="read_committed") == ["ok0"]
@@ -521,3 +521,23 @@ async def test_an_instance_fenced_mid_init_stays_fenced(
         assert await values(c, "t", isolation="read_committed") == []
         info = await partition_info(c, "t")
         assert info["last_stable_offset"] == info["high_watermark"] == 3
+
+
+async def test_a_lost_answer_to_a_recovering_init_that_aborted_is_retried(
+        client: httpx.AsyncClient) -> None:
+    """The recovering producer's own open transaction is aborted by its init; the retry of
+    that init (same producer id and epoch) answers the same epoch instead of fencing it."""
+    c = client
+    await create_topic(c, "t")
+    pid, e = await init_producer(c, transactional_id="tx")
+    await produce_ok(c, pid, e, [batch("t", 0, 0)], "tx")
+    first = await init_producer(c, transactional_id="tx", producer_id=pid, producer_epoch=e)
+    assert first[0] == pid and first[1] > e
+    assert (await c.get("/v1/transactions/tx")).json()["state"] == "Empty"
+    assert await init_producer(c, transactional_id="tx", producer_id=pid,
+                               producer_epoch=e) == first
+    assert_error(await end_txn(c, "tx", pid, e), 409, "PRODUCER_FENCED")
+    await produce_ok(c, *first, [batch("t", 0, 0, tag="ok")], "tx")
+    assert (await end_txn(c, "tx", *first)).status_code == 200
+    assert await values(c, "t", isolation="read_committed") == ["ok0"]
+
