@@ -138,7 +138,7 @@ class TransactionCoordinator:
             tm.transit(), state=_S.EMPTY, producer_id=pid, producer_epoch=epoch,
             # the epoch the caller presented: a retry of this call (its answer lost) is
             # recognised as a retry and answered the same (Kafka's lastProducerEpoch)
-            last_producer_id=producer_id if recovering else -1,
+            last_producer_id=producer_id if producer_id is not None else -1,
             last_epoch=producer_epoch if producer_epoch is not None else -1, timed_out_epoch=-1,
             timeout_ms=timeout_ms, partitions=frozenset(), groups=frozenset(), start_ms=-1,
             updated_ms=now))
