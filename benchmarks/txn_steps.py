@@ -4,7 +4,7 @@ One app in this process (fsync=always, its own temporary data directory), driven
 ASGI interface (no sockets, so the timings are the server's own work plus the client's). A
 worker loops: produce 100 records in a transaction → send the input offset for group ``w4``
 (KIP-447) → commit. Reported per step: median and p99 in ms; per transaction: SQLite writers
-served, SQLite commits and log fsync rounds (counted by the database and the flusher). Then
+served, SQLite commits, log fsync rounds and files fsynced (counted by the database and the flusher). Then
 ``--workers`` concurrent workers run the same loop, to show how many writers share a commit.
 
     python -m benchmarks.txn_steps [--transactions 300] [--workers 4] [--quick]
@@ -78,7 +78,7 @@ async def _phase(c: httpx.AsyncClient, broker: Broker, workers: int,
     steps: dict[str, list[float]] = {k: [] for k in ("produce", "offsets", "commit",
                                                      "transaction")}
     writes, commits = broker.db.stats.writes, broker.db.stats.commits
-    rounds = broker.flusher.stats.rounds
+    rounds, fsyncs = broker.flusher.stats.rounds, broker.flusher.stats.fsyncs
     began = time.perf_counter()
     await asyncio.gather(*(_worker(c, p, n, steps) for p in range(workers)))
     took = time.perf_counter() - began
@@ -92,6 +92,7 @@ async def _phase(c: httpx.AsyncClient, broker: Broker, workers: int,
             "sqlite_writers": round((broker.db.stats.writes - writes) / txns, 2),
             "sqlite_commits": round((broker.db.stats.commits - commits) / txns, 2),
             "log_fsync_rounds": round((broker.flusher.stats.rounds - rounds) / txns, 2),
+            "log_fsyncs": round((broker.flusher.stats.fsyncs - fsyncs) / txns, 2),
         },
         "sqlite_commits_per_s": round((broker.db.stats.commits - commits) / took, 1),
     }
