@@ -1,10 +1,9 @@
 """Group commit: writes that arrive together share one fsync round, run in a thread.
 
 A producer appends on the event loop (page cache), then awaits ``wait_durable``. The flusher
-task takes everything pending at that moment, fsyncs it in its own thread (the round's logs in
-parallel) while new appends queue up for the next round, moves the high watermarks and wakes
-the waiters. With ``fsync=interval`` nobody waits: the flusher fsyncs the dirty logs every
-interval.
+task takes everything pending at that moment, fsyncs it in its own thread while new appends
+queue up for the next round, moves the high watermarks and wakes the waiters. With
+``fsync=interval`` nobody waits: the flusher fsyncs the dirty logs every interval.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from app.clock import Clock
@@ -20,8 +19,6 @@ from app.errors import ErrorCode, Unavailable
 from app.storage.log import FlushTicket, PartitionLog
 
 log = logging.getLogger("sluice.flusher")
-
-PARALLEL_FSYNCS = 8
 
 
 @dataclass(slots=True)
@@ -48,10 +45,6 @@ class Flusher:
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sluice-fsync")
-        # a round's logs are fsynced in parallel: the device (and the file system's journal)
-        # serves concurrent fsyncs together, so a round costs about one fsync, not one per log
-        self._pool = ThreadPoolExecutor(max_workers=PARALLEL_FSYNCS,
-                                        thread_name_prefix="sluice-fsync-log")
         self._last_checkpoint: dict[PartitionLog, float] = {}
         self._closed = False
 
@@ -102,7 +95,7 @@ class Flusher:
             started = self.clock.monotonic()
             try:
                 await asyncio.get_running_loop().run_in_executor(
-                    self._executor, _flush_all, tickets, self._pool
+                    self._executor, _flush_all, tickets
                 )
             except OSError as exc:
                 log.error("fsync failed: %s", exc)
@@ -142,19 +135,8 @@ class Flusher:
         await self.flush_round(checkpoint_all=True)
         self._closed = True
         self._executor.shutdown(wait=True)
-        self._pool.shutdown(wait=True)
 
 
-def _flush_all(tickets: list[tuple[PartitionLog, FlushTicket, bool]],
-               pool: ThreadPoolExecutor) -> None:
-    """Flush every ticket, in parallel when there are several; raises the first OSError once
-    all of them have finished."""
-    if len(tickets) == 1:
-        lg, ticket, checkpoint = tickets[0]
+def _flush_all(tickets: list[tuple[PartitionLog, FlushTicket, bool]]) -> None:
+    for lg, ticket, checkpoint in tickets:
         lg.flush(ticket, checkpoint=checkpoint)
-        return
-    futures = [pool.submit(lg.flush, ticket, checkpoint=checkpoint)
-               for lg, ticket, checkpoint in tickets]
-    wait(futures)
-    for f in futures:
-        f.result()

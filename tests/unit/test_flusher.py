@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import os
 from pathlib import Path
 
-import pytest
-
 from app.clock import FakeClock
-from app.errors import ErrorCode, Unavailable
 from app.flusher import Flusher
 from app.storage.log import LogConfig, PartitionLog
 from app.storage.record import Record
@@ -68,53 +64,3 @@ async def test_interval_mode_answers_without_waiting(tmp_path: Path) -> None:
     await flusher.close()
     assert flusher.stats.rounds == 1
     lg.close(clean=True)
-
-
-def logs(tmp_path: Path, n: int) -> list[PartitionLog]:
-    return [PartitionLog(str(tmp_path / f"p{i}"), LogConfig(), durable_reads=True)
-            for i in range(n)]
-
-
-async def test_a_round_flushes_its_logs_in_parallel_and_moves_every_watermark(
-        tmp_path: Path) -> None:
-    flusher, _, woken = make(tmp_path)
-    lgs = logs(tmp_path, 4)
-    for i, lg in enumerate(lgs):
-        lg.append([Record(0, None, b"x")] * (i + 1), now_ms=0)
-    flusher.mark_dirty(lgs)
-    await flusher.flush_round()
-    assert [lg.high_watermark for lg in lgs] == [1, 2, 3, 4]
-    assert flusher.stats.rounds == 1
-    assert flusher.stats.fsyncs == 4
-    assert set(woken) == set(lgs)
-    await flusher.close()
-    for lg in lgs:
-        lg.close(clean=True)
-
-
-async def test_one_failing_log_fails_the_round_and_nothing_moves(tmp_path: Path) -> None:
-    flusher, _, _ = make(tmp_path)
-    lgs = logs(tmp_path, 3)
-    for lg in lgs:
-        lg.append([Record(0, None, b"x")], now_ms=0)
-    broken = lgs[1].active
-    good_fd = broken._fd
-    bad_fd = os.dup(good_fd)
-    os.close(bad_fd)  # an fd that is no longer open: its fsync fails with EBADF
-    broken._fd = bad_fd
-    task = asyncio.create_task(flusher.run())
-    try:
-        with pytest.raises(Unavailable) as info:
-            await asyncio.wait_for(flusher.wait_durable(lgs), 5)
-        assert info.value.code is ErrorCode.STORAGE_ERROR
-        assert [lg.high_watermark for lg in lgs] == [0, 0, 0]
-        broken._fd = good_fd  # the device recovers: the next round makes all durable
-        await asyncio.wait_for(flusher.wait_durable([]), 5)
-        assert [lg.high_watermark for lg in lgs] == [1, 1, 1]
-    finally:
-        broken._fd = good_fd
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-    await flusher.close()
-    for lg in lgs:
-        lg.close(clean=True)
