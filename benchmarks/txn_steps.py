@@ -4,8 +4,9 @@ One app in this process (fsync=always, its own temporary data directory), driven
 ASGI interface (no sockets, so the timings are the server's own work plus the client's). A
 worker loops: produce 100 records in a transaction → send the input offset for group ``w4``
 (KIP-447) → commit. Reported per step: median and p99 in ms; per transaction: SQLite writers
-served, SQLite commits, log fsync rounds and files fsynced (counted by the database and the flusher). Then
-``--workers`` concurrent workers run the same loop, to show how many writers share a commit.
+served, SQLite commits, log fsync rounds and files fsynced (counted by the database and the
+flusher). Then ``--workers`` concurrent workers run the same loop, to show how many writers
+share a commit.
 
     python -m benchmarks.txn_steps [--transactions 300] [--workers 4] [--quick]
 """

@@ -6,11 +6,12 @@ transaction, so all writes go through one writer connection behind a lock
 (``async with db.transaction() as conn``); reads use a separate connection.
 
 Group commit: writers arriving together share one ``BEGIN … COMMIT`` (one fsync). Each
-caller's statements run alone under the lock, inside a SAVEPOINT of the shared transaction (the
-first caller's are the transaction itself), so a caller that fails is rolled back alone and the
-others are unaffected. A caller leaves ``transaction()`` only once the shared COMMIT is durable:
-when no other writer is queued behind it, it commits at once; otherwise it queues for the lock
-again behind them, and the first of the batch to get the lock back commits for all.
+caller's statements run alone under the lock, after a SAVEPOINT of its own in the shared
+transaction (the first caller's are the transaction itself), so a caller that fails is rolled
+back alone (``ROLLBACK TO`` its savepoint) and the others are unaffected. A caller leaves
+``transaction()`` only once the shared COMMIT is durable: when no other writer is queued
+behind it, it commits at once; otherwise it queues for the lock again behind them, and the
+first of the batch to get the lock back commits for all.
 """
 
 from __future__ import annotations
@@ -117,8 +118,8 @@ class Database:
                 except BaseException:
                     await self._undo(batch, savepoint)
                     raise
-                if savepoint is not None:
-                    await conn.execute(f"RELEASE {savepoint}")
+                # no RELEASE (a thread hop under the lock): COMMIT releases every savepoint,
+                # and a later writer's ROLLBACK TO its own savepoint leaves this one's work
             except sqlite3.Error as exc:
                 raise _storage_error(exc) from exc
             batch.members += 1
@@ -166,7 +167,6 @@ class Database:
         if savepoint is not None and conn.in_transaction:
             try:
                 await conn.execute(f"ROLLBACK TO {savepoint}")
-                await conn.execute(f"RELEASE {savepoint}")
                 return
             except sqlite3.Error:
                 pass
