@@ -19,6 +19,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import aiosqlite
+
 from app.clock import Clock
 from app.config import Settings
 from app.errors import Conflict, ErrorCode, InvalidRequest, NotFound, SluiceError, Unavailable
@@ -353,10 +355,14 @@ class GroupCoordinator:
             raise Conflict(ErrorCode.ILLEGAL_GENERATION,
                            f"member epoch {member_epoch} is not the member's epoch {m.epoch}")
 
-    async def stage_txn_offsets(self, group_id: str, producer_id: int,
-                                offsets: Sequence[tuple[str, int, int, str | None]]) -> None:
-        """Store (topic, partition, offset, metadata) durably as PENDING for ``producer_id``,
-        with the group's commit sequence at staging time; invisible to plain offset fetch.
+    @asynccontextmanager
+    async def staging_txn_offsets(self, group_id: str, producer_id: int,
+                                  offsets: Sequence[tuple[str, int, int, str | None]]
+                                  ) -> AsyncIterator[_StageTxnOffsets | None]:
+        """Stage (topic, partition, offset, metadata) as PENDING for ``producer_id``, with the
+        group's commit sequence at staging time; invisible to plain offset fetch. The caller
+        writes it in its SQLite transaction and completes it once durable, inside the context
+        (the group's lock is held).
 
         Creates the group (Empty) when it does not exist. An unknown topic or partition, a
         negative offset or oversized metadata raises and stages nothing.
@@ -371,28 +377,37 @@ class GroupCoordinator:
                                      f"{OFFSET_METADATA_MAX_CHARS} characters")
             keyed.append((self._topic_key(topic, partition), offset, metadata))
         if not keyed:
+            yield None
             return
         async with self._locked(group_id, create=True) as g:
             seq = g.commit_seq + 1
             rows = {k: OffsetRow(k.topic_id, k.partition, o, md, seq) for k, o, md in keyed}
-            await self.store.stage_pending(group_id, producer_id, seq, list(rows.values()),
-                                           self.clock.now_ms())
-            g.persisted = True
-            g.commit_seq = seq
-            staged = g.pending.setdefault(producer_id, {})
-            for k, r in rows.items():
-                staged[k] = Committed(r.offset, r.metadata, seq)
+            yield _StageTxnOffsets(g, producer_id, seq, rows, self.clock.now_ms())
 
-    async def end_txn_offsets(self, group_id: str, producer_id: int, commit: bool) -> None:
+    async def stage_txn_offsets(self, group_id: str, producer_id: int,
+                                offsets: Sequence[tuple[str, int, int, str | None]]) -> None:
+        """``staging_txn_offsets`` in a SQLite transaction of its own; durable on return."""
+        async with self.staging_txn_offsets(group_id, producer_id, offsets) as staging:
+            if staging is not None:
+                async with self.store.db.transaction() as conn:
+                    await staging.write(conn)
+                staging.complete()
+
+    @asynccontextmanager
+    async def ending_txn_offsets(self, group_id: str, producer_id: int, commit: bool
+                                 ) -> AsyncIterator[_EndTxnOffsets | None]:
         """Commit: the producer's pending offsets become committed, except where a plain
         commit made after the staging is newer (compared by commit sequence). Abort: they are
-        discarded. Durable; a second call (or a call with nothing pending) is a no-op."""
+        discarded. None when nothing is pending (a second end is a no-op). Written and
+        completed by the caller like ``staging_txn_offsets``."""
         g = self.groups.get(group_id)
         if g is None or producer_id not in g.pending:
+            yield None
             return
         async with g.lock:
             staged = g.pending.get(producer_id)
             if g.dead or staged is None:
+                yield None
                 return
             winners: dict[OffsetKey, Committed] = {}
             if commit:
@@ -400,12 +415,15 @@ class GroupCoordinator:
                     current = g.offsets.get(k)
                     if current is None or current.seq < c.seq:
                         winners[k] = c
-            await self.store.end_pending(
-                group_id, producer_id,
-                [OffsetRow(k.topic_id, k.partition, c.offset, c.metadata, c.seq)
-                 for k, c in winners.items()], self.clock.now_ms())
-            g.offsets.update(winners)
-            del g.pending[producer_id]
+            yield _EndTxnOffsets(g, producer_id, winners, self.clock.now_ms())
+
+    async def end_txn_offsets(self, group_id: str, producer_id: int, commit: bool) -> None:
+        """``ending_txn_offsets`` in a SQLite transaction of its own; durable; idempotent."""
+        async with self.ending_txn_offsets(group_id, producer_id, commit) as ending:
+            if ending is not None:
+                async with self.store.db.transaction() as conn:
+                    await ending.write(conn)
+                ending.complete()
 
     # -- admin --------------------------------------------------------------------------------
 
@@ -491,3 +509,43 @@ class GroupCoordinator:
                 "pending_transactions": sum(len(g.pending) for g in self.groups.values())}
 
 
+# transactions: a participant's writes, made in the transaction coordinator's SQLite transaction
+
+
+@dataclass(slots=True)
+class _StageTxnOffsets:
+    group: Group
+    producer_id: int
+    seq: int
+    rows: dict[OffsetKey, OffsetRow]
+    now_ms: int
+
+    async def write(self, conn: aiosqlite.Connection) -> None:
+        await GroupStore.write_pending(conn, self.group.group_id, self.producer_id, self.seq,
+                                       list(self.rows.values()), self.now_ms)
+
+    def complete(self) -> None:
+        g = self.group
+        g.persisted = True
+        g.commit_seq = self.seq
+        staged = g.pending.setdefault(self.producer_id, {})
+        for k, r in self.rows.items():
+            staged[k] = Committed(r.offset, r.metadata, self.seq)
+
+
+@dataclass(slots=True)
+class _EndTxnOffsets:
+    group: Group
+    producer_id: int
+    winners: dict[OffsetKey, Committed]
+    now_ms: int
+
+    async def write(self, conn: aiosqlite.Connection) -> None:
+        await GroupStore.write_end_pending(
+            conn, self.group.group_id, self.producer_id,
+            [OffsetRow(k.topic_id, k.partition, c.offset, c.metadata, c.seq)
+             for k, c in self.winners.items()], self.now_ms)
+
+    def complete(self) -> None:
+        self.group.offsets.update(self.winners)
+        del self.group.pending[self.producer_id]

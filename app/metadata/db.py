@@ -4,6 +4,14 @@ SQLite in WAL mode with ``synchronous=FULL`` (a commit survives power loss) and 
 aiosqlite runs each connection on one thread, and two coroutines on one connection share its
 transaction, so all writes go through one writer connection behind a lock
 (``async with db.transaction() as conn``); reads use a separate connection.
+
+Group commit: writers arriving together share one ``BEGIN … COMMIT`` (one fsync). Each
+caller's statements run alone under the lock, after a SAVEPOINT of its own in the shared
+transaction (the first caller's are the transaction itself), so a caller that fails is rolled
+back alone (``ROLLBACK TO`` its savepoint) and the others are unaffected. A caller leaves
+``transaction()`` only once the shared COMMIT is durable: when no other writer is queued
+behind it, it commits at once; otherwise it queues for the lock again behind them, and the
+first of the batch to get the lock back commits for all.
 """
 
 from __future__ import annotations
@@ -11,7 +19,8 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass, field
 
 import aiosqlite
 
@@ -32,12 +41,35 @@ async def _connect(path: str) -> aiosqlite.Connection:
     return conn
 
 
+@dataclass(slots=True)
+class WriteStatistics:
+    """Writers served (successful ``transaction()`` bodies) and SQLite commits made."""
+    writes: int = 0
+    commits: int = 0
+
+
+@dataclass(slots=True)
+class _Batch:
+    """The open shared transaction: its callers wait on ``done`` (None = durable)."""
+    members: int = 0
+    done: asyncio.Future[sqlite3.Error | None] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future())
+
+
+def _storage_error(exc: sqlite3.Error) -> Unavailable:
+    return Unavailable(ErrorCode.STORAGE_ERROR, f"metadata write failed: {exc}")
+
+
 class Database:
     def __init__(self, path: str) -> None:
         self.path = path
         self._writer: aiosqlite.Connection | None = None
         self._reader: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        self._queued = 0  # writers waiting for the lock
+        self._batch: _Batch | None = None
+        self._savepoints = 0
+        self.stats = WriteStatistics()
 
     async def open(self) -> None:
         self._writer = await _connect(self.path)
@@ -59,18 +91,105 @@ class Database:
         assert self._reader is not None, "database not open"
         return self._reader
 
+    async def _acquire(self) -> None:
+        self._queued += 1
+        try:
+            await self._lock.acquire()
+        finally:
+            self._queued -= 1
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """One write transaction: committed (durably) on exit, rolled back on error."""
-        async with self._lock:
+        """One write transaction: atomic on its own, durable on exit, rolled back on error.
+
+        It may share its SQLite commit with concurrent callers (group commit).
+        """
+        await self._acquire()
+        try:
+            batch = await self._join()
             conn = self.writer
+            savepoint = f"w{self._savepoints}" if batch.members else None
             try:
-                await conn.execute("BEGIN IMMEDIATE")
+                if savepoint is not None:
+                    self._savepoints += 1
+                    await conn.execute(f"SAVEPOINT {savepoint}")
                 try:
                     yield conn
                 except BaseException:
-                    await conn.execute("ROLLBACK")
+                    await self._undo(batch, savepoint)
                     raise
-                await conn.execute("COMMIT")
+                # no RELEASE (a thread hop under the lock): COMMIT releases every savepoint,
+                # and a later writer's ROLLBACK TO its own savepoint leaves this one's work
             except sqlite3.Error as exc:
-                raise Unavailable(ErrorCode.STORAGE_ERROR, f"metadata write failed: {exc}") from exc
+                raise _storage_error(exc) from exc
+            batch.members += 1
+            if self._queued == 0:  # nobody to wait for: commit now
+                await self._commit(batch)
+        finally:
+            self._lock.release()
+        if batch.done.done():
+            error = batch.done.result()
+        else:  # shielded: a caller cancelled here must not leave its batch uncommitted
+            error = await asyncio.shield(self._committed(batch))
+        if error is not None:
+            raise _storage_error(error) from error
+        self.stats.writes += 1
+
+    async def _committed(self, batch: _Batch) -> sqlite3.Error | None:
+        """Wait for the batch's COMMIT, making it once the writers queued behind are in."""
+        if not batch.done.done():
+            await self._acquire()
+            try:
+                if not batch.done.done():
+                    await self._commit(batch)
+            finally:
+                self._lock.release()
+        return await batch.done
+
+    async def _join(self) -> _Batch:
+        """Under the lock: the open shared transaction, begun if there is none."""
+        if self._batch is not None and not self.writer.in_transaction:
+            # lost underneath (never by this class): its writers fail, none is half-committed
+            self._batch.done.set_result(sqlite3.OperationalError("transaction lost"))
+            self._batch = None
+        if self._batch is None:
+            try:
+                await self.writer.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise _storage_error(exc) from exc
+            self._batch = _Batch()
+            self._savepoints = 0
+        return self._batch
+
+    async def _undo(self, batch: _Batch, savepoint: str | None) -> None:
+        """Under the lock: roll back the failed caller's statements, and only them."""
+        conn = self.writer
+        if savepoint is not None and conn.in_transaction:
+            try:
+                await conn.execute(f"ROLLBACK TO {savepoint}")
+                return
+            except sqlite3.Error:
+                pass
+        # the whole shared transaction goes: its earlier callers (if any) fail too
+        self._batch = None
+        try:
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
+        finally:
+            if not batch.done.done():
+                batch.done.set_result(sqlite3.OperationalError("transaction rolled back"))
+
+    async def _commit(self, batch: _Batch) -> None:
+        """Under the lock: make the shared transaction durable and answer its callers."""
+        assert self._batch is batch
+        self._batch = None
+        error: sqlite3.Error | None = None
+        try:
+            await self.writer.execute("COMMIT")
+            self.stats.commits += 1
+        except sqlite3.Error as exc:
+            error = exc
+            if self.writer.in_transaction:
+                with suppress(sqlite3.Error):
+                    await self.writer.execute("ROLLBACK")
+        batch.done.set_result(error)

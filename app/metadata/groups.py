@@ -162,28 +162,44 @@ class GroupStore:
     async def stage_pending(self, group_id: str, producer_id: int, commit_seq: int,
                             offsets: Sequence[OffsetRow], now_ms: int) -> None:
         async with self.db.transaction() as conn:
-            await self._ensure_group(conn, group_id, now_ms)
-            await conn.execute("UPDATE consumer_groups SET commit_seq = ? WHERE group_id = ?",
-                               (commit_seq, group_id))
-            await conn.executemany(
-                "INSERT OR REPLACE INTO consumer_group_pending_offsets (group_id, producer_id, "
-                "topic_id, partition, committed_offset, metadata, commit_seq) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(group_id, producer_id, o.topic_id, o.partition, o.offset, o.metadata,
-                  o.commit_seq) for o in offsets])
+            await self.write_pending(conn, group_id, producer_id, commit_seq, offsets, now_ms)
+
+    @staticmethod
+    async def write_pending(conn: aiosqlite.Connection, group_id: str, producer_id: int,
+                            commit_seq: int, offsets: Sequence[OffsetRow], now_ms: int) -> None:
+        """``stage_pending`` inside the caller's write transaction."""
+        await conn.execute(  # _ensure_group and the sequence in one statement
+            "INSERT INTO consumer_groups (group_id, group_epoch, target_epoch, commit_seq, "
+            "created_ms) VALUES (?, 0, 0, ?, ?) "
+            "ON CONFLICT (group_id) DO UPDATE SET commit_seq = excluded.commit_seq",
+            (group_id, commit_seq, now_ms))
+        await conn.executemany(
+            "INSERT OR REPLACE INTO consumer_group_pending_offsets (group_id, producer_id, "
+            "topic_id, partition, committed_offset, metadata, commit_seq) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(group_id, producer_id, o.topic_id, o.partition, o.offset, o.metadata,
+              o.commit_seq) for o in offsets])
 
     async def end_pending(self, group_id: str, producer_id: int,
                           materialise: Sequence[OffsetRow], now_ms: int) -> None:
         """Drop the producer's pending offsets, writing ``materialise`` as committed."""
         async with self.db.transaction() as conn:
+            await self.write_end_pending(conn, group_id, producer_id, materialise, now_ms)
+
+    @staticmethod
+    async def write_end_pending(conn: aiosqlite.Connection, group_id: str, producer_id: int,
+                                materialise: Sequence[OffsetRow], now_ms: int) -> None:
+        """``end_pending`` inside the caller's write transaction."""
+        if materialise:
             await conn.executemany(
                 "INSERT OR REPLACE INTO consumer_group_offsets (group_id, topic_id, partition, "
-                "committed_offset, metadata, commit_seq, commit_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(group_id, o.topic_id, o.partition, o.offset, o.metadata, o.commit_seq, now_ms)
-                 for o in materialise])
-            await conn.execute(
-                "DELETE FROM consumer_group_pending_offsets WHERE group_id = ? AND producer_id = ?",
-                (group_id, producer_id))
+                "committed_offset, metadata, commit_seq, commit_ms) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(group_id, o.topic_id, o.partition, o.offset, o.metadata, o.commit_seq,
+                  now_ms) for o in materialise])
+        await conn.execute(
+            "DELETE FROM consumer_group_pending_offsets WHERE group_id = ? AND producer_id = ?",
+            (group_id, producer_id))
 
     async def delete_offsets(self, group_id: str, topic_ids: Sequence[int] | None) -> None:
         async with self.db.transaction() as conn:

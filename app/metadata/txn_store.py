@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
+import aiosqlite
 import orjson
 
 from app.metadata.db import Database
@@ -24,6 +26,9 @@ class TxnRow:
     start_ms: int
     updated_ms: int
 
+
+# statements of a participant, run inside the transaction's SQLite write
+Write = Callable[[aiosqlite.Connection], Awaitable[None]]
 
 _COLUMNS = ("transactional_id, producer_id, producer_epoch, last_producer_id, last_epoch, "
             "timed_out_epoch, timeout_ms, state, partitions, groups, start_ms, updated_ms")
@@ -65,9 +70,14 @@ class TransactionStore:
                            [(t, p) for t, p in orjson.loads(r[8])], orjson.loads(r[9]),
                            r[10], r[11]) async for r in cur]
 
-    async def save(self, row: TxnRow) -> None:
-        """Write one transaction's state (durable on return)."""
+    async def save(self, row: TxnRow | None, *, also: Sequence[Write] = ()) -> None:
+        """Write one transaction's state (None: unchanged) and the ``also`` writes of its
+        participants, in one SQLite transaction (durable on return)."""
         async with self.db.transaction() as conn:
+            for write in also:
+                await write(conn)
+            if row is None:
+                return
             await conn.execute(
                 f"INSERT OR REPLACE INTO transactions ({_COLUMNS}) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

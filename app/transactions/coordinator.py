@@ -4,8 +4,8 @@ timeouts, fencing and recovery.
 Every change follows the state table (``state.py``): stage it (``prepare``; a pending change
 turns concurrent callers away with CONCURRENT_TRANSACTIONS) → make it durable in SQLite →
 complete it. Ending a transaction is: Prepare* durable → markers on every partition, fsynced →
-the groups' offsets ended → Complete* durable with the bumped epoch (transactions v2). Recovery
-at start finishes every Prepare* it finds the same way.
+the groups' offsets ended and Complete* with the bumped epoch (transactions v2), durable in
+one SQLite commit. Recovery at start finishes every Prepare* it finds the same way.
 
 Fencing follows SEMANTICS.md decision 1 (KIP-588 as designed): a timeout abort records the
 epoch it aborted; that epoch gets TRANSACTION_TIMED_OUT on the transaction endpoints,
@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Collection, Sequence
+from contextlib import AsyncExitStack
 from typing import Any
 
 from app.clock import Clock
@@ -33,7 +34,7 @@ from app.errors import (
 )
 from app.metadata.txn_store import TransactionStore, TxnRow
 from app.producers.ids import ProducerIds
-from app.transactions.participants import OffsetParticipant
+from app.transactions.participants import OffsetParticipant, TxnWrite
 from app.transactions.state import EPOCH_EXHAUSTED, TxnMetadata, TxnState, TxnTransit
 
 log = logging.getLogger("sluice.transactions")
@@ -269,10 +270,16 @@ class TransactionCoordinator:
         participant.check_txn_member(group_id, member_id, member_epoch, group_instance_id)
         transit = tm.prepare(self._ongoing(tm, groups=tm.groups | {group_id}))
         try:
-            if transit != tm.transit():
-                await self.store.save(_row(tid, transit))
-            # still pending: a commit cannot start before the offsets are staged
-            await participant.stage_txn_offsets(group_id, producer_id, offsets)
+            # still pending: a commit cannot start before the offsets are staged; the group
+            # joins the transaction and its offsets are staged in one SQLite commit
+            async with participant.staging_txn_offsets(group_id, producer_id,
+                                                       offsets) as staging:
+                row = _row(tid, transit) if transit != tm.transit() else None
+                writes = [staging.write] if staging is not None else []
+                if row is not None or writes:
+                    await self.store.save(row, also=writes)
+                if staging is not None:
+                    staging.complete()
         except BaseException:
             if tm.pending is transit:
                 tm.abort_pending()
@@ -296,26 +303,39 @@ class TransactionCoordinator:
         await self._finish(tm)
 
     async def _finish(self, tm: TxnMetadata) -> None:
-        """From Prepare*: markers (epoch + 1) → groups' offsets → Complete* with the new epoch."""
+        """From Prepare*: markers (epoch + 1) → the groups' offsets ended and Complete* with the
+        new epoch, in one SQLite commit."""
         tid = tm.transactional_id
         self._finishing.add(tid)
         try:
             commit = tm.state is _S.PREPARE_COMMIT
             if tm.partitions:
                 await self.markers(tm.producer_id, tm.producer_epoch + 1, commit, tm.partitions)
-            if tm.groups:
-                participant = self.offset_participant
-                if participant is None:
-                    log.warning("transaction %r has group offsets but no groups run here", tid)
-                else:
-                    for group_id in sorted(tm.groups):
-                        await participant.end_txn_offsets(group_id, tm.producer_id, commit)
             pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch)
-            await self._persist(tm, dataclasses.replace(
-                tm.transit(), state=_S.COMPLETE_COMMIT if commit else _S.COMPLETE_ABORT,
-                producer_id=pid, producer_epoch=epoch, last_producer_id=tm.last_producer_id,
-                last_epoch=tm.last_epoch, partitions=frozenset(), groups=frozenset(),
-                start_ms=-1, updated_ms=self.clock.now_ms()))
+            async with AsyncExitStack() as stack:
+                endings: list[TxnWrite] = []
+                participant = self.offset_participant
+                if tm.groups and participant is None:
+                    log.warning("transaction %r has group offsets but no groups run here", tid)
+                elif participant is not None:
+                    for group_id in sorted(tm.groups):  # the groups' locks, in one order
+                        ending = await stack.enter_async_context(
+                            participant.ending_txn_offsets(group_id, tm.producer_id, commit))
+                        if ending is not None:
+                            endings.append(ending)
+                transit = tm.prepare(dataclasses.replace(
+                    tm.transit(), state=_S.COMPLETE_COMMIT if commit else _S.COMPLETE_ABORT,
+                    producer_id=pid, producer_epoch=epoch, last_producer_id=tm.last_producer_id,
+                    last_epoch=tm.last_epoch, partitions=frozenset(), groups=frozenset(),
+                    start_ms=-1, updated_ms=self.clock.now_ms()))
+                try:
+                    await self.store.save(_row(tid, transit), also=[e.write for e in endings])
+                except BaseException:
+                    tm.abort_pending()
+                    raise
+                tm.complete(transit)
+                for ending in endings:
+                    ending.complete()
         finally:
             self._finishing.discard(tid)
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
 import httpx
 import pytest
 
 from app.clock import FakeClock
 from app.config import Settings
-from tests.integration.conftest import Served, _serve
+from tests.integration.conftest import Served, _serve, running
 from tests.integration.helpers import assert_error, create_topic, produce
 from tests.integration.txn_helpers import (
     batch,
@@ -489,10 +489,10 @@ async def test_an_instance_fenced_mid_init_stays_fenced(
     older instance must still be fenced, as it is once the init completes: its commit or
     abort is PRODUCER_FENCED, never INVALID_TXN_STATE nor a 200 that hands it the current
     epoch back. The state is the same after a restart."""
-    from app.metadata.txn_store import TxnRow
+    from app.metadata.txn_store import TxnRow, Write
 
     settings = settings_factory()
-    async for s in _serve(settings):
+    async with running(settings) as s:
         c = s.client
         await create_topic(c, "t")
         pid, e = await init_producer(c, transactional_id="tx")
@@ -500,18 +500,18 @@ async def test_an_instance_fenced_mid_init_stays_fenced(
         store = s.broker.transactions.store
         real_save = store.save
 
-        async def bump_fails(row: TxnRow, real_save: Callable[[TxnRow], Awaitable[None]]
-                             = real_save) -> None:
-            if row.state == "Empty":
+        async def bump_fails(row: TxnRow | None, *, also: Sequence[Write] = (),
+                             real_save: Callable[..., Awaitable[None]] = real_save) -> None:
+            if row is not None and row.state == "Empty":
                 raise OSError("disk full")
-            await real_save(row)
+            await real_save(row, also=also)
 
         store.save = bump_fails  # type: ignore[method-assign]
         with pytest.raises(OSError):
             await s.broker.transactions.init_producer_id("tx", 60_000, None, None)
         store.save = real_save  # type: ignore[method-assign]
         assert (await c.get("/v1/transactions/tx")).json()["state"] == "CompleteAbort"
-    async for s in _serve(settings):
+    async with running(settings) as s:
         c = s.client
         for how in ("commit", "abort"):
             assert_error(await end_txn(c, "tx", pid, e, how), 409, "PRODUCER_FENCED")

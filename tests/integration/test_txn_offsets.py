@@ -6,14 +6,16 @@ the calls and can refuse a member, like the real one would.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
+import aiosqlite
 import pytest
 
 from app.clock import FakeClock
 from app.errors import ErrorCode, SluiceError
-from app.transactions.participants import OffsetParticipant
+from app.transactions.participants import OffsetParticipant, TxnWrite
 from tests.integration.conftest import Served
 from tests.integration.helpers import assert_error, create_topic
 from tests.integration.txn_helpers import batch, end_txn, init_producer, produce_ok
@@ -30,12 +32,30 @@ class RecordingParticipant:
         if self.refuse is not None:
             raise SluiceError(self.refuse, "refused by the test")
 
-    async def stage_txn_offsets(self, group_id: str, producer_id: int,
-                                offsets: Sequence[tuple[str, int, int, str | None]]) -> None:
-        self.calls.append(("stage", group_id, producer_id, list(offsets)))
+    @asynccontextmanager
+    async def staging_txn_offsets(self, group_id: str, producer_id: int,
+                                  offsets: Sequence[tuple[str, int, int, str | None]]
+                                  ) -> AsyncIterator[TxnWrite | None]:
+        yield _Recorded(self.calls, ("stage", group_id, producer_id, list(offsets)))
 
-    async def end_txn_offsets(self, group_id: str, producer_id: int, commit: bool) -> None:
-        self.calls.append(("end", group_id, producer_id, commit))
+    @asynccontextmanager
+    async def ending_txn_offsets(self, group_id: str, producer_id: int, commit: bool
+                                 ) -> AsyncIterator[TxnWrite | None]:
+        yield _Recorded(self.calls, ("end", group_id, producer_id, commit))
+
+
+class _Recorded:
+    """Records its call once the coordinator's SQLite transaction is durable."""
+
+    def __init__(self, calls: list[tuple[Any, ...]], call: tuple[Any, ...]) -> None:
+        self.calls = calls
+        self.call = call
+
+    async def write(self, conn: aiosqlite.Connection) -> None:
+        assert conn.in_transaction
+
+    def complete(self) -> None:
+        self.calls.append(self.call)
 
 
 def _body(pid: int, epoch: int, group: str = "g", **extra: Any) -> dict[str, Any]:
