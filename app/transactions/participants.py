@@ -5,14 +5,19 @@ transaction completes, for commit and abort alike (timeouts and recovery include
 participant's ``end_*`` must be durable and idempotent: recovery may call it again.
 
 Consumer groups implement ``OffsetParticipant`` (KIP-447 offsets in a transaction). Share
-groups will add transactional acknowledgements the same way: a participant keyed by producer
-id, staged while the transaction is open and ended on commit or abort.
+groups implement ``AckParticipant`` (transactional acknowledgements, SEMANTICS.md decision 4)
+the same way: keyed by producer id, staged durably while the transaction is open and ended on
+commit or abort.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from app.errors import SluiceError
+    from app.share.partition import AckBatch
 
 
 class OffsetParticipant(Protocol):
@@ -28,5 +33,26 @@ class OffsetParticipant(Protocol):
 
     async def end_txn_offsets(self, group_id: str, producer_id: int, commit: bool) -> None:
         """Materialise (commit) or discard (abort) the producer's pending offsets; durable;
+        idempotent."""
+        ...
+
+
+class AckParticipant(Protocol):
+    """Share groups' side of transactional acknowledgements."""
+
+    def check_txn_acks_member(self, group_id: str, member_id: str) -> None:
+        """Raise SluiceError UNKNOWN_MEMBER_ID when the member is not in the share group."""
+        ...
+
+    async def stage_txn_acks(
+            self, group_id: str, member_id: str, producer_id: int,
+            acks: Mapping[tuple[str, int], list[AckBatch] | SluiceError],
+    ) -> list[tuple[tuple[str, int], SluiceError | None]]:
+        """Validate per partition as plain acknowledgements (atomic per partition) and store
+        the valid ones as pending for the producer; durable. Answers each partition's error."""
+        ...
+
+    async def end_txn_acks(self, group_id: str, producer_id: int, commit: bool) -> None:
+        """Apply (commit) or release (abort) the producer's pending acknowledgements; durable;
         idempotent."""
         ...
