@@ -675,6 +675,11 @@ class ShareGroupCoordinator:
         if group.members:
             raise Conflict(ErrorCode.NON_EMPTY_GROUP,
                            f"share group {group.group_id!r} has {len(group.members)} members")
+        held = sum(sp.held_by() for sp in group.partitions.values())
+        if held:  # transactional share acknowledgements: their transaction decides them first
+            raise Conflict(ErrorCode.NON_EMPTY_GROUP,
+                           f"share group {group.group_id!r} has {held} records held by open "
+                           "transactions")
 
     async def reset_offsets(self, group_id: str, targets: list[tuple[str, list[int] | None,
                                                                      Any]],

@@ -662,10 +662,10 @@ class SharePartition:
         self.staged.append(staged)
         return staged
 
-    def held_by(self, producer_id: int) -> int:
-        """Records held by the producer's transactional acknowledgements."""
-        return sum(r.size for r in self.runs
-                   if r.txn is not None and r.txn.producer_id == producer_id)
+    def held_by(self, producer_id: int | None = None) -> int:
+        """Records held by transactional acknowledgements (of one producer, or of any)."""
+        return sum(r.size for r in self.runs if r.txn is not None
+                   and (producer_id is None or r.txn.producer_id == producer_id))
 
     # -- expiry and leaving -------------------------------------------------------------------
 

@@ -288,3 +288,20 @@ async def test_prepare_commit_found_at_start_is_finished(
         assert (v["start_offset"], v["records"]) == (2, [])  # accepted and rejected: done
         r = await end_txn(s.client, TID, pid, e)  # a retried commit answers 200 again
         assert r.status_code == 200, r.text
+
+
+async def test_admin_reset_and_delete_wait_for_held_records(s: Served) -> None:
+    c = s.client
+    m = await setup(s, 2)
+    pid, e = await init_producer(c, transactional_id=TID)
+    await txn_ack_ok(s, pid, e, m, ack_item(0, 0, "accept"))
+    await heartbeat(c, G, m, -1)  # no member left, but offset 0 is still held
+    reset = {"topics": [{"topic": "t", "to": "latest"}]}
+    assert_error(await c.post(f"/v1/share-groups/{G}/offsets", json=reset), 409,
+                 "NON_EMPTY_GROUP")
+    assert_error(await c.delete(f"/v1/share-groups/{G}"), 409, "NON_EMPTY_GROUP")
+    assert states(await view(c, G))[0] == (0, "acquired", 1)
+    r = await end_txn(c, TID, pid, e, "abort")
+    assert r.status_code == 200, r.text
+    r = await c.post(f"/v1/share-groups/{G}/offsets", json=reset)
+    assert r.status_code == 200, r.text
