@@ -103,6 +103,21 @@ CREATE TABLE share_state_batches (
     CHECK (last_offset >= first_offset)
 ) WITHOUT ROWID;
 
+CREATE TABLE share_txn_acks (
+    group_id        TEXT    NOT NULL,
+    topic_id        INTEGER NOT NULL,
+    partition       INTEGER NOT NULL CHECK (partition >= 0),
+    first_offset    INTEGER NOT NULL CHECK (first_offset >= 0),
+    last_offset     INTEGER NOT NULL,
+    producer_id     INTEGER NOT NULL CHECK (producer_id >= 0),
+    type            TEXT    NOT NULL CHECK (type IN ('accept', 'release', 'reject')),
+    delay_ms        INTEGER NOT NULL DEFAULT 0 CHECK (delay_ms >= 0),
+    delivery_count  INTEGER NOT NULL CHECK (delivery_count >= 1),
+    member_id       TEXT    NOT NULL,
+    PRIMARY KEY (group_id, topic_id, partition, first_offset),
+    CHECK (last_offset >= first_offset)
+) WITHOUT ROWID;
+
 CREATE TABLE topics (
     topic_id     INTEGER PRIMARY KEY AUTOINCREMENT,
     name         TEXT    NOT NULL UNIQUE,
@@ -127,12 +142,14 @@ CREATE TABLE transactions (
     groups            TEXT    NOT NULL DEFAULT '[]',
     start_ms          INTEGER NOT NULL DEFAULT -1,
     updated_ms        INTEGER NOT NULL
-);
+, share_groups TEXT NOT NULL DEFAULT '[]');
 
 CREATE UNIQUE INDEX consumer_group_members_instance
     ON consumer_group_members (group_id, group_instance_id)
     WHERE group_instance_id IS NOT NULL;
 
 CREATE INDEX idempotency_keys_created ON idempotency_keys (created_ms);
+
+CREATE INDEX share_txn_acks_by_producer ON share_txn_acks (group_id, producer_id);
 
 CREATE INDEX transactions_state ON transactions (state);

@@ -20,7 +20,7 @@ from app import metrics
 from app.clock import Clock, SystemClock
 from app.config import Settings
 from app.datadir import DataDir
-from app.errors import Conflict, ErrorCode, InvalidRequest, TooLarge, Unavailable
+from app.errors import Conflict, ErrorCode, InvalidRequest, SluiceError, TooLarge, Unavailable
 from app.flusher import Flusher
 from app.groups.coordinator import GroupCoordinator  # consumer groups
 from app.metadata.db import Database
@@ -33,7 +33,7 @@ from app.metadata.txn_store import ProducerIdStore, TransactionStore
 from app.partitioner import partition_for_key
 from app.producers.ids import ProducerIds
 from app.producers.manager import ProducerStateManager
-from app.share.coordinator import ShareGroupCoordinator  # share groups
+from app.share.coordinator import AckRequest, ShareGroupCoordinator  # share groups
 from app.storage import record
 from app.storage.log import PartitionLog, ReadResult
 from app.storage.manager import LogManager
@@ -105,6 +105,7 @@ class Broker:
         # share groups
         self.share = ShareGroupCoordinator(settings, self.clock, self.db, self.topics,
                                            self.flusher)
+        self.transactions.ack_participant = self.share  # transactional share acknowledgements
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -127,6 +128,8 @@ class Broker:
             self.data.unlock()
             raise
         self._spawn("flusher", self.flusher.run)
+        # transactional share acknowledgements: ending them at recovery needs the state writer
+        self._spawn("share-state-writer", self.share.writer.run)
         # transactions: finish every Prepare* (markers need the flusher), then the sweepers
         await self.transactions.recover()
         self._spawn("txn-timeouts", self._txn_timeout_loop)
@@ -134,8 +137,7 @@ class Broker:
         self._spawn("retention", self._retention_loop)
         self._spawn("idempotency-expiry", self._idempotency_loop)
         self._spawn("group-sessions", self.groups.run_expiry)  # consumer groups
-        # share groups
-        self._spawn("share-state-writer", self.share.writer.run)
+        # share groups (the state writer runs since before recovery)
         self._spawn("share-timers", self.share.run_timers)
         self._spawn("share-sessions", self.share.run_sessions)
         self.ready = True
@@ -498,6 +500,13 @@ class Broker:
         self._check_ready()
         await self.transactions.add_offsets(tid, producer_id, producer_epoch, group_id,
                                             member_id, member_epoch, group_instance_id, offsets)
+
+    async def transaction_acknowledgements(  # transactional share acknowledgements
+            self, tid: str, producer_id: int, producer_epoch: int, group_id: str,
+            member_id: str, acks: AckRequest) -> list[tuple[tuple[str, int], SluiceError | None]]:
+        self._check_ready()
+        return await self.transactions.add_acknowledgements(tid, producer_id, producer_epoch,
+                                                            group_id, member_id, acks)
 
     def expire_producers(self) -> int:
         """Forget producer state idle longer than the producer-id expiration."""

@@ -218,6 +218,9 @@ class TransactionDescription(_Model):
     updated_ms: int
     partitions: list[TxnPartition]
     groups: list[str]
+    share_groups: list[str] = Field(
+        default_factory=list, description="share groups with acknowledgements in the "
+        "transaction")  # transactional share acknowledgements
     pending_state: str | None
 
 
@@ -396,6 +399,15 @@ class ShareAcknowledgeResponse(_Model):
     results: list[PartitionError]
 
 
+# transactional share acknowledgements
+class TxnAcknowledgementsRequest(_Model):
+    producer_id: int = Field(ge=0)
+    producer_epoch: int = Field(ge=0, le=32767)
+    group_id: str
+    member_id: str
+    acknowledgements: list[ShareAck] = Field(min_length=1)
+
+
 class ShareGroupConfig(_Model):
     record_lock_duration_ms: int | None = None
     delivery_count_limit: int | None = Field(None, ge=2, le=10)
@@ -497,6 +509,7 @@ REQUEST_MODELS: list[type[BaseModel]] = [
     InitProducerRequest, ProducerIdentity, StatefulProduceRequest, TxnOffsetsRequest,  # txn
     GroupHeartbeatRequest, OffsetCommitRequest,  # consumer groups
     *SHARE_REQUEST_MODELS,  # share groups
+    TxnAcknowledgementsRequest,  # transactional share acknowledgements
 ]
 
 ERRORS: dict[int | str, dict[str, Any]] = {

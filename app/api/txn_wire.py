@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.api import wire
+from app.api import share_wire, wire
 from app.errors import ErrorCode, InvalidRequest, TooLarge
 from app.producers.state import MAX_EPOCH, MAX_SEQUENCE
+from app.share.coordinator import AckRequest
 from app.topics import validate_name
 from app.transactions.produce import ProduceBatch
 
@@ -147,3 +148,21 @@ def parse_offsets(body: Any) -> tuple[int, int, str, str | None, int, str | None
         assert p is not None and off is not None
         offsets.append((o["topic"], p, off, meta))
     return pid, epoch, group_id, member_id, member_epoch, instance, offsets
+
+
+def parse_acknowledgements(body: Any, max_delay_ms: int
+                           ) -> tuple[int, int, str, str, AckRequest]:
+    """Body of POST /v1/transactions/{tid}/acknowledgements: (producer id, epoch, group id,
+    member id, acknowledgements per partition as the share acknowledge endpoint parses them)."""
+    b = _object(body)
+    pid, epoch = parse_producer(b)
+    group_id = b.get("group_id")
+    if not isinstance(group_id, str):
+        raise InvalidRequest("group_id: expected a group name")
+    validate_name(group_id, "group")
+    member_id = share_wire.member_id_of(b, required=True)
+    assert member_id is not None
+    raw = b.get("acknowledgements")
+    if not isinstance(raw, list) or not raw:
+        raise InvalidRequest("acknowledgements: expected a non-empty list")
+    return pid, epoch, group_id, member_id, share_wire.parse_acks(raw, max_delay_ms)

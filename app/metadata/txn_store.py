@@ -1,7 +1,8 @@
-"""Typed queries of the producer-id blocks and the transactions (migration 0002)."""
+"""Typed queries of the producer-id blocks and the transactions (migrations 0002, 0005)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
@@ -25,13 +26,15 @@ class TxnRow:
     groups: list[str]
     start_ms: int
     updated_ms: int
+    share_groups: list[str] = dataclasses.field(default_factory=list)  # migration 0005
 
 
 # statements of a participant, run inside the transaction's SQLite write
 Write = Callable[[aiosqlite.Connection], Awaitable[None]]
 
 _COLUMNS = ("transactional_id, producer_id, producer_epoch, last_producer_id, last_epoch, "
-            "timed_out_epoch, timeout_ms, state, partitions, groups, start_ms, updated_ms")
+            "timed_out_epoch, timeout_ms, state, partitions, groups, start_ms, updated_ms, "
+            "share_groups")
 
 
 class ProducerIdStore:
@@ -68,7 +71,7 @@ class TransactionStore:
                 f"SELECT {_COLUMNS} FROM transactions ORDER BY transactional_id") as cur:
             return [TxnRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
                            [(t, p) for t, p in orjson.loads(r[8])], orjson.loads(r[9]),
-                           r[10], r[11]) async for r in cur]
+                           r[10], r[11], orjson.loads(r[12])) async for r in cur]
 
     async def save(self, row: TxnRow | None, *, also: Sequence[Write] = ()) -> None:
         """Write one transaction's state (None: unchanged) and the ``also`` writes of its
@@ -80,11 +83,12 @@ class TransactionStore:
                 return
             await conn.execute(
                 f"INSERT OR REPLACE INTO transactions ({_COLUMNS}) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (row.transactional_id, row.producer_id, row.producer_epoch,
                  row.last_producer_id, row.last_epoch, row.timed_out_epoch, row.timeout_ms,
                  row.state, orjson.dumps(sorted(row.partitions)).decode(),
-                 orjson.dumps(sorted(row.groups)).decode(), row.start_ms, row.updated_ms))
+                 orjson.dumps(sorted(row.groups)).decode(), row.start_ms, row.updated_ms,
+                 orjson.dumps(sorted(row.share_groups)).decode()))
 
     async def delete(self, transactional_id: str) -> None:
         async with self.db.transaction() as conn:

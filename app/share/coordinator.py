@@ -5,6 +5,9 @@ in one step (so two members never hold the same record), acknowledgements are st
 synchronously and awaited through the ``StateWriter`` group commit. Long polls park on futures
 per share partition and are woken one at a time by new durable data, releases, lock expiries
 and the end of a release delay; a woken fetch that leaves work behind wakes the next one.
+
+It is also the share groups' side of transactions (``AckParticipant``): acknowledgements sent to
+a transaction are held, durably, until the transaction commits or aborts (decision 4).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +36,7 @@ from app.share.dead_letters import DeadLetters
 from app.share.group_config import GroupConfig
 from app.share.partition import (
     AckBatch,
+    HeldAck,
     Limits,
     Lock,
     Reader,
@@ -125,6 +130,7 @@ class ShareGroupCoordinator:
             self.groups[row.group_id] = self._new_group(row.group_id, dict(row.config),
                                                         row.created_ms)
         by_id = {t.topic_id: t for t in self.topics.topics.values()}
+        held = await self.persister.load_txn_acks()
         for prow in await self.persister.load_partitions():
             group = self.groups.get(prow.group_id)
             topic = by_id.get(prow.topic_id)
@@ -132,7 +138,9 @@ class ShareGroupCoordinator:
                 continue
             sp = SharePartition.load(group.group_id, topic.name, prow.partition, topic.topic_id,
                                      prow.start_offset, prow.batches, self.timers,
-                                     state_epoch=prow.state_epoch)
+                                     state_epoch=prow.state_epoch,
+                                     held=held.get((prow.group_id, prow.topic_id,
+                                                    prow.partition)))
             self._register(group, sp, topic.log(prow.partition))
 
     def begin_shutdown(self) -> None:
@@ -520,6 +528,71 @@ class ShareGroupCoordinator:
                     raise outcome
         return list(results.items())
 
+    # -- transactional acknowledgements (AckParticipant) ---------------------------------------
+
+    def check_txn_acks_member(self, group_id: str, member_id: str) -> None:
+        self._member(group_id, member_id)
+
+    async def stage_txn_acks(self, group_id: str, member_id: str, producer_id: int,
+                             acks: Mapping[PartitionKey, list[AckBatch] | SluiceError]
+                             ) -> list[tuple[PartitionKey, SluiceError | None]]:
+        """Hold the acknowledgements for the producer's transaction: validated per partition
+        as plain ones, written durably, then the records stay ACQUIRED by the member with
+        their lock suspended until ``end_txn_acks``."""
+        group, member = self._member(group_id, member_id)
+        now = self.clock.now_ms()
+        limits = group.config.limits
+        results: dict[PartitionKey, SluiceError | None] = {}
+        holds: list[Staged] = []
+        rows: list[tuple[str, int, int, HeldAck]] = []
+        for key, batches in acks.items():
+            if isinstance(batches, SluiceError):
+                results[key] = batches
+                continue
+            sp = group.partitions.get(key)
+            if sp is None:
+                results[key] = Conflict(ErrorCode.INVALID_RECORD_STATE,
+                                        f"{key[0]}/{key[1]}: nothing was fetched here")
+                continue
+            try:
+                held = sp.hold_txn(member.member_id, batches, producer_id, now=now,
+                                   limits=limits)
+            except SluiceError as exc:
+                results[key] = exc
+                continue
+            results[key] = None
+            if held is not None:
+                holds.append(held[0])
+                rows.extend((group_id, sp.topic_id, sp.partition, h) for h in held[1])
+        if rows:
+            try:
+                await self.persister.hold_txn_acks(rows)
+            except BaseException:
+                for staged in holds:
+                    self._rollback(staged)
+                raise
+            for staged in holds:
+                staged.partition.complete_hold(staged)
+        return list(results.items())
+
+    async def end_txn_acks(self, group_id: str, producer_id: int, commit: bool) -> None:
+        """Commit applies the producer's held acknowledgements, abort releases their records
+        (delivery count unchanged); durable on return, and a no-op when nothing is held."""
+        group = self.groups.get(group_id)
+        now = self.clock.now_ms()
+        pending = []
+        if group is not None:
+            for sp in list(group.partitions.values()):
+                staged = sp.end_txn(producer_id, commit, now=now, limits=group.config.limits)
+                if staged is not None:
+                    pending.append(staged)
+        outcomes = await asyncio.gather(*(self.writer.persist(s) for s in pending),
+                                        return_exceptions=True)
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException):
+                raise outcome
+        await self.persister.forget_txn_acks(group_id, producer_id)
+
     # -- timers and staged completion ---------------------------------------------------------
 
     def expire_due(self) -> int:
@@ -602,6 +675,11 @@ class ShareGroupCoordinator:
         if group.members:
             raise Conflict(ErrorCode.NON_EMPTY_GROUP,
                            f"share group {group.group_id!r} has {len(group.members)} members")
+        held = sum(sp.held_by() for sp in group.partitions.values())
+        if held:  # transactional share acknowledgements: their transaction decides them first
+            raise Conflict(ErrorCode.NON_EMPTY_GROUP,
+                           f"share group {group.group_id!r} has {held} records held by open "
+                           "transactions")
 
     async def reset_offsets(self, group_id: str, targets: list[tuple[str, list[int] | None,
                                                                      Any]],

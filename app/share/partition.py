@@ -10,6 +10,11 @@ Changes that must be durable are *staged*: the runs concerned get a ``pending`` 
 ``target``; the coordinator writes the durable view (``snapshot``) and then calls ``complete``
 (or ``rollback``). A pending run is neither acquired, acknowledged, renewed nor expired by
 anyone else (C1, C2). Renew alone and acquisition are never persisted (A1.10).
+
+A transactional acknowledgement (decision 4) is validated like a plain one, then *held*: its
+runs stay ACQUIRED by the member with a ``txn`` marker and no lock (no expiry: the transaction
+timeout bounds it). A held run is neither acknowledged, renewed, released by a leaving member
+nor expired; ``end_txn`` stages its outcome when the transaction commits or aborts.
 """
 
 from __future__ import annotations
@@ -95,6 +100,15 @@ class Timers(Protocol):
     def schedule_wake(self, partition: SharePartition, at_ms: int) -> None: ...
 
 
+@dataclass(frozen=True, slots=True)
+class TxnAck:
+    """A transactional acknowledgement holding a run until its transaction ends."""
+
+    producer_id: int
+    kind: AckType
+    delay_ms: int = 0
+
+
 @dataclass(slots=True)
 class Run:
     first: int
@@ -106,6 +120,7 @@ class Run:
     available_at: int = 0  # ms; a release with delay is not acquired before this
     pending: Staged | None = None
     target: tuple[RecordState, int, int] | None = None  # (state, delivery count, available_at)
+    txn: TxnAck | None = None  # held by an open transaction (lock suspended)
 
     @property
     def size(self) -> int:
@@ -125,9 +140,23 @@ class Staged:
     """A change awaiting its durable write: ``complete`` it after the write, or roll it back."""
 
     partition: SharePartition
-    kind: str  # "ack", "expiry", "leave"
+    kind: str  # "ack", "expiry", "leave", "txn" (holding), "txn_end"
     runs: list[Run] = field(default_factory=list)
     dlq: list[DlqItem] = field(default_factory=list)
+    txn_end: int | None = None  # producer id whose held acknowledgements this change ends
+
+
+@dataclass(frozen=True, slots=True)
+class HeldAck:
+    """One durable row of a held transactional acknowledgement."""
+
+    first: int
+    last: int
+    producer_id: int
+    kind: AckType
+    delay_ms: int
+    delivery_count: int
+    member: str
 
 
 @dataclass(slots=True)
@@ -199,7 +228,7 @@ class SharePartition:
     @classmethod
     def load(cls, group_id: str, topic: str, partition: int, topic_id: int, start_offset: int,
              batches: list[tuple[int, int, int, int]], timers: Timers, *,
-             state_epoch: int) -> SharePartition:
+             state_epoch: int, held: list[HeldAck] | None = None) -> SharePartition:
         """Rebuild from persisted state. Gaps between batches are "maybe not fetched yet"
         (C18): they become AVAILABLE with delivery count 0, never skipped."""
         sp = cls(group_id, topic, partition, topic_id, start_offset, timers,
@@ -215,8 +244,29 @@ class SharePartition:
             at = last + 1
         sp.end_offset = at
         sp.persisted = True
+        for h in sorted(held or (), key=lambda h: h.first):
+            sp._hold_loaded(h)
         sp._advance()
         return sp
+
+    def _hold_loaded(self, h: HeldAck) -> None:
+        """Restore a held acknowledgement after a restart: its records are ACQUIRED by the
+        member again (never handed to anyone else) until its transaction ends."""
+        lo = max(h.first, self.start_offset)
+        if h.last < lo:
+            return
+        if h.last >= self.end_offset:  # not fetched as far as the durable view shows
+            self.runs.append(Run(self.end_offset, h.last, AVAILABLE))
+            self.end_offset = h.last + 1
+        for run in self._span(lo, h.last):
+            if run.state is not AVAILABLE:
+                continue  # decided before the restart (terminal): nothing to hold
+            self._set(run, ACQUIRED)
+            run.delivery_count = h.delivery_count
+            run.member = h.member
+            run.lock = None
+            run.available_at = 0
+            run.txn = TxnAck(h.producer_id, h.kind, h.delay_ms)
 
     # -- run bookkeeping ----------------------------------------------------------------------
 
@@ -494,6 +544,8 @@ class SharePartition:
     def _ack_problem(run: Run, member: str, now: int, delivery_count: int | None) -> str:
         if run.pending is not None:
             return "an acknowledgement of these records is in progress"
+        if run.txn is not None:
+            return "the records are held by a pending transactional acknowledgement"
         if run.state is not ACQUIRED:
             return f"the records are {run.state.label}, not acquired"
         if run.member != member:
@@ -533,6 +585,88 @@ class SharePartition:
             run.lock = lock
         self.timers.schedule_lock(lock)
 
+    # -- transactional acknowledgements (decision 4) ------------------------------------------
+
+    def hold_txn(self, member: str, batches: list[AckBatch], producer_id: int, *, now: int,
+                 limits: Limits) -> tuple[Staged, list[HeldAck]] | None:
+        """Validate like ``acknowledge`` (all or nothing for this partition; the same errors)
+        and mark the runs pending; the caller writes the returned rows durably, then calls
+        ``complete_hold`` (or ``rollback``). None when every range is below the start."""
+        for b in batches:
+            if AckType.RENEW in b.types:
+                raise InvalidRequest("renew cannot join a transaction: the lock of records "
+                                     "under a transactional acknowledgement is suspended")
+        for b in batches:
+            lo, hi = max(b.first, self.start_offset), b.last
+            if hi < self.start_offset:
+                continue
+            if hi >= self.end_offset:
+                raise InvalidRequest(
+                    f"offsets {b.first}-{b.last} reach beyond the in-flight window "
+                    f"[{self.start_offset}, {self.end_offset})")
+            for run in self._overlapping(lo, hi):
+                if _is_gap(run):
+                    continue
+                problem = self._ack_problem(run, member, now, b.delivery_count)
+                if problem:
+                    raise Conflict(ErrorCode.INVALID_RECORD_STATE,
+                                   f"offsets {max(run.first, lo)}-{min(run.last, hi)}: "
+                                   f"{problem}")
+        staged = Staged(self, "txn")
+        rows: list[HeldAck] = []
+        for b in batches:
+            lo, hi = max(b.first, self.start_offset), b.last
+            if hi < self.start_offset:
+                continue
+            for slo, shi, kind in b.segments(lo, hi):
+                for run in self._span(slo, shi):
+                    if _is_gap(run):
+                        continue
+                    self._stage(staged, run, (ACQUIRED, run.delivery_count, 0))
+                    run.txn = TxnAck(producer_id, kind, b.delay_ms)
+                    rows.append(HeldAck(run.first, run.last, producer_id, kind, b.delay_ms,
+                                        run.delivery_count, member))
+        if not staged.runs:
+            return None
+        return staged, rows
+
+    def complete_hold(self, staged: Staged) -> None:
+        """The held rows are durable: the runs stay ACQUIRED with their lock suspended."""
+        for run in staged.runs:
+            assert run.pending is staged
+            run.pending = None
+            run.target = None
+            run.lock = None
+
+    def end_txn(self, producer_id: int, commit: bool, *, now: int, limits: Limits
+                ) -> Staged | None:
+        """Stage the outcome of the producer's held acknowledgements: commit applies them as
+        plain acknowledgements would (delivery limit, dead-letter copy); abort releases the
+        records with their delivery count unchanged (archived at the delivery limit, as any
+        release). None when nothing is held here for the producer."""
+        runs = [r for r in self.runs if r.txn is not None
+                and r.txn.producer_id == producer_id and r.pending is None]
+        if not runs:
+            return None
+        staged = Staged(self, "txn_end", txn_end=producer_id)
+        for run in runs:
+            assert run.txn is not None
+            if run.last < self.start_offset:
+                self._stage(staged, run, (ARCHIVED, run.delivery_count, 0))
+            elif commit:
+                self._stage(staged, run, self._ack_target(run, run.txn.kind, run.txn.delay_ms,
+                                                          now, limits, staged))
+            else:
+                self._stage(staged, run, self._ack_target(run, AckType.RELEASE, 0, now,
+                                                          limits, staged))
+        self.staged.append(staged)
+        return staged
+
+    def held_by(self, producer_id: int | None = None) -> int:
+        """Records held by transactional acknowledgements (of one producer, or of any)."""
+        return sum(r.size for r in self.runs if r.txn is not None
+                   and (producer_id is None or r.txn.producer_id == producer_id))
+
     # -- expiry and leaving -------------------------------------------------------------------
 
     def expire_lock(self, lock: Lock, now: int, limits: Limits) -> Staged | None:
@@ -563,8 +697,8 @@ class SharePartition:
     def release_member(self, member: str) -> Staged | None:
         """The member left (decision 5): its acquired records become AVAILABLE with their
         delivery count lowered by one (they were not really processed)."""
-        runs = [r for r in self.runs
-                if r.state is ACQUIRED and r.member == member and r.pending is None]
+        runs = [r for r in self.runs if r.state is ACQUIRED and r.member == member
+                and r.pending is None and r.txn is None]  # held runs wait for their txn
         if not runs:
             return None
         staged = Staged(self, "leave")
@@ -597,6 +731,7 @@ class SharePartition:
             run.available_at = available_at
             run.member = None
             run.lock = None
+            run.txn = None
             wake_at = max(wake_at, available_at)
         if renewed:
             self._renew(renewed, renewed[0].member or "", now, limits)
@@ -613,6 +748,8 @@ class SharePartition:
         for run in staged.runs:
             run.pending = None
             run.target = None
+            if staged.kind == "txn":
+                run.txn = None  # the hold never became durable
             if run.state is ACQUIRED and run.lock is not None and run.lock.deadline <= now:
                 expired.append(run)
         return self._stage_expiry(expired, limits)

@@ -9,6 +9,9 @@ reset cannot overwrite the reset state (Kafka's FENCED_STATE_EPOCH).
 round is running share the next round's one SQLite commit (synchronous=FULL). A round is:
 take every staged change → append and fsync dead-letter copies → commit the share state in
 one transaction → complete the changes (or roll them back and fail their waiters).
+
+Held transactional acknowledgements (decision 4) have their own rows, written when staged and
+deleted in the same SQLite transaction as the share state that ends them.
 """
 
 from __future__ import annotations
@@ -16,13 +19,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import orjson
 
 from app.errors import Conflict, ErrorCode, SluiceError, Unavailable
 from app.metadata.db import Database
-from app.share.partition import SharePartition, Staged
+from app.share.partition import AckType, HeldAck, SharePartition, Staged
 
 log = logging.getLogger("sluice.share")
 
@@ -44,6 +47,7 @@ class PartitionRow:
     state_epoch: int
     start_offset: int
     batches: list[Batch]
+    txn_ended: list[int] = field(default_factory=list)  # producer ids whose held acks end
 
 
 class SharePersister:
@@ -69,6 +73,7 @@ class SharePersister:
         async with self.db.transaction() as conn:
             await conn.execute(
                 "DELETE FROM share_state_batches WHERE group_id = ?", (group_id,))
+            await conn.execute("DELETE FROM share_txn_acks WHERE group_id = ?", (group_id,))
             await conn.execute("DELETE FROM share_partitions WHERE group_id = ?", (group_id,))
             await conn.execute("DELETE FROM share_groups WHERE group_id = ?", (group_id,))
 
@@ -116,6 +121,10 @@ class SharePersister:
                         "first_offset, last_offset, state, delivery_count) "
                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
                         [(*key, *b) for b in row.batches])
+                for pid in row.txn_ended:
+                    await conn.execute(
+                        "DELETE FROM share_txn_acks WHERE group_id = ? AND topic_id = ? "
+                        "AND partition = ? AND producer_id = ?", (*key, pid))
                 out.append(True)
         return out
 
@@ -129,6 +138,9 @@ class SharePersister:
                     "DELETE FROM share_state_batches "
                     "WHERE group_id = ? AND topic_id = ? AND partition = ?", key)
                 await conn.execute(
+                    "DELETE FROM share_txn_acks "
+                    "WHERE group_id = ? AND topic_id = ? AND partition = ?", key)
+                await conn.execute(
                     "INSERT INTO share_partitions (group_id, topic_id, partition, state_epoch, "
                     "start_offset, updated_ms) VALUES (?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT (group_id, topic_id, partition) DO UPDATE SET "
@@ -137,9 +149,42 @@ class SharePersister:
 
     async def forget_topic(self, group_id: str, topic_id: int) -> None:
         async with self.db.transaction() as conn:
-            for table in ("share_state_batches", "share_partitions"):
+            for table in ("share_state_batches", "share_txn_acks", "share_partitions"):
                 await conn.execute(f"DELETE FROM {table} WHERE group_id = ? AND topic_id = ?",
                                    (group_id, topic_id))
+
+
+    # -- held transactional acknowledgements ------------------------------------------------
+
+    async def load_txn_acks(self) -> dict[tuple[str, int, int], list[HeldAck]]:
+        out: dict[tuple[str, int, int], list[HeldAck]] = {}
+        async with self.db.reader.execute(
+            "SELECT group_id, topic_id, partition, first_offset, last_offset, producer_id, "
+            "type, delay_ms, delivery_count, member_id FROM share_txn_acks "
+            "ORDER BY group_id, topic_id, partition, first_offset"
+        ) as cur:
+            async for r in cur:
+                out.setdefault((r[0], r[1], r[2]), []).append(
+                    HeldAck(r[3], r[4], r[5], AckType(r[6]), r[7], r[8], r[9]))
+        return out
+
+    async def hold_txn_acks(self, rows: list[tuple[str, int, int, HeldAck]]) -> None:
+        """Store held acknowledgements (group, topic id, partition, row); durable on return."""
+        async with self.db.transaction() as conn:
+            await conn.executemany(
+                "INSERT OR REPLACE INTO share_txn_acks (group_id, topic_id, partition, "
+                "first_offset, last_offset, producer_id, type, delay_ms, delivery_count, "
+                "member_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(g, t, p, h.first, h.last, h.producer_id, h.kind.value, h.delay_ms,
+                  h.delivery_count, h.member) for g, t, p, h in rows])
+
+    async def forget_txn_acks(self, group_id: str, producer_id: int) -> None:
+        """Drop what is left of a producer's held acknowledgements in the group (rows of
+        partitions that no longer exist); durable on return."""
+        async with self.db.transaction() as conn:
+            await conn.execute(
+                "DELETE FROM share_txn_acks WHERE group_id = ? AND producer_id = ?",
+                (group_id, producer_id))
 
 
 class StateWriter:
@@ -208,7 +253,8 @@ class StateWriter:
             start, batches = sp.snapshot(frozenset(mine))
             sp.dirty = False
             rows.append(PartitionRow(sp.group_id, sp.topic_id, sp.partition, sp.state_epoch,
-                                     start, batches))
+                                     start, batches,
+                                     [s.txn_end for s in mine if s.txn_end is not None]))
         error: SluiceError | None = None
         fenced: set[SharePartition] = set()
         try:

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from contextlib import AsyncExitStack
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.clock import Clock
 from app.config import Settings
@@ -34,8 +34,11 @@ from app.errors import (
 )
 from app.metadata.txn_store import TransactionStore, TxnRow
 from app.producers.ids import ProducerIds
-from app.transactions.participants import OffsetParticipant, TxnWrite
+from app.transactions.participants import AckParticipant, OffsetParticipant, TxnWrite
 from app.transactions.state import EPOCH_EXHAUSTED, TxnMetadata, TxnState, TxnTransit
+
+if TYPE_CHECKING:
+    from app.share.partition import AckBatch
 
 log = logging.getLogger("sluice.transactions")
 
@@ -55,6 +58,7 @@ class TransactionCoordinator:
         self.settings = settings
         self.markers = markers
         self.offset_participant: OffsetParticipant | None = None
+        self.ack_participant: AckParticipant | None = None  # share groups
         self.txns: dict[str, TxnMetadata] = {}
         self._finishing: set[str] = set()
 
@@ -65,7 +69,8 @@ class TransactionCoordinator:
             self.txns[r.transactional_id] = TxnMetadata(
                 r.transactional_id, r.producer_id, r.producer_epoch, r.timeout_ms,
                 TxnState(r.state), r.last_producer_id, r.last_epoch, r.timed_out_epoch,
-                frozenset(r.partitions), frozenset(r.groups), r.start_ms, r.updated_ms)
+                frozenset(r.partitions), frozenset(r.groups), r.start_ms, r.updated_ms,
+                frozenset(r.share_groups))
 
     async def recover(self) -> int:
         """Finish every transaction found in a Prepare* state (markers again, completion)."""
@@ -142,7 +147,7 @@ class TransactionCoordinator:
             last_producer_id=producer_id if producer_id is not None else -1,
             last_epoch=producer_epoch if producer_epoch is not None else -1, timed_out_epoch=-1,
             timeout_ms=timeout_ms, partitions=frozenset(), groups=frozenset(), start_ms=-1,
-            updated_ms=now))
+            updated_ms=now, share_groups=frozenset()))
         return pid, epoch
 
     async def _next_epoch(self, producer_id: int, epoch: int) -> tuple[int, int]:
@@ -192,12 +197,14 @@ class TransactionCoordinator:
                            f"transaction {tid!r} changed during the request; retry")
 
     def _ongoing(self, tm: TxnMetadata, *, partitions: frozenset[tuple[str, int]] | None = None,
-                 groups: frozenset[str] | None = None) -> TxnTransit:
+                 groups: frozenset[str] | None = None,
+                 share_groups: frozenset[str] | None = None) -> TxnTransit:
         now = self.clock.now_ms()
         return dataclasses.replace(
             tm.transit(), state=_S.ONGOING,
             partitions=tm.partitions if partitions is None else partitions,
             groups=tm.groups if groups is None else groups,
+            share_groups=tm.share_groups if share_groups is None else share_groups,
             start_ms=tm.start_ms if tm.state is _S.ONGOING else now, updated_ms=now)
 
     # -- the transaction endpoints ------------------------------------------------------------
@@ -286,6 +293,34 @@ class TransactionCoordinator:
             raise
         tm.complete(transit)
 
+    async def add_acknowledgements(
+            self, tid: str, producer_id: int, epoch: int, group_id: str, member_id: str,
+            acks: Mapping[tuple[str, int], list[AckBatch] | SluiceError],
+    ) -> list[tuple[tuple[str, int], SluiceError | None]]:
+        """Share acknowledgements applied only if the transaction commits (decision 4); the
+        share group joins the transaction durably before the acknowledgements are staged."""
+        participant = self.ack_participant
+        if participant is None:
+            raise Unavailable(ErrorCode.GROUPS_UNAVAILABLE,
+                              "acknowledgements in a transaction need share groups, which "
+                              "this server does not run")
+        tm = self._check_endpoint(tid, producer_id, epoch)
+        self._check_current(tm, producer_id, epoch)
+        participant.check_txn_acks_member(group_id, member_id)
+        transit = tm.prepare(self._ongoing(tm, share_groups=tm.share_groups | {group_id}))
+        try:
+            if transit != tm.transit():
+                await self.store.save(_row(tid, transit))
+            # still pending: an end cannot start before the acknowledgements are staged
+            results = await participant.stage_txn_acks(group_id, member_id, producer_id,
+                                                       acks)
+        except BaseException:
+            if tm.pending is transit:
+                tm.abort_pending()
+            raise
+        tm.complete(transit)
+        return results
+
     # -- ending -------------------------------------------------------------------------------
 
     async def _end(self, tm: TxnMetadata, commit: bool, *, timed_out: bool = False,
@@ -303,14 +338,23 @@ class TransactionCoordinator:
         await self._finish(tm)
 
     async def _finish(self, tm: TxnMetadata) -> None:
-        """From Prepare*: markers (epoch + 1) → the groups' offsets ended and Complete* with the
-        new epoch, in one SQLite commit."""
+        """From Prepare*: markers (epoch + 1) → the share groups' acknowledgements (each durable
+        on its own) → the groups' offsets ended and Complete* with the new epoch, in one SQLite
+        commit."""
         tid = tm.transactional_id
         self._finishing.add(tid)
         try:
             commit = tm.state is _S.PREPARE_COMMIT
             if tm.partitions:
                 await self.markers(tm.producer_id, tm.producer_epoch + 1, commit, tm.partitions)
+            if tm.share_groups:  # transactional share acknowledgements
+                acks = self.ack_participant
+                if acks is None:
+                    log.warning("transaction %r has share acknowledgements but no share "
+                                "groups run here", tid)
+                else:
+                    for group_id in sorted(tm.share_groups):
+                        await acks.end_txn_acks(group_id, tm.producer_id, commit)
             pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch)
             async with AsyncExitStack() as stack:
                 endings: list[TxnWrite] = []
@@ -327,7 +371,7 @@ class TransactionCoordinator:
                     tm.transit(), state=_S.COMPLETE_COMMIT if commit else _S.COMPLETE_ABORT,
                     producer_id=pid, producer_epoch=epoch, last_producer_id=tm.last_producer_id,
                     last_epoch=tm.last_epoch, partitions=frozenset(), groups=frozenset(),
-                    start_ms=-1, updated_ms=self.clock.now_ms()))
+                    start_ms=-1, updated_ms=self.clock.now_ms(), share_groups=frozenset()))
                 try:
                     await self.store.save(_row(tid, transit), also=[e.write for e in endings])
                 except BaseException:
@@ -412,7 +456,7 @@ class TransactionCoordinator:
 def _row(tid: str, t: TxnTransit) -> TxnRow:
     return TxnRow(tid, t.producer_id, t.producer_epoch, t.last_producer_id, t.last_epoch,
                   t.timed_out_epoch, t.timeout_ms, t.state.value, sorted(t.partitions),
-                  sorted(t.groups), t.start_ms, t.updated_ms)
+                  sorted(t.groups), t.start_ms, t.updated_ms, sorted(t.share_groups))
 
 
 def _describe(tm: TxnMetadata) -> dict[str, Any]:
@@ -426,5 +470,6 @@ def _describe(tm: TxnMetadata) -> dict[str, Any]:
         "updated_ms": tm.updated_ms,
         "partitions": [{"topic": t, "partition": p} for t, p in sorted(tm.partitions)],
         "groups": sorted(tm.groups),
+        "share_groups": sorted(tm.share_groups),
         "pending_state": tm.pending.state.value if tm.pending is not None else None,
     }

@@ -12,15 +12,21 @@ runs ``write`` inside its SQLite transaction and calls ``complete`` once that is
 inside the context. Leaving the context without ``complete`` changes nothing in memory.
 
 Consumer groups implement ``OffsetParticipant`` (KIP-447 offsets in a transaction). Share
-groups will add transactional acknowledgements the same way: a participant keyed by producer
-id, staged while the transaction is open and ended on commit or abort.
+groups implement ``AckParticipant`` (transactional acknowledgements, SEMANTICS.md decision 4):
+keyed by producer id too, but each of its steps is durable on its own (its own SQLite commit,
+group-committed with others), staged while the transaction is open and ended on commit or
+abort, after the markers and before the Complete* write.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from app.errors import SluiceError
+    from app.share.partition import AckBatch
 
 import aiosqlite
 
@@ -52,4 +58,25 @@ class OffsetParticipant(Protocol):
                            ) -> AbstractAsyncContextManager[TxnWrite | None]:
         """Materialise (commit) or discard (abort) the producer's pending offsets; None when
         nothing is pending (a second end)."""
+        ...
+
+
+class AckParticipant(Protocol):
+    """Share groups' side of transactional acknowledgements."""
+
+    def check_txn_acks_member(self, group_id: str, member_id: str) -> None:
+        """Raise SluiceError UNKNOWN_MEMBER_ID when the member is not in the share group."""
+        ...
+
+    async def stage_txn_acks(
+            self, group_id: str, member_id: str, producer_id: int,
+            acks: Mapping[tuple[str, int], list[AckBatch] | SluiceError],
+    ) -> list[tuple[tuple[str, int], SluiceError | None]]:
+        """Validate per partition as plain acknowledgements (atomic per partition) and store
+        the valid ones as pending for the producer; durable. Answers each partition's error."""
+        ...
+
+    async def end_txn_acks(self, group_id: str, producer_id: int, commit: bool) -> None:
+        """Apply (commit) or release (abort) the producer's pending acknowledgements; durable;
+        idempotent."""
         ...

@@ -88,6 +88,7 @@ class TxnTransit:
     groups: frozenset[str]
     start_ms: int
     updated_ms: int
+    share_groups: frozenset[str] = frozenset()  # transactional share acknowledgements
 
 
 @dataclass(slots=True)
@@ -104,6 +105,7 @@ class TxnMetadata:
     groups: frozenset[str] = field(default_factory=frozenset)
     start_ms: int = -1
     updated_ms: int = 0
+    share_groups: frozenset[str] = field(default_factory=frozenset)
     pending: TxnTransit | None = None
 
     def transit(self) -> TxnTransit:
@@ -111,7 +113,7 @@ class TxnMetadata:
         return TxnTransit(self.state, self.producer_id, self.producer_epoch,
                           self.last_producer_id, self.last_epoch, self.timed_out_epoch,
                           self.timeout_ms, self.partitions, self.groups, self.start_ms,
-                          self.updated_ms)
+                          self.updated_ms, self.share_groups)
 
     def prepare(self, target: TxnTransit) -> TxnTransit:
         """Stage ``target``; raises CONCURRENT_TRANSACTIONS while another change is pending."""

@@ -15,7 +15,7 @@ import pytest
 from app.clock import FakeClock
 from app.config import Settings
 
-from .conftest import Served, _serve
+from .conftest import Served, running
 from .helpers import assert_error, create_topic, produce
 
 SESSION_MS = 10_000
@@ -27,7 +27,7 @@ async def gs(settings_factory: Callable[..., Settings],
     """An app on a FakeClock: sessions of 10 s, groups of at most 3 members."""
     settings = settings_factory(group_session_timeout_ms=SESSION_MS,
                                 group_heartbeat_interval_ms=1000, group_max_size=3)
-    async for s in _serve(settings, clock):
+    async with running(settings, clock) as s:
         yield s
 
 

@@ -15,7 +15,7 @@ import pytest
 from app.clock import FakeClock
 from app.config import Settings
 
-from .conftest import Served, _serve
+from .conftest import Served, running
 from .helpers import assert_error, create_topic
 from .txn_helpers import end_txn, init_producer
 
@@ -23,7 +23,7 @@ from .txn_helpers import end_txn, init_producer
 @pytest.fixture
 async def gs(settings_factory: Callable[..., Settings],
              clock: FakeClock) -> AsyncIterator[Served]:
-    async for s in _serve(settings_factory(), clock):
+    async with running(settings_factory(), clock) as s:
         yield s
 
 

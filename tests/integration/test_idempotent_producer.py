@@ -135,11 +135,11 @@ async def test_epoch_exhaustion_rolls_to_a_new_producer_id(client: httpx.AsyncCl
 
 
 async def test_producer_ids_never_repeat_across_restarts(settings_factory) -> None:  # type: ignore[no-untyped-def]
-    from tests.integration.conftest import _serve
+    from tests.integration.conftest import running
 
     seen: set[int] = set()
     for _ in range(3):
-        async for s in _serve(settings_factory(producer_id_block_size=2)):
+        async with running(settings_factory(producer_id_block_size=2)) as s:
             for _ in range(3):
                 pid, _ = await init_producer(s.client)
                 assert pid not in seen
@@ -148,14 +148,14 @@ async def test_producer_ids_never_repeat_across_restarts(settings_factory) -> No
 
 
 async def test_duplicate_state_survives_a_clean_restart(settings_factory) -> None:  # type: ignore[no-untyped-def]
-    from tests.integration.conftest import _serve
+    from tests.integration.conftest import running
 
     settings = settings_factory()
-    async for s in _serve(settings):
+    async with running(settings) as s:
         await create_topic(s.client, "t")
         pid, epoch = await init_producer(s.client)
         first = await produce_one(s.client, pid, epoch, "t", 0, 0, n=4)
-    async for s in _serve(settings):
+    async with running(settings) as s:
         again = await produce_one(s.client, pid, epoch, "t", 0, 0, n=4)
         assert again == first
         nxt = await produce_one(s.client, pid, epoch, "t", 0, 4)
@@ -173,12 +173,12 @@ async def test_replayed_state_is_not_expired_by_old_record_timestamps(
     import glob
     import os
 
-    from tests.integration.conftest import _serve
+    from tests.integration.conftest import running
 
     settings = settings_factory(producer_id_expiration_ms=3_600_000)
     old = {"topic": "t", "partition": 0, "base_sequence": 0,
            "records": [{"value": "a", "timestamp": 1_000}, {"value": "b", "timestamp": 2_000}]}
-    async for s in _serve(settings, clock):
+    async with running(settings, clock) as s:
         await create_topic(s.client, "t")
         pid, epoch = await init_producer(s.client)
         (first,) = await produce_ok(s.client, pid, epoch, [old])
@@ -187,7 +187,7 @@ async def test_replayed_state_is_not_expired_by_old_record_timestamps(
     # a crash before any snapshot: only the log itself is left to rebuild the state from
     (snapshot,) = glob.glob(os.path.join(data_dir, "**", "producer-snapshot"), recursive=True)
     os.unlink(snapshot)
-    async for s in _serve(settings, clock):
+    async with running(settings, clock) as s:
         clock.advance(60_000)  # well within the expiration
         assert s.broker.expire_producers() == 0
         (again,) = await produce_ok(s.client, pid, epoch, [old])

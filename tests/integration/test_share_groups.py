@@ -12,7 +12,7 @@ import pytest
 
 from app.clock import FakeClock
 from app.config import Settings
-from tests.integration.conftest import Served, _serve
+from tests.integration.conftest import Served, running
 from tests.integration.helpers import assert_error, create_topic, produce
 from tests.integration.share_helpers import (
     ack,
@@ -37,7 +37,7 @@ G = "g1"
 @pytest.fixture
 async def s(settings_factory: Callable[..., Settings], clock: FakeClock
             ) -> AsyncIterator[Served]:
-    async for served in _serve(settings_factory(), clock):
+    async with running(settings_factory(), clock) as served:
         yield served
 
 
@@ -162,7 +162,7 @@ async def test_heartbeat_join_assignment_epochs_and_leave(s: Served) -> None:
 
 
 async def test_group_size_limit(settings_factory: Callable[..., Settings]) -> None:
-    async for s in _serve(settings_factory(share_max_group_size=2)):
+    async with running(settings_factory(share_max_group_size=2)) as s:
         await join(s.client, G, ["t"])
         await join(s.client, G, ["t"])
         r = await s.client.post(f"/v1/share-groups/{G}/heartbeat",
@@ -543,7 +543,7 @@ async def test_reset_only_when_empty_and_delete(s: Served) -> None:
 async def test_state_survives_a_restart(settings_factory: Callable[..., Settings],
                                         clock: FakeClock) -> None:
     settings = settings_factory()
-    async for s in _serve(settings, clock):
+    async with running(settings, clock) as s:
         c = s.client
         await create_topic(c, "t")
         await earliest(s, delivery_count_limit=3)
@@ -554,7 +554,7 @@ async def test_state_survives_a_restart(settings_factory: Callable[..., Settings
                                               "accept", "accept"]))
         await fetch(c, G, a)  # 1 again (dc 2): acquired, not persisted
         await settle(s.broker)
-    async for s in _serve(settings, clock):
+    async with running(settings, clock) as s:
         c = s.client
         v = await view(c, G)
         assert (v["start_offset"], v["end_offset"]) == (1, 6)

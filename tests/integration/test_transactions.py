@@ -10,7 +10,7 @@ import pytest
 
 from app.clock import FakeClock
 from app.config import Settings
-from tests.integration.conftest import Served, _serve, running
+from tests.integration.conftest import Served, running
 from tests.integration.helpers import assert_error, create_topic, produce
 from tests.integration.txn_helpers import (
     batch,
@@ -27,7 +27,7 @@ from tests.integration.txn_helpers import (
 @pytest.fixture
 async def txn_served(settings_factory: Callable[..., Settings],
                      clock: FakeClock) -> AsyncIterator[Served]:
-    async for s in _serve(settings_factory(), clock):
+    async with running(settings_factory(), clock) as s:
         yield s
 
 
@@ -268,12 +268,12 @@ async def test_epoch_exhaustion_rolls_the_transactional_id_to_a_new_producer_id(
 async def test_open_transaction_survives_restart_and_its_timeout_applies(
         settings_factory: Callable[..., Settings], clock: FakeClock) -> None:
     settings = settings_factory()
-    async for s in _serve(settings, clock):
+    async with running(settings, clock) as s:
         await create_topic(s.client, "t")
         pid, e = await init_producer(s.client, transactional_id="tx",
                                      transaction_timeout_ms=10_000)
         await produce_ok(s.client, pid, e, [batch("t", 0, 0, 3)], "tx")
-    async for s in _serve(settings, clock):
+    async with running(settings, clock) as s:
         described = (await s.client.get("/v1/transactions/tx")).json()
         assert described["state"] == "Ongoing"
         assert (await partition_info(s.client, "t"))["last_stable_offset"] == 0
@@ -281,7 +281,7 @@ async def test_open_transaction_survives_restart_and_its_timeout_applies(
         clock.advance(10_001)
         assert await s.broker.transactions.abort_timed_out() == 1
         assert_error(await end_txn(s.client, "tx", pid, e), 409, "TRANSACTION_TIMED_OUT")
-    async for s in _serve(settings, clock):
+    async with running(settings, clock) as s:
         # the timed-out epoch is persisted: recovery still works after a restart
         assert_error(await end_txn(s.client, "tx", pid, e), 409, "TRANSACTION_TIMED_OUT")
         assert await init_producer(s.client, transactional_id="tx", producer_id=pid,
@@ -291,7 +291,7 @@ async def test_open_transaction_survives_restart_and_its_timeout_applies(
 
 async def test_producer_state_expires_unless_a_transaction_is_open(
         settings_factory: Callable[..., Settings], clock: FakeClock) -> None:
-    async for s in _serve(settings_factory(producer_id_expiration_ms=60_000), clock):
+    async with running(settings_factory(producer_id_expiration_ms=60_000), clock) as s:
         c = s.client
         await create_topic(c, "t")
         idem, _ = await init_producer(c)
@@ -328,7 +328,7 @@ async def test_list_and_describe(client: httpx.AsyncClient) -> None:
 async def test_idle_transactional_id_expires(settings_factory: Callable[..., Settings],
                                              clock: FakeClock) -> None:
     settings = settings_factory(transactional_id_expiration_ms=100_000)
-    async for s in _serve(settings, clock):
+    async with running(settings, clock) as s:
         c, b = s.client, s.broker
         await create_topic(c, "t")
         pid, e = await init_producer(c, transactional_id="idle", transaction_timeout_ms=900_000)
@@ -340,7 +340,7 @@ async def test_idle_transactional_id_expires(settings_factory: Callable[..., Set
         assert_error(await c.get("/v1/transactions/idle"), 404, "NOT_FOUND")
         assert (await c.get("/v1/transactions/busy")).json()["state"] == "Ongoing"
         assert_error(await end_txn(c, "idle", pid, e), 409, "INVALID_PRODUCER_ID_MAPPING")
-    async for s in _serve(settings, clock):
+    async with running(settings, clock) as s:
         assert_error(await s.client.get("/v1/transactions/idle"), 404, "NOT_FOUND")
         new_pid, epoch = await init_producer(s.client, transactional_id="idle")
         assert new_pid != pid and epoch == 0
@@ -382,7 +382,7 @@ async def test_markers_are_durable_before_the_end_completes_with_fsync_interval(
     power loss that dropped markers written after a durable Complete* would leave the
     transaction open on its partitions forever (an LSO stuck for good)."""
     settings = settings_factory(fsync="interval", fsync_interval_ms=60_000)
-    async for s in _serve(settings):
+    async with running(settings) as s:
         c = s.client
         await create_topic(c, "t", partitions=2)
         pid, epoch = await init_producer(c, transactional_id="tx")

@@ -9,14 +9,14 @@ import httpx
 import pytest
 
 from app.config import Settings
-from tests.integration.conftest import SMALL_LIMITS, Served, _serve
+from tests.integration.conftest import SMALL_LIMITS, Served, running
 from tests.integration.helpers import assert_error, create_topic
 from tests.integration.txn_helpers import batch, init_producer, partition_info
 
 
 @pytest.fixture
 async def small(settings_factory: Callable[..., Settings]) -> AsyncIterator[Served]:
-    async for s in _serve(settings_factory(txn_max_partitions=2, **SMALL_LIMITS)):
+    async with running(settings_factory(txn_max_partitions=2, **SMALL_LIMITS)) as s:
         await create_topic(s.client, "t", partitions=3)
         yield s
 

@@ -117,9 +117,9 @@ async def test_member_refused_changes_nothing(served: Served,
 
 async def test_fenced_and_timed_out_producers_are_refused_before_the_group(
         settings_factory: Any, clock: FakeClock) -> None:
-    from tests.integration.conftest import _serve
+    from tests.integration.conftest import running
 
-    async for s in _serve(settings_factory(), clock):
+    async with running(settings_factory(), clock) as s:
         p = RecordingParticipant()
         s.broker.offset_participant = p
         c = s.client
@@ -141,10 +141,10 @@ async def test_fenced_and_timed_out_producers_are_refused_before_the_group(
 
 async def test_recovery_ends_the_offsets_of_a_prepared_transaction(
         settings_factory: Any) -> None:
-    from tests.integration.conftest import _serve
+    from tests.integration.conftest import running
 
     settings = settings_factory()
-    async for s in _serve(settings):
+    async with running(settings) as s:
         s.broker.offset_participant = RecordingParticipant()
         await create_topic(s.client, "t")
         pid, e = await init_producer(s.client, transactional_id="tx")

@@ -3,7 +3,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Query, Request
 from starlette.responses import Response
 
-from app.api import schemas, txn_wire
+from app.api import schemas, share_wire, txn_wire
 from app.api.deps import broker, json_response, read_json
 from app.runtime import Broker
 from app.topics import validate_name
@@ -46,6 +46,19 @@ async def offsets(tid: str, request: Request, b: Broker = Depends(broker)) -> Re
     await b.transaction_offsets(tid, pid, epoch, group, member, member_epoch, instance, offs)
     return json_response({"offsets": [
         {"topic": t, "partition": p, "error": None} for t, p, _, _ in offs]})
+
+
+@router.post("/{tid}/acknowledgements", summary="Share-group acknowledgements applied only "
+             "if the transaction commits; abort releases the records",
+             openapi_extra=schemas.documented_body(schemas.TxnAcknowledgementsRequest),
+             responses={200: {"model": schemas.ShareAcknowledgeResponse}, **schemas.ERRORS})
+async def acknowledgements(tid: str, request: Request, b: Broker = Depends(broker)) -> Response:
+    validate_name(tid, "transactional id")
+    body, _ = await read_json(request, b.settings.max_request_bytes)
+    pid, epoch, group, member, acks = txn_wire.parse_acknowledgements(
+        body, b.settings.share_max_release_delay_ms)
+    results = await b.transaction_acknowledgements(tid, pid, epoch, group, member, acks)
+    return json_response({"results": share_wire.show_results(results)})
 
 
 @router.get("", summary="List transactions",
