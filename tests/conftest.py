@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import socket
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
 import httpx
 import pytest
 
@@ -21,6 +23,15 @@ from app.config import Settings
 from app.main import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A test that fails before its app is closed leaves SQLite worker threads running, and
+    they would keep this process from ever exiting (CI would hit its time limit instead of
+    reporting the failure). Stop whatever is left; the failure itself is already reported."""
+    for obj in gc.get_objects():
+        if isinstance(obj, aiosqlite.Connection):
+            obj.stop()
 
 
 @pytest.fixture
