@@ -499,24 +499,9 @@ class SharePartition:
         and changes nothing when any record fails a check. Returns None when nothing needs a
         durable write (renew only, or every range below the start).
         """
-        for b in batches:
-            lo, hi = max(b.first, self.start_offset), b.last
-            if hi < self.start_offset:
-                continue  # already complete: silently skipped
-            if hi >= self.end_offset:
-                raise InvalidRequest(
-                    f"offsets {b.first}-{b.last} reach beyond the in-flight window "
-                    f"[{self.start_offset}, {self.end_offset})")
-            if AckType.RENEW in b.types and not limits.renew_enabled:
-                raise InvalidRequest("renew is disabled for this group (renew_enabled=false)")
-            for run in self._overlapping(lo, hi):
-                if _is_gap(run):
-                    continue
-                problem = self._ack_problem(run, member, now, b.delivery_count)
-                if problem:
-                    raise Conflict(ErrorCode.INVALID_RECORD_STATE,
-                                   f"offsets {max(run.first, lo)}-{min(run.last, hi)}: "
-                                   f"{problem}")
+        if not limits.renew_enabled and any(AckType.RENEW in b.types for b in batches):
+            raise InvalidRequest("renew is disabled for this group (renew_enabled=false)")
+        self._check_acks(member, batches, now)
         staged = Staged(self, "ack")
         renewed: list[Run] = []
         for b in batches:
@@ -539,6 +524,26 @@ class SharePartition:
             self._stage(staged, run, (ACQUIRED, run.delivery_count, 0))
         self.staged.append(staged)
         return staged
+
+    def _check_acks(self, member: str, batches: list[AckBatch], now: int) -> None:
+        """Every range within the window, every record in it acquired by ``member`` under a
+        live lock (A1.4); raises on the first problem, before anything changes."""
+        for b in batches:
+            lo, hi = max(b.first, self.start_offset), b.last
+            if hi < self.start_offset:
+                continue  # already complete: silently skipped
+            if hi >= self.end_offset:
+                raise InvalidRequest(
+                    f"offsets {b.first}-{b.last} reach beyond the in-flight window "
+                    f"[{self.start_offset}, {self.end_offset})")
+            for run in self._overlapping(lo, hi):
+                if _is_gap(run):
+                    continue
+                problem = self._ack_problem(run, member, now, b.delivery_count)
+                if problem:
+                    raise Conflict(ErrorCode.INVALID_RECORD_STATE,
+                                   f"offsets {max(run.first, lo)}-{min(run.last, hi)}: "
+                                   f"{problem}")
 
     @staticmethod
     def _ack_problem(run: Run, member: str, now: int, delivery_count: int | None) -> str:
@@ -596,22 +601,7 @@ class SharePartition:
             if AckType.RENEW in b.types:
                 raise InvalidRequest("renew cannot join a transaction: the lock of records "
                                      "under a transactional acknowledgement is suspended")
-        for b in batches:
-            lo, hi = max(b.first, self.start_offset), b.last
-            if hi < self.start_offset:
-                continue
-            if hi >= self.end_offset:
-                raise InvalidRequest(
-                    f"offsets {b.first}-{b.last} reach beyond the in-flight window "
-                    f"[{self.start_offset}, {self.end_offset})")
-            for run in self._overlapping(lo, hi):
-                if _is_gap(run):
-                    continue
-                problem = self._ack_problem(run, member, now, b.delivery_count)
-                if problem:
-                    raise Conflict(ErrorCode.INVALID_RECORD_STATE,
-                                   f"offsets {max(run.first, lo)}-{min(run.last, hi)}: "
-                                   f"{problem}")
+        self._check_acks(member, batches, now)
         staged = Staged(self, "txn")
         rows: list[HeldAck] = []
         for b in batches:
