@@ -504,19 +504,12 @@ class SharePartition:
         self._check_acks(member, batches, now)
         staged = Staged(self, "ack")
         renewed: list[Run] = []
-        for b in batches:
-            lo, hi = max(b.first, self.start_offset), b.last
-            if hi < self.start_offset:
+        for b, kind, run in self._acked_runs(batches):
+            if kind is AckType.RENEW:
+                renewed.append(run)
                 continue
-            for slo, shi, kind in b.segments(lo, hi):
-                for run in self._span(slo, shi):
-                    if _is_gap(run):
-                        continue
-                    if kind is AckType.RENEW:
-                        renewed.append(run)
-                        continue
-                    self._stage(staged, run, self._ack_target(run, kind, b.delay_ms, now,
-                                                              limits, staged))
+            self._stage(staged, run, self._ack_target(run, kind, b.delay_ms, now, limits,
+                                                      staged))
         if not staged.runs:
             self._renew(renewed, member, now, limits)
             return None
@@ -524,6 +517,18 @@ class SharePartition:
             self._stage(staged, run, (ACQUIRED, run.delivery_count, 0))
         self.staged.append(staged)
         return staged
+
+    def _acked_runs(self, batches: list[AckBatch]) -> Iterator[tuple[AckBatch, AckType, Run]]:
+        """Each record run an acknowledgement covers (cut at its edges and where its type
+        changes), with that type; offsets below the start and gaps are skipped."""
+        for b in batches:
+            lo, hi = max(b.first, self.start_offset), b.last
+            if hi < self.start_offset:
+                continue
+            for slo, shi, kind in b.segments(lo, hi):
+                for run in self._span(slo, shi):
+                    if not _is_gap(run):
+                        yield b, kind, run
 
     def _check_acks(self, member: str, batches: list[AckBatch], now: int) -> None:
         """Every range within the window, every record in it acquired by ``member`` under a
@@ -604,18 +609,11 @@ class SharePartition:
         self._check_acks(member, batches, now)
         staged = Staged(self, "txn")
         rows: list[HeldAck] = []
-        for b in batches:
-            lo, hi = max(b.first, self.start_offset), b.last
-            if hi < self.start_offset:
-                continue
-            for slo, shi, kind in b.segments(lo, hi):
-                for run in self._span(slo, shi):
-                    if _is_gap(run):
-                        continue
-                    self._stage(staged, run, (ACQUIRED, run.delivery_count, 0))
-                    run.txn = TxnAck(producer_id, kind, b.delay_ms)
-                    rows.append(HeldAck(run.first, run.last, producer_id, kind, b.delay_ms,
-                                        run.delivery_count, member))
+        for b, kind, run in self._acked_runs(batches):
+            self._stage(staged, run, (ACQUIRED, run.delivery_count, 0))
+            run.txn = TxnAck(producer_id, kind, b.delay_ms)
+            rows.append(HeldAck(run.first, run.last, producer_id, kind, b.delay_ms,
+                                run.delivery_count, member))
         if not staged.runs:
             return None
         return staged, rows
