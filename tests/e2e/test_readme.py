@@ -13,12 +13,14 @@ pytestmark = pytest.mark.slow
 TOUR = "## A five-minute tour"
 TRANSACTIONS = "## Exactly once: the producer protocol and transactions"
 GROUPS = "## Consumer groups"
+SHARE = "## Share groups (queues)"
 
 
 def test_every_section_has_its_examples() -> None:
     assert len(console_steps(TOUR)) >= 8
     assert len(console_steps(TRANSACTIONS)) >= 10
     assert len(console_steps(GROUPS)) >= 7
+    assert len(console_steps(SHARE)) >= 8
 
 
 def test_tour_runs_as_written(server: ServerProcess) -> None:
@@ -33,3 +35,8 @@ def test_consumer_groups_run_as_written(server: ServerProcess) -> None:
     r = httpx.post(server.url + "/v1/topics", json={"name": "orders", "partitions": 3})
     assert r.status_code == 201, r.text  # the section's topic (the tour made its own)
     run_as_written(server, console_steps(GROUPS))
+
+
+def test_share_groups_run_as_written(server: ServerProcess) -> None:
+    run_as_written(server, console_steps(SHARE))
+
