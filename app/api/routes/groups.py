@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from starlette.responses import Response
 
 from app.api import schemas
-from app.api.deps import broker, json_response, read_json
+from app.api.deps import broker, broker_of, json_response, read_json
 from app.errors import InvalidRequest
 from app.groups.coordinator import OFFSET_METADATA_MAX_CHARS, HeartbeatAnswer
 from app.groups.state import TopicPartition
@@ -92,7 +92,8 @@ def _heartbeat_answer(a: HeartbeatAnswer) -> dict[str, Any]:
 @router.post("/{group_id}/heartbeat", summary="Join, heartbeat or leave a consumer group",
              openapi_extra=schemas.documented_body(schemas.GroupHeartbeatRequest),
              responses={200: {"model": schemas.GroupHeartbeatResponse}, **ERRORS})
-async def heartbeat(group_id: str, request: Request, b: Broker = Depends(broker)) -> Response:
+async def heartbeat(group_id: str, request: Request) -> Response:
+    b = broker_of(request)
     body = _object((await read_json(request, b.settings.max_request_bytes))[0])
     if "member_epoch" not in body:
         raise InvalidRequest("member_epoch is required")
@@ -132,8 +133,8 @@ def _commit_items(value: Any) -> list[tuple[str, int, int, str | None]]:
 @router.post("/{group_id}/offsets", summary="Commit offsets (per-partition errors)",
              openapi_extra=schemas.documented_body(schemas.OffsetCommitRequest),
              responses={200: {"model": schemas.OffsetCommitResponse}, **ERRORS})
-async def commit_offsets(group_id: str, request: Request,
-                         b: Broker = Depends(broker)) -> Response:
+async def commit_offsets(group_id: str, request: Request) -> Response:
+    b = broker_of(request)
     body = _object((await read_json(request, b.settings.max_request_bytes))[0])
     member_id = _member_id(body.get("member_id"))
     raw_epoch = body.get("member_epoch", -1 if member_id is None else None)

@@ -4,7 +4,7 @@ from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
 from app.api import schemas, txn_wire
-from app.api.deps import broker, json_response, read_json
+from app.api.deps import broker, broker_of, json_response, read_json
 from app.runtime import Broker
 
 router = APIRouter(prefix="/v1", tags=["producers"])
@@ -25,7 +25,7 @@ async def init_producer(request: Request, b: Broker = Depends(broker)) -> Respon
              openapi_extra=schemas.documented_body(schemas.StatefulProduceRequest),
              responses={200: {"model": schemas.StatefulProduceResponse}, **schemas.ERRORS})
 async def produce(request: Request) -> Response:
-    b: Broker = request.app.state.broker  # no dependencies on the hot path (as simple produce)
+    b = broker_of(request)
     s = b.settings
     body, _ = await read_json(request, s.max_request_bytes)
     pid, epoch, tid, batches = txn_wire.parse_produce(

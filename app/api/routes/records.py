@@ -6,7 +6,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from starlette.responses import Response
 
 from app.api import schemas, wire
-from app.api.deps import broker, json_response, read_json
+from app.api.deps import broker, broker_of, json_response, read_json
 from app.runtime import Broker
 
 router = APIRouter(prefix="/v1/topics/{topic}", tags=["records"])
@@ -18,9 +18,7 @@ Isolation = Literal["read_uncommitted", "read_committed"]
                             "parameters": [schemas.IDEMPOTENCY_KEY_HEADER]},
              responses={200: {"model": schemas.ProduceResponse}, **schemas.ERRORS})
 async def produce(topic: str, request: Request) -> Response:
-    # no dependencies on the hot path: FastAPI's dependency solving costs more per request
-    # than parsing a hundred records
-    b: Broker = request.app.state.broker
+    b = broker_of(request)
     idempotency_key = request.headers.get("idempotency-key")
     s = b.settings
     body, raw = await read_json(request, s.max_request_bytes)

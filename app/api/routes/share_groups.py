@@ -6,7 +6,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from starlette.responses import Response
 
 from app.api import schemas, share_wire
-from app.api.deps import broker, json_response, read_json
+from app.api.deps import broker, broker_of, json_response, read_json
 from app.api.wire import encoding_of
 from app.errors import InvalidRequest
 from app.runtime import Broker
@@ -44,7 +44,8 @@ def _describe(b: Broker, group: ShareGroup) -> dict[str, Any]:
 @router.post("/{group_id}/heartbeat", summary="Join (epoch 0), heartbeat, or leave (epoch -1)",
              openapi_extra=schemas.documented_body(schemas.ShareHeartbeatRequest),
              responses={200: {"model": schemas.ShareHeartbeatResponse}, **schemas.ERRORS})
-async def heartbeat(group_id: str, request: Request, b: Broker = Depends(broker)) -> Response:
+async def heartbeat(group_id: str, request: Request) -> Response:
+    b = broker_of(request)
     validate_name(group_id, "group")
     body = await _body(request, b)
     epoch = body.get("member_epoch", 0)
@@ -68,7 +69,8 @@ async def leave(group_id: str, member_id: str, b: Broker = Depends(broker)) -> R
 @router.post("/{group_id}/fetch", summary="Acquire records (long poll), with piggy-backed acks",
              openapi_extra=schemas.documented_body(schemas.ShareFetchRequest),
              responses={200: {"model": schemas.ShareFetchResponse}, **schemas.ERRORS})
-async def fetch(group_id: str, request: Request, b: Broker = Depends(broker)) -> Response:
+async def fetch(group_id: str, request: Request) -> Response:
+    b = broker_of(request)
     validate_name(group_id, "group")
     s = b.settings
     body = await _body(request, b)
@@ -94,7 +96,8 @@ async def fetch(group_id: str, request: Request, b: Broker = Depends(broker)) ->
 @router.post("/{group_id}/acknowledge", summary="Accept, release, reject or renew records",
              openapi_extra=schemas.documented_body(schemas.ShareAcknowledgeRequest),
              responses={200: {"model": schemas.ShareAcknowledgeResponse}, **schemas.ERRORS})
-async def acknowledge(group_id: str, request: Request, b: Broker = Depends(broker)) -> Response:
+async def acknowledge(group_id: str, request: Request) -> Response:
+    b = broker_of(request)
     body = await _body(request, b)
     member_id = share_wire.member_id_of(body, required=True)
     assert member_id is not None

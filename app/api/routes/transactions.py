@@ -4,7 +4,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from starlette.responses import Response
 
 from app.api import schemas, share_wire, txn_wire
-from app.api.deps import broker, json_response, read_json
+from app.api.deps import broker, broker_of, json_response, read_json
 from app.runtime import Broker
 from app.topics import validate_name
 
@@ -23,7 +23,8 @@ async def _end(tid: str, request: Request, b: Broker, commit: bool) -> Response:
              "for the next transaction",
              openapi_extra=schemas.documented_body(schemas.ProducerIdentity),
              responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS})
-async def commit(tid: str, request: Request, b: Broker = Depends(broker)) -> Response:
+async def commit(tid: str, request: Request) -> Response:
+    b = broker_of(request)
     return await _end(tid, request, b, True)
 
 
@@ -31,7 +32,8 @@ async def commit(tid: str, request: Request, b: Broker = Depends(broker)) -> Res
              "the next transaction",
              openapi_extra=schemas.documented_body(schemas.ProducerIdentity),
              responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS})
-async def abort(tid: str, request: Request, b: Broker = Depends(broker)) -> Response:
+async def abort(tid: str, request: Request) -> Response:
+    b = broker_of(request)
     return await _end(tid, request, b, False)
 
 
@@ -39,7 +41,8 @@ async def abort(tid: str, request: Request, b: Broker = Depends(broker)) -> Resp
              "transaction commits (KIP-447)",
              openapi_extra=schemas.documented_body(schemas.TxnOffsetsRequest),
              responses={200: {"model": schemas.TxnOffsetsResponse}, **schemas.ERRORS})
-async def offsets(tid: str, request: Request, b: Broker = Depends(broker)) -> Response:
+async def offsets(tid: str, request: Request) -> Response:
+    b = broker_of(request)
     validate_name(tid, "transactional id")
     body, _ = await read_json(request, b.settings.max_request_bytes)
     pid, epoch, group, member, member_epoch, instance, offs = txn_wire.parse_offsets(body)
@@ -52,7 +55,8 @@ async def offsets(tid: str, request: Request, b: Broker = Depends(broker)) -> Re
              "if the transaction commits; abort releases the records",
              openapi_extra=schemas.documented_body(schemas.TxnAcknowledgementsRequest),
              responses={200: {"model": schemas.ShareAcknowledgeResponse}, **schemas.ERRORS})
-async def acknowledgements(tid: str, request: Request, b: Broker = Depends(broker)) -> Response:
+async def acknowledgements(tid: str, request: Request) -> Response:
+    b = broker_of(request)
     validate_name(tid, "transactional id")
     body, _ = await read_json(request, b.settings.max_request_bytes)
     pid, epoch, group, member, acks = txn_wire.parse_acknowledgements(
