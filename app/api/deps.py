@@ -60,6 +60,19 @@ async def read_json(request: Request, limit: int, *, optional: bool = False) -> 
         raise InvalidRequest(f"the body is not valid JSON: {exc}") from None
 
 
+def json_object(body: Any) -> dict[str, Any]:
+    """A parsed body that must be a JSON object."""
+    if not isinstance(body, dict):
+        raise InvalidRequest("the body must be a JSON object")
+    return body
+
+
+async def read_object(request: Request, limit: int) -> dict[str, Any]:
+    """The body, parsed once, as a JSON object (400 INVALID_REQUEST otherwise)."""
+    body, _ = await read_json(request, limit)
+    return json_object(body)
+
+
 def json_response(content: Any, status_code: int = 200) -> Response:
     return Response(orjson.dumps(content), status_code=status_code,
                     media_type="application/json")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.api import share_wire, wire
+from app.api.deps import json_object
 from app.errors import ErrorCode, InvalidRequest, TooLarge
 from app.producers.state import MAX_EPOCH, MAX_SEQUENCE
 from app.share.coordinator import AckRequest
@@ -13,12 +14,6 @@ from app.transactions.produce import ProduceBatch
 
 MAX_ID = 2**63 - 1
 DEFAULT_TXN_TIMEOUT_MS = 60_000
-
-
-def _object(body: Any) -> dict[str, Any]:
-    if not isinstance(body, dict):
-        raise InvalidRequest("the body must be a JSON object")
-    return body
 
 
 def _int(body: dict[str, Any], name: str, lo: int, hi: int, *, default: int | None = None,
@@ -49,7 +44,7 @@ def transactional_id(value: Any, where: str = "transactional_id") -> str | None:
 
 def parse_init(body: Any) -> tuple[str | None, int, int | None, int | None]:
     """(transactional id, timeout, producer id, epoch) of POST /v1/producers."""
-    b = _object(body)
+    b = json_object(body)
     tid = transactional_id(b.get("transactional_id"))
     timeout = b.get("transaction_timeout_ms", DEFAULT_TXN_TIMEOUT_MS)
     if timeout is None:
@@ -63,7 +58,7 @@ def parse_init(body: Any) -> tuple[str | None, int, int | None, int | None]:
 
 
 def parse_producer(body: Any) -> tuple[int, int]:
-    b = _object(body)
+    b = json_object(body)
     return (_required_int(b, "producer_id", 0, MAX_ID),
             _required_int(b, "producer_epoch", 0, MAX_EPOCH))
 
@@ -71,7 +66,7 @@ def parse_producer(body: Any) -> tuple[int, int]:
 def parse_produce(body: Any, now_ms: int, max_records: int, max_record_bytes: int
                   ) -> tuple[int, int, str | None, list[ProduceBatch]]:
     """(producer id, epoch, transactional id, batches) of POST /v1/produce."""
-    b = _object(body)
+    b = json_object(body)
     pid, epoch = parse_producer(b)
     tid = transactional_id(b.get("transactional_id"))
     encoding = wire.encoding_of(b.get("encoding"))
@@ -115,7 +110,7 @@ def parse_produce(body: Any, now_ms: int, max_records: int, max_record_bytes: in
 def parse_offsets(body: Any) -> tuple[int, int, str, str | None, int, str | None,
                                       list[tuple[str, int, int, str | None]]]:
     """Body of POST /v1/transactions/{tid}/offsets."""
-    b = _object(body)
+    b = json_object(body)
     pid, epoch = parse_producer(b)
     group_id = b.get("group_id")
     if not isinstance(group_id, str):
@@ -154,7 +149,7 @@ def parse_acknowledgements(body: Any, max_delay_ms: int
                            ) -> tuple[int, int, str, str, AckRequest]:
     """Body of POST /v1/transactions/{tid}/acknowledgements: (producer id, epoch, group id,
     member id, acknowledgements per partition as the share acknowledge endpoint parses them)."""
-    b = _object(body)
+    b = json_object(body)
     pid, epoch = parse_producer(b)
     group_id = b.get("group_id")
     if not isinstance(group_id, str):

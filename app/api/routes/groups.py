@@ -12,7 +12,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from starlette.responses import Response
 
 from app.api import schemas
-from app.api.deps import broker, broker_of, json_response, read_json
+from app.api.deps import broker, broker_of, json_response, read_object
 from app.errors import InvalidRequest
 from app.groups.coordinator import OFFSET_METADATA_MAX_CHARS, HeartbeatAnswer
 from app.groups.state import TopicPartition
@@ -27,12 +27,6 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 _MAX_INT32 = 2**31 - 1
 _MAX_INT64 = 2**63 - 1
 _MAX_TOPICS = 10_000
-
-
-def _object(body: Any) -> dict[str, Any]:
-    if not isinstance(body, dict):
-        raise InvalidRequest("the body must be a JSON object")
-    return body
 
 
 def _int(value: Any, where: str, lo: int, hi: int) -> int:
@@ -94,7 +88,7 @@ def _heartbeat_answer(a: HeartbeatAnswer) -> dict[str, Any]:
              responses={200: {"model": schemas.GroupHeartbeatResponse}, **ERRORS})
 async def heartbeat(group_id: str, request: Request) -> Response:
     b = broker_of(request)
-    body = _object((await read_json(request, b.settings.max_request_bytes))[0])
+    body = await read_object(request, b.settings.max_request_bytes)
     if "member_epoch" not in body:
         raise InvalidRequest("member_epoch is required")
     epoch = _int(body["member_epoch"], "member_epoch", -2, _MAX_INT32)
@@ -135,7 +129,7 @@ def _commit_items(value: Any) -> list[tuple[str, int, int, str | None]]:
              responses={200: {"model": schemas.OffsetCommitResponse}, **ERRORS})
 async def commit_offsets(group_id: str, request: Request) -> Response:
     b = broker_of(request)
-    body = _object((await read_json(request, b.settings.max_request_bytes))[0])
+    body = await read_object(request, b.settings.max_request_bytes)
     member_id = _member_id(body.get("member_id"))
     raw_epoch = body.get("member_epoch", -1 if member_id is None else None)
     if raw_epoch is None:

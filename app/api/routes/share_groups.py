@@ -6,7 +6,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from starlette.responses import Response
 
 from app.api import schemas, share_wire
-from app.api.deps import broker, broker_of, json_response, read_json
+from app.api.deps import broker, broker_of, json_response, read_json, read_object
 from app.api.wire import encoding_of
 from app.errors import InvalidRequest
 from app.runtime import Broker
@@ -14,13 +14,6 @@ from app.share.coordinator import Member, ShareGroup, check_topics
 from app.topics import validate_name
 
 router = APIRouter(prefix="/v1/share-groups", tags=["share groups"])
-
-
-async def _body(request: Request, b: Broker) -> dict[str, Any]:
-    body, _ = await read_json(request, b.settings.max_request_bytes)
-    if not isinstance(body, dict):
-        raise InvalidRequest("the body must be a JSON object")
-    return body
 
 
 def _assignment(member: Member) -> list[dict[str, Any]]:
@@ -47,7 +40,7 @@ def _describe(b: Broker, group: ShareGroup) -> dict[str, Any]:
 async def heartbeat(group_id: str, request: Request) -> Response:
     b = broker_of(request)
     validate_name(group_id, "group")
-    body = await _body(request, b)
+    body = await read_object(request, b.settings.max_request_bytes)
     epoch = body.get("member_epoch", 0)
     if not isinstance(epoch, int) or isinstance(epoch, bool):
         raise InvalidRequest("member_epoch: expected an integer")
@@ -73,7 +66,7 @@ async def fetch(group_id: str, request: Request) -> Response:
     b = broker_of(request)
     validate_name(group_id, "group")
     s = b.settings
-    body = await _body(request, b)
+    body = await read_object(request, b.settings.max_request_bytes)
     mode = body.get("acquire_mode", "batch_optimized")
     if mode not in ("batch_optimized", "record_limit"):
         raise InvalidRequest("acquire_mode: expected batch_optimized or record_limit")
@@ -98,7 +91,7 @@ async def fetch(group_id: str, request: Request) -> Response:
              responses={200: {"model": schemas.ShareAcknowledgeResponse}, **schemas.ERRORS})
 async def acknowledge(group_id: str, request: Request) -> Response:
     b = broker_of(request)
-    body = await _body(request, b)
+    body = await read_object(request, b.settings.max_request_bytes)
     member_id = share_wire.member_id_of(body, required=True)
     assert member_id is not None
     acks = share_wire.parse_acks(body.get("acknowledgements"),
@@ -151,7 +144,7 @@ async def records(group_id: str, topic: str, partition: int, b: Broker = Depends
              responses={200: {"model": schemas.ShareOffsetsResetResponse}, **schemas.ERRORS})
 async def reset_offsets(group_id: str, request: Request, b: Broker = Depends(broker)
                         ) -> Response:
-    body = await _body(request, b)
+    body = await read_object(request, b.settings.max_request_bytes)
     topics = body.get("topics")
     if not isinstance(topics, list) or not topics:
         raise InvalidRequest("topics: expected a non-empty list")

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
 from app.api import schemas
-from app.api.deps import broker, json_response, read_json
+from app.api.deps import broker, json_response, read_json, read_object
 from app.errors import InvalidRequest
 from app.runtime import Broker
 from app.topics import Topic, effective_config
@@ -30,9 +30,7 @@ def describe(topic: Topic) -> dict[str, Any]:
              openapi_extra=schemas.documented_body(schemas.TopicCreate),
              responses={201: {"model": schemas.TopicDescription}, **schemas.ERRORS})
 async def create_topic(request: Request, b: Broker = Depends(broker)) -> Response:
-    body, _ = await read_json(request, b.settings.max_request_bytes)
-    if not isinstance(body, dict):
-        raise InvalidRequest("the body must be a JSON object")
+    body = await read_object(request, b.settings.max_request_bytes)
     partitions = body.get("partitions", b.settings.default_partitions)
     topic = await b.topics.create(body.get("name"), partitions, body.get("config"),
                                   b.clock.now_ms())
@@ -57,9 +55,7 @@ async def describe_topic(topic: str, b: Broker = Depends(broker)) -> Response:
               openapi_extra=schemas.documented_body(schemas.TopicPatch),
               responses={200: {"model": schemas.TopicDescription}, **schemas.ERRORS})
 async def update_topic(topic: str, request: Request, b: Broker = Depends(broker)) -> Response:
-    body, _ = await read_json(request, b.settings.max_request_bytes)
-    if not isinstance(body, dict):
-        raise InvalidRequest("the body must be a JSON object")
+    body = await read_object(request, b.settings.max_request_bytes)
     updated = await b.topics.update(topic, body.get("partitions"), body.get("config"),
                                     b.clock.now_ms())
     return json_response(describe(updated))
