@@ -15,9 +15,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from app.clock import Clock
 from app.config import Settings
@@ -36,7 +36,6 @@ from app.share.dead_letters import DeadLetters
 from app.share.group_config import GroupConfig
 from app.share.partition import (
     AckBatch,
-    HeldAck,
     Limits,
     Lock,
     Reader,
@@ -49,6 +48,8 @@ from app.share.timers import DeadlineHeap
 from app.storage.log import PartitionLog, ReadResult
 from app.storage.record import StoredRecord
 from app.topics import Topic, TopicRegistry, validate_name
+
+T = TypeVar("T")
 
 log = logging.getLogger("sluice.share")
 
@@ -499,25 +500,9 @@ class ShareGroupCoordinator:
                            ) -> list[tuple[PartitionKey, SluiceError | None]]:
         now = self.clock.now_ms()
         limits = group.config.limits
-        results: dict[PartitionKey, SluiceError | None] = {}
-        staged: dict[PartitionKey, Staged] = {}
-        for key, batches in acks.items():
-            if isinstance(batches, SluiceError):
-                results[key] = batches
-                continue
-            sp = group.partitions.get(key)
-            if sp is None:
-                results[key] = Conflict(ErrorCode.INVALID_RECORD_STATE,
-                                        f"{key[0]}/{key[1]}: nothing was fetched here")
-                continue
-            try:
-                s = sp.acknowledge(member.member_id, batches, now=now, limits=limits)
-            except SluiceError as exc:
-                results[key] = exc
-                continue
-            results[key] = None
-            if s is not None:
-                staged[key] = s
+        results, done = _per_partition(group, acks, lambda sp, batches: sp.acknowledge(
+            member.member_id, batches, now=now, limits=limits))
+        staged = {key: s for key, _, s in done}
         if staged:
             outcomes = await asyncio.gather(*(self.writer.persist(s) for s in staged.values()),
                                             return_exceptions=True)
@@ -542,28 +527,10 @@ class ShareGroupCoordinator:
         group, member = self._member(group_id, member_id)
         now = self.clock.now_ms()
         limits = group.config.limits
-        results: dict[PartitionKey, SluiceError | None] = {}
-        holds: list[Staged] = []
-        rows: list[tuple[str, int, int, HeldAck]] = []
-        for key, batches in acks.items():
-            if isinstance(batches, SluiceError):
-                results[key] = batches
-                continue
-            sp = group.partitions.get(key)
-            if sp is None:
-                results[key] = Conflict(ErrorCode.INVALID_RECORD_STATE,
-                                        f"{key[0]}/{key[1]}: nothing was fetched here")
-                continue
-            try:
-                held = sp.hold_txn(member.member_id, batches, producer_id, now=now,
-                                   limits=limits)
-            except SluiceError as exc:
-                results[key] = exc
-                continue
-            results[key] = None
-            if held is not None:
-                holds.append(held[0])
-                rows.extend((group_id, sp.topic_id, sp.partition, h) for h in held[1])
+        results, done = _per_partition(group, acks, lambda sp, batches: sp.hold_txn(
+            member.member_id, batches, producer_id, now=now, limits=limits))
+        holds = [held for _, _, (held, _) in done]
+        rows = [(group_id, sp.topic_id, sp.partition, h) for _, sp, (_, hs) in done for h in hs]
         if rows:
             try:
                 await self.persister.hold_txn_acks(rows)
@@ -764,6 +731,36 @@ class ShareGroupCoordinator:
             "share_locks_scheduled": len(self.timers),
             "share_state_rounds": self.writer.rounds,
         }
+
+
+def _per_partition(group: ShareGroup,
+                   acks: Mapping[PartitionKey, list[AckBatch] | SluiceError],
+                   op: Callable[[SharePartition, list[AckBatch]], T | None]
+                   ) -> tuple[dict[PartitionKey, SluiceError | None],
+                              list[tuple[PartitionKey, SharePartition, T]]]:
+    """``op`` on each acknowledged partition. A malformed range (parsed as an error), a
+    partition nothing was fetched from, or ``op``'s own error is that partition's result;
+    answers every result and the partitions where ``op`` staged something."""
+    results: dict[PartitionKey, SluiceError | None] = {}
+    done: list[tuple[PartitionKey, SharePartition, T]] = []
+    for key, batches in acks.items():
+        if isinstance(batches, SluiceError):
+            results[key] = batches
+            continue
+        sp = group.partitions.get(key)
+        if sp is None:
+            results[key] = Conflict(ErrorCode.INVALID_RECORD_STATE,
+                                    f"{key[0]}/{key[1]}: nothing was fetched here")
+            continue
+        try:
+            got = op(sp, batches)
+        except SluiceError as exc:
+            results[key] = exc
+            continue
+        results[key] = None
+        if got is not None:
+            done.append((key, sp, got))
+    return results, done
 
 
 def check_topics(value: Any, where: str = "subscribed_topics") -> list[str] | None:
