@@ -467,7 +467,8 @@ class Broker:
 
     @property
     def offset_participant(self) -> OffsetParticipant | None:
-        """Consumer groups' side of offsets in a transaction (None until groups exist)."""
+        """The side of offsets in a transaction that keeps them: the consumer groups, unless a
+        test brings its own (None: the offsets endpoint answers GROUPS_UNAVAILABLE)."""
         return self.transactions.offset_participant
 
     @offset_participant.setter
