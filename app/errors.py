@@ -9,10 +9,12 @@ Kafka has the same condition, Kafka's numeric code::
     ├── NotFound                  (UNKNOWN_TOPIC_OR_PARTITION, …)
     ├── Conflict                  (TOPIC_ALREADY_EXISTS, OFFSET_OUT_OF_RANGE, …)
     ├── TooLarge                  (REQUEST_TOO_LARGE, RECORD_TOO_LARGE)
-    └── Unavailable               (NOT_READY, STORAGE_ERROR)
+    └── Unavailable               (NOT_READY, …)
+        └── StorageError          (STORAGE_ERROR: a log file or the metadata could not be written)
 
-Foreign errors (``OSError``, ``sqlite3.Error``) are mapped at the storage and metadata
-boundaries only; routers never invent codes.
+Foreign errors are mapped at the boundaries only: ``OSError`` by the storage engine
+(``app.storage``) and ``sqlite3.Error`` by the metadata database (``app.metadata.db``), both to
+``StorageError``; nothing above them catches either, and routers never invent codes.
 """
 
 from __future__ import annotations
@@ -155,6 +157,18 @@ class TooLarge(SluiceError):
 
 class Unavailable(SluiceError):
     pass
+
+
+class StorageError(Unavailable):
+    """The disk refused a write, read or fsync (``OSError``), mapped where it happens."""
+
+    def __init__(self, code: ErrorCode = ErrorCode.STORAGE_ERROR,
+                 message: str | None = None) -> None:
+        super().__init__(code, message)
+
+    @classmethod
+    def of(cls, what: str, exc: OSError) -> StorageError:
+        return cls(ErrorCode.STORAGE_ERROR, f"{what} failed: {exc}")
 
 
 class CorruptRecordError(Exception):

@@ -35,7 +35,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from app.errors import CorruptRecordError
+from app.errors import CorruptRecordError, StorageError
 from app.storage import record
 from app.storage.record import Record, StoredRecord
 from app.storage.segment import Segment, segment_name
@@ -313,18 +313,25 @@ class PartitionLog:
     def append(self, records: Sequence[Record], *, now_ms: int, producer_id: int = -1,
                producer_epoch: int = -1, base_sequence: int = -1,
                attributes: int = 0) -> AppendInfo:
-        """Append one batch; it is on disk (page cache) but not durable until flushed."""
+        """Append one batch; it is on disk (page cache) but not durable until flushed.
+
+        A failed write (``StorageError``) leaves the log as it was: the segment cuts off what
+        it wrote.
+        """
         base = self.log_end_offset
         data = record.encode_batch(base, records, producer_id=producer_id,
                                    producer_epoch=producer_epoch, base_sequence=base_sequence,
                                    attributes=attributes)
-        seg = self.active
-        if seg.size and (seg.size + len(data) > self.config.segment_bytes
-                         or now_ms - self._active_since_ms >= self.config.segment_ms):
-            seg = self.roll(now_ms)
         first_ts = records[0].timestamp
         max_ts = max(r.timestamp for r in records)
-        seg.append(data, base, base + len(records), max_ts, first_ts)
+        try:
+            seg = self.active
+            if seg.size and (seg.size + len(data) > self.config.segment_bytes
+                             or now_ms - self._active_since_ms >= self.config.segment_ms):
+                seg = self.roll(now_ms)
+            seg.append(data, base, base + len(records), max_ts, first_ts)
+        except OSError as exc:
+            raise StorageError.of("append", exc) from exc
         if attributes & record.TRANSACTIONAL_FLAG and producer_id >= 0:
             if attributes & record.CONTROL_FLAG:
                 self._end_txn(producer_id, base, marker_is_commit(records[0].key))
@@ -414,17 +421,20 @@ class PartitionLog:
 
         Safe to call from a thread while the event loop appends. The checkpoint is written
         only after the data it names is durable; it is not fsynced itself: losing it only
-        makes the next recovery validate more.
+        makes the next recovery validate more. Raises ``StorageError``.
         """
-        for s in ticket.segments:
-            s.flush()
-        if ticket.sync_directory:
-            _fsync_directory(self.directory)
-        if checkpoint:
-            _write_small_file(self._path(CHECKPOINT_FILE),
-                              _pack_checked(_CHECKPOINT, *ticket.checkpoint), sync=False)
-            if ticket.snapshot is not None:
-                _write_small_file(self._path(SNAPSHOT_FILE), ticket.snapshot, sync=False)
+        try:
+            for s in ticket.segments:
+                s.flush()
+            if ticket.sync_directory:
+                _fsync_directory(self.directory)
+            if checkpoint:
+                _write_small_file(self._path(CHECKPOINT_FILE),
+                                  _pack_checked(_CHECKPOINT, *ticket.checkpoint), sync=False)
+                if ticket.snapshot is not None:
+                    _write_small_file(self._path(SNAPSHOT_FILE), ticket.snapshot, sync=False)
+        except OSError as exc:
+            raise StorageError.of("fsync", exc) from exc
 
     def complete_flush(self, ticket: FlushTicket) -> bool:
         """Move the high watermark to what the ticket made durable; True if it moved."""
@@ -560,10 +570,15 @@ class PartitionLog:
         self.log_start_offset = offset
         return True
 
-    def persist_log_start(self) -> None:
-        """Make the log start durable. Safe to call from a thread."""
-        _write_small_file(self._path(LOG_START_FILE),
-                          _pack_checked(_LOG_START, self.log_start_offset), sync=True)
+    def persist_log_start(self, offset: int | None = None) -> None:
+        """Make the log start (or ``offset``, about to become it) durable. Safe to call from a
+        thread; raises ``StorageError``."""
+        start = self.log_start_offset if offset is None else offset
+        try:
+            _write_small_file(self._path(LOG_START_FILE), _pack_checked(_LOG_START, start),
+                              sync=True)
+        except OSError as exc:
+            raise StorageError.of("writing the log start", exc) from exc
 
     def deletable_segments(self, now_ms: int) -> list[Segment]:
         """Sealed segments below the log start, past retention time, or over retention bytes."""

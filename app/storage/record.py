@@ -127,9 +127,14 @@ class BatchHeader(NamedTuple):
         return bool(self.attributes & TRANSACTIONAL_FLAG)
 
 
+def payload_size(record: Record) -> int:
+    """Bytes of a record's key and value: what a topic's ``max_message_bytes`` limits."""
+    return len(record.key or b"") + len(record.value or b"")
+
+
 def record_size(record: Record) -> int:
     """Bytes a record takes inside a batch (for limits, before encoding)."""
-    size = REC_FIXED + len(record.key or b"") + len(record.value or b"")
+    size = REC_FIXED + payload_size(record)
     for h in record.headers:
         size += 8 + len(h.key.encode()) + len(h.value or b"")
     return size
