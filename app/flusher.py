@@ -1,9 +1,13 @@
 """Group commit: writes that arrive together share one fsync round, run in a thread.
 
-A producer appends on the event loop (page cache), then awaits ``wait_durable``. The flusher
-task takes everything pending at that moment, fsyncs it in its own thread while new appends
-queue up for the next round, moves the high watermarks and wakes the waiters. With
+An append happens on the event loop (page cache); the appender then awaits ``wait_durable``.
+The flusher task takes everything pending at that moment, fsyncs it in its own thread while new
+appends queue up for the next round, moves the high watermarks and wakes the waiters. With
 ``fsync=interval`` nobody waits: the flusher fsyncs the dirty logs every interval.
+
+New data is published to subscribers (``subscribe``): readers' long polls and share groups are
+told when a log has new records they may see, that is after the round that made them durable
+(fsync=always), or at once when appended (fsync=interval, where reads are not held back).
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from app.clock import Clock
-from app.errors import ErrorCode, Unavailable
+from app.errors import ErrorCode, StorageError, Unavailable
+from app.metrics import Histogram
 from app.storage.log import FlushTicket, PartitionLog
 
 log = logging.getLogger("sluice.flusher")
@@ -30,16 +35,19 @@ class FlushStatistics:
     total_round_ms: float = 0.0
 
 
+NewData = Callable[[PartitionLog], None]
+
+
 class Flusher:
     def __init__(self, *, always: bool, interval_ms: int, checkpoint_interval_ms: int,
-                 clock: Clock, on_durable: Callable[[PartitionLog], None]) -> None:
+                 clock: Clock, round_seconds: Histogram | None = None) -> None:
         self.always = always
         self.interval_ms = interval_ms
         self.checkpoint_interval_ms = checkpoint_interval_ms
         self.clock = clock
-        self.on_durable = on_durable
+        self.round_seconds = round_seconds
         self.stats = FlushStatistics()
-        self.observe_round: Callable[[float], None] = lambda seconds: None
+        self._subscribers: list[NewData] = []
         self._dirty: dict[PartitionLog, None] = {}
         self._waiters: list[asyncio.Future[None]] = []
         self._wake = asyncio.Event()
@@ -47,6 +55,20 @@ class Flusher:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sluice-fsync")
         self._last_checkpoint: dict[PartitionLog, float] = {}
         self._closed = False
+
+    def subscribe(self, on_new_data: NewData) -> None:
+        """Call ``on_new_data(log)`` whenever ``log`` has new records readers may see."""
+        self._subscribers.append(on_new_data)
+
+    def _publish(self, lg: PartitionLog) -> None:
+        for notify in self._subscribers:
+            notify(lg)
+
+    def appended(self, lg: PartitionLog) -> None:
+        """Records were appended to ``lg``: visible now under fsync=interval, else once a
+        round has made them durable."""
+        if not self.always:
+            self._publish(lg)
 
     def mark_dirty(self, logs: Iterable[PartitionLog]) -> None:
         for lg in logs:
@@ -104,12 +126,11 @@ class Flusher:
                 await asyncio.get_running_loop().run_in_executor(
                     self._executor, _flush_all, tickets
                 )
-            except OSError as exc:
-                log.error("fsync failed: %s", exc)
+            except StorageError as error:
+                log.error("%s", error.message)
                 for lg, ticket, _ in tickets:
                     lg.abort_flush(ticket)
                     self._dirty[lg] = None
-                error = Unavailable(ErrorCode.STORAGE_ERROR, f"fsync failed: {exc}")
                 for fut in waiters:
                     if not fut.done():
                         fut.set_exception(error)
@@ -120,10 +141,11 @@ class Flusher:
             self.stats.waiters_served += len(waiters)
             self.stats.last_round_ms = elapsed * 1000
             self.stats.total_round_ms += elapsed * 1000
-            self.observe_round(elapsed)
+            if self.round_seconds is not None:
+                self.round_seconds.observe(elapsed)
             for lg, ticket, _ in tickets:
                 if lg.complete_flush(ticket):
-                    self.on_durable(lg)
+                    self._publish(lg)
             for fut in waiters:
                 if not fut.done():
                     fut.set_result(None)

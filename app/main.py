@@ -12,9 +12,9 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app import __version__, metrics
-from app.api.errors import register_exception_handlers
-from app.api.routes import (  # transactions, consumer groups, share groups
+from app import __version__
+from app.api.errors import error_response, register_exception_handlers
+from app.api.routes import (
     groups,
     health,
     producers,
@@ -26,14 +26,17 @@ from app.api.routes import (  # transactions, consumer groups, share groups
 from app.api.schemas import REQUEST_MODELS
 from app.clock import Clock
 from app.config import Settings
+from app.errors import ErrorCode, Unavailable
+from app.metrics import Metrics
 from app.runtime import Broker
 
 
 class MetricsMiddleware:
     """Counts requests and their latency per route template (pure ASGI: a few µs each)."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
         self.app = app
+        self.metrics = metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -54,8 +57,24 @@ class MetricsMiddleware:
             route = scope.get("route")
             path = getattr(route, "path", "unmatched")
             method = scope["method"]
-            metrics.REQUESTS.inc(1, (path, method, str(status)))
-            metrics.LATENCY.observe(time.perf_counter() - started, (path, method))
+            self.metrics.requests.inc(1, (path, method, str(status)))
+            self.metrics.latency.observe(time.perf_counter() - started, (path, method))
+
+
+class ReadinessGate:
+    """Every API endpoint (``/v1/…``) answers 503 NOT_READY until recovery has finished and
+    again once shutdown has begun: the one readiness check, before any router runs."""
+
+    def __init__(self, app: ASGIApp, broker: Broker) -> None:
+        self.app = app
+        self.broker = broker
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (scope["type"] == "http" and not self.broker.ready
+                and scope["path"].startswith("/v1/")):
+            await error_response(Unavailable(ErrorCode.NOT_READY))(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None, *, clock: Clock | None = None,
@@ -85,11 +104,12 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None,
     app.include_router(records.router)
     app.include_router(health.router)
     app.include_router(topics.router)
-    app.include_router(producers.router)  # transactions
-    app.include_router(transactions.router)  # transactions
-    app.include_router(groups.router)  # consumer groups
-    app.include_router(share_groups.router)  # share groups
-    app.add_middleware(MetricsMiddleware)
+    app.include_router(producers.router)
+    app.include_router(transactions.router)
+    app.include_router(groups.router)
+    app.include_router(share_groups.router)
+    app.add_middleware(ReadinessGate, broker=the_broker)
+    app.add_middleware(MetricsMiddleware, metrics=the_broker.metrics)
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

@@ -7,7 +7,7 @@ a number back to the loop).
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 _BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
@@ -75,22 +75,27 @@ class Gauge:
                 f"{self.name} {self.read():g}"]
 
 
-REQUESTS = Counter("sluice_http_requests_total", "HTTP requests by route, method and status",
-                   ("route", "method", "status"))
-LATENCY = Histogram("sluice_http_request_duration_seconds", "HTTP request latency",
-                    ("route", "method"))
-BYTES_IN = Counter("sluice_http_request_bytes_total", "request body bytes received")
-RECORDS_IN = Counter("sluice_records_produced_total", "records appended")
-RECORDS_OUT = Counter("sluice_records_read_total", "records returned by reads")
-FSYNC_SECONDS = Histogram("sluice_fsync_round_seconds", "duration of one group-commit round")
+class Metrics:
+    """The instruments of one server (one per application, so two apps in one process, as in
+    the tests, count apart)."""
 
-REGISTRY: list[Counter | Histogram | Gauge] = [
-    REQUESTS, LATENCY, BYTES_IN, RECORDS_IN, RECORDS_OUT, FSYNC_SECONDS,
-]
+    def __init__(self) -> None:
+        self.requests = Counter("sluice_http_requests_total",
+                                "HTTP requests by route, method and status",
+                                ("route", "method", "status"))
+        self.latency = Histogram("sluice_http_request_duration_seconds", "HTTP request latency",
+                                 ("route", "method"))
+        self.bytes_in = Counter("sluice_http_request_bytes_total", "request body bytes received")
+        self.records_in = Counter("sluice_records_produced_total", "records appended")
+        self.records_out = Counter("sluice_records_read_total", "records returned by reads")
+        self.fsync_seconds = Histogram("sluice_fsync_round_seconds",
+                                       "duration of one group-commit round")
 
-
-def render(extra: list[Gauge] = ()) -> str:  # type: ignore[assignment]
-    lines: list[str] = []
-    for m in [*REGISTRY, *extra]:
-        lines.extend(m.render())
-    return "\n".join(lines) + "\n"
+    def render(self, extra: Sequence[Gauge] = ()) -> str:
+        """Prometheus text of every instrument, then ``extra``."""
+        own: list[Counter | Histogram] = [self.requests, self.latency, self.bytes_in,
+                                          self.records_in, self.records_out, self.fsync_seconds]
+        lines: list[str] = []
+        for m in [*own, *extra]:
+            lines.extend(m.render())
+        return "\n".join(lines) + "\n"

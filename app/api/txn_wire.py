@@ -7,10 +7,10 @@ from typing import Any
 from app.api import share_wire, wire
 from app.api.deps import json_object
 from app.errors import ErrorCode, InvalidRequest, TooLarge
+from app.producers.produce import ProduceBatch
 from app.producers.state import MAX_EPOCH, MAX_SEQUENCE
 from app.share.coordinator import AckRequest
 from app.topics import validate_name
-from app.transactions.produce import ProduceBatch
 
 MAX_ID = 2**63 - 1
 DEFAULT_TXN_TIMEOUT_MS = 60_000

@@ -23,7 +23,7 @@ import aiosqlite
 
 from app.clock import Clock
 from app.config import Settings
-from app.errors import Conflict, ErrorCode, InvalidRequest, NotFound, SluiceError, Unavailable
+from app.errors import Conflict, ErrorCode, InvalidRequest, NotFound, SluiceError
 from app.groups import membership
 from app.groups.group import Committed, Draft, Group, OffsetKey
 from app.groups.membership import HeartbeatRequest, unknown_member
@@ -72,9 +72,8 @@ def _by_topic(tps: frozenset[TopicPartition]) -> list[tuple[str, list[int]]]:
 
 class GroupCoordinator:
     def __init__(self, settings: Settings, clock: Clock, store: GroupStore,
-                 topics: TopicRegistry, ready: Callable[[], bool] = lambda: True) -> None:
+                 topics: TopicRegistry) -> None:
         self.settings = settings
-        self._ready = ready
         self.clock = clock
         self.store = store
         self.topics = topics
@@ -137,9 +136,7 @@ class GroupCoordinator:
     # -- helpers ------------------------------------------------------------------------------
 
     def _check(self, group_id: str) -> None:
-        """Serving, and a valid group name (1-249 of [A-Za-z0-9._-])."""
-        if not self._ready():
-            raise Unavailable(ErrorCode.NOT_READY)
+        """A valid group name (1-249 of [A-Za-z0-9._-])."""
         validate_name(group_id, "group")
 
     @asynccontextmanager

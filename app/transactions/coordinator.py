@@ -15,6 +15,7 @@ epoch. Every other mismatch is PRODUCER_FENCED.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
@@ -417,6 +418,12 @@ class TransactionCoordinator:
             except SluiceError as exc:
                 log.warning("transaction %r: %s; will retry", tm.transactional_id, exc)
         return n
+
+    async def run_timeouts(self) -> None:
+        """The sweeper: ``abort_timed_out`` every ``txn_timeout_check_interval_ms``."""
+        while True:
+            await asyncio.sleep(self.settings.txn_timeout_check_interval_ms / 1000)
+            await self.abort_timed_out()
 
     async def _expire(self, tm: TxnMetadata) -> None:
         """Forget an idle transactional id (→ Dead): its row is deleted durably."""

@@ -83,7 +83,7 @@ async def parked(broker: Broker, topic: str, partition: int, n: int = 1) -> None
     lg = broker.topics.get(topic).log(partition)
 
     async def until() -> None:
-        while len(broker._readers.get(lg, ())) < n:
+        while broker.reads.waiting(lg) < n:
             await asyncio.sleep(0)
 
     await asyncio.wait_for(until(), 5)

@@ -182,14 +182,14 @@ async def test_replayed_state_is_not_expired_by_old_record_timestamps(
         await create_topic(s.client, "t")
         pid, epoch = await init_producer(s.client)
         (first,) = await produce_ok(s.client, pid, epoch, [old])
-        assert s.broker.expire_producers() == 0
+        assert s.broker.producers.expire_producers() == 0
         data_dir = s.broker.data.path
     # a crash before any snapshot: only the log itself is left to rebuild the state from
     (snapshot,) = glob.glob(os.path.join(data_dir, "**", "producer-snapshot"), recursive=True)
     os.unlink(snapshot)
     async with running(settings, clock) as s:
         clock.advance(60_000)  # well within the expiration
-        assert s.broker.expire_producers() == 0
+        assert s.broker.producers.expire_producers() == 0
         (again,) = await produce_ok(s.client, pid, epoch, [old])
         assert again == first
         assert await values(s.client, "t") == ["a", "b"]

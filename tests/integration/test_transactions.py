@@ -180,7 +180,7 @@ async def test_concurrent_end_gets_concurrent_transactions(txn_served: Served) -
     pid, epoch = await init_producer(c, transactional_id="tx")
     await produce_ok(c, pid, epoch, [batch("t", 0, 0)], "tx")
     tm = b.transactions.txns["tx"]
-    first = asyncio.create_task(b.end_transaction("tx", pid, epoch, True))
+    first = asyncio.create_task(b.transactions.end_txn("tx", pid, epoch, True))
 
     async def staged() -> None:
         while tm.pending is None and not tm.state.is_prepare:
@@ -299,7 +299,7 @@ async def test_producer_state_expires_unless_a_transaction_is_open(
         await produce_ok(c, idem, 0, [batch("t", 0, 0, 3)])
         await produce_ok(c, tpid, te, [batch("t", 0, 0)], "tx")
         clock.advance(60_001)
-        assert s.broker.expire_producers() == 1  # the idempotent one only
+        assert s.broker.producers.expire_producers() == 1  # the idempotent one only
         # no state: it may start anywhere
         assert (await produce_ok(c, idem, 0, [batch("t", 0, 50)]))[0]["error"] is None
         assert (await produce_ok(c, tpid, te, [batch("t", 0, 1)], "tx"))[0]["error"] is None

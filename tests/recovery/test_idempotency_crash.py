@@ -15,6 +15,7 @@ import pytest
 from app.config import Settings
 from app.main import create_app
 from app.runtime import Broker
+from app.storage.log import AppendInfo
 
 BODY = {"records": [{"value": "a"}, {"value": "b", "key": "k1"}, {"value": "c", "key": "k2"}]}
 
@@ -58,14 +59,14 @@ def stop_before_completing(broker: Broker) -> None:
     async def fail(key: str, response: bytes) -> None:
         raise Stop
 
-    broker.idempotency.complete = fail  # type: ignore[method-assign]
+    broker.producers.idempotency.complete = fail  # type: ignore[method-assign]
 
 
 def stop_before_appending(broker: Broker) -> None:
-    def fail(*args: Any, **kwargs: Any) -> dict[int, int]:
+    def fail(*args: Any, **kwargs: Any) -> AppendInfo:
         raise Stop
 
-    broker._append = fail  # type: ignore[method-assign]
+    broker.appender.append = fail  # type: ignore[method-assign]
 
 
 @pytest.mark.parametrize("sabotage", [stop_before_completing, stop_before_appending])

@@ -53,5 +53,5 @@ async def metrics_text(b: Broker = Depends(broker)) -> Response:
         metrics.Gauge("sluice_share_dead_letter_copies", "records copied to dead-letter topics",
                       lambda: stats["share_dead_letter_copies"]),
     ]
-    return PlainTextResponse(metrics.render(gauges),
+    return PlainTextResponse(b.metrics.render(gauges),
                              media_type="text/plain; version=0.0.4; charset=utf-8")

@@ -17,7 +17,7 @@ router = APIRouter(prefix="/v1", tags=["producers"])
 async def init_producer(request: Request, b: Broker = Depends(broker)) -> Response:
     body, _ = await read_json(request, b.settings.max_request_bytes, optional=True)
     tid, timeout, pid, epoch = txn_wire.parse_init(body)
-    pid, epoch = await b.init_producer(tid, timeout, pid, epoch)
+    pid, epoch = await b.transactions.init_producer_id(tid, timeout, pid, epoch)
     return json_response({"producer_id": pid, "producer_epoch": epoch})
 
 
@@ -30,7 +30,7 @@ async def produce(request: Request) -> Response:
     body, _ = await read_json(request, s.max_request_bytes)
     pid, epoch, tid, batches = txn_wire.parse_produce(
         body, b.clock.now_ms(), s.max_records_per_request, s.max_record_bytes)
-    results = await b.produce_batches(pid, epoch, tid, batches)
+    results = await b.producers.produce_batches(pid, epoch, tid, batches)
     return json_response({"batches": [
         {"topic": r.topic, "partition": r.partition, "base_offset": r.base_offset,
          "error": None if r.error is None else r.error.to_dict()} for r in results]})

@@ -24,7 +24,10 @@ async def produce(topic: str, request: Request) -> Response:
     body, raw = await read_json(request, s.max_request_bytes)
     records = wire.parse_produce(body, b.clock.now_ms(), s.max_records_per_request,
                                  s.max_record_bytes, raw)
-    produced = await b.produce(topic, records, idempotency_key=idempotency_key, body=raw)
+    if idempotency_key is None:
+        produced = await b.producers.produce(topic, records)
+    else:
+        produced = await b.producers.produce_keyed(topic, records, idempotency_key, raw)
     return json_response({"offsets": [
         {"partition": p, "offset": o, "timestamp": t} for p, o, t in produced]})
 
@@ -38,7 +41,7 @@ async def read(topic: str, partition: int, b: Broker = Depends(broker),
                isolation_level: Isolation = "read_uncommitted",
                encoding: schemas.Encoding = "utf8") -> Response:
     max_wait_ms = min(max_wait_ms, b.settings.max_wait_ms)
-    answer = await b.read(topic, partition, offset,
+    answer = await b.reads.read(topic, partition, offset,
                           max_records=min(max_records, b.settings.max_read_records),
                           max_bytes=max_bytes, max_wait_ms=max_wait_ms,
                           committed=isolation_level == "read_committed")
@@ -57,7 +60,7 @@ async def read(topic: str, partition: int, b: Broker = Depends(broker),
 async def offsets(topic: str, partition: int, b: Broker = Depends(broker),
                   at: str = Query("latest", description="earliest | latest | <timestamp ms>"),
                   isolation_level: Isolation = "read_uncommitted") -> Response:
-    offset, ts = b.list_offsets(topic, partition, at,
+    offset, ts = b.reads.list_offsets(topic, partition, at,
                                 committed=isolation_level == "read_committed")
     return json_response({"offset": offset, "timestamp": ts})
 

@@ -85,6 +85,6 @@ async def delete_records(topic: str, request: Request, b: Broker = Depends(broke
                 raise InvalidRequest(f"partitions[{i}].{name}: expected an integer ≥ {lo}")
         assert isinstance(p, int) and isinstance(before, int)
         wanted.append((p, before))
-    done = await b.delete_records(topic, wanted)
+    done = await b.retention.delete_records(topic, wanted)
     return json_response({"partitions": [
         {"partition": p, "log_start_offset": start} for p, start in done]})

@@ -15,7 +15,7 @@ async def _end(tid: str, request: Request, b: Broker, commit: bool) -> Response:
     validate_name(tid, "transactional id")
     body, _ = await read_json(request, b.settings.max_request_bytes)
     pid, epoch = txn_wire.parse_producer(body)
-    pid, epoch = await b.end_transaction(tid, pid, epoch, commit)
+    pid, epoch = await b.transactions.end_txn(tid, pid, epoch, commit)
     return json_response({"producer_id": pid, "producer_epoch": epoch})
 
 
@@ -46,7 +46,8 @@ async def offsets(tid: str, request: Request) -> Response:
     validate_name(tid, "transactional id")
     body, _ = await read_json(request, b.settings.max_request_bytes)
     pid, epoch, group, member, member_epoch, instance, offs = txn_wire.parse_offsets(body)
-    await b.transaction_offsets(tid, pid, epoch, group, member, member_epoch, instance, offs)
+    await b.transactions.add_offsets(tid, pid, epoch, group, member, member_epoch, instance,
+                                     offs)
     return json_response({"offsets": [
         {"topic": t, "partition": p, "error": None} for t, p, _, _ in offs]})
 
@@ -61,7 +62,8 @@ async def acknowledgements(tid: str, request: Request) -> Response:
     body, _ = await read_json(request, b.settings.max_request_bytes)
     pid, epoch, group, member, acks = txn_wire.parse_acknowledgements(
         body, b.settings.share_max_release_delay_ms)
-    results = await b.transaction_acknowledgements(tid, pid, epoch, group, member, acks)
+    results = await b.transactions.add_acknowledgements(tid, pid, epoch, group, member,
+                                                       acks)
     return json_response({"results": share_wire.show_results(results)})
 
 
