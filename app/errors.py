@@ -35,32 +35,38 @@ class _Code:
 class ErrorCode(enum.Enum):
     """Stable error codes: clients switch on the name."""
 
-    # 400
+    # 400 Bad Request
     INVALID_REQUEST = _Code(400, False, 42, "the request is malformed")
     INVALID_CONFIG = _Code(400, False, 40, "the configuration is invalid")
     INVALID_TOPIC = _Code(400, False, 17, "the topic name is invalid")
     INVALID_PARTITIONS = _Code(400, False, 37, "the number of partitions is invalid")
     INVALID_TIMESTAMP = _Code(400, False, 32, "the timestamp is invalid")
-    # idempotent producer and transactions (400)
     UNKNOWN_PRODUCER_ID = _Code(400, False, None, "the server never issued this producer id")
     INVALID_TRANSACTION_TIMEOUT = _Code(
         400, False, 50, "the transaction timeout is outside the server's bounds")
-    # 401 / 403
+
+    # 401 Unauthorized
     UNAUTHENTICATED = _Code(401, False, 58, "missing or invalid credentials")
+
+    # 403 Forbidden
     NOT_AUTHORIZED = _Code(403, False, 29, "not allowed")
-    # 404
+
+    # 404 Not Found
     NOT_FOUND = _Code(404, False, None, "no such resource")
     UNKNOWN_TOPIC_OR_PARTITION = _Code(404, False, 3, "the topic or partition does not exist")
-    # 405
+    UNKNOWN_MEMBER_ID = _Code(404, False, 25, "the member is not in the group")
+    GROUP_ID_NOT_FOUND = _Code(404, False, 69, "the group does not exist")
+
+    # 405 Method Not Allowed
     METHOD_NOT_ALLOWED = _Code(405, False, None, "method not allowed on this resource")
-    # 409
+
+    # 409 Conflict
     TOPIC_ALREADY_EXISTS = _Code(409, False, 36, "the topic already exists")
     OFFSET_OUT_OF_RANGE = _Code(409, False, 1, "the offset is outside the log")
     IDEMPOTENCY_KEY_REUSED = _Code(
         409, False, None, "the idempotency key was used with a different request"
     )
     TOPIC_DELETION_IN_PROGRESS = _Code(409, True, None, "the topic is being deleted")
-    # idempotent producer and transactions (409)
     OUT_OF_ORDER_SEQUENCE_NUMBER = _Code(409, False, 45, "the batch's sequence is out of order")
     INVALID_PRODUCER_EPOCH = _Code(
         409, False, 47, "the producer epoch is stale: abort the transaction and re-initialise")
@@ -74,26 +80,9 @@ class ErrorCode(enum.Enum):
         409, True, None,
         "the server aborted the transaction after its timeout; re-initialise with the current "
         "producer id and epoch and start over")
-    # 413
-    REQUEST_TOO_LARGE = _Code(413, False, None, "the request is too large")
-    RECORD_TOO_LARGE = _Code(413, False, 10, "a record is larger than the limit")
-    # 429
-    TOO_MANY_REQUESTS = _Code(429, True, None, "too many requests")
-    # share groups (UNKNOWN_MEMBER_ID, GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP, FENCED_MEMBER_EPOCH
-    # and GROUP_MAX_SIZE_REACHED are shared with consumer groups, below)
     INVALID_RECORD_STATE = _Code(
         409, False, 121, "the records are not acquired by this member (or the lock expired)"
     )
-    # 500 / 503
-    INTERNAL = _Code(500, True, -1, "internal error")
-    NOT_READY = _Code(503, True, None, "the server is starting or stopping")
-    STORAGE_ERROR = _Code(503, True, 56, "the storage failed to complete the write")
-    # transactions: offsets in a transaction need consumer groups
-    GROUPS_UNAVAILABLE = _Code(
-        503, False, None, "consumer groups are not available on this server")
-    # consumer groups
-    UNKNOWN_MEMBER_ID = _Code(404, False, 25, "the member is not in the group")
-    GROUP_ID_NOT_FOUND = _Code(404, False, 69, "the group does not exist")
     ILLEGAL_GENERATION = _Code(409, False, 22, "the member epoch (generation) is not current")
     STALE_MEMBER_EPOCH = _Code(409, False, 113, "the member epoch is stale")
     FENCED_MEMBER_EPOCH = _Code(409, False, 110, "the member epoch is fenced; rejoin with 0")
@@ -102,8 +91,24 @@ class ErrorCode(enum.Enum):
         409, False, 111, "the static instance id is held by a live member"
     )
     NON_EMPTY_GROUP = _Code(409, False, 68, "the group has members")
-    GROUP_MAX_SIZE_REACHED = _Code(429, False, 81, "the group has reached its member limit")
     PENDING_TRANSACTION = _Code(409, True, 88, "offsets of an undecided transaction are pending")
+
+    # 413 Content Too Large
+    REQUEST_TOO_LARGE = _Code(413, False, None, "the request is too large")
+    RECORD_TOO_LARGE = _Code(413, False, 10, "a record is larger than the limit")
+
+    # 429 Too Many Requests
+    TOO_MANY_REQUESTS = _Code(429, True, None, "too many requests")
+    GROUP_MAX_SIZE_REACHED = _Code(429, False, 81, "the group has reached its member limit")
+
+    # 500 Internal Server Error
+    INTERNAL = _Code(500, True, -1, "internal error")
+
+    # 503 Service Unavailable
+    NOT_READY = _Code(503, True, None, "the server is starting or stopping")
+    STORAGE_ERROR = _Code(503, True, 56, "the storage failed to complete the write")
+    GROUPS_UNAVAILABLE = _Code(
+        503, False, None, "consumer groups are not available on this server")
 
     @property
     def status(self) -> int:
