@@ -25,8 +25,8 @@ from app.errors import ErrorCode, TooLarge
 from app.flusher import Flusher
 from app.producers.manager import ProducerStateManager
 from app.storage import record
-from app.storage.log import AppendInfo, PartitionLog, marker_record
-from app.storage.record import Record
+from app.storage.log import AppendInfo, PartitionLog
+from app.storage.record import Record, marker_record
 from app.topics import Topic, TopicRegistry
 
 

@@ -37,15 +37,20 @@ import orjson
 
 from app.errors import CorruptRecordError, StorageError
 from app.storage import record
-from app.storage.record import Record, StoredRecord
+from app.storage.files import (
+    fsync_directory,
+    pack_checked,
+    read_file,
+    unpack_checked,
+    write_small_file,
+)
+from app.storage.record import Record, StoredRecord, marker_is_commit, marker_record
 from app.storage.segment import Segment, segment_name
 
 log = logging.getLogger("sluice.storage")
 
 CHECKPOINT_FILE = "recovery-checkpoint"
 SNAPSHOT_FILE = "producer-snapshot"
-_MARKER_KEY = struct.Struct(">hh")  # version, type (0 abort, 1 commit)
-_MARKER_VALUE = struct.Struct(">hi")  # version, coordinator epoch
 LOG_START_FILE = "log-start-offset"
 _CHECKPOINT = struct.Struct("<qqq")  # segment base, position, next offset
 _LOG_START = struct.Struct("<q")
@@ -95,67 +100,12 @@ class ProducerStateHook(Protocol):
         """Replace the entries with a snapshot's."""
 
 
-def marker_record(commit: bool, timestamp: int) -> Record:
-    """The one record of a control batch: a COMMIT or ABORT marker."""
-    return Record(timestamp, _MARKER_KEY.pack(0, 1 if commit else 0), _MARKER_VALUE.pack(0, 0))
-
-
-def marker_is_commit(key: bytes | None) -> bool:
-    if key is None or len(key) != _MARKER_KEY.size:
-        raise CorruptRecordError("malformed control record", 0)
-    _version, kind = _MARKER_KEY.unpack(key)
-    return bool(kind == 1)
-
-
 @dataclass(slots=True)
 class ReadResult:
     records: list[StoredRecord]
     next_offset: int
     bytes: int = 0
     batches: list[record.BatchHeader] = field(default_factory=list)
-
-
-def _write_small_file(path: str, data: bytes, *, sync: bool) -> None:
-    tmp = path + ".tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    try:
-        os.write(fd, data)
-        if sync:
-            os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
-    if sync:
-        _fsync_directory(os.path.dirname(path) or ".")
-
-
-def _fsync_directory(path: str) -> None:
-    """Make created, renamed or removed entries of a directory durable."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _pack_checked(s: struct.Struct, *values: int) -> bytes:
-    body = s.pack(*values)
-    return body + struct.pack("<I", zlib.crc32(body))
-
-
-def _unpack_checked(s: struct.Struct, data: bytes) -> tuple[int, ...] | None:
-    if len(data) != s.size + 4:
-        return None
-    body, (crc,) = data[: s.size], struct.unpack("<I", data[s.size:])
-    return s.unpack(body) if zlib.crc32(body) == crc else None
-
-
-def _read_file(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as f:
-            return f.read()
-    except FileNotFoundError:
-        return None
 
 
 class PartitionLog:
@@ -178,8 +128,8 @@ class PartitionLog:
         if not os.path.isdir(directory):
             os.makedirs(directory)
             parent = os.path.dirname(os.path.abspath(directory))
-            _fsync_directory(parent)  # the partition's entry in the topic directory
-            _fsync_directory(os.path.dirname(parent))  # the topic's entry in the logs root
+            fsync_directory(parent)  # the partition's entry in the topic directory
+            fsync_directory(os.path.dirname(parent))  # the topic's entry in the logs root
         self._open(now_ms)
 
     # -- opening and recovery -----------------------------------------------------------------
@@ -195,14 +145,14 @@ class PartitionLog:
         for name in os.listdir(self.directory):
             if name.endswith(".index") and int(name[:-6]) not in bases:
                 os.unlink(os.path.join(self.directory, name))
-        start = _unpack_checked(_LOG_START, _read_file(self._path(LOG_START_FILE)) or b"")
+        start = unpack_checked(_LOG_START, read_file(self._path(LOG_START_FILE)) or b"")
         self.log_start_offset = start[0] if start else 0
         if not bases:
             self._add_segment(self.log_start_offset)
             self._durable_offset = self.log_start_offset
             self._load_producer_state(now_ms)
             return
-        checkpoint = _unpack_checked(_CHECKPOINT, _read_file(self._path(CHECKPOINT_FILE)) or b"")
+        checkpoint = unpack_checked(_CHECKPOINT, read_file(self._path(CHECKPOINT_FILE)) or b"")
         cp_base, cp_pos = (checkpoint[0], checkpoint[1]) if checkpoint else (bases[0], 0)
         if cp_base not in bases:
             cp_base, cp_pos = next((b for b in bases if b > cp_base), bases[0]), 0
@@ -242,7 +192,7 @@ class PartitionLog:
     def _load_producer_state(self, now_ms: int) -> None:
         """Restore the producer-state snapshot, then replay the batches written after it
         (``now_ms``, the time of opening, stands in for their unrecorded append time)."""
-        data = _read_file(self._path(SNAPSHOT_FILE))
+        data = read_file(self._path(SNAPSHOT_FILE))
         snap: dict[str, Any] | None = None
         if data is not None and len(data) > 4:
             body, (crc,) = data[:-4], struct.unpack("<I", data[-4:])
@@ -427,12 +377,12 @@ class PartitionLog:
             for s in ticket.segments:
                 s.flush()
             if ticket.sync_directory:
-                _fsync_directory(self.directory)
+                fsync_directory(self.directory)
             if checkpoint:
-                _write_small_file(self._path(CHECKPOINT_FILE),
-                                  _pack_checked(_CHECKPOINT, *ticket.checkpoint), sync=False)
+                write_small_file(self._path(CHECKPOINT_FILE),
+                                  pack_checked(_CHECKPOINT, *ticket.checkpoint), sync=False)
                 if ticket.snapshot is not None:
-                    _write_small_file(self._path(SNAPSHOT_FILE), ticket.snapshot, sync=False)
+                    write_small_file(self._path(SNAPSHOT_FILE), ticket.snapshot, sync=False)
         except OSError as exc:
             raise StorageError.of("fsync", exc) from exc
 
@@ -575,7 +525,7 @@ class PartitionLog:
         thread; raises ``StorageError``."""
         start = self.log_start_offset if offset is None else offset
         try:
-            _write_small_file(self._path(LOG_START_FILE), _pack_checked(_LOG_START, start),
+            write_small_file(self._path(LOG_START_FILE), pack_checked(_LOG_START, start),
                               sync=True)
         except OSError as exc:
             raise StorageError.of("writing the log start", exc) from exc
@@ -628,9 +578,9 @@ class PartitionLog:
                 self.flush(ticket)
                 self.complete_flush(ticket)
             active = self.active
-            _write_small_file(self._path(SNAPSHOT_FILE), self._snapshot(), sync=True)
-            _write_small_file(self._path(CHECKPOINT_FILE),
-                              _pack_checked(_CHECKPOINT, active.base_offset, active.size,
+            write_small_file(self._path(SNAPSHOT_FILE), self._snapshot(), sync=True)
+            write_small_file(self._path(CHECKPOINT_FILE),
+                              pack_checked(_CHECKPOINT, active.base_offset, active.size,
                                             active.next_offset), sync=True)
         for seg in self.segments:
             seg.close()

@@ -127,6 +127,22 @@ class BatchHeader(NamedTuple):
         return bool(self.attributes & TRANSACTIONAL_FLAG)
 
 
+MARKER_KEY = struct.Struct(">hh")  # version, type (0 abort, 1 commit)
+MARKER_VALUE = struct.Struct(">hi")  # version, coordinator epoch
+
+
+def marker_record(commit: bool, timestamp: int) -> Record:
+    """The one record of a control batch: a COMMIT or ABORT marker."""
+    return Record(timestamp, MARKER_KEY.pack(0, 1 if commit else 0), MARKER_VALUE.pack(0, 0))
+
+
+def marker_is_commit(key: bytes | None) -> bool:
+    if key is None or len(key) != MARKER_KEY.size:
+        raise CorruptRecordError("malformed control record", 0)
+    _version, kind = MARKER_KEY.unpack(key)
+    return bool(kind == 1)
+
+
 def payload_size(record: Record) -> int:
     """Bytes of a record's key and value: what a topic's ``max_message_bytes`` limits."""
     return len(record.key or b"") + len(record.value or b"")
