@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import httpx
 
+from app.clock import FakeClock
+from app.config import Settings
 from tests.integration.helpers import assert_error, create_topic
 from tests.integration.txn_helpers import (
     batch,
@@ -165,7 +169,7 @@ async def test_duplicate_state_survives_a_clean_restart(settings_factory) -> Non
 
 
 async def test_replayed_state_is_not_expired_by_old_record_timestamps(
-        settings_factory, clock) -> None:  # type: ignore[no-untyped-def]
+        settings_factory: Callable[..., Settings], clock: FakeClock) -> None:
     """After a crash (no producer-state snapshot, the log is replayed) a producer whose records
     carry old create times is as alive as before: its idleness counts from when it wrote, not
     from the timestamps its records carry, so the producer-expiry sweep keeps it and a retry

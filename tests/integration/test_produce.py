@@ -78,7 +78,7 @@ async def test_unkeyed_records_of_a_request_share_one_partition(
 
 async def test_null_key_is_unkeyed_and_mixes_with_keyed(client: httpx.AsyncClient) -> None:
     await create_topic(client, "mix", 4)
-    records = [{"key": None, "value": "u1"}, {"key": "k1", "value": "a"},
+    records: list[dict[str, Any]] = [{"key": None, "value": "u1"}, {"key": "k1", "value": "a"},
                {"value": "u2"}, {"key": "k2", "value": "b"}, {"value": "u3", "partition": 3}]
     got = await produce(client, "mix", records)
     assert got[0]["partition"] == got[2]["partition"]
@@ -347,14 +347,15 @@ async def test_ten_thousand_records_in_one_request(client: httpx.AsyncClient) ->
 # -- Idempotency-Key ----------------------------------------------------------------------------
 
 
-def _idem(key: str) -> dict[str, dict[str, str]]:
+def _idem(key: str) -> dict[str, Any]:
     return {"headers": {"Idempotency-Key": key}}
 
 
 async def test_idempotent_retry_returns_same_offsets_appends_nothing(
         client: httpx.AsyncClient) -> None:
     await create_topic(client, "idem", 3)
-    records = [{"value": "a"}, {"key": "k", "value": "b"}, {"value": "c", "partition": 2}]
+    records: list[dict[str, Any]] = [
+        {"value": "a"}, {"key": "k", "value": "b"}, {"value": "c", "partition": 2}]
     first = await produce(client, "idem", records, **_idem("req-1"))
     hws = await watermarks(client, "idem")
     assert sum(hws) == 3

@@ -556,11 +556,11 @@ def test_restart_recovers_after_torn_tail(server_factory: ServerFactory, tear: s
     assert segment.stat().st_size == valid_size, "the torn tail was not truncated"
     records, hw = read_partition(url, "torn", 0)
     assert hw == n
-    assert [r["offset"] for r in records] == list(range(n))
-    for i, r in enumerate(records):
-        assert unb64(r["key"]) == b"k%d" % i
-        assert unb64(r["value"]) == values[i]
-        assert [(h["key"], unb64(h["value"])) for h in r["headers"]] == [("i", b"%d" % i)]
+    assert [rec["offset"] for rec in records] == list(range(n))
+    for i, rec in enumerate(records):
+        assert unb64(rec["key"]) == b"k%d" % i
+        assert unb64(rec["value"]) == values[i]
+        assert [(h["key"], unb64(h["value"])) for h in rec["headers"]] == [("i", b"%d" % i)]
     logs = server.logs()
     lines = [ln for ln in logs.splitlines() if str(segment) in ln and "truncat" in ln.lower()]
     assert lines, logs[-3000:]
