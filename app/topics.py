@@ -19,6 +19,7 @@ from app.storage.log import LogConfig, PartitionLog
 from app.storage.manager import LogManager
 
 NAME = re.compile(r"[A-Za-z0-9._-]{1,249}")
+"""The characters and length of every name: topics, groups, transactional ids."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +43,14 @@ TOPIC_CONFIG: dict[str, _Key] = {
 }
 
 
+def is_valid_name(name: str) -> bool:
+    """1-249 of [A-Za-z0-9._-], except ``.`` and ``..``: as path segments of a URL they would
+    be resolved away before reaching the server (Kafka refuses them too)."""
+    return NAME.fullmatch(name) is not None and name not in (".", "..")
+
+
 def validate_name(name: str, what: str = "topic") -> str:
-    if not isinstance(name, str) or not NAME.fullmatch(name) or name in (".", ".."):
+    if not isinstance(name, str) or not is_valid_name(name):
         raise InvalidRequest(
             f"invalid {what} name {name!r}: 1-249 characters of [A-Za-z0-9._-]",
             ErrorCode.INVALID_TOPIC if what == "topic" else ErrorCode.INVALID_REQUEST,

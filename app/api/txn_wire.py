@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.api import share_wire, wire
+from app.api import share_wire
 from app.api.deps import json_object
+from app.api.wire.records import encoding_of, parse_record
 from app.errors import ErrorCode, InvalidRequest, TooLarge
 from app.producers.state import MAX_EPOCH, MAX_SEQUENCE
 from app.share.coordinator import AckRequest
@@ -69,7 +70,7 @@ def parse_produce(body: Any, now_ms: int, max_records: int, max_record_bytes: in
     b = json_object(body)
     pid, epoch = parse_producer(b)
     tid = transactional_id(b.get("transactional_id"))
-    encoding = wire.encoding_of(b.get("encoding"))
+    encoding = encoding_of(b.get("encoding"))
     raw_batches = b.get("batches")
     if not isinstance(raw_batches, list) or not raw_batches:
         raise InvalidRequest("batches: expected a non-empty list")
@@ -100,7 +101,7 @@ def parse_produce(body: Any, now_ms: int, max_records: int, max_record_bytes: in
         parsed = []
         for j, r in enumerate(records):
             try:
-                parsed.append(wire.parse_record(r, j, encoding, now_ms, max_record_bytes)[1])
+                parsed.append(parse_record(r, j, encoding, now_ms, max_record_bytes)[1])
             except InvalidRequest as exc:
                 raise InvalidRequest(f"{where}.{exc.message}") from None
         batches.append(ProduceBatch(topic, partition, seq, parsed))

@@ -1,0 +1,12 @@
+"""Request bodies in, answers out: one module per area, all built on one field kit.
+
+- ``_fields``: the checks every body is parsed with (integers, names, member ids, lists…);
+- ``records``: records in the three encodings (produce, read).
+
+Share-group bodies are parsed by ``app.api.share_wire``, which imports the two names below
+from this package.
+"""
+
+from app.api.wire.records import encoding_of, show_record
+
+__all__ = ["encoding_of", "show_record"]
