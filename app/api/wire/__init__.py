@@ -1,7 +1,8 @@
 """Request bodies in, answers out: one module per area, all built on one field kit.
 
 - ``_fields``: the checks every body is parsed with (integers, names, member ids, lists…);
-- ``records``: records in the three encodings (produce, read).
+- ``records``: records in the three encodings (produce, read);
+- ``topics``: topic create / patch / delete-records, topic descriptions.
 
 Share-group bodies are parsed by ``app.api.share_wire``, which imports the two names below
 from this package.
