@@ -23,6 +23,7 @@ from app.datadir import DataDir
 from app.errors import Conflict, ErrorCode, InvalidRequest, SluiceError, TooLarge, Unavailable
 from app.flusher import Flusher
 from app.groups.coordinator import GroupCoordinator  # consumer groups
+from app.groups.group import OffsetCommit
 from app.metadata.db import Database
 from app.metadata.groups import GroupStore  # consumer groups
 from app.metadata.migrate import migrate
@@ -497,7 +498,7 @@ class Broker:
     async def transaction_offsets(self, tid: str, producer_id: int, producer_epoch: int,
                                   group_id: str, member_id: str | None, member_epoch: int,
                                   group_instance_id: str | None,
-                                  offsets: list[tuple[str, int, int, str | None]]) -> None:
+                                  offsets: list[OffsetCommit]) -> None:
         self._check_ready()
         await self.transactions.add_offsets(tid, producer_id, producer_epoch, group_id,
                                             member_id, member_epoch, group_instance_id, offsets)
