@@ -68,7 +68,8 @@ def string(value: Any, where: str, min_len: int = 1, max_len: int | None = None,
             max_len is None or len(value) <= max_len):
         return value
     if max_len is None:
-        expected = "a string" if min_len == 0 else f"a string of at least {min_len} characters"
+        expected = {0: "a string", 1: "a non-empty string"}.get(
+            min_len, f"a string of at least {min_len} characters")
     elif min_len == 0:
         expected = f"a string of at most {max_len} characters"
     else:
