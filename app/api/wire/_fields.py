@@ -1,4 +1,5 @@
-"""The field kit: the one set of checks every hand-parsed request body goes through.
+"""The field kit: the checks the body parsers of this package are built on (the share-group
+parser in ``app.api.share_wire`` still has its own, until it moves here).
 
 Each check takes a raw JSON value and ``where``, the field's path in the body (``offsets[3]
 .partition``), and returns the value typed or raises ``InvalidRequest`` naming ``where``. The
