@@ -7,9 +7,10 @@ concurrent requests cannot interleave), made durable in SQLite, then completed.
 from __future__ import annotations
 
 import asyncio
+import enum
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from app.config import DAY_MS, GiB, MiB
 from app.errors import Conflict, ErrorCode, InvalidRequest, NotFound
@@ -19,6 +20,7 @@ from app.storage.log import LogConfig, PartitionLog
 from app.storage.manager import LogManager
 
 NAME = re.compile(r"[A-Za-z0-9._-]{1,249}")
+"""The characters and length of every name: topics, groups, transactional ids."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +44,14 @@ TOPIC_CONFIG: dict[str, _Key] = {
 }
 
 
+def is_valid_name(name: str) -> bool:
+    """1-249 of [A-Za-z0-9._-], except ``.`` and ``..``: as path segments of a URL they would
+    be resolved away before reaching the server (Kafka refuses them too)."""
+    return NAME.fullmatch(name) is not None and name not in (".", "..")
+
+
 def validate_name(name: str, what: str = "topic") -> str:
-    if not isinstance(name, str) or not NAME.fullmatch(name) or name in (".", ".."):
+    if not is_valid_name(name):
         raise InvalidRequest(
             f"invalid {what} name {name!r}: 1-249 characters of [A-Za-z0-9._-]",
             ErrorCode.INVALID_TOPIC if what == "topic" else ErrorCode.INVALID_REQUEST,
@@ -51,10 +59,18 @@ def validate_name(name: str, what: str = "topic") -> str:
     return name
 
 
-def validate_config(changes: Any, current: dict[str, int] | None = None) -> dict[str, int]:
-    """Merge ``changes`` into ``current`` after checking every key and bound."""
-    if not isinstance(changes, dict):
-        raise InvalidRequest("config must be an object", ErrorCode.INVALID_CONFIG)
+def check_partitions(partitions: int, max_partitions: int) -> int:
+    """A partition count a topic may have."""
+    if not 1 <= partitions <= max_partitions:
+        raise InvalidRequest(f"partitions must be an integer from 1 to {max_partitions}",
+                             ErrorCode.INVALID_PARTITIONS)
+    return partitions
+
+
+def validate_config(changes: Mapping[str, int | None],
+                    current: Mapping[str, int] | None = None) -> dict[str, int]:
+    """Merge ``changes`` into ``current`` after checking every key and bound; a null value
+    sets its key back to the default."""
     out = dict(current or {})
     for key, value in changes.items():
         spec = TOPIC_CONFIG.get(key)
@@ -64,10 +80,8 @@ def validate_config(changes: Any, current: dict[str, int] | None = None) -> dict
                 ErrorCode.INVALID_CONFIG,
             )
         if value is None:
-            out.pop(key, None)  # back to the default
+            out.pop(key, None)
             continue
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise InvalidRequest(f"config {key} must be an integer", ErrorCode.INVALID_CONFIG)
         if not (spec.lo <= value <= spec.hi or (spec.minus_one_ok and value == -1)):
             bounds = f"{spec.lo} to {spec.hi}" + (" or -1" if spec.minus_one_ok else "")
             raise InvalidRequest(f"config {key}={value} is out of bounds ({bounds})",
@@ -87,6 +101,13 @@ def log_config(config: dict[str, int]) -> LogConfig:
                      index_interval_bytes=c["index_interval_bytes"])
 
 
+class TopicState(enum.Enum):
+    """A topic's lifecycle, as the ``topics.state`` column stores it."""
+
+    LIVE = "live"
+    DELETING = "deleting"  # refused to every request; its files and rows are going
+
+
 @dataclass(slots=True)
 class Topic:
     topic_id: int
@@ -94,7 +115,11 @@ class Topic:
     config: dict[str, int]
     logs: list[PartitionLog] = field(default_factory=list)
     sticky: int = -1
-    deleting: bool = False
+    state: TopicState = TopicState.LIVE
+
+    @property
+    def deleting(self) -> bool:
+        return self.state is TopicState.DELETING
 
     @property
     def partitions(self) -> int:
@@ -130,7 +155,7 @@ class TopicRegistry:
         """Open every topic's logs (recovery happens here) and finish interrupted deletes."""
         rows = await self.store.load_all()
         for row in rows:
-            if row.state == "deleting":
+            if TopicState(row.state) is TopicState.DELETING:
                 await asyncio.to_thread(self.log_manager.remove_topic_files, row.topic_id)
                 await self.store.delete(row.topic_id)
                 continue
@@ -148,19 +173,11 @@ class TopicRegistry:
             raise NotFound(f"topic {name!r} does not exist", ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
         return topic
 
-    def _validate_partitions(self, partitions: Any) -> int:
-        if (not isinstance(partitions, int) or isinstance(partitions, bool)
-                or not 1 <= partitions <= self.max_partitions):
-            raise InvalidRequest(
-                f"partitions must be an integer from 1 to {self.max_partitions}",
-                ErrorCode.INVALID_PARTITIONS,
-            )
-        return partitions
-
-    async def create(self, name: Any, partitions: Any, config: Any, now_ms: int) -> Topic:
+    async def create(self, name: str, partitions: int, config: Mapping[str, int | None],
+                     now_ms: int) -> Topic:
         name = validate_name(name)
-        partitions = self._validate_partitions(partitions)
-        cfg = validate_config(config if config is not None else {})
+        partitions = check_partitions(partitions, self.max_partitions)
+        cfg = validate_config(config)
         if name in self.topics or name in self._reserved:
             raise Conflict(ErrorCode.TOPIC_ALREADY_EXISTS, f"topic {name!r} already exists")
         self._reserved.add(name)
@@ -178,12 +195,14 @@ class TopicRegistry:
     def _lock(self, name: str) -> asyncio.Lock:
         return self._locks.setdefault(name, asyncio.Lock())
 
-    async def update(self, name: str, partitions: Any, config: Any, now_ms: int) -> Topic:
+    async def update(self, name: str, partitions: int | None,
+                     config: Mapping[str, int | None] | None, now_ms: int) -> Topic:
+        """More partitions (never fewer) and/or config changes (null keys back to default)."""
         async with self._lock(name):
             topic = self.get(name)
             new_count = topic.partitions
             if partitions is not None:
-                new_count = self._validate_partitions(partitions)
+                new_count = check_partitions(partitions, self.max_partitions)
                 if new_count < topic.partitions:
                     raise InvalidRequest(
                         f"partitions can only grow (now {topic.partitions})",
@@ -203,11 +222,11 @@ class TopicRegistry:
     async def delete(self, name: str) -> None:
         async with self._lock(name):
             topic = self.get(name)
-            topic.deleting = True
+            topic.state = TopicState.DELETING
             try:
                 await self.store.mark_deleting(topic.topic_id)
             except BaseException:
-                topic.deleting = False
+                topic.state = TopicState.LIVE
                 raise
             await self.flusher.flush_round()
             async with self.flusher.exclusive():

@@ -125,18 +125,3 @@ def json_response(content: Any, status_code: int = 200) -> Response:
     return Response(orjson.dumps(content), status_code=status_code,
                     media_type="application/json")
 
-
-def query_int(request: Request, name: str, default: int, lo: int, hi: int,
-              *, clamp: bool = False) -> int:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise InvalidRequest(f"{name} must be an integer") from None
-    if clamp and value > hi:
-        return hi
-    if not lo <= value <= hi:
-        raise InvalidRequest(f"{name} must be from {lo} to {hi}")
-    return value

@@ -25,7 +25,7 @@ from app.clock import Clock
 from app.config import Settings
 from app.errors import Conflict, ErrorCode, InvalidRequest, NotFound, SluiceError
 from app.groups import membership
-from app.groups.group import Committed, Draft, Group, OffsetKey
+from app.groups.group import Committed, Draft, Group, OffsetCommit, OffsetKey
 from app.groups.membership import HeartbeatRequest, unknown_member
 from app.groups.state import (
     JOIN_EPOCH,
@@ -241,7 +241,7 @@ class GroupCoordinator:
     # -- offsets ------------------------------------------------------------------------------
 
     async def commit_offsets(self, group_id: str, member_id: str | None, member_epoch: int,
-                             offsets: Sequence[tuple[str, int, int, str | None]]
+                             offsets: Sequence[OffsetCommit]
                              ) -> list[SluiceError | None]:
         """OffsetCommit: one error (or None) per item, in order. Durable before it returns."""
         self._check(group_id)
@@ -268,14 +268,14 @@ class GroupCoordinator:
             seq = g.commit_seq + 1
             errors: list[SluiceError | None] = []
             rows: dict[OffsetKey, OffsetRow] = {}
-            for topic, partition, offset, metadata in offsets:
+            for o in offsets:
                 try:
-                    key = self._topic_key(topic, partition)
+                    key = self._topic_key(o.topic, o.partition)
                 except SluiceError as exc:
                     errors.append(exc)
                     continue
                 errors.append(None)
-                rows[key] = OffsetRow(key.topic_id, key.partition, offset, metadata, seq)
+                rows[key] = OffsetRow(key.topic_id, key.partition, o.offset, o.metadata, seq)
             if rows:
                 await self.store.commit_offsets(group_id, seq, list(rows.values()),
                                                 self.clock.now_ms())
@@ -354,25 +354,25 @@ class GroupCoordinator:
 
     @asynccontextmanager
     async def staging_txn_offsets(self, group_id: str, producer_id: int,
-                                  offsets: Sequence[tuple[str, int, int, str | None]]
+                                  offsets: Sequence[OffsetCommit]
                                   ) -> AsyncIterator[_StageTxnOffsets | None]:
-        """Stage (topic, partition, offset, metadata) as PENDING for ``producer_id``, with the
-        group's commit sequence at staging time; invisible to plain offset fetch. The caller
-        writes it in its SQLite transaction and completes it once durable, inside the context
-        (the group's lock is held).
+        """Stage the offsets as PENDING for ``producer_id``, with the group's commit sequence
+        at staging time; invisible to plain offset fetch. The caller writes it in its SQLite
+        transaction and completes it once durable, inside the context (the group's lock is
+        held).
 
         Creates the group (Empty) when it does not exist. An unknown topic or partition, a
         negative offset or oversized metadata raises and stages nothing.
         """
         validate_name(group_id, "group")  # no readiness check: recovery may call it
         keyed = []
-        for topic, partition, offset, metadata in offsets:
-            if offset < 0:
-                raise InvalidRequest(f"offset {offset} of {topic}/{partition} is negative")
-            if metadata is not None and len(metadata) > OFFSET_METADATA_MAX_CHARS:
+        for o in offsets:
+            if o.offset < 0:
+                raise InvalidRequest(f"offset {o.offset} of {o.topic}/{o.partition} is negative")
+            if o.metadata is not None and len(o.metadata) > OFFSET_METADATA_MAX_CHARS:
                 raise InvalidRequest(f"offset metadata is longer than "
                                      f"{OFFSET_METADATA_MAX_CHARS} characters")
-            keyed.append((self._topic_key(topic, partition), offset, metadata))
+            keyed.append((self._topic_key(o.topic, o.partition), o.offset, o.metadata))
         if not keyed:
             yield None
             return
@@ -382,7 +382,7 @@ class GroupCoordinator:
             yield _StageTxnOffsets(g, producer_id, seq, rows, self.clock.now_ms())
 
     async def stage_txn_offsets(self, group_id: str, producer_id: int,
-                                offsets: Sequence[tuple[str, int, int, str | None]]) -> None:
+                                offsets: Sequence[OffsetCommit]) -> None:
         """``staging_txn_offsets`` in a SQLite transaction of its own; durable on return."""
         async with self.staging_txn_offsets(group_id, producer_id, offsets) as staging:
             if staging is not None:

@@ -27,6 +27,16 @@ class OffsetKey(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
+class OffsetCommit:
+    """One partition's offset to commit, as a request names it (plain or transactional)."""
+
+    topic: str
+    partition: int
+    offset: int
+    metadata: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Committed:
     offset: int
     metadata: str | None

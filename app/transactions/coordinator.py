@@ -39,6 +39,7 @@ from app.transactions.participants import AckParticipant, OffsetParticipant, Txn
 from app.transactions.state import EPOCH_EXHAUSTED, TxnMetadata, TxnState, TxnTransit
 
 if TYPE_CHECKING:
+    from app.groups.group import OffsetCommit
     from app.share.partition import AckBatch
 
 log = logging.getLogger("sluice.transactions")
@@ -266,7 +267,7 @@ class TransactionCoordinator:
     async def add_offsets(self, tid: str, producer_id: int, epoch: int, group_id: str,
                           member_id: str | None, member_epoch: int,
                           group_instance_id: str | None,
-                          offsets: Sequence[tuple[str, int, int, str | None]]) -> None:
+                          offsets: Sequence[OffsetCommit]) -> None:
         """KIP-447: offsets committed for the group only if the transaction commits."""
         participant = self.offset_participant
         if participant is None:

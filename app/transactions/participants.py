@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from app.errors import SluiceError
+    from app.groups.group import OffsetCommit
     from app.share.partition import AckBatch
 
 import aiosqlite
@@ -48,7 +49,7 @@ class OffsetParticipant(Protocol):
         ...
 
     def staging_txn_offsets(self, group_id: str, producer_id: int,
-                            offsets: Sequence[tuple[str, int, int, str | None]]
+                            offsets: Sequence[OffsetCommit]
                             ) -> AbstractAsyncContextManager[TxnWrite | None]:
         """Stage (topic, partition, offset, metadata) as pending for the producer; bad
         offsets raise on entering, before anything is written."""

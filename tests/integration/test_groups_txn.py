@@ -12,6 +12,7 @@ import pytest
 from app.clock import FakeClock
 from app.config import Settings
 from app.errors import ErrorCode, SluiceError
+from app.groups.group import OffsetCommit
 
 from .conftest import Served, running
 from .helpers import assert_error, create_topic
@@ -106,7 +107,8 @@ async def test_staged_offsets_are_invisible_until_the_transaction_commits(gs: Se
     groups = gs.broker.groups
     await create_topic(c, "t", 2)
     await commit(c, 0, 1)
-    await groups.stage_txn_offsets("g", 7, [("t", 0, 10, "txn"), ("t", 1, 20, None)])
+    await groups.stage_txn_offsets("g", 7, [OffsetCommit("t", 0, 10, "txn"),
+                                            OffsetCommit("t", 1, 20)])
     # plain fetch: the last committed values only
     assert await fetch(c) == [
         {"topic": "t", "partition": 0, "offset": 1, "metadata": None, "error": None},
@@ -134,13 +136,13 @@ async def test_pending_never_overwrites_a_newer_plain_commit(gs: Served) -> None
     c = gs.client
     groups = gs.broker.groups
     await create_topic(c, "t", 2)
-    await groups.stage_txn_offsets("g", 7, [("t", 0, 10, None), ("t", 1, 10, None)])
+    await groups.stage_txn_offsets("g", 7, [OffsetCommit("t", 0, 10), OffsetCommit("t", 1, 10)])
     await commit(c, 0, 15)  # after the staging: it wins over the transaction's offset
     await groups.end_txn_offsets("g", 7, commit=True)
     assert [(o["partition"], o["offset"]) for o in await fetch(c)] == [(0, 15), (1, 10)]
     # a plain commit made before the staging is overwritten by the transaction
     await commit(c, 1, 3)
-    await groups.stage_txn_offsets("g", 8, [("t", 1, 30, None)])
+    await groups.stage_txn_offsets("g", 8, [OffsetCommit("t", 1, 30)])
     await groups.end_txn_offsets("g", 8, commit=True)
     assert [(o["partition"], o["offset"]) for o in await fetch(c)] == [(0, 15), (1, 30)]
 
@@ -150,8 +152,8 @@ async def test_abort_discards_the_pending_offsets(gs: Served) -> None:
     groups = gs.broker.groups
     await create_topic(c, "t", 1)
     await commit(c, 0, 4)
-    await groups.stage_txn_offsets("g", 7, [("t", 0, 99, None)])
-    await groups.stage_txn_offsets("g", 9, [("t", 0, 50, None)])
+    await groups.stage_txn_offsets("g", 7, [OffsetCommit("t", 0, 99)])
+    await groups.stage_txn_offsets("g", 9, [OffsetCommit("t", 0, 50)])
     await groups.end_txn_offsets("g", 7, commit=False)
     # producer 9 is still pending on the partition
     assert (await fetch(c, require_stable="true"))[0]["error"]["code"] == "PENDING_TRANSACTION"
@@ -167,12 +169,13 @@ async def test_staging_an_unknown_topic_stages_nothing(gs: Served) -> None:
     c = gs.client
     groups = gs.broker.groups
     await create_topic(c, "t", 1)
-    for bad in ([("t", 0, 1, None), ("nope", 0, 1, None)], [("t", 5, 1, None)]):
+    for bad in ([OffsetCommit("t", 0, 1), OffsetCommit("nope", 0, 1)],
+                [OffsetCommit("t", 5, 1)]):
         with pytest.raises(SluiceError) as info:
             await groups.stage_txn_offsets("g", 7, bad)
         assert info.value.code is ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
     with pytest.raises(SluiceError) as info:
-        await groups.stage_txn_offsets("g", 7, [("t", 0, -1, None)])
+        await groups.stage_txn_offsets("g", 7, [OffsetCommit("t", 0, -1)])
     assert info.value.code is ErrorCode.INVALID_REQUEST
     assert "g" not in groups.groups
     assert (await c.get("/v1/groups")).json() == {"groups": []}
@@ -184,7 +187,7 @@ async def test_deletes_refuse_while_offsets_are_pending(gs: Served) -> None:
     await create_topic(c, "t", 1)
     await create_topic(c, "u", 1)
     await commit(c, 0, 1)
-    await groups.stage_txn_offsets("g", 7, [("t", 0, 2, None)])
+    await groups.stage_txn_offsets("g", 7, [OffsetCommit("t", 0, 2)])
     for path in ("/v1/groups/g", "/v1/groups/g/offsets?topic=t", "/v1/groups/g/offsets"):
         err = assert_error(await c.delete(path), 409, "PENDING_TRANSACTION")
         assert err["retriable"] is True
@@ -207,8 +210,8 @@ async def test_groups_offsets_and_pending_offsets_survive_a_restart(
         b = await hb(c, member_id="b")
         await hb(c, member_id="a", member_epoch=1)  # revoking partition 0 (b sorts first)
         await commit(c, 0, 5, member_id="a", member_epoch=1)
-        await s.broker.groups.stage_txn_offsets("g", 7, [("t", 1, 9, "p")])
-        await s.broker.groups.stage_txn_offsets("g", 8, [("t", 0, 2, None)])
+        await s.broker.groups.stage_txn_offsets("g", 7, [OffsetCommit("t", 1, 9, "p")])
+        await s.broker.groups.stage_txn_offsets("g", 8, [OffsetCommit("t", 0, 2)])
         await commit(c, 0, 6, member_id="a", member_epoch=1)  # newer than producer 8's
         r = await c.post("/v1/groups/other/offsets", json={
             "offsets": [{"topic": "gone", "partition": 0, "offset": 3}]})

@@ -15,6 +15,7 @@ import pytest
 
 from app.clock import FakeClock
 from app.errors import ErrorCode, SluiceError
+from app.groups.group import OffsetCommit
 from app.transactions.participants import OffsetParticipant, TxnWrite
 from tests.integration.conftest import Served
 from tests.integration.helpers import assert_error, create_topic
@@ -34,7 +35,7 @@ class RecordingParticipant:
 
     @asynccontextmanager
     async def staging_txn_offsets(self, group_id: str, producer_id: int,
-                                  offsets: Sequence[tuple[str, int, int, str | None]]
+                                  offsets: Sequence[OffsetCommit]
                                   ) -> AsyncIterator[TxnWrite | None]:
         yield _Recorded(self.calls, ("stage", group_id, producer_id, list(offsets)))
 
@@ -94,7 +95,7 @@ async def test_offsets_join_the_transaction_and_end_with_it(
     assert described["state"] == "Ongoing" and described["groups"] == ["g"]
     await produce_ok(c, pid, e, [batch("t", 0, 0)], "tx")
     assert participant.calls == [("check", "g", "m1", 3, None),
-                                 ("stage", "g", pid, [("t", 0, 10, "x")])]
+                                 ("stage", "g", pid, [OffsetCommit("t", 0, 10, "x")])]
     assert (await end_txn(c, "tx", pid, e)).status_code == 200
     assert participant.calls[-1] == ("end", "g", pid, True)
     # next transaction, aborted

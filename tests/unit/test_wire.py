@@ -7,7 +7,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.api import wire
+from app.api.wire import records as wire
 
 text = st.one_of(st.none(), st.text(max_size=20))
 plain = st.fixed_dictionaries({}, optional={

@@ -3,8 +3,9 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
-from app.api import schemas, txn_wire
+from app.api import schemas
 from app.api.deps import broker, broker_of, json_response, read_json
+from app.api.wire import txn as wire
 from app.runtime import Broker
 
 router = APIRouter(prefix="/v1", tags=["producers"])
@@ -16,8 +17,9 @@ router = APIRouter(prefix="/v1", tags=["producers"])
              responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS})
 async def init_producer(request: Request, b: Broker = Depends(broker)) -> Response:
     body, _ = await read_json(request, b.settings.max_request_bytes, optional=True)
-    tid, timeout, pid, epoch = txn_wire.parse_init(body)
-    pid, epoch = await b.transactions.init_producer_id(tid, timeout, pid, epoch)
+    req = wire.parse_init(body)
+    pid, epoch = await b.transactions.init_producer_id(
+        req.transactional_id, req.timeout_ms, req.producer_id, req.producer_epoch)
     return json_response({"producer_id": pid, "producer_epoch": epoch})
 
 
@@ -28,9 +30,10 @@ async def produce(request: Request) -> Response:
     b = broker_of(request)
     s = b.settings
     body, _ = await read_json(request, s.max_request_bytes)
-    pid, epoch, tid, batches = txn_wire.parse_produce(
-        body, b.clock.now_ms(), s.max_records_per_request, s.max_record_bytes)
-    results = await b.producers.produce_batches(pid, epoch, tid, batches)
+    req = wire.parse_produce(body, b.clock.now_ms(), s.max_records_per_request,
+                             s.max_record_bytes)
+    results = await b.producers.produce_batches(req.producer_id, req.producer_epoch,
+                                                req.transactional_id, req.batches)
     return json_response({"batches": [
         {"topic": r.topic, "partition": r.partition, "base_offset": r.base_offset,
          "error": None if r.error is None else r.error.to_dict()} for r in results]})

@@ -5,8 +5,9 @@ from typing import Literal
 from fastapi import APIRouter, Depends, Query, Request
 from starlette.responses import Response
 
-from app.api import schemas, wire
+from app.api import schemas
 from app.api.deps import broker, broker_of, json_response, read_json
+from app.api.wire import records as wire
 from app.runtime import Broker
 
 router = APIRouter(prefix="/v1/topics/{topic}", tags=["records"])
@@ -63,5 +64,3 @@ async def offsets(topic: str, partition: int, b: Broker = Depends(broker),
     offset, ts = b.reads.list_offsets(topic, partition, at,
                                 committed=isolation_level == "read_committed")
     return json_response({"offset": offset, "timestamp": ts})
-
-_ = read_json  # re-exported for symmetry with the other routers

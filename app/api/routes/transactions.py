@@ -3,8 +3,9 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Query, Request
 from starlette.responses import Response
 
-from app.api import schemas, share_wire, txn_wire
+from app.api import schemas, share_wire
 from app.api.deps import broker, broker_of, json_response, read_json
+from app.api.wire import txn as wire
 from app.runtime import Broker
 from app.topics import validate_name
 
@@ -14,8 +15,8 @@ router = APIRouter(prefix="/v1/transactions", tags=["transactions"])
 async def _end(tid: str, request: Request, b: Broker, commit: bool) -> Response:
     validate_name(tid, "transactional id")
     body, _ = await read_json(request, b.settings.max_request_bytes)
-    pid, epoch = txn_wire.parse_producer(body)
-    pid, epoch = await b.transactions.end_txn(tid, pid, epoch, commit)
+    req = wire.parse_producer(body)
+    pid, epoch = await b.transactions.end_txn(tid, req.producer_id, req.producer_epoch, commit)
     return json_response({"producer_id": pid, "producer_epoch": epoch})
 
 
@@ -45,11 +46,12 @@ async def offsets(tid: str, request: Request) -> Response:
     b = broker_of(request)
     validate_name(tid, "transactional id")
     body, _ = await read_json(request, b.settings.max_request_bytes)
-    pid, epoch, group, member, member_epoch, instance, offs = txn_wire.parse_offsets(body)
-    await b.transactions.add_offsets(tid, pid, epoch, group, member, member_epoch, instance,
-                                     offs)
+    req = wire.parse_offsets(body)
+    await b.transactions.add_offsets(tid, req.producer_id, req.producer_epoch, req.group_id,
+                                     req.member_id, req.member_epoch, req.group_instance_id,
+                                     req.offsets)
     return json_response({"offsets": [
-        {"topic": t, "partition": p, "error": None} for t, p, _, _ in offs]})
+        {"topic": o.topic, "partition": o.partition, "error": None} for o in req.offsets]})
 
 
 @router.post("/{tid}/acknowledgements", summary="Share-group acknowledgements applied only "
@@ -60,10 +62,9 @@ async def acknowledgements(tid: str, request: Request) -> Response:
     b = broker_of(request)
     validate_name(tid, "transactional id")
     body, _ = await read_json(request, b.settings.max_request_bytes)
-    pid, epoch, group, member, acks = txn_wire.parse_acknowledgements(
-        body, b.settings.share_max_release_delay_ms)
-    results = await b.transactions.add_acknowledgements(tid, pid, epoch, group, member,
-                                                       acks)
+    req = wire.parse_acknowledgements(body, b.settings.share_max_release_delay_ms)
+    results = await b.transactions.add_acknowledgements(
+        tid, req.producer_id, req.producer_epoch, req.group_id, req.member_id, req.acks)
     return json_response({"results": share_wire.show_results(results)})
 
 

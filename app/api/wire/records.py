@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 
+from app.api.wire._fields import MAX_INT32, array, integer, obj, optional, string
 from app.errors import ErrorCode, InvalidRequest, TooLarge
 from app.storage.record import REC_FIXED, Header, Record, StoredRecord
 
@@ -47,48 +48,35 @@ def _bytes(value: Any, encoding: str, where: str) -> bytes | None:
         raise InvalidRequest(f"{where}: invalid base64") from None
 
 
-def _int(value: Any, where: str, lo: int, hi: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise InvalidRequest(f"{where}: expected an integer from {lo} to {hi}")
-    return value
-
-
 def parse_record(raw: Any, i: int, encoding: str, now_ms: int, max_record_bytes: int
                  ) -> tuple[int | None, Record]:
     """One wire record → (requested partition or None, Record)."""
     where = f"records[{i}]"
-    if not isinstance(raw, dict):
-        raise InvalidRequest(f"{where}: expected an object")
+    raw = obj(raw, where)
     enc = raw.get("encoding")
     enc = encoding_of(enc, f"{where}.encoding") if enc is not None else encoding
     key = _bytes(raw.get("key"), enc, f"{where}.key")
     value = _bytes(raw.get("value"), enc, f"{where}.value")
     size = REC_FIXED + (len(key) if key else 0) + (len(value) if value else 0)
     headers: list[Header] = []
-    raw_headers = raw.get("headers")
-    if raw_headers is not None:
-        if not isinstance(raw_headers, list):
-            raise InvalidRequest(f"{where}.headers: expected a list")
-        for j, h in enumerate(raw_headers):
-            hw = f"{where}.headers[{j}]"
-            if not isinstance(h, dict) or not isinstance(h.get("key"), str):
-                raise InvalidRequest(f"{hw}: expected {{\"key\": string, \"value\": …}}")
-            hv = _bytes(h.get("value"), enc, f"{hw}.value")
-            headers.append(Header(h["key"], hv))
-            size += 8 + len(h["key"].encode()) + (len(hv) if hv else 0)
+    for j, h in enumerate(optional(array, raw.get("headers"), f"{where}.headers") or ()):
+        hw = f"{where}.headers[{j}]"
+        h = obj(h, hw, '{"key": string, "value": …}')
+        hk = string(h.get("key"), f"{hw}.key", 0)
+        hv = _bytes(h.get("value"), enc, f"{hw}.value")
+        headers.append(Header(hk, hv))
+        size += 8 + len(hk.encode()) + (len(hv) if hv else 0)
     if size > max_record_bytes:
         raise TooLarge(ErrorCode.RECORD_TOO_LARGE,
                        f"{where} is {size} bytes; the limit is {max_record_bytes}")
-    partition = raw.get("partition")
-    if partition is not None:
-        partition = _int(partition, f"{where}.partition", 0, 2**31 - 1)
+    partition = optional(integer, raw.get("partition"), f"{where}.partition", 0, MAX_INT32)
     ts = raw.get("timestamp")
-    timestamp = now_ms if ts is None else _int(ts, f"{where}.timestamp", 0, _MAX_TS)
+    timestamp = now_ms if ts is None else integer(ts, f"{where}.timestamp", 0, _MAX_TS)
     return partition, Record(timestamp, key, value, tuple(headers))
 
 
 def _check_int64(value: Any, where: str) -> None:
-    if isinstance(value, int) and not isinstance(value, bool) and value not in _INT64:
+    if type(value) is int and value not in _INT64:  # a bool is not a number here
         raise InvalidRequest(f"{where}: integers beyond 64 bits cannot be stored exactly with "
                              "encoding json; send the value as a string or in base64")
     if isinstance(value, dict):
@@ -101,17 +89,14 @@ def _check_int64(value: Any, where: str) -> None:
 
 def parse_produce(body: Any, now_ms: int, max_records: int, max_record_bytes: int,
                   raw: bytes = b"") -> list[tuple[int | None, Record]]:
-    if not isinstance(body, dict):
-        raise InvalidRequest("the body must be a JSON object")
+    body = obj(body, "body", "a JSON object")
     if b"json" in raw and _LONG_NUMBER.search(raw):
         # the fast parser turns integers beyond 64 bits into floats: look again exactly
         exact = json.loads(raw)
         for i, r in enumerate(exact.get("records") or ()):
             if isinstance(r, dict):
                 _check_int64(r, f"records[{i}]")
-    records = body.get("records")
-    if not isinstance(records, list) or not records:
-        raise InvalidRequest("records: expected a non-empty list")
+    records = array(body.get("records"), "records", min_items=1)
     if len(records) > max_records:
         raise TooLarge(ErrorCode.REQUEST_TOO_LARGE,
                        f"{len(records)} records in one request; the limit is {max_records}")
@@ -153,7 +138,7 @@ def _parse_plain_utf8(records: list[Any], now_ms: int, max_record_bytes: int
         else:
             return None
         p = r.get("partition")
-        if p is not None and (type(p) is not int or not 0 <= p < 2**31):
+        if p is not None and (type(p) is not int or not 0 <= p <= MAX_INT32):
             return None
         if k is None:
             if vb is not None and len(vb) > limit:

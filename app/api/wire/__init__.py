@@ -1,0 +1,15 @@
+"""Request bodies in, answers out: one module per area, all built on one field kit.
+
+- ``_fields``: the checks every body is parsed with (integers, names, member ids, lists…);
+- ``records``: records in the three encodings (produce, read);
+- ``txn``: producer ids, stateful produce, transactional offsets and acknowledgements;
+- ``groups``: consumer-group heartbeat and offset commit;
+- ``topics``: topic create / patch / delete-records, topic descriptions.
+
+Share-group bodies are parsed by ``app.api.share_wire``, which imports the two names below
+from this package.
+"""
+
+from app.api.wire.records import encoding_of, show_record
+
+__all__ = ["encoding_of", "show_record"]

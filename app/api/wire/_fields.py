@@ -1,0 +1,126 @@
+"""The field kit: the checks the body parsers of this package are built on (the share-group
+parser in ``app.api.share_wire`` still has its own, until it moves here).
+
+Each check takes a raw JSON value and ``where``, the field's path in the body (``offsets[3]
+.partition``), and returns the value typed or raises ``InvalidRequest`` naming ``where``. The
+error code is ``INVALID_REQUEST`` unless the caller passes the more specific one its endpoint
+documents (``INVALID_PARTITIONS``, ``INVALID_CONFIG``, …). A JSON null reads as absent: a
+required field that is null is refused as missing, and ``optional`` turns any check into one
+that lets null through.
+
+A JSON boolean is never an integer here, although Python's ``bool`` is an ``int``: ``true``
+would otherwise be taken as partition 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Concatenate, ParamSpec, TypeVar
+
+from app.errors import ErrorCode, InvalidRequest
+from app.topics import is_valid_name
+
+MAX_INT32 = 2**31 - 1
+MAX_INT64 = 2**63 - 1
+MEMBER_ID_MAX_CHARS = 255
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+def _refuse(value: Any, where: str, expected: str, code: ErrorCode) -> InvalidRequest:
+    if value is None:
+        return InvalidRequest(f"{where}: required, {expected}", code)
+    return InvalidRequest(f"{where}: expected {expected}", code)
+
+
+def optional(check: Callable[Concatenate[Any, _P], _T], value: Any,
+             *args: _P.args, **kwargs: _P.kwargs) -> _T | None:
+    """None for an absent or null field, else ``check(value, …)``."""
+    return None if value is None else check(value, *args, **kwargs)
+
+
+def integer(value: Any, where: str, lo: int | None = None, hi: int | None = None, *,
+            clamp: bool = False, code: ErrorCode = ErrorCode.INVALID_REQUEST) -> int:
+    """An integer (never a boolean) within ``[lo, hi]``; a bound left None is open. With
+    ``clamp`` a value above ``hi`` is taken as ``hi`` (limits the server may lower)."""
+    # ``type(...) is int`` refuses bool (a subclass) in the same test; JSON parsers give
+    # exactly int, so no other subclass reaches here
+    if type(value) is int:
+        if (lo is None or value >= lo) and (hi is None or value <= hi):
+            return value
+        if clamp and hi is not None and value > hi and (lo is None or hi >= lo):
+            return hi
+    if lo is not None and hi is not None:
+        expected = f"an integer from {lo} to {hi}"
+    elif lo is not None:
+        expected = f"an integer ≥ {lo}"
+    elif hi is not None:
+        expected = f"an integer ≤ {hi}"
+    else:
+        expected = "an integer"
+    raise _refuse(value, where, expected, code)
+
+
+def string(value: Any, where: str, min_len: int = 1, max_len: int | None = None, *,
+           code: ErrorCode = ErrorCode.INVALID_REQUEST) -> str:
+    """A string of ``min_len`` to ``max_len`` characters (no upper bound when None)."""
+    if isinstance(value, str) and len(value) >= min_len and (
+            max_len is None or len(value) <= max_len):
+        return value
+    if max_len is None:
+        expected = {0: "a string", 1: "a non-empty string"}.get(
+            min_len, f"a string of at least {min_len} characters")
+    elif min_len == 0:
+        expected = f"a string of at most {max_len} characters"
+    else:
+        expected = f"a string of {min_len} to {max_len} characters"
+    raise _refuse(value, where, expected, code)
+
+
+def member_id(value: Any, where: str = "member_id") -> str:
+    """A member id: 1 to 255 characters, any (the server issues them, clients may choose)."""
+    return string(value, where, 1, MEMBER_ID_MAX_CHARS)
+
+
+def name(value: Any, where: str, *, code: ErrorCode = ErrorCode.INVALID_REQUEST,
+         dot_names: bool = False) -> str:
+    """A topic, group or transactional id name (the rule is ``app.topics.is_valid_name``).
+
+    ``dot_names`` also lets ``.`` and ``..`` through, for the consumer-group bodies that have
+    always taken them: no topic can have those names, so they only ever match nothing."""
+    if isinstance(value, str) and (is_valid_name(value) or (dot_names and value in (".", ".."))):
+        return value
+    expected = "a name of 1-249 characters of [A-Za-z0-9._-]"
+    raise _refuse(value, where, expected if dot_names else f"{expected}, not . or ..", code)
+
+
+def array(value: Any, where: str, *, min_items: int = 0, max_items: int | None = None,
+          code: ErrorCode = ErrorCode.INVALID_REQUEST) -> list[Any]:
+    """A JSON array of ``min_items`` to ``max_items`` items (items unchecked)."""
+    if isinstance(value, list) and len(value) >= min_items and (
+            max_items is None or len(value) <= max_items):
+        return value
+    if max_items is None:
+        expected = {0: "a list", 1: "a non-empty list"}.get(
+            min_items, f"a list of at least {min_items} items")
+    elif min_items == 0:
+        expected = f"a list of at most {max_items} items"
+    else:
+        expected = f"a list of {min_items} to {max_items} items"
+    raise _refuse(value, where, expected, code)
+
+
+def names(value: Any, where: str, *, max_items: int, dot_names: bool = False,
+          code: ErrorCode = ErrorCode.INVALID_REQUEST) -> list[str]:
+    """A list of at most ``max_items`` names, each checked by ``name``."""
+    return [name(n, f"{where}[{i}]", code=code, dot_names=dot_names)
+            for i, n in enumerate(array(value, where, max_items=max_items, code=code))]
+
+
+def obj(value: Any, where: str, expected: str = "an object", *,
+        code: ErrorCode = ErrorCode.INVALID_REQUEST) -> dict[str, Any]:
+    """A JSON object; ``expected`` describes its shape in the error."""
+    if isinstance(value, dict):
+        return value
+    raise _refuse(value, where, expected, code)

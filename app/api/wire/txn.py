@@ -1,0 +1,178 @@
+"""Bodies of the producer and transaction endpoints, validated by hand (never a 422)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from app.api import share_wire
+from app.api.deps import json_object
+from app.api.wire._fields import (
+    MAX_INT32,
+    MAX_INT64,
+    array,
+    integer,
+    member_id,
+    name,
+    obj,
+    optional,
+    string,
+)
+from app.api.wire.records import encoding_of, parse_record
+from app.errors import ErrorCode, InvalidRequest, TooLarge
+from app.groups.coordinator import OFFSET_METADATA_MAX_CHARS
+from app.groups.group import OffsetCommit
+from app.producers.produce import ProduceBatch
+from app.producers.state import MAX_EPOCH, MAX_SEQUENCE
+from app.share.coordinator import AckRequest
+
+DEFAULT_TXN_TIMEOUT_MS = 60_000
+_INSTANCE_ID_MAX_CHARS = 249
+
+
+@dataclass(frozen=True, slots=True)
+class InitProducer:
+    """POST /v1/producers: a new producer, or a new epoch for a known one."""
+
+    transactional_id: str | None
+    timeout_ms: int
+    producer_id: int | None
+    producer_epoch: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Producer:
+    producer_id: int
+    producer_epoch: int
+
+
+@dataclass(frozen=True, slots=True)
+class StatefulProduce:
+    """POST /v1/produce."""
+
+    producer_id: int
+    producer_epoch: int
+    transactional_id: str | None
+    batches: list[ProduceBatch]
+
+
+@dataclass(frozen=True, slots=True)
+class TxnOffsets:
+    """POST /v1/transactions/{tid}/offsets."""
+
+    producer_id: int
+    producer_epoch: int
+    group_id: str
+    member_id: str | None
+    member_epoch: int
+    group_instance_id: str | None
+    offsets: list[OffsetCommit]
+
+
+@dataclass(frozen=True, slots=True)
+class TxnAcknowledgements:
+    """POST /v1/transactions/{tid}/acknowledgements: acknowledgements per partition as the
+    share acknowledge endpoint parses them."""
+
+    producer_id: int
+    producer_epoch: int
+    group_id: str
+    member_id: str
+    acks: AckRequest
+
+
+def transactional_id(value: Any, where: str = "transactional_id") -> str | None:
+    return optional(name, value, where)
+
+
+def parse_init(body: Any) -> InitProducer:
+    b = json_object(body)
+    tid = transactional_id(b.get("transactional_id"))
+    timeout = b.get("transaction_timeout_ms")
+    # only the type is checked here: the bounds are the coordinator's settings
+    timeout = DEFAULT_TXN_TIMEOUT_MS if timeout is None else integer(
+        timeout, "transaction_timeout_ms", code=ErrorCode.INVALID_TRANSACTION_TIMEOUT)
+    return InitProducer(
+        tid, timeout,
+        optional(integer, b.get("producer_id"), "producer_id", 0, MAX_INT64),
+        optional(integer, b.get("producer_epoch"), "producer_epoch", 0, MAX_EPOCH))
+
+
+def parse_producer(body: Any) -> Producer:
+    b = json_object(body)
+    return Producer(integer(b.get("producer_id"), "producer_id", 0, MAX_INT64),
+                    integer(b.get("producer_epoch"), "producer_epoch", 0, MAX_EPOCH))
+
+
+def parse_produce(body: Any, now_ms: int, max_records: int, max_record_bytes: int
+                  ) -> StatefulProduce:
+    b = json_object(body)
+    producer = parse_producer(b)
+    tid = transactional_id(b.get("transactional_id"))
+    encoding = encoding_of(b.get("encoding"))
+    raw_batches = array(b.get("batches"), "batches", min_items=1)
+    # the size limit first: a request too large is refused whatever else is wrong in it
+    total = sum(len(rb["records"]) for rb in raw_batches
+                if isinstance(rb, dict) and isinstance(rb.get("records"), list))
+    if total > max_records:
+        raise TooLarge(ErrorCode.REQUEST_TOO_LARGE,
+                       f"{total} records in one request; the limit is {max_records}")
+    batches: list[ProduceBatch] = []
+    seen: set[tuple[str, int]] = set()
+    for i, rb in enumerate(raw_batches):
+        where = f"batches[{i}]"
+        rb = obj(rb, where)
+        # any non-empty string: a topic that cannot exist is a per-batch error in the answer
+        topic = string(rb.get("topic"), f"{where}.topic")
+        partition = integer(rb.get("partition"), f"{where}.partition", 0, MAX_INT32)
+        seq = integer(rb.get("base_sequence"), f"{where}.base_sequence", 0, MAX_SEQUENCE)
+        if (topic, partition) in seen:
+            raise InvalidRequest(f"{where}: partition {topic}/{partition} appears twice; one "
+                                 "batch per partition")
+        seen.add((topic, partition))
+        records = array(rb.get("records"), f"{where}.records", min_items=1)
+        parsed = []
+        for j, r in enumerate(records):
+            try:
+                parsed.append(parse_record(r, j, encoding, now_ms, max_record_bytes)[1])
+            except InvalidRequest as exc:
+                raise InvalidRequest(f"{where}.{exc.message}") from None
+        batches.append(ProduceBatch(topic, partition, seq, parsed))
+    return StatefulProduce(producer.producer_id, producer.producer_epoch, tid, batches)
+
+
+def parse_offsets(body: Any) -> TxnOffsets:
+    b = json_object(body)
+    producer = parse_producer(b)
+    group_id = name(b.get("group_id"), "group_id")
+    member = optional(member_id, b.get("member_id"))
+    member_epoch = b.get("member_epoch")
+    member_epoch = -1 if member_epoch is None else integer(member_epoch, "member_epoch", -2,
+                                                           MAX_INT32)
+    # any characters: the group's own heartbeat is stricter, this only has to match it
+    instance = optional(string, b.get("group_instance_id"), "group_instance_id", 1,
+                        _INSTANCE_ID_MAX_CHARS)
+    offsets = []
+    for i, o in enumerate(array(b.get("offsets"), "offsets", min_items=1)):
+        where = f"offsets[{i}]"
+        o = obj(o, where, '{"topic", "partition", "offset"}')
+        # any string: a topic that does not exist refuses the request when it is staged
+        topic = string(o.get("topic"), f"{where}.topic", 0)
+        offsets.append(OffsetCommit(
+            topic, integer(o.get("partition"), f"{where}.partition", 0, MAX_INT32),
+            integer(o.get("offset"), f"{where}.offset", 0, MAX_INT64),
+            optional(string, o.get("metadata"), f"{where}.metadata", 0,
+                     OFFSET_METADATA_MAX_CHARS)))
+    return TxnOffsets(producer.producer_id, producer.producer_epoch, group_id, member,
+                      member_epoch, instance, offsets)
+
+
+def parse_acknowledgements(body: Any, max_delay_ms: int) -> TxnAcknowledgements:
+    b = json_object(body)
+    producer = parse_producer(b)
+    group_id = name(b.get("group_id"), "group_id")
+    member = share_wire.member_id_of(b, required=True)
+    assert member is not None
+    raw = array(b.get("acknowledgements"), "acknowledgements", min_items=1)
+    return TxnAcknowledgements(producer.producer_id, producer.producer_epoch, group_id, member,
+                               share_wire.parse_acks(raw, max_delay_ms))
