@@ -1,20 +1,19 @@
 """Consumer groups: heartbeat membership, offset commit and fetch, admin.
 
-Handlers read the body, parse it with ``app.api.wire.groups``, call one ``broker.groups``
-method and shape the answer.
+Handlers read the body, parse it with ``app.api.wire.groups``, call one method of the
+consumer-group coordinator (``deps.groups``) and shape the answer.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
-from app.api import schemas
-from app.api.deps import broker, broker_of, json_response, read_object
+from app.api import deps, schemas
+from app.api.deps import json_response, read_object
 from app.api.wire import groups as wire
-from app.runtime import Broker
 
 router = APIRouter(prefix="/v1/groups", tags=["consumer groups"])
 
@@ -23,63 +22,98 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-@router.post("/{group_id}/heartbeat", summary="Join, heartbeat or leave a consumer group",
-             openapi_extra=schemas.documented_body(schemas.GroupHeartbeatRequest),
-             responses={200: {"model": schemas.GroupHeartbeatResponse}, **ERRORS})
+@router.post(
+    "/{group_id}/heartbeat",
+    summary="Join, heartbeat or leave a consumer group",
+    openapi_extra=schemas.documented_body(schemas.GroupHeartbeatRequest),
+    responses={200: {"model": schemas.GroupHeartbeatResponse}, **ERRORS},
+)
 async def heartbeat(group_id: str, request: Request) -> Response:
-    b = broker_of(request)
-    req = wire.parse_heartbeat(await read_object(request, b.settings.max_request_bytes))
-    answer = await b.groups.heartbeat(group_id, req.member_id, req.member_epoch,
-                                      req.instance_id, req.subscribed,
-                                      req.rebalance_timeout_ms, req.owned)
+    req = wire.parse_heartbeat(await read_object(request, deps.settings(request).max_request_bytes))
+    answer = await deps.groups(request).heartbeat(
+        group_id,
+        req.member_id,
+        req.member_epoch,
+        req.instance_id,
+        req.subscribed,
+        req.rebalance_timeout_ms,
+        req.owned,
+    )
     return json_response(wire.show_heartbeat(answer))
 
 
-@router.post("/{group_id}/offsets", summary="Commit offsets (per-partition errors)",
-             openapi_extra=schemas.documented_body(schemas.OffsetCommitRequest),
-             responses={200: {"model": schemas.OffsetCommitResponse}, **ERRORS})
+@router.post(
+    "/{group_id}/offsets",
+    summary="Commit offsets (per-partition errors)",
+    openapi_extra=schemas.documented_body(schemas.OffsetCommitRequest),
+    responses={200: {"model": schemas.OffsetCommitResponse}, **ERRORS},
+)
 async def commit_offsets(group_id: str, request: Request) -> Response:
-    b = broker_of(request)
-    req = wire.parse_commit(await read_object(request, b.settings.max_request_bytes))
-    errors = await b.groups.commit_offsets(group_id, req.member_id, req.member_epoch,
-                                           req.offsets)
+    req = wire.parse_commit(await read_object(request, deps.settings(request).max_request_bytes))
+    errors = await deps.groups(request).commit_offsets(
+        group_id, req.member_id, req.member_epoch, req.offsets
+    )
     return json_response(wire.show_commit(req.offsets, errors))
 
 
-@router.get("/{group_id}/offsets", summary="Fetch committed offsets",
-            responses={200: {"model": schemas.OffsetFetchResponse}, **ERRORS})
-async def fetch_offsets(group_id: str, b: Broker = Depends(broker),
-                        topic: str | None = Query(None),
-                        require_stable: bool = Query(False)) -> Response:
-    views = b.groups.fetch_offsets(group_id, topic or None, require_stable)
-    return json_response({"offsets": [
-        {"topic": v.topic, "partition": v.partition, "offset": v.offset,
-         "metadata": v.metadata, "error": None if v.error is None else v.error.to_dict()}
-        for v in views]})
+@router.get(
+    "/{group_id}/offsets",
+    summary="Fetch committed offsets",
+    responses={200: {"model": schemas.OffsetFetchResponse}, **ERRORS},
+)
+async def fetch_offsets(
+    group_id: str,
+    request: Request,
+    topic: str | None = Query(None),
+    require_stable: bool = Query(False),
+) -> Response:
+    views = deps.groups(request).fetch_offsets(group_id, topic or None, require_stable)
+    return json_response(
+        {
+            "offsets": [
+                {
+                    "topic": v.topic,
+                    "partition": v.partition,
+                    "offset": v.offset,
+                    "metadata": v.metadata,
+                    "error": None if v.error is None else v.error.to_dict(),
+                }
+                for v in views
+            ]
+        }
+    )
 
 
-@router.delete("/{group_id}/offsets", status_code=204,
-               summary="Delete a group's offsets (all, or of one topic); empty groups only",
-               responses=ERRORS)
-async def delete_offsets(group_id: str, b: Broker = Depends(broker),
-                         topic: str | None = Query(None)) -> Response:
-    await b.groups.delete_offsets(group_id, topic or None)
+@router.delete(
+    "/{group_id}/offsets",
+    status_code=204,
+    summary="Delete a group's offsets (all, or of one topic); empty groups only",
+    responses=ERRORS,
+)
+async def delete_offsets(
+    group_id: str, request: Request, topic: str | None = Query(None)
+) -> Response:
+    await deps.groups(request).delete_offsets(group_id, topic or None)
     return Response(status_code=204)
 
 
 @router.get("", summary="List consumer groups", responses={200: {"model": schemas.GroupList}})
-async def list_groups(b: Broker = Depends(broker)) -> Response:
-    return json_response({"groups": b.groups.list_groups()})
+async def list_groups(request: Request) -> Response:
+    return json_response({"groups": deps.groups(request).list_groups()})
 
 
-@router.get("/{group_id}", summary="Describe a consumer group",
-            responses={200: {"model": schemas.GroupDescription}, **ERRORS})
-async def describe_group(group_id: str, b: Broker = Depends(broker)) -> Response:
-    return json_response(b.groups.describe(group_id))
+@router.get(
+    "/{group_id}",
+    summary="Describe a consumer group",
+    responses={200: {"model": schemas.GroupDescription}, **ERRORS},
+)
+async def describe_group(group_id: str, request: Request) -> Response:
+    return json_response(deps.groups(request).describe(group_id))
 
 
-@router.delete("/{group_id}", status_code=204, summary="Delete an empty consumer group",
-               responses=ERRORS)
-async def delete_group(group_id: str, b: Broker = Depends(broker)) -> Response:
-    await b.groups.delete_group(group_id)
+@router.delete(
+    "/{group_id}", status_code=204, summary="Delete an empty consumer group", responses=ERRORS
+)
+async def delete_group(group_id: str, request: Request) -> Response:
+    await deps.groups(request).delete_group(group_id)
     return Response(status_code=204)

@@ -2,13 +2,13 @@ from __future__ import annotations
 
 import functools
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Request
 from starlette.responses import PlainTextResponse, Response
 
 from app import metrics
-from app.api.deps import broker, json_response
+from app.api import deps
+from app.api.deps import json_response
 from app.errors import ErrorCode, Unavailable
-from app.runtime import Broker
 
 router = APIRouter(tags=["service"])
 
@@ -19,39 +19,59 @@ async def healthz() -> Response:
 
 
 @router.get("/readyz", summary="200 once recovery finished; 503 before and while stopping")
-async def readyz(b: Broker = Depends(broker)) -> Response:
-    if not b.ready:
+async def readyz(request: Request) -> Response:
+    if not deps.broker_of(request).ready:
         raise Unavailable(ErrorCode.NOT_READY)
     return json_response({"status": "ready"})
 
 
 @router.get("/metrics", summary="Prometheus text format", response_class=PlainTextResponse)
-async def metrics_text(b: Broker = Depends(broker)) -> Response:
+async def metrics_text(request: Request) -> Response:
+    b = deps.broker_of(request)
     stats = b.statistics()
     gauges = [
         metrics.Gauge("sluice_topics", "topics", lambda: stats["topics"]),
         metrics.Gauge("sluice_partitions", "partitions", lambda: stats["partitions"]),
         metrics.Gauge("sluice_ready", "1 when serving", lambda: 1.0 if b.ready else 0.0),
         # transactions
-        metrics.Gauge("sluice_transactions_open", "transactions in state Ongoing",
-                      lambda: stats["transactions"]["Ongoing"]),
-        metrics.Gauge("sluice_transactional_ids", "transactional ids known",
-                      lambda: sum(stats["transactions"].values())),
+        metrics.Gauge(
+            "sluice_transactions_open",
+            "transactions in state Ongoing",
+            lambda: stats["transactions"]["Ongoing"],
+        ),
+        metrics.Gauge(
+            "sluice_transactional_ids",
+            "transactional ids known",
+            lambda: sum(stats["transactions"].values()),
+        ),
         # consumer groups
-        metrics.Gauge("sluice_consumer_groups", "consumer groups",
-                      lambda: len(b.groups.groups)),
-        metrics.Gauge("sluice_consumer_group_members", "members of consumer groups",
-                      lambda: sum(len(g.members) for g in b.groups.groups.values())),
+        metrics.Gauge(
+            "sluice_consumer_groups", "consumer groups", lambda: len(deps.groups(request).groups)
+        ),
+        metrics.Gauge(
+            "sluice_consumer_group_members",
+            "members of consumer groups",
+            lambda: sum(len(g.members) for g in deps.groups(request).groups.values()),
+        ),
         # share groups
         metrics.Gauge("sluice_share_groups", "share groups", lambda: stats["share_groups"]),
-        metrics.Gauge("sluice_share_members", "members of share groups",
-                      lambda: stats["share_members"]),
-        *(metrics.Gauge(f"sluice_share_records_{state}",
-                        f"in-flight share-partition records {state}",
-                        functools.partial(float, n))
-          for state, n in stats["share_records"].items()),
-        metrics.Gauge("sluice_share_dead_letter_copies", "records copied to dead-letter topics",
-                      lambda: stats["share_dead_letter_copies"]),
+        metrics.Gauge(
+            "sluice_share_members", "members of share groups", lambda: stats["share_members"]
+        ),
+        *(
+            metrics.Gauge(
+                f"sluice_share_records_{state}",
+                f"in-flight share-partition records {state}",
+                functools.partial(float, n),
+            )
+            for state, n in stats["share_records"].items()
+        ),
+        metrics.Gauge(
+            "sluice_share_dead_letter_copies",
+            "records copied to dead-letter topics",
+            lambda: stats["share_dead_letter_copies"],
+        ),
     ]
-    return PlainTextResponse(b.metrics.render(gauges),
-                             media_type="text/plain; version=0.0.4; charset=utf-8")
+    return PlainTextResponse(
+        b.metrics.render(gauges), media_type="text/plain; version=0.0.4; charset=utf-8"
+    )

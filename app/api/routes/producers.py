@@ -1,39 +1,56 @@
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from app.api import schemas
-from app.api.deps import broker, broker_of, json_response, read_json
+from app.api import deps, schemas
+from app.api.deps import json_response, read_json
 from app.api.wire import txn as wire
-from app.runtime import Broker
 
 router = APIRouter(prefix="/v1", tags=["producers"])
 
 
-@router.post("/producers", summary="InitProducerId: a producer id and epoch (fences older "
-             "instances of a transactional id)",
-             openapi_extra=schemas.documented_body(schemas.InitProducerRequest),
-             responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS})
-async def init_producer(request: Request, b: Broker = Depends(broker)) -> Response:
-    body, _ = await read_json(request, b.settings.max_request_bytes, optional=True)
+@router.post(
+    "/producers",
+    summary="InitProducerId: a producer id and epoch (fences older "
+    "instances of a transactional id)",
+    openapi_extra=schemas.documented_body(schemas.InitProducerRequest),
+    responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS},
+)
+async def init_producer(request: Request) -> Response:
+    body, _ = await read_json(request, deps.settings(request).max_request_bytes, optional=True)
     req = wire.parse_init(body)
-    pid, epoch = await b.transactions.init_producer_id(
-        req.transactional_id, req.timeout_ms, req.producer_id, req.producer_epoch)
+    pid, epoch = await deps.transactions(request).init_producer_id(
+        req.transactional_id, req.timeout_ms, req.producer_id, req.producer_epoch
+    )
     return json_response({"producer_id": pid, "producer_epoch": epoch})
 
 
-@router.post("/produce", summary="Produce with producer state (idempotent, transactional)",
-             openapi_extra=schemas.documented_body(schemas.StatefulProduceRequest),
-             responses={200: {"model": schemas.StatefulProduceResponse}, **schemas.ERRORS})
+@router.post(
+    "/produce",
+    summary="Produce with producer state (idempotent, transactional)",
+    openapi_extra=schemas.documented_body(schemas.StatefulProduceRequest),
+    responses={200: {"model": schemas.StatefulProduceResponse}, **schemas.ERRORS},
+)
 async def produce(request: Request) -> Response:
-    b = broker_of(request)
-    s = b.settings
+    s = deps.settings(request)
     body, _ = await read_json(request, s.max_request_bytes)
-    req = wire.parse_produce(body, b.clock.now_ms(), s.max_records_per_request,
-                             s.max_record_bytes)
-    results = await b.producers.produce_batches(req.producer_id, req.producer_epoch,
-                                                req.transactional_id, req.batches)
-    return json_response({"batches": [
-        {"topic": r.topic, "partition": r.partition, "base_offset": r.base_offset,
-         "error": None if r.error is None else r.error.to_dict()} for r in results]})
+    req = wire.parse_produce(
+        body, deps.clock(request).now_ms(), s.max_records_per_request, s.max_record_bytes
+    )
+    results = await deps.producers(request).produce_batches(
+        req.producer_id, req.producer_epoch, req.transactional_id, req.batches
+    )
+    return json_response(
+        {
+            "batches": [
+                {
+                    "topic": r.topic,
+                    "partition": r.partition,
+                    "base_offset": r.base_offset,
+                    "error": None if r.error is None else r.error.to_dict(),
+                }
+                for r in results
+            ]
+        }
+    )

@@ -2,65 +2,95 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
-from app.api import schemas
-from app.api.deps import broker, broker_of, json_response, read_json
+from app.api import deps, schemas
+from app.api.deps import json_response, read_json
 from app.api.wire import records as wire
-from app.runtime import Broker
 
 router = APIRouter(prefix="/v1/topics/{topic}", tags=["records"])
 
 Isolation = Literal["read_uncommitted", "read_committed"]
 
-@router.post("/records", summary="Produce records (simple produce)",
-             openapi_extra={**schemas.documented_body(schemas.ProduceRequest),
-                            "parameters": [schemas.IDEMPOTENCY_KEY_HEADER]},
-             responses={200: {"model": schemas.ProduceResponse}, **schemas.ERRORS})
+
+@router.post(
+    "/records",
+    summary="Produce records (simple produce)",
+    openapi_extra={
+        **schemas.documented_body(schemas.ProduceRequest),
+        "parameters": [schemas.IDEMPOTENCY_KEY_HEADER],
+    },
+    responses={200: {"model": schemas.ProduceResponse}, **schemas.ERRORS},
+)
 async def produce(topic: str, request: Request) -> Response:
-    b = broker_of(request)
     idempotency_key = request.headers.get("idempotency-key")
-    s = b.settings
+    s = deps.settings(request)
     body, raw = await read_json(request, s.max_request_bytes)
-    records = wire.parse_produce(body, b.clock.now_ms(), s.max_records_per_request,
-                                 s.max_record_bytes, raw)
+    records = wire.parse_produce(
+        body, deps.clock(request).now_ms(), s.max_records_per_request, s.max_record_bytes, raw
+    )
     if idempotency_key is None:
-        produced = await b.producers.produce(topic, records)
+        produced = await deps.producers(request).produce(topic, records)
     else:
-        produced = await b.producers.produce_keyed(topic, records, idempotency_key, raw)
-    return json_response({"offsets": [
-        {"partition": p, "offset": o, "timestamp": t} for p, o, t in produced]})
+        produced = await deps.producers(request).produce_keyed(topic, records, idempotency_key, raw)
+    return json_response(
+        {"offsets": [{"partition": p, "offset": o, "timestamp": t} for p, o, t in produced]}
+    )
 
-@router.get("/partitions/{partition}/records", summary="Read records by offset (long poll)",
-            responses={200: {"model": schemas.ReadResponse}, **schemas.ERRORS})
-async def read(topic: str, partition: int, b: Broker = Depends(broker),
-               offset: int = Query(0, ge=0),
-               max_records: int = Query(500, ge=1, description="clamped to the server limit"),
-               max_bytes: int = Query(1_048_576, ge=1, le=64 * 1024 * 1024),
-               max_wait_ms: int = Query(0, ge=0),
-               isolation_level: Isolation = "read_uncommitted",
-               encoding: schemas.Encoding = "utf8") -> Response:
-    max_wait_ms = min(max_wait_ms, b.settings.max_wait_ms)
-    answer = await b.reads.read(topic, partition, offset,
-                          max_records=min(max_records, b.settings.max_read_records),
-                          max_bytes=max_bytes, max_wait_ms=max_wait_ms,
-                          committed=isolation_level == "read_committed")
-    return json_response({
-        "records": [wire.show_record(r, topic, partition, encoding)
-                    for r in answer.result.records],
-        "next_offset": answer.result.next_offset,
-        "high_watermark": answer.high_watermark,
-        "last_stable_offset": answer.last_stable_offset,
-        "log_start_offset": answer.log_start_offset,
-    })
 
-@router.get("/partitions/{partition}/offsets",
-            summary="ListOffsets: earliest, latest, or the first offset at a timestamp",
-            responses={200: {"model": schemas.ListOffsetsResponse}, **schemas.ERRORS})
-async def offsets(topic: str, partition: int, b: Broker = Depends(broker),
-                  at: str = Query("latest", description="earliest | latest | <timestamp ms>"),
-                  isolation_level: Isolation = "read_uncommitted") -> Response:
-    offset, ts = b.reads.list_offsets(topic, partition, at,
-                                committed=isolation_level == "read_committed")
+@router.get(
+    "/partitions/{partition}/records",
+    summary="Read records by offset (long poll)",
+    responses={200: {"model": schemas.ReadResponse}, **schemas.ERRORS},
+)
+async def read(
+    topic: str,
+    partition: int,
+    request: Request,
+    offset: int = Query(0, ge=0),
+    max_records: int = Query(500, ge=1, description="clamped to the server limit"),
+    max_bytes: int = Query(1_048_576, ge=1, le=64 * 1024 * 1024),
+    max_wait_ms: int = Query(0, ge=0),
+    isolation_level: Isolation = "read_uncommitted",
+    encoding: schemas.Encoding = "utf8",
+) -> Response:
+    max_wait_ms = min(max_wait_ms, deps.settings(request).max_wait_ms)
+    answer = await deps.reads(request).read(
+        topic,
+        partition,
+        offset,
+        max_records=min(max_records, deps.settings(request).max_read_records),
+        max_bytes=max_bytes,
+        max_wait_ms=max_wait_ms,
+        committed=isolation_level == "read_committed",
+    )
+    return json_response(
+        {
+            "records": [
+                wire.show_record(r, topic, partition, encoding) for r in answer.result.records
+            ],
+            "next_offset": answer.result.next_offset,
+            "high_watermark": answer.high_watermark,
+            "last_stable_offset": answer.last_stable_offset,
+            "log_start_offset": answer.log_start_offset,
+        }
+    )
+
+
+@router.get(
+    "/partitions/{partition}/offsets",
+    summary="ListOffsets: earliest, latest, or the first offset at a timestamp",
+    responses={200: {"model": schemas.ListOffsetsResponse}, **schemas.ERRORS},
+)
+async def offsets(
+    topic: str,
+    partition: int,
+    request: Request,
+    at: str = Query("latest", description="earliest | latest | <timestamp ms>"),
+    isolation_level: Isolation = "read_uncommitted",
+) -> Response:
+    offset, ts = deps.reads(request).list_offsets(
+        topic, partition, at, committed=isolation_level == "read_committed"
+    )
     return json_response({"offset": offset, "timestamp": ts})

@@ -26,17 +26,26 @@ def _describe(b: Broker, group: ShareGroup) -> dict[str, Any]:
         "state": group.state,
         "group_epoch": group.group_epoch,
         "config": group.config.to_dict(),
-        "members": [{"member_id": m.member_id, "member_epoch": m.member_epoch,
-                     "subscribed_topics": m.subscribed_topics,
-                     "assignment": _assignment(m), "last_seen_ms": m.last_seen_ms}
-                    for m in group.members.values()],
+        "members": [
+            {
+                "member_id": m.member_id,
+                "member_epoch": m.member_epoch,
+                "subscribed_topics": m.subscribed_topics,
+                "assignment": _assignment(m),
+                "last_seen_ms": m.last_seen_ms,
+            }
+            for m in group.members.values()
+        ],
         "partitions": b.share.describe_partitions(group),
     }
 
 
-@router.post("/{group_id}/heartbeat", summary="Join (epoch 0), heartbeat, or leave (epoch -1)",
-             openapi_extra=schemas.documented_body(schemas.ShareHeartbeatRequest),
-             responses={200: {"model": schemas.ShareHeartbeatResponse}, **schemas.ERRORS})
+@router.post(
+    "/{group_id}/heartbeat",
+    summary="Join (epoch 0), heartbeat, or leave (epoch -1)",
+    openapi_extra=schemas.documented_body(schemas.ShareHeartbeatRequest),
+    responses={200: {"model": schemas.ShareHeartbeatResponse}, **schemas.ERRORS},
+)
 async def heartbeat(group_id: str, request: Request) -> Response:
     b = broker_of(request)
     validate_name(group_id, "group")
@@ -45,23 +54,38 @@ async def heartbeat(group_id: str, request: Request) -> Response:
     if not isinstance(epoch, int) or isinstance(epoch, bool):
         raise InvalidRequest("member_epoch: expected an integer")
     member, _ = await b.share.heartbeat(
-        group_id, share_wire.member_id_of(body, required=False), epoch,
-        check_topics(body.get("subscribed_topics")))
-    return json_response({"member_id": member.member_id, "member_epoch": member.member_epoch,
-                          "heartbeat_interval_ms": b.settings.share_heartbeat_interval_ms,
-                          "assignment": _assignment(member)})
+        group_id,
+        share_wire.member_id_of(body, required=False),
+        epoch,
+        check_topics(body.get("subscribed_topics")),
+    )
+    return json_response(
+        {
+            "member_id": member.member_id,
+            "member_epoch": member.member_epoch,
+            "heartbeat_interval_ms": b.settings.share_heartbeat_interval_ms,
+            "assignment": _assignment(member),
+        }
+    )
 
 
-@router.delete("/{group_id}/members/{member_id}", status_code=204,
-               summary="Leave: release the member's acquired records", responses=schemas.ERRORS)
+@router.delete(
+    "/{group_id}/members/{member_id}",
+    status_code=204,
+    summary="Leave: release the member's acquired records",
+    responses=schemas.ERRORS,
+)
 async def leave(group_id: str, member_id: str, b: Broker = Depends(broker)) -> Response:
     await b.share.leave(group_id, member_id)
     return Response(status_code=204)
 
 
-@router.post("/{group_id}/fetch", summary="Acquire records (long poll), with piggy-backed acks",
-             openapi_extra=schemas.documented_body(schemas.ShareFetchRequest),
-             responses={200: {"model": schemas.ShareFetchResponse}, **schemas.ERRORS})
+@router.post(
+    "/{group_id}/fetch",
+    summary="Acquire records (long poll), with piggy-backed acks",
+    openapi_extra=schemas.documented_body(schemas.ShareFetchRequest),
+    responses={200: {"model": schemas.ShareFetchResponse}, **schemas.ERRORS},
+)
 async def fetch(group_id: str, request: Request) -> Response:
     b = broker_of(request)
     validate_name(group_id, "group")
@@ -72,37 +96,44 @@ async def fetch(group_id: str, request: Request) -> Response:
         raise InvalidRequest("acquire_mode: expected batch_optimized or record_limit")
     encoding = encoding_of(body.get("encoding"))
     answer = await b.share.fetch(
-        group_id, share_wire.member_id_of(body, required=False),
+        group_id,
+        share_wire.member_id_of(body, required=False),
         check_topics(body.get("subscribed_topics")),
-        max_records=share_wire.int_field(body, "max_records", 500, 1, s.max_read_records,
-                                         clamp=True),
-        max_wait_ms=share_wire.int_field(body, "max_wait_ms", 0, 0, s.max_wait_ms,
-                                         clamp=True),
+        max_records=share_wire.int_field(
+            body, "max_records", 500, 1, s.max_read_records, clamp=True
+        ),
+        max_wait_ms=share_wire.int_field(body, "max_wait_ms", 0, 0, s.max_wait_ms, clamp=True),
         record_limit=mode == "record_limit",
-        max_bytes=share_wire.int_field(body, "max_bytes", 8 * 1024 * 1024, 1,
-                                       64 * 1024 * 1024),
-        acks=share_wire.parse_acks(body.get("acknowledgements"),
-                                   s.share_max_release_delay_ms))
+        max_bytes=share_wire.int_field(body, "max_bytes", 8 * 1024 * 1024, 1, 64 * 1024 * 1024),
+        acks=share_wire.parse_acks(body.get("acknowledgements"), s.share_max_release_delay_ms),
+    )
     return json_response(share_wire.show_fetch(answer, encoding))
 
 
-@router.post("/{group_id}/acknowledge", summary="Accept, release, reject or renew records",
-             openapi_extra=schemas.documented_body(schemas.ShareAcknowledgeRequest),
-             responses={200: {"model": schemas.ShareAcknowledgeResponse}, **schemas.ERRORS})
+@router.post(
+    "/{group_id}/acknowledge",
+    summary="Accept, release, reject or renew records",
+    openapi_extra=schemas.documented_body(schemas.ShareAcknowledgeRequest),
+    responses={200: {"model": schemas.ShareAcknowledgeResponse}, **schemas.ERRORS},
+)
 async def acknowledge(group_id: str, request: Request) -> Response:
     b = broker_of(request)
     body = await read_object(request, b.settings.max_request_bytes)
     member_id = share_wire.member_id_of(body, required=True)
     assert member_id is not None
-    acks = share_wire.parse_acks(body.get("acknowledgements"),
-                                 b.settings.share_max_release_delay_ms)
+    acks = share_wire.parse_acks(
+        body.get("acknowledgements"), b.settings.share_max_release_delay_ms
+    )
     results = await b.share.acknowledge(group_id, member_id, acks)
     return json_response({"results": share_wire.show_results(results)})
 
 
-@router.patch("/{group_id}/config", summary="Change the group's config (creates the group)",
-              openapi_extra=schemas.documented_body(schemas.ShareGroupConfig),
-              responses={200: {"model": schemas.ShareGroupConfig}, **schemas.ERRORS})
+@router.patch(
+    "/{group_id}/config",
+    summary="Change the group's config (creates the group)",
+    openapi_extra=schemas.documented_body(schemas.ShareGroupConfig),
+    responses={200: {"model": schemas.ShareGroupConfig}, **schemas.ERRORS},
+)
 async def configure(group_id: str, request: Request, b: Broker = Depends(broker)) -> Response:
     body, _ = await read_json(request, b.settings.max_request_bytes)
     group = await b.share.configure(group_id, body)
@@ -111,39 +142,69 @@ async def configure(group_id: str, request: Request, b: Broker = Depends(broker)
 
 @router.get("", summary="List share groups", responses={200: {"model": schemas.ShareGroupList}})
 async def list_groups(b: Broker = Depends(broker)) -> Response:
-    return json_response({"share_groups": [
-        {"group_id": g.group_id, "state": g.state, "members": len(g.members)}
-        for g in sorted(b.share.groups.values(), key=lambda g: g.group_id)]})
+    return json_response(
+        {
+            "share_groups": [
+                {"group_id": g.group_id, "state": g.state, "members": len(g.members)}
+                for g in sorted(b.share.groups.values(), key=lambda g: g.group_id)
+            ]
+        }
+    )
 
 
-@router.get("/{group_id}", summary="Describe a share group",
-            responses={200: {"model": schemas.ShareGroupDescription}, **schemas.ERRORS})
+@router.get(
+    "/{group_id}",
+    summary="Describe a share group",
+    responses={200: {"model": schemas.ShareGroupDescription}, **schemas.ERRORS},
+)
 async def describe(group_id: str, b: Broker = Depends(broker)) -> Response:
     return json_response(_describe(b, b.share.group(group_id)))
 
 
-@router.get("/{group_id}/partitions/{topic}/{partition}/records",
-            summary="Per-record state of a share partition (no side effects)",
-            responses={200: {"model": schemas.ShareRecordsView}, **schemas.ERRORS})
-async def records(group_id: str, topic: str, partition: int, b: Broker = Depends(broker),
-                  from_: int | None = Query(None, alias="from", ge=0),
-                  to: int | None = Query(None, ge=0)) -> Response:
+@router.get(
+    "/{group_id}/partitions/{topic}/{partition}/records",
+    summary="Per-record state of a share partition (no side effects)",
+    responses={200: {"model": schemas.ShareRecordsView}, **schemas.ERRORS},
+)
+async def records(
+    group_id: str,
+    topic: str,
+    partition: int,
+    b: Broker = Depends(broker),
+    from_: int | None = Query(None, alias="from", ge=0),
+    to: int | None = Query(None, ge=0),
+) -> Response:
     if from_ is not None and to is not None and to - from_ > 100_000:
         raise InvalidRequest("from/to: at most 100000 offsets per request")
     start, end, views = b.share.record_views(group_id, topic, partition, from_, to)
     if from_ is None and to is None and len(views) > 100_000:
         views = views[:100_000]
-    return json_response({"start_offset": start, "end_offset": end, "records": [
-        {"offset": v.offset, "state": v.state.label, "delivery_count": v.delivery_count,
-         "member_id": v.member_id, "lock_expires_at": v.lock_expires_at,
-         "available_at": v.available_at} for v in views]})
+    return json_response(
+        {
+            "start_offset": start,
+            "end_offset": end,
+            "records": [
+                {
+                    "offset": v.offset,
+                    "state": v.state.label,
+                    "delivery_count": v.delivery_count,
+                    "member_id": v.member_id,
+                    "lock_expires_at": v.lock_expires_at,
+                    "available_at": v.available_at,
+                }
+                for v in views
+            ],
+        }
+    )
 
 
-@router.post("/{group_id}/offsets", summary="Reset start offsets (empty group only)",
-             openapi_extra=schemas.documented_body(schemas.ShareOffsetsReset),
-             responses={200: {"model": schemas.ShareOffsetsResetResponse}, **schemas.ERRORS})
-async def reset_offsets(group_id: str, request: Request, b: Broker = Depends(broker)
-                        ) -> Response:
+@router.post(
+    "/{group_id}/offsets",
+    summary="Reset start offsets (empty group only)",
+    openapi_extra=schemas.documented_body(schemas.ShareOffsetsReset),
+    responses={200: {"model": schemas.ShareOffsetsResetResponse}, **schemas.ERRORS},
+)
+async def reset_offsets(group_id: str, request: Request, b: Broker = Depends(broker)) -> Response:
     body = await read_object(request, b.settings.max_request_bytes)
     topics = body.get("topics")
     if not isinstance(topics, list) or not topics:
@@ -151,33 +212,50 @@ async def reset_offsets(group_id: str, request: Request, b: Broker = Depends(bro
     targets: list[tuple[str, list[int] | None, Any]] = []
     for i, item in enumerate(topics):
         if not isinstance(item, dict) or not isinstance(item.get("topic"), str):
-            raise InvalidRequest(f"topics[{i}]: expected {{\"topic\", \"partitions\", \"to\"}}")
+            raise InvalidRequest(f'topics[{i}]: expected {{"topic", "partitions", "to"}}')
         ps = item.get("partitions")
-        if ps is not None and (not isinstance(ps, list) or not all(
-                isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in ps)):
+        if ps is not None and (
+            not isinstance(ps, list)
+            or not all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in ps)
+        ):
             raise InvalidRequest(f"topics[{i}].partitions: expected null or integers ≥ 0")
-        targets.append((item["topic"], None if ps is None else list(dict.fromkeys(ps)),
-                        item.get("to")))
+        targets.append(
+            (item["topic"], None if ps is None else list(dict.fromkeys(ps)), item.get("to"))
+        )
     dry_run = body.get("dry_run", False)
     if not isinstance(dry_run, bool):
         raise InvalidRequest("dry_run: expected true or false")
     done = await b.share.reset_offsets(group_id, targets, dry_run)
-    return json_response({"dry_run": dry_run, "topics": [
-        {"topic": t, "partitions": [{"partition": p, "start_offset": o} for p, o in moved]}
-        for t, moved in done]})
+    return json_response(
+        {
+            "dry_run": dry_run,
+            "topics": [
+                {"topic": t, "partitions": [{"partition": p, "start_offset": o} for p, o in moved]}
+                for t, moved in done
+            ],
+        }
+    )
 
 
-@router.delete("/{group_id}/offsets", status_code=204,
-               summary="Forget the start offsets of a topic (empty group only)",
-               responses=schemas.ERRORS)
-async def delete_offsets(group_id: str, topic: str = Query(...), b: Broker = Depends(broker)
-                         ) -> Response:
+@router.delete(
+    "/{group_id}/offsets",
+    status_code=204,
+    summary="Forget the start offsets of a topic (empty group only)",
+    responses=schemas.ERRORS,
+)
+async def delete_offsets(
+    group_id: str, topic: str = Query(...), b: Broker = Depends(broker)
+) -> Response:
     await b.share.delete_offsets(group_id, topic)
     return Response(status_code=204)
 
 
-@router.delete("/{group_id}", status_code=204, summary="Delete a share group (empty only)",
-               responses=schemas.ERRORS)
+@router.delete(
+    "/{group_id}",
+    status_code=204,
+    summary="Delete a share group (empty only)",
+    responses=schemas.ERRORS,
+)
 async def delete_group(group_id: str, b: Broker = Depends(broker)) -> Response:
     await b.share.delete_group(group_id)
     return Response(status_code=204)

@@ -1,71 +1,97 @@
 """Topics: create, list, describe, patch, delete, and delete-records.
 
-Handlers read the body, parse it with ``app.api.wire.topics``, call one ``broker.topics`` (or
-broker) method and shape the answer.
+Handlers read the body, parse it with ``app.api.wire.topics``, call one method of the topic
+registry (``deps.topics``) or of retention (``deps.retention``) and shape the answer.
 """
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from app.api import schemas
-from app.api.deps import broker, json_response, read_object
+from app.api import deps, schemas
+from app.api.deps import json_response, read_object
 from app.api.wire import topics as wire
-from app.runtime import Broker
 
 router = APIRouter(prefix="/v1/topics", tags=["topics"])
 
 
-@router.post("", status_code=201, summary="Create a topic",
-             openapi_extra=schemas.documented_body(schemas.TopicCreate),
-             responses={201: {"model": schemas.TopicDescription}, **schemas.ERRORS})
-async def create_topic(request: Request, b: Broker = Depends(broker)) -> Response:
-    s = b.settings
-    new = wire.parse_create(await read_object(request, s.max_request_bytes),
-                            s.default_partitions, s.max_partitions)
-    topic = await b.topics.create(new.name, new.partitions, new.config, b.clock.now_ms())
+@router.post(
+    "",
+    status_code=201,
+    summary="Create a topic",
+    openapi_extra=schemas.documented_body(schemas.TopicCreate),
+    responses={201: {"model": schemas.TopicDescription}, **schemas.ERRORS},
+)
+async def create_topic(request: Request) -> Response:
+    s = deps.settings(request)
+    new = wire.parse_create(
+        await read_object(request, s.max_request_bytes), s.default_partitions, s.max_partitions
+    )
+    topic = await deps.topics(request).create(
+        new.name, new.partitions, new.config, deps.clock(request).now_ms()
+    )
     return json_response(wire.show_topic(topic), 201)
 
 
 @router.get("", summary="List topics", responses={200: {"model": schemas.TopicList}})
-async def list_topics(b: Broker = Depends(broker)) -> Response:
-    return json_response({"topics": [
-        {"name": t.name, "partitions": t.partitions}
-        for t in sorted(b.topics.topics.values(), key=lambda t: t.name) if not t.deleting
-    ]})
+async def list_topics(request: Request) -> Response:
+    return json_response(
+        {
+            "topics": [
+                {"name": t.name, "partitions": t.partitions}
+                for t in sorted(deps.topics(request).topics.values(), key=lambda t: t.name)
+                if not t.deleting
+            ]
+        }
+    )
 
 
-@router.get("/{topic}", summary="Describe a topic",
-            responses={200: {"model": schemas.TopicDescription}, **schemas.ERRORS})
-async def describe_topic(topic: str, b: Broker = Depends(broker)) -> Response:
-    return json_response(wire.show_topic(b.topics.get(topic)))
+@router.get(
+    "/{topic}",
+    summary="Describe a topic",
+    responses={200: {"model": schemas.TopicDescription}, **schemas.ERRORS},
+)
+async def describe_topic(topic: str, request: Request) -> Response:
+    return json_response(wire.show_topic(deps.topics(request).get(topic)))
 
 
-@router.patch("/{topic}", summary="Add partitions or change the config",
-              openapi_extra=schemas.documented_body(schemas.TopicPatch),
-              responses={200: {"model": schemas.TopicDescription}, **schemas.ERRORS})
-async def update_topic(topic: str, request: Request, b: Broker = Depends(broker)) -> Response:
-    body = await read_object(request, b.settings.max_request_bytes)
+@router.patch(
+    "/{topic}",
+    summary="Add partitions or change the config",
+    openapi_extra=schemas.documented_body(schemas.TopicPatch),
+    responses={200: {"model": schemas.TopicDescription}, **schemas.ERRORS},
+)
+async def update_topic(topic: str, request: Request) -> Response:
+    body = await read_object(request, deps.settings(request).max_request_bytes)
     # an unknown topic is a 404 whatever its body says: looked up before the body is judged
-    b.topics.get(topic)
-    change = wire.parse_patch(body, b.settings.max_partitions)
-    updated = await b.topics.update(topic, change.partitions, change.config, b.clock.now_ms())
+    deps.topics(request).get(topic)
+    change = wire.parse_patch(body, deps.settings(request).max_partitions)
+    updated = await deps.topics(request).update(
+        topic, change.partitions, change.config, deps.clock(request).now_ms()
+    )
     return json_response(wire.show_topic(updated))
 
 
-@router.delete("/{topic}", status_code=204, summary="Delete a topic and its data",
-               responses=schemas.ERRORS)
-async def delete_topic(topic: str, b: Broker = Depends(broker)) -> Response:
-    await b.topics.delete(topic)
+@router.delete(
+    "/{topic}", status_code=204, summary="Delete a topic and its data", responses=schemas.ERRORS
+)
+async def delete_topic(topic: str, request: Request) -> Response:
+    await deps.topics(request).delete(topic)
     return Response(status_code=204)
 
 
-@router.post("/{topic}/delete-records", summary="Move log start offsets forward",
-             openapi_extra=schemas.documented_body(schemas.DeleteRecordsRequest),
-             responses={200: {"model": schemas.DeleteRecordsResponse}, **schemas.ERRORS})
-async def delete_records(topic: str, request: Request, b: Broker = Depends(broker)) -> Response:
-    wanted = wire.parse_delete_records(await read_object(request, b.settings.max_request_bytes))
-    done = await b.retention.delete_records(topic, wanted)
-    return json_response({"partitions": [
-        {"partition": p, "log_start_offset": start} for p, start in done]})
+@router.post(
+    "/{topic}/delete-records",
+    summary="Move log start offsets forward",
+    openapi_extra=schemas.documented_body(schemas.DeleteRecordsRequest),
+    responses={200: {"model": schemas.DeleteRecordsResponse}, **schemas.ERRORS},
+)
+async def delete_records(topic: str, request: Request) -> Response:
+    wanted = wire.parse_delete_records(
+        await read_object(request, deps.settings(request).max_request_bytes)
+    )
+    done = await deps.retention(request).delete_records(topic, wanted)
+    return json_response(
+        {"partitions": [{"partition": p, "log_start_offset": start} for p, start in done]}
+    )

@@ -1,82 +1,107 @@
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
-from app.api import schemas, share_wire
-from app.api.deps import broker, broker_of, json_response, read_json
+from app.api import deps, schemas, share_wire
+from app.api.deps import json_response, read_json
 from app.api.wire import txn as wire
-from app.runtime import Broker
 from app.topics import validate_name
 
 router = APIRouter(prefix="/v1/transactions", tags=["transactions"])
 
 
-async def _end(tid: str, request: Request, b: Broker, commit: bool) -> Response:
+async def _end(tid: str, request: Request, commit: bool) -> Response:
     validate_name(tid, "transactional id")
-    body, _ = await read_json(request, b.settings.max_request_bytes)
+    body, _ = await read_json(request, deps.settings(request).max_request_bytes)
     req = wire.parse_producer(body)
-    pid, epoch = await b.transactions.end_txn(tid, req.producer_id, req.producer_epoch, commit)
+    pid, epoch = await deps.transactions(request).end_txn(
+        tid, req.producer_id, req.producer_epoch, commit
+    )
     return json_response({"producer_id": pid, "producer_epoch": epoch})
 
 
-@router.post("/{tid}/commit", summary="Commit: markers on every partition, then the epoch "
-             "for the next transaction",
-             openapi_extra=schemas.documented_body(schemas.ProducerIdentity),
-             responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS})
+@router.post(
+    "/{tid}/commit",
+    summary="Commit: markers on every partition, then the epoch for the next transaction",
+    openapi_extra=schemas.documented_body(schemas.ProducerIdentity),
+    responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS},
+)
 async def commit(tid: str, request: Request) -> Response:
-    b = broker_of(request)
-    return await _end(tid, request, b, True)
+    return await _end(tid, request, True)
 
 
-@router.post("/{tid}/abort", summary="Abort: markers on every partition, then the epoch for "
-             "the next transaction",
-             openapi_extra=schemas.documented_body(schemas.ProducerIdentity),
-             responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS})
+@router.post(
+    "/{tid}/abort",
+    summary="Abort: markers on every partition, then the epoch for the next transaction",
+    openapi_extra=schemas.documented_body(schemas.ProducerIdentity),
+    responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS},
+)
 async def abort(tid: str, request: Request) -> Response:
-    b = broker_of(request)
-    return await _end(tid, request, b, False)
+    return await _end(tid, request, False)
 
 
-@router.post("/{tid}/offsets", summary="Consumer-group offsets committed only if the "
-             "transaction commits (KIP-447)",
-             openapi_extra=schemas.documented_body(schemas.TxnOffsetsRequest),
-             responses={200: {"model": schemas.TxnOffsetsResponse}, **schemas.ERRORS})
+@router.post(
+    "/{tid}/offsets",
+    summary="Consumer-group offsets committed only if the transaction commits (KIP-447)",
+    openapi_extra=schemas.documented_body(schemas.TxnOffsetsRequest),
+    responses={200: {"model": schemas.TxnOffsetsResponse}, **schemas.ERRORS},
+)
 async def offsets(tid: str, request: Request) -> Response:
-    b = broker_of(request)
     validate_name(tid, "transactional id")
-    body, _ = await read_json(request, b.settings.max_request_bytes)
+    body, _ = await read_json(request, deps.settings(request).max_request_bytes)
     req = wire.parse_offsets(body)
-    await b.transactions.add_offsets(tid, req.producer_id, req.producer_epoch, req.group_id,
-                                     req.member_id, req.member_epoch, req.group_instance_id,
-                                     req.offsets)
-    return json_response({"offsets": [
-        {"topic": o.topic, "partition": o.partition, "error": None} for o in req.offsets]})
+    await deps.transactions(request).add_offsets(
+        tid,
+        req.producer_id,
+        req.producer_epoch,
+        req.group_id,
+        req.member_id,
+        req.member_epoch,
+        req.group_instance_id,
+        req.offsets,
+    )
+    return json_response(
+        {
+            "offsets": [
+                {"topic": o.topic, "partition": o.partition, "error": None} for o in req.offsets
+            ]
+        }
+    )
 
 
-@router.post("/{tid}/acknowledgements", summary="Share-group acknowledgements applied only "
-             "if the transaction commits; abort releases the records",
-             openapi_extra=schemas.documented_body(schemas.TxnAcknowledgementsRequest),
-             responses={200: {"model": schemas.ShareAcknowledgeResponse}, **schemas.ERRORS})
+@router.post(
+    "/{tid}/acknowledgements",
+    summary="Share-group acknowledgements applied only "
+    "if the transaction commits; abort releases the records",
+    openapi_extra=schemas.documented_body(schemas.TxnAcknowledgementsRequest),
+    responses={200: {"model": schemas.ShareAcknowledgeResponse}, **schemas.ERRORS},
+)
 async def acknowledgements(tid: str, request: Request) -> Response:
-    b = broker_of(request)
     validate_name(tid, "transactional id")
-    body, _ = await read_json(request, b.settings.max_request_bytes)
-    req = wire.parse_acknowledgements(body, b.settings.share_max_release_delay_ms)
-    results = await b.transactions.add_acknowledgements(
-        tid, req.producer_id, req.producer_epoch, req.group_id, req.member_id, req.acks)
+    body, _ = await read_json(request, deps.settings(request).max_request_bytes)
+    req = wire.parse_acknowledgements(body, deps.settings(request).share_max_release_delay_ms)
+    results = await deps.transactions(request).add_acknowledgements(
+        tid, req.producer_id, req.producer_epoch, req.group_id, req.member_id, req.acks
+    )
     return json_response({"results": share_wire.show_results(results)})
 
 
-@router.get("", summary="List transactions",
-            responses={200: {"model": schemas.TransactionList}, **schemas.ERRORS})
-async def list_transactions(b: Broker = Depends(broker),
-                            state: str | None = Query(None, description="e.g. Ongoing")
-                            ) -> Response:
-    return json_response({"transactions": b.transactions.list(state)})
+@router.get(
+    "",
+    summary="List transactions",
+    responses={200: {"model": schemas.TransactionList}, **schemas.ERRORS},
+)
+async def list_transactions(
+    request: Request, state: str | None = Query(None, description="e.g. Ongoing")
+) -> Response:
+    return json_response({"transactions": deps.transactions(request).list(state)})
 
 
-@router.get("/{tid}", summary="Describe one transaction",
-            responses={200: {"model": schemas.TransactionDescription}, **schemas.ERRORS})
-async def describe(tid: str, b: Broker = Depends(broker)) -> Response:
-    return json_response(b.transactions.describe(tid))
+@router.get(
+    "/{tid}",
+    summary="Describe one transaction",
+    responses={200: {"model": schemas.TransactionDescription}, **schemas.ERRORS},
+)
+async def describe(tid: str, request: Request) -> Response:
+    return json_response(deps.transactions(request).describe(tid))
