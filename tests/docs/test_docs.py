@@ -88,7 +88,7 @@ def test_references_in_the_code_name_existing_sections() -> None:
     anchors = {page.name: _anchors(page) for page in PAGES}
     refs = []
     for folder in ("app", "tests", "benchmarks"):
-        for source in sorted((ROOT / folder).rglob("*.py")):
+        for source in sorted(p for p in (ROOT / folder).rglob("*") if p.suffix in (".py", ".sql")):
             for name, anchor in re.findall(r"docs/([a-z]+\.md)#([a-z0-9-]+)", source.read_text()):
                 refs.append((source.relative_to(ROOT), name, anchor))
                 assert anchor in anchors.get(name, set()), f"{source}: docs/{name}#{anchor}"
