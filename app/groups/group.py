@@ -62,12 +62,6 @@ class Group:
     persisted: bool = False
     dead: bool = False
 
-    def instance_holder(self, instance_id: str) -> Member | None:
-        for m in self.members.values():
-            if m.instance_id == instance_id:
-                return m
-        return None
-
     def has_pending(self, key: OffsetKey) -> bool:
         return any(key in staged for staged in self.pending.values())
 

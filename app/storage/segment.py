@@ -262,11 +262,6 @@ class Segment:
         os.fsync(self._fd)
         self.index.flush()
 
-    def truncate_to(self, position: int, next_offset: int) -> None:
-        os.ftruncate(self._fd, position)
-        self.size = position
-        self.next_offset = next_offset
-
     def close(self) -> None:
         self.index.close()
         if self._fd >= 0:

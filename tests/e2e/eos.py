@@ -1,6 +1,6 @@
 """A small synchronous client for the exactly-once scenarios: producers, transactions, groups.
 
-It speaks the wire contract of API.md and nothing else, as a service without a Kafka client
+It speaks the HTTP API of docs/api.md and nothing else, as a service without a Kafka client
 would: every non-2xx answer becomes ``ApiError`` carrying the stable error code.
 """
 

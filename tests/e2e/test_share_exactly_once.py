@@ -2,11 +2,11 @@
 
 Consumers fetch input records from a share group, produce one result per record to an output
 topic and acknowledge the inputs in the same transaction (POST
-/v1/transactions/{tid}/acknowledgements, SEMANTICS.md decision 4). Consumers are killed at
-random: a killed consumer abandons its open transaction (each life uses a new transactional
-id, so only the transaction timeout ends it; its held records are released then) and the
-records it acquired outside a transaction (their lock expires). The server is killed with
-SIGKILL and restarted while that goes on; held acknowledgements survive it.
+/v1/transactions/{tid}/acknowledgements, docs/semantics.md#transactional-acknowledgements).
+Consumers are killed at random: a killed consumer abandons its open transaction (each life uses
+a new transactional id, so only the transaction timeout ends it; its held records are released
+then) and the records it acquired outside a transaction (their lock expires). The server is
+killed with SIGKILL and restarted while that goes on; held acknowledgements survive it.
 
 At the end the output topic, read with read_committed, holds every input's result exactly
 once (by id: no duplicate, none lost), and every input record is acknowledged (each share

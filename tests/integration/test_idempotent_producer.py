@@ -1,4 +1,4 @@
-"""The idempotent producer over HTTP: every retry case of SEMANTICS A2."""
+"""The idempotent producer over HTTP: every retry case of docs/semantics.md#sequence-rules."""
 
 from __future__ import annotations
 

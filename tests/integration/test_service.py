@@ -13,8 +13,8 @@ from app.main import create_app
 
 from .helpers import assert_error, create_topic, produce
 
-# Every path of API.md's Topics, Simple produce and Reading sections, with its methods
-# (API.md writes the partition parameter as {p}; the server names it {partition}).
+# Every path of the service, topics, and producing and reading sections of docs/api.md, with
+# its methods.
 DOCUMENTED: dict[str, set[str]] = {
     "/v1/topics": {"get", "post"},
     "/v1/topics/{topic}": {"get", "patch", "delete"},
@@ -142,7 +142,8 @@ async def test_openapi_request_bodies_are_components(client: httpx.AsyncClient) 
 
 
 async def test_openapi_never_documents_422(client: httpx.AsyncClient) -> None:
-    """API.md: malformed requests are 400 INVALID_REQUEST, never 422; the document must agree."""
+    """docs/api.md#conventions: malformed requests are 400 INVALID_REQUEST, never 422; the
+    document must agree."""
     doc = (await client.get("/openapi.json")).json()
     documented_422 = sorted(f"{m.upper()} {p}" for p, ops in doc["paths"].items()
                             for m, op in ops.items() if "422" in op.get("responses", {}))

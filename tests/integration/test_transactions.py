@@ -398,9 +398,10 @@ async def test_markers_are_durable_before_the_end_completes_with_fsync_interval(
 
 async def test_commit_racing_the_timeout_abort_is_never_invalid_txn_state(
         txn_served: Served, clock: FakeClock) -> None:
-    """SEMANTICS C14: a commit that loses the race against the timeout abort gets the
-    retriable CONCURRENT_TRANSACTIONS while the abort runs and TRANSACTION_TIMED_OUT after it
-    (never the fatal INVALID_TXN_STATE); one that wins commits and the sweep leaves it alone."""
+    """docs/semantics.md#kip-588-timeouts: a commit that loses the race against the timeout
+    abort gets the retriable CONCURRENT_TRANSACTIONS while the abort runs and
+    TRANSACTION_TIMED_OUT after it (never the fatal INVALID_TXN_STATE); one that wins commits
+    and the sweep leaves it alone."""
     c, b = txn_served.client, txn_served.broker
     await create_topic(c, "t")
     for delay in range(4):  # the commit starts after `delay` turns of the event loop

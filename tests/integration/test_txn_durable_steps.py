@@ -3,7 +3,7 @@ makes, and that the steps merged into one commit stay atomic.
 
 Sending offsets joins the group to the transaction and stages its offsets in one commit; ending
 the transaction makes Prepare* durable, then the markers, then ends the groups' offsets and
-writes Complete* in one commit (DESIGN.md: intent → log effects → completion).
+writes Complete* in one commit (docs/semantics.md#durability-order).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""Transactional share acknowledgements (SEMANTICS.md decision 4) through create_app() with a
-FakeClock: POST /v1/transactions/{tid}/acknowledgements, commit, abort, timeout, fencing,
-leaving members, lock suspension, a restart with the transaction open, and bad input."""
+"""Transactional share acknowledgements (docs/semantics.md#transactional-acknowledgements)
+through create_app() with a FakeClock: POST /v1/transactions/{tid}/acknowledgements, commit,
+abort, timeout, fencing, leaving members, lock suspension, a restart with the transaction open,
+and bad input."""
 
 from __future__ import annotations
 

@@ -6,7 +6,8 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from app.metadata.migrate import MIGRATIONS_DIR, applied, migrate, migration_files
+import app
+from app.metadata.migrate import MIGRATIONS, applied, migrate, migration_files
 from tests.conftest import ROOT
 from tests.migrations.dump_schema import migrated_schema, schema_of
 
@@ -23,7 +24,15 @@ async def test_all_migrations_on_an_empty_database_equal_the_canonical_schema(
 def test_migration_files_are_numbered_without_gaps() -> None:
     files = migration_files()
     assert [v for v, _ in files] == list(range(1, len(files) + 1))
-    assert all(p.parent == MIGRATIONS_DIR for _, p in files)
+    assert [p.name for _, p in files] == sorted(
+        e.name for e in MIGRATIONS.iterdir() if e.name.endswith(".sql"))
+
+
+def test_the_migrations_ship_inside_the_package() -> None:
+    # read through importlib.resources from app/metadata/migrations, never from the checkout
+    package = Path(app.__file__).parent
+    assert Path(str(MIGRATIONS)) == package / "metadata" / "migrations"
+    assert len(migration_files()) >= 1
 
 
 def test_a_misnamed_migration_is_refused(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Epoch and sequence rules of one producer on one partition (SEMANTICS A2), pure."""
+"""Epoch and sequence rules of one producer on one partition, pure
+(docs/semantics.md#sequence-rules)."""
 
 from __future__ import annotations
 

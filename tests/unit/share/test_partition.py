@@ -267,7 +267,8 @@ def test_acquire_never_takes_a_record_mid_acknowledgement(h: Harness) -> None:
     h.fetch("a")
     staged = h.ack("a", 0, 9, R)
     assert staged is not None
-    assert offsets(h.fetch("b")) == []  # pending: not re-acquirable (C1)
+    # pending: not re-acquirable (docs/semantics.md#share-pending-changes)
+    assert offsets(h.fetch("b")) == []
     h.sp.complete(staged, h.now, h.limits)
     assert offsets(h.fetch("b")) == list(range(10))
 

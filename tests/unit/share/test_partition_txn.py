@@ -1,4 +1,5 @@
-"""SharePartition's held transactional acknowledgements (SEMANTICS.md decision 4)."""
+"""SharePartition's held transactional acknowledgements
+(docs/semantics.md#transactional-acknowledgements)."""
 
 from __future__ import annotations
 

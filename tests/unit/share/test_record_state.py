@@ -1,4 +1,4 @@
-"""The record state table (A1.1), every pair of states."""
+"""The record state table (docs/semantics.md#share-record-states), every pair of states."""
 
 from __future__ import annotations
 

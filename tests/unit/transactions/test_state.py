@@ -18,7 +18,7 @@ from app.transactions.state import (
 
 S = TxnState
 
-# SEMANTICS.md A3.2, written out again independently of the module
+# docs/semantics.md#transaction-states, written out again independently of the module
 EXPECTED: set[tuple[TxnState, TxnState]] = {
     *((prev, S.EMPTY) for prev in (S.EMPTY, S.COMPLETE_COMMIT, S.COMPLETE_ABORT)),
     *((prev, S.ONGOING) for prev in (S.ONGOING, S.EMPTY, S.COMPLETE_COMMIT,

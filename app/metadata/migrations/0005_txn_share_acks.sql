@@ -1,8 +1,8 @@
--- Transactional share acknowledgements (SEMANTICS.md decision 4): the share groups that joined
--- each transaction, and the acknowledgements staged under an open transaction. A staged row
--- keeps its records ACQUIRED by the member, lock suspended, until the transaction ends; the end
--- applies (commit) or releases (abort) them and deletes the rows in the same SQLite transaction
--- as the share state it writes.
+-- Transactional share acknowledgements (docs/semantics.md#transactional-acknowledgements): the
+-- share groups that joined each transaction, and the acknowledgements staged under an open
+-- transaction. A staged row keeps its records ACQUIRED by the member, lock suspended, until the
+-- transaction ends; the end applies (commit) or releases (abort) them and deletes the rows in the
+-- same SQLite transaction as the share state it writes.
 
 ALTER TABLE transactions ADD COLUMN share_groups TEXT NOT NULL DEFAULT '[]';
 
