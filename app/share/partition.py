@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from app.errors import Conflict, ErrorCode, InvalidRequest
-from app.share.record_state import RecordState, validate_transition
+from app.share.record_state import VALID_PREVIOUS, RecordState
+from app.states import validate_transition
 from app.storage.log import ReadResult
 from app.storage.record import REC_FIXED, StoredRecord
 
@@ -318,7 +319,7 @@ class SharePartition:
             self.end_offset = self.start_offset
 
     def _set(self, run: Run, state: RecordState) -> None:
-        run.state = validate_transition(run.state, state)
+        run.state = validate_transition(VALID_PREVIOUS, run.state, state)
 
     # -- log start ----------------------------------------------------------------------------
 
@@ -581,7 +582,7 @@ class SharePartition:
         return AVAILABLE, dc, (now + delay_ms if delay_ms > 0 else 0)
 
     def _stage(self, staged: Staged, run: Run, target: tuple[RecordState, int, int]) -> None:
-        validate_transition(run.state, target[0])
+        validate_transition(VALID_PREVIOUS, run.state, target[0])
         run.pending = staged
         run.target = target
         staged.runs.append(run)
@@ -591,7 +592,7 @@ class SharePartition:
             return
         lock = Lock(self, member, runs[0].first, runs[-1].last, now + limits.lock_ms)
         for run in runs:
-            validate_transition(run.state, ACQUIRED)
+            validate_transition(VALID_PREVIOUS, run.state, ACQUIRED)
             run.lock = lock
         self.timers.schedule_lock(lock)
 
