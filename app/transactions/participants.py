@@ -26,13 +26,12 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from app.errors import SluiceError
+    from app.metadata.db import Tx
     from app.share.partition import AckBatch
-
-import aiosqlite
 
 
 class TxnWrite(Protocol):
-    async def write(self, conn: aiosqlite.Connection) -> None:
+    async def write(self, tx: Tx) -> None:
         """The participant's statements, inside the coordinator's SQLite transaction."""
         ...
 

@@ -10,11 +10,11 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
-import aiosqlite
 import pytest
 
 from app.clock import FakeClock
 from app.errors import ErrorCode, SluiceError
+from app.metadata.db import Tx
 from app.transactions.participants import OffsetParticipant, TxnWrite
 from tests.integration.conftest import Served
 from tests.integration.helpers import assert_error, create_topic
@@ -51,8 +51,8 @@ class _Recorded:
         self.calls = calls
         self.call = call
 
-    async def write(self, conn: aiosqlite.Connection) -> None:
-        assert conn.in_transaction
+    async def write(self, tx: Tx) -> None:
+        assert tx.in_transaction
 
     def complete(self) -> None:
         self.calls.append(self.call)
