@@ -129,7 +129,7 @@ class Broker:
             raise
         self._spawn("flusher", self.flusher.run)
         # transactional share acknowledgements: ending them at recovery needs the state writer
-        self._spawn("share-state-writer", self.share.writer.run)
+        self._spawn("share-state-writer", self.share.run_writer)
         # transactions: finish every Prepare* (markers need the flusher), then the sweepers
         await self.transactions.recover()
         self._spawn("txn-timeouts", self._txn_timeout_loop)

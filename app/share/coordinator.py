@@ -31,11 +31,14 @@ from app.errors import (
 )
 from app.flusher import Flusher
 from app.metadata.db import Database
+from app.metadata.share_store import HeldAckRow, ShareStore
 from app.share import group_config
 from app.share.dead_letters import DeadLetters
 from app.share.group_config import GroupConfig
 from app.share.partition import (
     AckBatch,
+    AckType,
+    HeldAck,
     Limits,
     Lock,
     Reader,
@@ -43,8 +46,8 @@ from app.share.partition import (
     SharePartition,
     Staged,
 )
-from app.share.persister import SharePersister, StateWriter
 from app.share.timers import DeadlineHeap
+from app.share.writer import StateWriter
 from app.storage.log import PartitionLog, ReadResult
 from app.storage.record import StoredRecord
 from app.topics import Topic, TopicRegistry, validate_name
@@ -111,28 +114,27 @@ class ShareGroupCoordinator:
         self.clock = clock
         self.topics = topics
         self.flusher = flusher
-        self.persister = SharePersister(db)
-        self.timers = DeadlineHeap()
-        self.dead_letters = DeadLetters(topics, flusher, clock, self._dead_letter_topic)
-        self.writer = StateWriter(self.persister, now_ms=clock.now_ms,
-                                  complete=self._complete, rollback=self._rollback,
-                                  copy_dlq=self.dead_letters.copy)
+        self.store = ShareStore(db)
+        self._timer_wake = asyncio.Event()
+        self.timers = DeadlineHeap(on_earlier=self._timer_wake.set)
+        self.dead_letters = DeadLetters(topics, flusher, clock)
+        self.writer = StateWriter(self.store, self.dead_letters, now_ms=clock.now_ms)
         self.groups: dict[str, ShareGroup] = {}
         self._by_log: dict[PartitionLog, list[SharePartition]] = {}
         self._waiters: dict[SharePartition, list[asyncio.Future[None]]] = {}
-        self._timer_wake = asyncio.Event()
-        self.timers.on_earlier = self._timer_wake.set
         self.stopping = False
 
     # -- lifecycle ----------------------------------------------------------------------------
 
     async def load(self) -> None:
-        for row in await self.persister.load_groups():
+        for row in await self.store.load_groups():
             self.groups[row.group_id] = self._new_group(row.group_id, dict(row.config),
                                                         row.created_ms)
         by_id = {t.topic_id: t for t in self.topics.topics.values()}
-        held = await self.persister.load_txn_acks()
-        for prow in await self.persister.load_partitions():
+        held = {key: [HeldAck(h.first, h.last, h.producer_id, AckType(h.kind), h.delay_ms,
+                              h.delivery_count, h.member) for h in rows]
+                for key, rows in (await self.store.load_txn_acks()).items()}
+        for prow in await self.store.load_partitions():
             group = self.groups.get(prow.group_id)
             topic = by_id.get(prow.topic_id)
             if group is None or topic is None or prow.partition >= topic.partitions:
@@ -153,7 +155,24 @@ class ShareGroupCoordinator:
 
     async def close(self) -> None:
         self.begin_shutdown()
-        await self.writer.close()
+        await self._write_round()  # the last one
+        self.writer.close()
+
+    async def run_writer(self) -> None:
+        """The state writer's rounds, each applied here as it ends."""
+        while True:
+            await self.writer.wait()
+            await self._write_round()
+
+    async def _write_round(self) -> None:
+        outcome = await self.writer.round(self._dead_letter_topic)
+        try:
+            for staged in outcome.committed:
+                self._complete(staged)
+            for staged, _ in outcome.failed:
+                self._rollback(staged)
+        finally:
+            self.writer.answer(outcome)
 
     async def run_timers(self) -> None:
         """Expire due locks and wake fetches at the end of release delays."""
@@ -194,7 +213,7 @@ class ShareGroupCoordinator:
             self.groups[group_id] = group
             group.saved = asyncio.get_running_loop().create_future()
             try:
-                await self.persister.save_group(group_id, {}, group.created_ms)
+                await self.store.save_group(group_id, {}, group.created_ms)
             except BaseException as exc:
                 if self.groups.get(group_id) is group:
                     del self.groups[group_id]
@@ -530,10 +549,13 @@ class ShareGroupCoordinator:
         results, done = _per_partition(group, acks, lambda sp, batches: sp.hold_txn(
             member.member_id, batches, producer_id, now=now, limits=limits))
         holds = [held for _, _, (held, _) in done]
-        rows = [(group_id, sp.topic_id, sp.partition, h) for _, sp, (_, hs) in done for h in hs]
+        rows = [((group_id, sp.topic_id, sp.partition),
+                 HeldAckRow(h.first, h.last, h.producer_id, h.kind.value, h.delay_ms,
+                            h.delivery_count, h.member))
+                for _, sp, (_, hs) in done for h in hs]
         if rows:
             try:
-                await self.persister.hold_txn_acks(rows)
+                await self.store.hold_txn_acks(rows)
             except BaseException:
                 for staged in holds:
                     self._rollback(staged)
@@ -558,7 +580,7 @@ class ShareGroupCoordinator:
         for outcome in outcomes:
             if isinstance(outcome, BaseException):
                 raise outcome
-        await self.persister.forget_txn_acks(group_id, producer_id)
+        await self.store.forget_txn_acks(group_id, producer_id)
 
     # -- timers and staged completion ---------------------------------------------------------
 
@@ -611,7 +633,7 @@ class ShareGroupCoordinator:
             raise InvalidRequest(f"dead_letter_topic {dlq!r} does not exist",
                                  ErrorCode.INVALID_CONFIG)
         group = await self._group_for_join(group_id)
-        await self.persister.save_group(group_id, explicit, group.created_ms)
+        await self.store.save_group(group_id, explicit, group.created_ms)
         group.explicit = explicit
         group.config = GroupConfig.effective(explicit, self.settings)
         return group
@@ -671,7 +693,7 @@ class ShareGroupCoordinator:
                     old = group.partitions.get((topic.name, p))
                     epoch = old.state_epoch + 1 if old is not None else 1
                     rows.append((p, epoch, start))
-                await self.persister.replace(group_id, topic.topic_id, rows,
+                await self.store.replace(group_id, topic.topic_id, rows,
                                              self.clock.now_ms())
                 for p, epoch, start in rows:
                     self._retire(group, (topic.name, p))
@@ -703,14 +725,14 @@ class ShareGroupCoordinator:
         group = self.group(group_id)
         self._require_empty(group)
         topic = self.topics.get(topic_name)
-        await self.persister.forget_topic(group_id, topic.topic_id)
+        await self.store.forget_topic(group_id, topic.topic_id)
         for key in [k for k in group.partitions if k[0] == topic_name]:
             self._retire(group, key)
 
     async def delete_group(self, group_id: str) -> None:
         group = self.group(group_id)
         self._require_empty(group)
-        await self.persister.delete_group(group_id)
+        await self.store.delete_group(group_id)
         for key in list(group.partitions):
             self._retire(group, key)
         if self.groups.get(group_id) is group:

@@ -3,8 +3,9 @@ copied to the group's ``dead_letter_topic`` with their key, value and headers pl
 ``sluice.dlq.topic``, ``.partition``, ``.offset``, ``.group``, ``.delivery_count`` and
 ``.reason``; partition = source partition mod the dead-letter topic's partitions.
 
-The ``StateWriter`` calls ``copy`` before it commits the share state: the copies are appended
-and fsynced first, so an archive is never durable without its copy. A crash after the copy and
+The ``StateWriter`` (and a transaction's ending) calls ``copy`` before it commits the share state
+that archives the records: the copies are appended and fsynced first, so an archive is never
+durable without its copy. A crash after the copy and
 before the state commit makes the record deliverable again, and a second failure copies it
 again: copies are at-least-once.
 """
@@ -12,7 +13,7 @@ again: copies are at-least-once.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Sequence
 
 from app.clock import Clock
 from app.errors import ErrorCode, Unavailable
@@ -28,22 +29,20 @@ _READ_BYTES = 16 * 1024 * 1024
 
 
 class DeadLetters:
-    def __init__(self, topics: TopicRegistry, flusher: Flusher, clock: Clock,
-                 topic_of: Callable[[str], str | None]) -> None:
+    def __init__(self, topics: TopicRegistry, flusher: Flusher, clock: Clock) -> None:
         self.topics = topics
         self.flusher = flusher
         self.clock = clock
-        self.topic_of = topic_of  # group id → its dead_letter_topic, if any
         self.copied = 0
 
-    async def copy(self, staged: list[Staged]) -> None:
-        """Append the copies of every staged change's dead-letter items; return once durable."""
+    async def copy(self, work: Sequence[tuple[Staged, str]]) -> None:
+        """Append the copies of the dead-letter items of each staged change to its group's
+        dead-letter topic (named with it); return once durable."""
         appended: dict[PartitionLog, None] = {}
         now = self.clock.now_ms()
-        for s in staged:
+        for s, name in work:
             sp = s.partition
-            name = self.topic_of(sp.group_id)
-            if name is None or not s.dlq:
+            if not s.dlq:
                 continue
             dlq = self.topics.topics.get(name)
             source = self.topics.topics.get(sp.topic)

@@ -834,7 +834,7 @@ async def test_the_initial_start_offset_is_durable_before_records_are_delivered(
     await values(s, 5)
     a = await join(c, G, ["t"])
     assert offsets(await fetch(c, G, a)) == []  # latest: starts at 5
-    rows = await s.broker.share.persister.load_partitions()
+    rows = await s.broker.share.store.load_partitions()
     assert [(r.group_id, r.partition, r.start_offset) for r in rows] == [(G, 0, 5)]
     await values(s, 2)
     assert offsets(await fetch(c, G, a)) == [5, 6]
