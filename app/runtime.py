@@ -33,7 +33,9 @@ from app.metadata.txn_store import ProducerIdStore, TransactionStore
 from app.partitioner import partition_for_key
 from app.producers.ids import ProducerIds
 from app.producers.manager import ProducerStateManager
+from app.share.admin import ShareGroupAdmin
 from app.share.coordinator import AckRequest, ShareGroupCoordinator  # share groups
+from app.share.txn import ShareTxnParticipant
 from app.storage import record
 from app.storage.log import PartitionLog, ReadResult
 from app.storage.manager import LogManager
@@ -105,7 +107,9 @@ class Broker:
         # share groups
         self.share = ShareGroupCoordinator(settings, self.clock, self.db, self.topics,
                                            self.flusher)
-        self.transactions.ack_participant = self.share  # transactional share acknowledgements
+        self.share_admin = ShareGroupAdmin(self.share)
+        self.share_txn = ShareTxnParticipant(self.share)
+        self.transactions.ack_participant = self.share_txn  # transactional share acknowledgements
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -139,7 +143,7 @@ class Broker:
         self._spawn("group-sessions", self.groups.run_expiry)  # consumer groups
         # share groups (the state writer runs since before recovery)
         self._spawn("share-timers", self.share.run_timers)
-        self._spawn("share-sessions", self.share.run_sessions)
+        self._spawn("share-sessions", self.share.membership.run_sessions)
         self.ready = True
         log.info("ready: %d topics in %s", len(self.topics.topics), self.data.path)
 

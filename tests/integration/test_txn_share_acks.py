@@ -158,7 +158,7 @@ async def test_held_records_refuse_plain_acks_renew_and_release_on_leave(
     assert offsets(await fetch(c, G, m2)) == [2]
     # the session sweep does not touch held records either
     clock.advance(10 * s.broker.settings.share_session_timeout_ms)
-    s.broker.share.sweep_sessions()
+    s.broker.share.membership.sweep_sessions()
     await expire(s.broker)
     assert [x[:2] for x in states(await view(c, G))][:2] == [(0, "acquired"), (1, "acquired")]
     # the transaction still decides them after the member is gone

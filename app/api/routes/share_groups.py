@@ -10,7 +10,7 @@ from app.api.deps import broker, broker_of, json_response, read_json, read_objec
 from app.api.wire import encoding_of
 from app.errors import InvalidRequest
 from app.runtime import Broker
-from app.share.coordinator import Member, ShareGroup, check_topics
+from app.share.membership import Member, ShareGroup
 from app.topics import validate_name
 
 router = APIRouter(prefix="/v1/share-groups", tags=["share groups"])
@@ -23,14 +23,15 @@ def _assignment(member: Member) -> list[dict[str, Any]]:
 def _describe(b: Broker, group: ShareGroup) -> dict[str, Any]:
     return {
         "group_id": group.group_id,
-        "state": group.state,
+        "state": group.state.value,
         "group_epoch": group.group_epoch,
         "config": group.config.to_dict(),
         "members": [{"member_id": m.member_id, "member_epoch": m.member_epoch,
                      "subscribed_topics": m.subscribed_topics,
                      "assignment": _assignment(m), "last_seen_ms": m.last_seen_ms}
                     for m in group.members.values()],
-        "partitions": b.share.describe_partitions(group),
+        "partitions": [share_wire.show_partition(v)
+                       for v in b.share_admin.describe_partitions(group)],
     }
 
 
@@ -44,9 +45,9 @@ async def heartbeat(group_id: str, request: Request) -> Response:
     epoch = body.get("member_epoch", 0)
     if not isinstance(epoch, int) or isinstance(epoch, bool):
         raise InvalidRequest("member_epoch: expected an integer")
-    member, _ = await b.share.heartbeat(
+    member, _ = await b.share.membership.heartbeat(
         group_id, share_wire.member_id_of(body, required=False), epoch,
-        check_topics(body.get("subscribed_topics")))
+        share_wire.check_topics(body.get("subscribed_topics")))
     return json_response({"member_id": member.member_id, "member_epoch": member.member_epoch,
                           "heartbeat_interval_ms": b.settings.share_heartbeat_interval_ms,
                           "assignment": _assignment(member)})
@@ -55,7 +56,7 @@ async def heartbeat(group_id: str, request: Request) -> Response:
 @router.delete("/{group_id}/members/{member_id}", status_code=204,
                summary="Leave: release the member's acquired records", responses=schemas.ERRORS)
 async def leave(group_id: str, member_id: str, b: Broker = Depends(broker)) -> Response:
-    await b.share.leave(group_id, member_id)
+    await b.share.membership.leave(group_id, member_id)
     return Response(status_code=204)
 
 
@@ -73,7 +74,7 @@ async def fetch(group_id: str, request: Request) -> Response:
     encoding = encoding_of(body.get("encoding"))
     answer = await b.share.fetch(
         group_id, share_wire.member_id_of(body, required=False),
-        check_topics(body.get("subscribed_topics")),
+        share_wire.check_topics(body.get("subscribed_topics")),
         max_records=share_wire.int_field(body, "max_records", 500, 1, s.max_read_records,
                                          clamp=True),
         max_wait_ms=share_wire.int_field(body, "max_wait_ms", 0, 0, s.max_wait_ms,
@@ -105,21 +106,21 @@ async def acknowledge(group_id: str, request: Request) -> Response:
               responses={200: {"model": schemas.ShareGroupConfig}, **schemas.ERRORS})
 async def configure(group_id: str, request: Request, b: Broker = Depends(broker)) -> Response:
     body, _ = await read_json(request, b.settings.max_request_bytes)
-    group = await b.share.configure(group_id, body)
+    group = await b.share_admin.configure(group_id, share_wire.config_changes(body))
     return json_response(group.config.to_dict())
 
 
 @router.get("", summary="List share groups", responses={200: {"model": schemas.ShareGroupList}})
 async def list_groups(b: Broker = Depends(broker)) -> Response:
     return json_response({"share_groups": [
-        {"group_id": g.group_id, "state": g.state, "members": len(g.members)}
+        {"group_id": g.group_id, "state": g.state.value, "members": len(g.members)}
         for g in sorted(b.share.groups.values(), key=lambda g: g.group_id)]})
 
 
 @router.get("/{group_id}", summary="Describe a share group",
             responses={200: {"model": schemas.ShareGroupDescription}, **schemas.ERRORS})
 async def describe(group_id: str, b: Broker = Depends(broker)) -> Response:
-    return json_response(_describe(b, b.share.group(group_id)))
+    return json_response(_describe(b, b.share.membership.group(group_id)))
 
 
 @router.get("/{group_id}/partitions/{topic}/{partition}/records",
@@ -130,7 +131,7 @@ async def records(group_id: str, topic: str, partition: int, b: Broker = Depends
                   to: int | None = Query(None, ge=0)) -> Response:
     if from_ is not None and to is not None and to - from_ > 100_000:
         raise InvalidRequest("from/to: at most 100000 offsets per request")
-    start, end, views = b.share.record_views(group_id, topic, partition, from_, to)
+    start, end, views = b.share_admin.record_views(group_id, topic, partition, from_, to)
     if from_ is None and to is None and len(views) > 100_000:
         views = views[:100_000]
     return json_response({"start_offset": start, "end_offset": end, "records": [
@@ -145,23 +146,8 @@ async def records(group_id: str, topic: str, partition: int, b: Broker = Depends
 async def reset_offsets(group_id: str, request: Request, b: Broker = Depends(broker)
                         ) -> Response:
     body = await read_object(request, b.settings.max_request_bytes)
-    topics = body.get("topics")
-    if not isinstance(topics, list) or not topics:
-        raise InvalidRequest("topics: expected a non-empty list")
-    targets: list[tuple[str, list[int] | None, Any]] = []
-    for i, item in enumerate(topics):
-        if not isinstance(item, dict) or not isinstance(item.get("topic"), str):
-            raise InvalidRequest(f"topics[{i}]: expected {{\"topic\", \"partitions\", \"to\"}}")
-        ps = item.get("partitions")
-        if ps is not None and (not isinstance(ps, list) or not all(
-                isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in ps)):
-            raise InvalidRequest(f"topics[{i}].partitions: expected null or integers ≥ 0")
-        targets.append((item["topic"], None if ps is None else list(dict.fromkeys(ps)),
-                        item.get("to")))
-    dry_run = body.get("dry_run", False)
-    if not isinstance(dry_run, bool):
-        raise InvalidRequest("dry_run: expected true or false")
-    done = await b.share.reset_offsets(group_id, targets, dry_run)
+    targets, dry_run = share_wire.parse_reset(body)
+    done = await b.share_admin.reset_offsets(group_id, targets, dry_run)
     return json_response({"dry_run": dry_run, "topics": [
         {"topic": t, "partitions": [{"partition": p, "start_offset": o} for p, o in moved]}
         for t, moved in done]})
@@ -172,12 +158,12 @@ async def reset_offsets(group_id: str, request: Request, b: Broker = Depends(bro
                responses=schemas.ERRORS)
 async def delete_offsets(group_id: str, topic: str = Query(...), b: Broker = Depends(broker)
                          ) -> Response:
-    await b.share.delete_offsets(group_id, topic)
+    await b.share_admin.delete_offsets(group_id, topic)
     return Response(status_code=204)
 
 
 @router.delete("/{group_id}", status_code=204, summary="Delete a share group (empty only)",
                responses=schemas.ERRORS)
 async def delete_group(group_id: str, b: Broker = Depends(broker)) -> Response:
-    await b.share.delete_group(group_id)
+    await b.share_admin.delete_group(group_id)
     return Response(status_code=204)
