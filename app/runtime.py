@@ -12,7 +12,7 @@ import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import orjson
 
@@ -69,7 +69,8 @@ class ReadAnswer:
 
 class Broker:
     def __init__(self, settings: Settings, clock: Clock | None = None,
-                 offset_participant: OffsetParticipant | None = None) -> None:
+                 offset_participant: OffsetParticipant | Literal["groups"] | None = "groups"
+                 ) -> None:
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
         self.data = DataDir(settings.data_dir)
@@ -98,18 +99,19 @@ class Broker:
         self.producer_ids = ProducerIds(ProducerIdStore(self.db), settings.producer_id_block_size)
         self.producers = ProduceService(self.topics, self.flusher, self.clock, self.producer_ids)
         self.producers.on_append = self._wake_if_interval
-        self.transactions = TransactionCoordinator(
-            TransactionStore(self.db), self.producer_ids, self.clock, settings,
-            self.producers.write_markers)
-        self.producers.coordinator = self.transactions
-        # consumer groups take part in transactions (KIP-447) unless a test brings its own
-        self.offset_participant = offset_participant or self.groups
         # share groups
         self.share = ShareGroupCoordinator(settings, self.clock, self.db, self.topics,
                                            self.flusher)
         self.share_admin = ShareGroupAdmin(self.share)
         self.share_txn = ShareTxnParticipant(self.share)
-        self.transactions.ack_participant = self.share_txn  # transactional share acknowledgements
+        # consumer groups take part in transactions (KIP-447) unless a test brings its own
+        # (None: a server without them), share groups with transactional acknowledgements
+        self.transactions = TransactionCoordinator(
+            TransactionStore(self.db), self.producer_ids, self.clock, settings,
+            markers=self.producers,
+            offsets=self.groups if offset_participant == "groups" else offset_participant,
+            acks=self.share_txn)
+        self.producers.coordinator = self.transactions
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -473,11 +475,7 @@ class Broker:
     def offset_participant(self) -> OffsetParticipant | None:
         """The side of offsets in a transaction that keeps them: the consumer groups, unless a
         test brings its own (None: the offsets endpoint answers GROUPS_UNAVAILABLE)."""
-        return self.transactions.offset_participant
-
-    @offset_participant.setter
-    def offset_participant(self, participant: OffsetParticipant | None) -> None:
-        self.transactions.offset_participant = participant
+        return self.transactions.offsets
 
     async def init_producer(self, tid: str | None, timeout_ms: int, producer_id: int | None,
                             producer_epoch: int | None) -> tuple[int, int]:

@@ -13,7 +13,7 @@ each, durable on return.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import orjson
 
@@ -38,7 +38,6 @@ class PartitionRow:
     state_epoch: int
     start_offset: int
     batches: list[Batch]
-    txn_ended: list[int] = field(default_factory=list)  # producer ids whose held acks end
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,10 +129,6 @@ class ShareStore:
                     "first_offset, last_offset, state, delivery_count) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
                     [(*key, *b) for b in row.batches])
-            for pid in row.txn_ended:
-                await tx.execute(
-                    "DELETE FROM share_txn_acks WHERE group_id = ? AND topic_id = ? "
-                    "AND partition = ? AND producer_id = ?", (*key, pid))
             out.append(True)
         return out
 
@@ -175,14 +170,6 @@ class ShareStore:
                 out.setdefault((r[0], r[1], r[2]), []).append(
                     HeldAckRow(r[3], r[4], r[5], r[6], r[7], r[8], r[9]))
         return out
-
-    async def hold_txn_acks(self, rows: Sequence[tuple[PartitionKey, HeldAckRow]]) -> None:
-        async with self.db.transaction() as tx:
-            await self.write_txn_acks(tx, rows)
-
-    async def forget_txn_acks(self, group_id: str, producer_id: int) -> None:
-        async with self.db.transaction() as tx:
-            await self.delete_txn_acks(tx, group_id, producer_id)
 
     @staticmethod
     async def write_txn_acks(tx: Tx, rows: Sequence[tuple[PartitionKey, HeldAckRow]]) -> None:

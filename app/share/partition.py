@@ -163,7 +163,6 @@ class Staged:
     kind: StagedKind
     runs: list[Run] = field(default_factory=list)
     dlq: list[DlqItem] = field(default_factory=list)
-    txn_end: int | None = None  # producer id whose held acknowledgements this change ends
 
 
 @dataclass(frozen=True, slots=True)
@@ -651,12 +650,14 @@ class SharePartition:
         """Stage the outcome of the producer's held acknowledgements: commit applies them as
         plain acknowledgements would (delivery limit, dead-letter copy); abort releases the
         records with their delivery count unchanged (archived at the delivery limit, as any
-        release). None when nothing is held here for the producer."""
+        release). None when nothing is held here for the producer. Like ``hold_txn``, the
+        change is not left for the writer: the caller writes the durable view with it, then
+        calls ``complete`` (or ``rollback``)."""
         runs = [r for r in self.runs if r.txn is not None
                 and r.txn.producer_id == producer_id and r.pending is None]
         if not runs:
             return None
-        staged = Staged(self, StagedKind.TXN_END, txn_end=producer_id)
+        staged = Staged(self, StagedKind.TXN_END)
         for run in runs:
             assert run.txn is not None
             if run.last < self.start_offset:
@@ -667,7 +668,6 @@ class SharePartition:
             else:
                 self._stage(staged, run, self._ack_target(run, AckType.RELEASE, 0, now,
                                                           limits, staged))
-        self.staged.append(staged)
         return staged
 
     def held_by(self, producer_id: int | None = None) -> int:

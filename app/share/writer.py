@@ -121,8 +121,7 @@ class StateWriter:
             start, batches = sp.snapshot(frozenset(mine))
             sp.dirty = False
             rows.append((sp, PartitionRow(sp.group_id, sp.topic_id, sp.partition,
-                                          sp.state_epoch, start, batches,
-                                          [s.txn_end for s in mine if s.txn_end is not None])))
+                                          sp.state_epoch, start, batches)))
         error: SluiceError | None = None
         fenced: set[SharePartition] = set()
         try:

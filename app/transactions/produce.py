@@ -139,3 +139,5 @@ class ProduceService:
         if logs:
             # even under fsync=interval: Complete* follows, and nothing writes markers again
             await self.flusher.wait_durable(logs, force=True)
+
+    append_markers = write_markers  # the transaction coordinator's MarkerWriter
