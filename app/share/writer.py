@@ -99,18 +99,22 @@ class StateWriter:
         if not parts:
             return outcome
         self._busy.update(parts)
+        flushes = {sp: self._flushes.pop(sp) for sp in parts if sp in self._flushes}
         try:
-            return await self._write(outcome, dead_letter_topic)
+            return await self._write(outcome, flushes, dead_letter_topic)
         except BaseException:  # cancelled mid-round: the next round takes it all again
             self._busy.difference_update(parts)
+            self._free()
             for sp in parts:
-                self._dirty[sp] = None
+                self.mark(sp)
+            for sp, futs in flushes.items():
+                self._flushes.setdefault(sp, [])[:0] = futs
             raise
 
-    async def _write(self, outcome: Outcome, dead_letter_topic: Callable[[str], str | None]
-                     ) -> Outcome:
+    async def _write(self, outcome: Outcome,
+                     flushes: dict[SharePartition, list[asyncio.Future[None]]],
+                     dead_letter_topic: Callable[[str], str | None]) -> Outcome:
         parts = outcome.partitions
-        flushes = [(sp, self._flushes.pop(sp)) for sp in parts if sp in self._flushes]
         taken: list[Staged] = []
         rows: list[tuple[SharePartition, PartitionRow]] = []
         for sp in parts:
@@ -143,7 +147,7 @@ class StateWriter:
         for sp in parts:
             if error is None and sp not in fenced:
                 sp.persisted = True
-        for sp, futs in flushes:
+        for sp, futs in flushes.items():
             failed = error or (_reset_meanwhile() if sp in fenced else None)
             for flushed in futs:
                 if flushed.done():

@@ -114,3 +114,42 @@ async def test_exclusive_waits_for_the_round_under_way(store: ShareStore, writer
     assert not entered.is_set()
     writer.answer(outcome)
     await asyncio.wait_for(task, 5)
+
+
+class GatedCopies:
+    """Dead-letter copies that wait for ``gate``: a round stays under way until it opens."""
+
+    def __init__(self) -> None:
+        self.gate = asyncio.Event()
+        self.copying = asyncio.Event()
+        self.copied: list[object] = []
+
+    async def copy(self, work: list[object]) -> None:
+        self.copying.set()
+        await self.gate.wait()
+        self.copied.extend(work)
+
+
+async def test_a_round_cancelled_midway_is_taken_again_whole(store: ShareStore,
+                                                           h: Harness) -> None:
+    await store.save_group("g", {}, 0)
+    copies = GatedCopies()
+    writer = StateWriter(store, copies, now_ms=h.clock.now_ms)  # type: ignore[arg-type]
+    staged = h.ack("c1", 0, 0, AckType.REJECT)
+    assert staged is not None
+    waiter = asyncio.create_task(writer.persist(staged))
+    flushed = asyncio.create_task(writer.flush(h.sp))
+    await writer.wait()
+    cancelled = asyncio.create_task(writer.round(lambda group_id: "dlq"))
+    await asyncio.wait_for(copies.copying.wait(), 5)
+    cancelled.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await cancelled
+    assert await store.load_partitions() == []
+    await asyncio.wait_for(writer.wait(), 5)  # marked again
+    copies.gate.set()
+    outcome = await writer.round(lambda group_id: "dlq")
+    assert outcome.committed == [staged] and copies.copied == [(staged, "dlq")]
+    h.sp.complete(staged, h.now, h.limits)
+    writer.answer(outcome)
+    await asyncio.wait_for(asyncio.gather(waiter, flushed), 5)
