@@ -134,7 +134,6 @@ class Broker:
             self.data.unlock()
             raise
         self._spawn("flusher", self.flusher.run)
-        # transactional share acknowledgements: ending them at recovery needs the state writer
         self._spawn("share-state-writer", self.share.run_writer)
         # transactions: finish every Prepare* (markers need the flusher), then the sweepers
         await self.transactions.recover()

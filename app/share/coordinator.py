@@ -14,7 +14,6 @@ The other parts of the package are built on it: ``Membership`` (its own, for the
 from __future__ import annotations
 
 import asyncio
-import logging
 from dataclasses import dataclass
 
 from app.clock import Clock
@@ -42,8 +41,6 @@ from app.share.writer import StateWriter
 from app.storage.log import PartitionLog, ReadResult
 from app.storage.record import StoredRecord
 from app.topics import Topic, TopicRegistry
-
-log = logging.getLogger("sluice.share")
 
 PartitionKey = tuple[str, int]
 AckRequest = dict[PartitionKey, list[AckBatch] | SluiceError]
