@@ -151,20 +151,18 @@ async def test_a_bad_offset_changes_neither_the_transaction_nor_the_group(gs: Se
 # -- with transactional share acknowledgements ------------------------------------------------
 
 
-async def hold_share_acks(s: Served, pid: int, epoch: int, *items: dict[str, Any]) -> None:
+async def hold_share_acks(s: Served, pid: int, epoch: int, member: str,
+                          *items: dict[str, Any]) -> None:
     r = await s.client.post("/v1/transactions/tx/acknowledgements", json={
-        "producer_id": pid, "producer_epoch": epoch, "group_id": "sg", "member_id": MEMBER[0],
+        "producer_id": pid, "producer_epoch": epoch, "group_id": "sg", "member_id": member,
         "acknowledgements": list(items)})
     assert r.status_code == 200, r.text
     assert all(x["error"] is None for x in r.json()["results"]), r.text
 
 
-MEMBER: list[str] = []
-
-
-async def share_setup(s: Served, n: int, **config: Any) -> None:
+async def share_setup(s: Served, n: int, **config: Any) -> str:
     """Topic ``in`` with ``n`` records, share group ``sg`` (earliest) whose member fetched them
-    all; every share state write done."""
+    all; every share state write done. Answers the member id."""
     c = s.client
     await create_topic(c, "in", 1)
     await create_topic(c, "out", 1)
@@ -172,9 +170,10 @@ async def share_setup(s: Served, n: int, **config: Any) -> None:
                       json={"auto_offset_reset": "earliest", **config})
     assert r.status_code == 200, r.text
     await produce(c, "in", [{"value": f"v{i}"} for i in range(n)])
-    MEMBER[:] = [await join(c, "sg", ["in"])]
-    assert offsets(await fetch(c, "sg", MEMBER[0])) == list(range(n))
+    member = await join(c, "sg", ["in"])
+    assert offsets(await fetch(c, "sg", member)) == list(range(n))
     await settle(s.broker)
+    return member
 
 
 def share_on_disk(s: Served) -> dict[str, Any]:
@@ -194,14 +193,14 @@ def share_on_disk(s: Served) -> dict[str, Any]:
 
 async def test_offsets_and_share_acks_end_with_complete_in_one_commit(gs: Served) -> None:
     c = gs.client
-    await share_setup(gs, 4)
+    m = await share_setup(gs, 4)
     pid, e = await init_producer(c, transactional_id="tx")
     stats, flusher = gs.broker.db.stats, gs.broker.flusher.stats
     await produce_ok(c, pid, e, [batch("out", 0, 0)], "tx")
     await send_offsets(gs, pid, e, 10)
     before = stats.commits
-    await hold_share_acks(gs, pid, e, ack_item(0, 2, ["accept", "release", "accept"],
-                                               topic="in"))
+    await hold_share_acks(gs, pid, e, m, ack_item(0, 2, ["accept", "release", "accept"],
+                                                  topic="in"))
     assert stats.commits - before == 1  # the share group joins and its acks are held
     assert share_on_disk(gs) == {"start": 0, "batches": [],
                                  "held": [(0, 0), (1, 1), (2, 2)]}
@@ -221,9 +220,9 @@ async def test_dead_letter_copies_of_an_ending_are_durable_before_its_commit(
         gs: Served) -> None:
     c = gs.client
     await create_topic(c, "dlq", 1)
-    await share_setup(gs, 3, dead_letter_topic="dlq")
+    m = await share_setup(gs, 3, dead_letter_topic="dlq")
     pid, e = await init_producer(c, transactional_id="tx")
-    await hold_share_acks(gs, pid, e, ack_item(0, 1, ["reject", "accept"], topic="in"))
+    await hold_share_acks(gs, pid, e, m, ack_item(0, 1, ["reject", "accept"], topic="in"))
     stats, flusher = gs.broker.db.stats, gs.broker.flusher.stats
     before, rounds = stats.commits, flusher.rounds
     r = await end_txn(c, "tx", pid, e)
@@ -237,10 +236,10 @@ async def test_dead_letter_copies_of_an_ending_are_durable_before_its_commit(
 async def test_a_failed_completion_keeps_share_acks_held_and_is_finished_later(
         gs: Served) -> None:
     c = gs.client
-    await share_setup(gs, 3)
+    m = await share_setup(gs, 3)
     pid, e = await init_producer(c, transactional_id="tx")
     await produce_ok(c, pid, e, [batch("out", 0, 0)], "tx")
-    await hold_share_acks(gs, pid, e, ack_item(0, 1, "accept", topic="in"))
+    await hold_share_acks(gs, pid, e, m, ack_item(0, 1, "accept", topic="in"))
     held = share_on_disk(gs)
     assert_error(await end_blocked_after_markers(gs, pid, e), 503, "STORAGE_ERROR")
     assert share_on_disk(gs) == held  # nothing of the ending is durable
@@ -252,3 +251,31 @@ async def test_a_failed_completion_keeps_share_acks_held_and_is_finished_later(
     assert on_disk(gs)["state"] == "CompleteCommit"
     assert share_on_disk(gs) == {"start": 2, "batches": [], "held": []}
     assert states(await view(c, "sg", "in")) == [(2, "acquired", 1)]
+
+
+async def test_held_share_acks_and_the_transaction_row_commit_together(gs: Served) -> None:
+    """A failed write holds nothing and leaves the transaction as it was, on disk and in
+    memory; the same request then succeeds."""
+    c = gs.client
+    m = await share_setup(gs, 2)
+    pid, e = await init_producer(c, transactional_id="tx")
+    await gs.broker.db.writer.execute("PRAGMA busy_timeout=0")
+    blocker = sqlite3.connect(gs.broker.data.metadata, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # the next metadata write cannot commit
+    try:
+        r = await c.post("/v1/transactions/tx/acknowledgements", json={
+            "producer_id": pid, "producer_epoch": e, "group_id": "sg", "member_id": m,
+            "acknowledgements": [ack_item(0, 1, "accept", topic="in")]})
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+        await gs.broker.db.writer.execute("PRAGMA busy_timeout=5000")
+    assert_error(r, 503, "STORAGE_ERROR")
+    assert on_disk(gs)["state"] == "Empty"
+    assert share_on_disk(gs)["held"] == []
+    described = (await c.get("/v1/transactions/tx")).json()
+    assert (described["state"], described["share_groups"]) == ("Empty", [])
+    records = (await view(c, "sg", "in"))["records"]
+    assert all(x["state"] == "acquired" and x["lock_expires_at"] is not None for x in records)
+    await hold_share_acks(gs, pid, e, m, ack_item(0, 1, "accept", topic="in"))
+    assert share_on_disk(gs)["held"] == [(0, 1)]
