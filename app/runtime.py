@@ -15,7 +15,7 @@ sweepers, become ready. Stop is the reverse, after releasing long polls.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Literal
 
 from app.clock import Clock, SystemClock
 from app.config import Settings
@@ -34,7 +34,9 @@ from app.producers.manager import ProducerStateManager
 from app.producers.produce import ProduceService
 from app.reads import Reads
 from app.retention import Retention
+from app.share.admin import ShareGroupAdmin
 from app.share.coordinator import ShareGroupCoordinator
+from app.share.txn import ShareTxnParticipant
 from app.storage.manager import LogManager
 from app.supervisor import Supervisor
 from app.topics import TopicRegistry
@@ -46,9 +48,10 @@ log = logging.getLogger("sluice")
 
 class Broker:
     def __init__(self, settings: Settings, clock: Clock | None = None, *,
-                 offset_participant: OffsetParticipant | None = None) -> None:
+                 offset_participant: OffsetParticipant | Literal["groups"] | None = "groups"
+                 ) -> None:
         """``offset_participant`` replaces the consumer groups' side of transactional offsets
-        (tests bring their own)."""
+        (tests bring their own; None: a server whose transactions take no offsets)."""
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
         self.metrics = Metrics()
@@ -66,12 +69,13 @@ class Broker:
         self.producer_ids = ProducerIds(ProducerIdStore(self.db), settings.producer_id_block_size)
         self.groups = GroupCoordinator(settings, self.clock, GroupStore(self.db), self.topics)
         self.share = ShareGroupCoordinator(settings, self.clock, self.db, self.topics,
-                                           self.flusher)
+                                           self.appender)
+        self.share_admin = ShareGroupAdmin(self.share)
         self.transactions = TransactionCoordinator(
             TransactionStore(self.db), self.producer_ids, self.clock, settings,
-            self.appender.append_markers)
-        self.transactions.offset_participant = offset_participant or self.groups
-        self.transactions.ack_participant = self.share
+            markers=self.appender,
+            offsets=self.groups if offset_participant == "groups" else offset_participant,
+            acks=ShareTxnParticipant(self.share))
         self.producers = ProduceService(settings, self.clock, self.topics, self.appender,
                                         self.producer_ids, IdempotencyStore(self.db),
                                         self.transactions, self.metrics.records_in)
@@ -104,7 +108,7 @@ class Broker:
             raise
         run = self.supervisor.spawn
         run("flusher", self.flusher.run)
-        run("share-state-writer", self.share.writer.run)  # ending held acks at recovery
+        run("share-state-writer", self.share.run_writer)
         await self.transactions.recover()  # markers need the flusher
         run("txn-timeouts", self.transactions.run_timeouts)
         run("producer-expiry", self.producers.run_producer_expiry)
@@ -112,7 +116,7 @@ class Broker:
         run("retention", self.retention.run)
         run("group-sessions", self.groups.run_expiry)
         run("share-timers", self.share.run_timers)
-        run("share-sessions", self.share.run_sessions)
+        run("share-sessions", self.share.membership.run_sessions)
         self.ready = True
         log.info("ready: %d topics in %s", len(self.topics.topics), self.data.path)
 

@@ -23,6 +23,7 @@ from app.producers.produce import ProduceService
 from app.reads import Reads
 from app.retention import Retention
 from app.runtime import Broker
+from app.share.admin import ShareGroupAdmin
 from app.share.coordinator import ShareGroupCoordinator
 from app.topics import TopicRegistry
 from app.transactions.coordinator import TransactionCoordinator
@@ -72,6 +73,10 @@ def groups(request: Request) -> GroupCoordinator:
 
 def share(request: Request) -> ShareGroupCoordinator:
     return broker_of(request).share
+
+
+def share_admin(request: Request) -> ShareGroupAdmin:
+    return broker_of(request).share_admin
 
 
 async def read_body(request: Request, limit: int) -> bytes:

@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import Any, TypeGuard
 
 from app.api.wire import show_record
-from app.errors import InvalidRequest, SluiceError
+from app.errors import ErrorCode, InvalidRequest, SluiceError, TooLarge
+from app.share.admin import PartitionSummary, ResetKind, ResetTarget, TopicReset
 from app.share.coordinator import AckRequest, FetchAnswer
 from app.share.partition import AckBatch, AckType
+from app.topics import validate_name
 
 _TYPES = {t.value: t for t in AckType}
 _MAX_OFFSET = 2**62
@@ -43,6 +45,63 @@ def int_field(body: dict[str, Any], name: str, default: int, lo: int, hi: int,
     if not lo <= v <= hi:
         raise InvalidRequest(f"{name}: expected an integer from {lo} to {hi}")
     return int(v)
+
+
+def check_topics(value: Any, where: str = "subscribed_topics") -> list[str] | None:
+    """A list of topic names (or None when absent)."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        raise InvalidRequest(f"{where}: expected a list of topic names")
+    if len(value) > 10_000:
+        raise TooLarge(ErrorCode.REQUEST_TOO_LARGE, f"{where}: too many topics")
+    for t in value:
+        validate_name(t)
+    return list(dict.fromkeys(value))
+
+
+def config_changes(body: Any) -> dict[str, object]:
+    """Body of PATCH …/config: config keys and their new values (checked by the group config)."""
+    if not isinstance(body, dict):
+        raise InvalidRequest("the body must be a JSON object of config keys",
+                             ErrorCode.INVALID_CONFIG)
+    return body
+
+
+def parse_reset(body: dict[str, Any]) -> tuple[list[TopicReset], bool]:
+    """Body of POST …/offsets: the topics to reset, and whether it is a dry run. A malformed
+    ``to`` is that topic's error, raised when the reset reaches one of its partitions."""
+    topics = body.get("topics")
+    if not isinstance(topics, list) or not topics:
+        raise InvalidRequest("topics: expected a non-empty list")
+    targets: list[TopicReset] = []
+    for i, item in enumerate(topics):
+        if not isinstance(item, dict) or not isinstance(item.get("topic"), str):
+            raise InvalidRequest(f"topics[{i}]: expected {{\"topic\", \"partitions\", \"to\"}}")
+        ps = item.get("partitions")
+        if ps is not None and (not isinstance(ps, list) or not all(
+                _is_int(p) and p >= 0 for p in ps)):
+            raise InvalidRequest(f"topics[{i}].partitions: expected null or integers ≥ 0")
+        targets.append(TopicReset(item["topic"], None if ps is None else list(dict.fromkeys(ps)),
+                                  reset_target(item.get("to"))))
+    dry_run = body.get("dry_run", False)
+    if not isinstance(dry_run, bool):
+        raise InvalidRequest("dry_run: expected true or false")
+    return targets, dry_run
+
+
+def reset_target(to: Any) -> ResetTarget | InvalidRequest:
+    """``"earliest"``, ``"latest"``, ``{"timestamp": ms}`` or ``{"offset": n}``."""
+    if to == "earliest":
+        return ResetTarget(ResetKind.EARLIEST)
+    if to == "latest":
+        return ResetTarget(ResetKind.LATEST)
+    if isinstance(to, dict) and len(to) == 1:
+        (kind, value), = to.items()
+        if kind in ("timestamp", "offset") and _is_int(value) and value >= 0:
+            return ResetTarget(ResetKind(kind), value)
+    return InvalidRequest('to must be "earliest", "latest", {"timestamp": ms} or '
+                          '{"offset": n}')
 
 
 def parse_acks(raw: Any, max_delay_ms: int) -> AckRequest:
@@ -132,9 +191,15 @@ def show_fetch(answer: FetchAnswer, encoding: str) -> dict[str, Any]:
     return {
         "member_id": answer.member_id,
         "records": records,
-        "acquired": [{"topic": t, "partition": p, "first_offset": a, "last_offset": b,
-                      "delivery_count": dc} for t, p, a, b, dc in answer.acquired],
+        "acquired": [{"topic": a.topic, "partition": a.partition, "first_offset": a.first,
+                      "last_offset": a.last, "delivery_count": a.delivery_count}
+                     for a in answer.acquired],
         "acquisition_lock_timeout_ms": answer.lock_timeout_ms,
         "acknowledgement_errors": [{"topic": t, "partition": p, "error": e.to_dict()}
                                    for t, p, e in answer.ack_errors],
     }
+
+
+def show_partition(v: PartitionSummary) -> dict[str, Any]:
+    return {"topic": v.topic, "partition": v.partition, "start_offset": v.start_offset,
+            "end_offset": v.end_offset, **v.counts, "lag": v.lag}

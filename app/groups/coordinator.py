@@ -19,8 +19,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
-
 from app.clock import Clock
 from app.config import Settings
 from app.errors import Conflict, ErrorCode, InvalidRequest, NotFound, SluiceError
@@ -36,6 +34,7 @@ from app.groups.state import (
     MemberState,
     TopicPartition,
 )
+from app.metadata.db import Tx
 from app.metadata.groups import GroupStore, OffsetRow
 from app.topics import TopicRegistry, validate_name
 
@@ -386,8 +385,8 @@ class GroupCoordinator:
         """``staging_txn_offsets`` in a SQLite transaction of its own; durable on return."""
         async with self.staging_txn_offsets(group_id, producer_id, offsets) as staging:
             if staging is not None:
-                async with self.store.db.transaction() as conn:
-                    await staging.write(conn)
+                async with self.store.db.transaction() as tx:
+                    await staging.write(tx)
                 staging.complete()
 
     @asynccontextmanager
@@ -418,8 +417,8 @@ class GroupCoordinator:
         """``ending_txn_offsets`` in a SQLite transaction of its own; durable; idempotent."""
         async with self.ending_txn_offsets(group_id, producer_id, commit) as ending:
             if ending is not None:
-                async with self.store.db.transaction() as conn:
-                    await ending.write(conn)
+                async with self.store.db.transaction() as tx:
+                    await ending.write(tx)
                 ending.complete()
 
     # -- admin --------------------------------------------------------------------------------
@@ -517,8 +516,8 @@ class _StageTxnOffsets:
     rows: dict[OffsetKey, OffsetRow]
     now_ms: int
 
-    async def write(self, conn: aiosqlite.Connection) -> None:
-        await GroupStore.write_pending(conn, self.group.group_id, self.producer_id, self.seq,
+    async def write(self, tx: Tx) -> None:
+        await GroupStore.write_pending(tx, self.group.group_id, self.producer_id, self.seq,
                                        list(self.rows.values()), self.now_ms)
 
     def complete(self) -> None:
@@ -537,9 +536,9 @@ class _EndTxnOffsets:
     winners: dict[OffsetKey, Committed]
     now_ms: int
 
-    async def write(self, conn: aiosqlite.Connection) -> None:
+    async def write(self, tx: Tx) -> None:
         await GroupStore.write_end_pending(
-            conn, self.group.group_id, self.producer_id,
+            tx, self.group.group_id, self.producer_id,
             [OffsetRow(k.topic_id, k.partition, c.offset, c.metadata, c.seq)
              for k, c in self.winners.items()], self.now_ms)
 

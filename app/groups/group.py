@@ -12,13 +12,14 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from app.groups.state import (
+    VALID_PREVIOUS,
     GroupState,
     Member,
     TopicPartition,
     derive_group_state,
-    validate_transition,
 )
 from app.metadata.groups import MemberRow, MembershipChange
+from app.states import validate_transition
 
 
 class OffsetKey(NamedTuple):
@@ -67,11 +68,11 @@ class Group:
 
     def refresh_state(self) -> None:
         new = derive_group_state(self.members, self.epoch, self.target_epoch)
-        validate_transition(self.state, new)
+        validate_transition(VALID_PREVIOUS, self.state, new)
         self.state = new
 
     def kill(self) -> None:
-        validate_transition(self.state, GroupState.DEAD)
+        validate_transition(VALID_PREVIOUS, self.state, GroupState.DEAD)
         self.state = GroupState.DEAD
         self.dead = True
 

@@ -2,8 +2,8 @@
 
 Three things live here:
 
-- ``GroupState`` and its transition table. The state is derived from membership
-  (``derive_group_state``) and every change goes through ``validate_transition``.
+- ``GroupState`` and its table of legal previous states. The state is derived from membership
+  (``derive_group_state``) and every change goes through ``app.states.validate_transition``.
 - ``check_member_epoch``: the heartbeat's epoch rule (KIP-848 ``throwIfMemberEpochIsInvalid``).
 - ``reconcile``: one member's step towards its target assignment. A partition is never owned by
   two members at once from the server's point of view: a partition taken from a member is first
@@ -44,32 +44,23 @@ class GroupState(enum.Enum):
     DEAD = "Dead"
 
 
-_ALLOWED: dict[GroupState, frozenset[GroupState]] = {
-    # the first member joins (and may at once own its whole target); or the group is deleted
-    GroupState.EMPTY: frozenset({GroupState.ASSIGNING, GroupState.RECONCILING,
-                                 GroupState.STABLE, GroupState.DEAD}),
-    GroupState.ASSIGNING: frozenset({GroupState.EMPTY, GroupState.RECONCILING,
-                                     GroupState.STABLE}),
-    # members move to their targets; the last member may leave
-    GroupState.RECONCILING: frozenset({GroupState.EMPTY, GroupState.ASSIGNING,
-                                       GroupState.STABLE}),
+_LIVE = frozenset({GroupState.EMPTY, GroupState.ASSIGNING, GroupState.RECONCILING,
+                   GroupState.STABLE})
+
+# target state → the states it may be reached from (a live state may also stay as it is)
+VALID_PREVIOUS: dict[GroupState, frozenset[GroupState]] = {
+    # the last member leaves or is removed
+    GroupState.EMPTY: _LIVE,
     # a membership, subscription or metadata change starts a new round
-    GroupState.STABLE: frozenset({GroupState.EMPTY, GroupState.ASSIGNING,
-                                  GroupState.RECONCILING}),
-    # terminal: a deleted group never comes back (a new group of the same name is a new object)
-    GroupState.DEAD: frozenset(),
+    GroupState.ASSIGNING: _LIVE,
+    # members move to their targets (the first member may join straight into it)
+    GroupState.RECONCILING: _LIVE,
+    # every member owns its target (the first member may at once own its whole target)
+    GroupState.STABLE: _LIVE,
+    # the group is deleted, only when empty; terminal: a deleted group never comes back (a new
+    # group of the same name is a new object)
+    GroupState.DEAD: frozenset({GroupState.EMPTY}),
 }
-
-
-class IllegalTransition(Exception):
-    """A state change the table does not allow: a bug, never a client error."""
-
-
-def validate_transition(current: GroupState, target: GroupState) -> None:
-    if current is target and current is not GroupState.DEAD:
-        return
-    if target not in _ALLOWED[current]:
-        raise IllegalTransition(f"group state {current.value} → {target.value} is not allowed")
 
 
 class MemberState(enum.Enum):

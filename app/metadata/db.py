@@ -3,7 +3,9 @@
 SQLite in WAL mode with ``synchronous=FULL`` (a commit survives power loss) and foreign keys on.
 aiosqlite runs each connection on one thread, and two coroutines on one connection share its
 transaction, so all writes go through one writer connection behind a lock
-(``async with db.transaction() as conn``); reads use a separate connection.
+(``async with db.transaction() as tx``); reads use a separate connection. A writer sees its
+transaction as a ``Tx``: statements only, no commit or rollback of its own, and no driver type
+(the coordinators that take part in another one's transaction receive a ``Tx`` too).
 
 Group commit: writers arriving together share one ``BEGIN … COMMIT`` (one fsync). Each
 caller's statements run alone under the lock, after a SAVEPOINT of its own in the shared
@@ -18,9 +20,10 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
+from typing import Any
 
 import aiosqlite
 
@@ -39,6 +42,38 @@ async def _connect(path: str) -> aiosqlite.Connection:
     for pragma in _PRAGMAS:
         await conn.execute(pragma)
     return conn
+
+
+@dataclass(frozen=True, slots=True)
+class Executed:
+    """What one statement did: rows changed, and the rowid of the last row inserted."""
+    rowcount: int
+    lastrowid: int | None
+
+
+class Tx:
+    """One writer's part of a write transaction (see ``Database.transaction``)."""
+
+    __slots__ = ("_conn",)
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._conn.in_transaction
+
+    async def execute(self, sql: str, params: Sequence[object] = ()) -> Executed:
+        cur = await self._conn.execute(sql, params)  # not closed: no extra thread hop
+        return Executed(cur.rowcount, cur.lastrowid)
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        await self._conn.executemany(sql, rows)
+
+    async def fetchall(self, sql: str, params: Sequence[object] = ()
+                       ) -> list[tuple[Any, ...]]:
+        """The rows of a query (or of a statement with RETURNING)."""
+        return [tuple(r) for r in await self._conn.execute_fetchall(sql, params)]
 
 
 @dataclass(slots=True)
@@ -99,7 +134,7 @@ class Database:
             self._queued -= 1
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[Tx]:
         """One write transaction: atomic on its own, durable on exit, rolled back on error.
 
         It may share its SQLite commit with concurrent callers (group commit).
@@ -114,7 +149,7 @@ class Database:
                     self._savepoints += 1
                     await conn.execute(f"SAVEPOINT {savepoint}")
                 try:
-                    yield conn
+                    yield Tx(conn)
                 except BaseException:
                     await self._undo(batch, savepoint)
                     raise

@@ -8,10 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-import aiosqlite
 import orjson
 
-from app.metadata.db import Database
+from app.metadata.db import Database, Tx
 
 TopicPartition = tuple[str, int]
 
@@ -118,25 +117,25 @@ class GroupStore:
         return list(groups.values())
 
     @staticmethod
-    async def _ensure_group(conn: aiosqlite.Connection, group_id: str, created_ms: int) -> None:
-        await conn.execute(
+    async def _ensure_group(tx: Tx, group_id: str, created_ms: int) -> None:
+        await tx.execute(
             "INSERT OR IGNORE INTO consumer_groups (group_id, group_epoch, target_epoch, "
             "created_ms) VALUES (?, 0, 0, ?)", (group_id, created_ms))
 
     async def save_membership(self, change: MembershipChange, created_ms: int) -> None:
-        async with self.db.transaction() as conn:
-            await self._ensure_group(conn, change.group_id, created_ms)
-            await conn.execute(
+        async with self.db.transaction() as tx:
+            await self._ensure_group(tx, change.group_id, created_ms)
+            await tx.execute(
                 "UPDATE consumer_groups SET group_epoch = ?, target_epoch = ?, topics = ? "
                 "WHERE group_id = ?",
                 (change.group_epoch, change.target_epoch,
                  orjson.dumps({k: list(v) for k, v in change.topics.items()}).decode(),
                  change.group_id))
             if change.removals:
-                await conn.executemany(
+                await tx.executemany(
                     "DELETE FROM consumer_group_members WHERE group_id = ? AND member_id = ?",
                     [(change.group_id, m) for m in change.removals])
-            await conn.executemany(
+            await tx.executemany(
                 "INSERT OR REPLACE INTO consumer_group_members (group_id, member_id, "
                 "group_instance_id, member_epoch, previous_epoch, state, subscribed_topics, "
                 "rebalance_timeout_ms, assigned, revoking, target) "
@@ -149,11 +148,11 @@ class GroupStore:
     async def commit_offsets(self, group_id: str, commit_seq: int,
                              offsets: Sequence[OffsetRow], now_ms: int) -> None:
         """Plain commits (each row carries its sequence); the group's sequence moves too."""
-        async with self.db.transaction() as conn:
-            await self._ensure_group(conn, group_id, now_ms)
-            await conn.execute("UPDATE consumer_groups SET commit_seq = ? WHERE group_id = ?",
-                               (commit_seq, group_id))
-            await conn.executemany(
+        async with self.db.transaction() as tx:
+            await self._ensure_group(tx, group_id, now_ms)
+            await tx.execute("UPDATE consumer_groups SET commit_seq = ? WHERE group_id = ?",
+                             (commit_seq, group_id))
+            await tx.executemany(
                 "INSERT OR REPLACE INTO consumer_group_offsets (group_id, topic_id, partition, "
                 "committed_offset, metadata, commit_seq, commit_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(group_id, o.topic_id, o.partition, o.offset, o.metadata, o.commit_seq, now_ms)
@@ -161,19 +160,19 @@ class GroupStore:
 
     async def stage_pending(self, group_id: str, producer_id: int, commit_seq: int,
                             offsets: Sequence[OffsetRow], now_ms: int) -> None:
-        async with self.db.transaction() as conn:
-            await self.write_pending(conn, group_id, producer_id, commit_seq, offsets, now_ms)
+        async with self.db.transaction() as tx:
+            await self.write_pending(tx, group_id, producer_id, commit_seq, offsets, now_ms)
 
     @staticmethod
-    async def write_pending(conn: aiosqlite.Connection, group_id: str, producer_id: int,
-                            commit_seq: int, offsets: Sequence[OffsetRow], now_ms: int) -> None:
+    async def write_pending(tx: Tx, group_id: str, producer_id: int, commit_seq: int,
+                            offsets: Sequence[OffsetRow], now_ms: int) -> None:
         """``stage_pending`` inside the caller's write transaction."""
-        await conn.execute(  # _ensure_group and the sequence in one statement
+        await tx.execute(  # _ensure_group and the sequence in one statement
             "INSERT INTO consumer_groups (group_id, group_epoch, target_epoch, commit_seq, "
             "created_ms) VALUES (?, 0, 0, ?, ?) "
             "ON CONFLICT (group_id) DO UPDATE SET commit_seq = excluded.commit_seq",
             (group_id, commit_seq, now_ms))
-        await conn.executemany(
+        await tx.executemany(
             "INSERT OR REPLACE INTO consumer_group_pending_offsets (group_id, producer_id, "
             "topic_id, partition, committed_offset, metadata, commit_seq) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -183,44 +182,44 @@ class GroupStore:
     async def end_pending(self, group_id: str, producer_id: int,
                           materialise: Sequence[OffsetRow], now_ms: int) -> None:
         """Drop the producer's pending offsets, writing ``materialise`` as committed."""
-        async with self.db.transaction() as conn:
-            await self.write_end_pending(conn, group_id, producer_id, materialise, now_ms)
+        async with self.db.transaction() as tx:
+            await self.write_end_pending(tx, group_id, producer_id, materialise, now_ms)
 
     @staticmethod
-    async def write_end_pending(conn: aiosqlite.Connection, group_id: str, producer_id: int,
+    async def write_end_pending(tx: Tx, group_id: str, producer_id: int,
                                 materialise: Sequence[OffsetRow], now_ms: int) -> None:
         """``end_pending`` inside the caller's write transaction."""
         if materialise:
-            await conn.executemany(
+            await tx.executemany(
                 "INSERT OR REPLACE INTO consumer_group_offsets (group_id, topic_id, partition, "
                 "committed_offset, metadata, commit_seq, commit_ms) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(group_id, o.topic_id, o.partition, o.offset, o.metadata, o.commit_seq,
                   now_ms) for o in materialise])
-        await conn.execute(
+        await tx.execute(
             "DELETE FROM consumer_group_pending_offsets WHERE group_id = ? AND producer_id = ?",
             (group_id, producer_id))
 
     async def delete_offsets(self, group_id: str, topic_ids: Sequence[int] | None) -> None:
-        async with self.db.transaction() as conn:
+        async with self.db.transaction() as tx:
             if topic_ids is None:
-                await conn.execute("DELETE FROM consumer_group_offsets WHERE group_id = ?",
-                                   (group_id,))
+                await tx.execute("DELETE FROM consumer_group_offsets WHERE group_id = ?",
+                                 (group_id,))
             else:
-                await conn.executemany(
+                await tx.executemany(
                     "DELETE FROM consumer_group_offsets WHERE group_id = ? AND topic_id = ?",
                     [(group_id, t) for t in topic_ids])
 
     async def delete_group(self, group_id: str) -> None:
-        async with self.db.transaction() as conn:
-            await conn.execute("DELETE FROM consumer_groups WHERE group_id = ?", (group_id,))
+        async with self.db.transaction() as tx:
+            await tx.execute("DELETE FROM consumer_groups WHERE group_id = ?", (group_id,))
 
     async def forget_topics(self, live_topic_ids: set[int]) -> None:
         """Drop committed offsets of deleted topics (pending ones end with their transaction)."""
-        async with self.db.transaction() as conn:
-            rows = await conn.execute_fetchall(
+        async with self.db.transaction() as tx:
+            rows = await tx.fetchall(
                 "SELECT DISTINCT topic_id FROM consumer_group_offsets")
             dead = [(r[0],) for r in rows if r[0] not in live_topic_ids]
             if dead:
-                await conn.executemany(
+                await tx.executemany(
                     "DELETE FROM consumer_group_offsets WHERE topic_id = ?", dead)

@@ -6,10 +6,9 @@ import dataclasses
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
-import aiosqlite
 import orjson
 
-from app.metadata.db import Database
+from app.metadata.db import Database, Tx
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +29,7 @@ class TxnRow:
 
 
 # statements of a participant, run inside the transaction's SQLite write
-Write = Callable[[aiosqlite.Connection], Awaitable[None]]
+Write = Callable[[Tx], Awaitable[None]]
 
 _COLUMNS = ("transactional_id, producer_id, producer_epoch, last_producer_id, last_epoch, "
             "timed_out_epoch, timeout_ms, state, partitions, groups, start_ms, updated_ms, "
@@ -43,15 +42,12 @@ class ProducerIdStore:
 
     async def reserve_block(self, size: int) -> int:
         """Reserve ``size`` ids durably; answers the first of them."""
-        async with self.db.transaction() as conn:
-            await conn.execute("INSERT OR IGNORE INTO producer_id_blocks (singleton, next_start) "
-                               "VALUES (1, 0)")
-            async with conn.execute(
+        async with self.db.transaction() as tx:
+            await tx.execute("INSERT OR IGNORE INTO producer_id_blocks (singleton, next_start) "
+                             "VALUES (1, 0)")
+            (row,) = await tx.fetchall(
                 "UPDATE producer_id_blocks SET next_start = next_start + ? WHERE singleton = 1 "
-                "RETURNING next_start", (size,)
-            ) as cur:
-                row = await cur.fetchone()
-            assert row is not None
+                "RETURNING next_start", (size,))
             return int(row[0]) - size
 
     async def issued_below(self) -> int:
@@ -76,12 +72,12 @@ class TransactionStore:
     async def save(self, row: TxnRow | None, *, also: Sequence[Write] = ()) -> None:
         """Write one transaction's state (None: unchanged) and the ``also`` writes of its
         participants, in one SQLite transaction (durable on return)."""
-        async with self.db.transaction() as conn:
+        async with self.db.transaction() as tx:
             for write in also:
-                await write(conn)
+                await write(tx)
             if row is None:
                 return
-            await conn.execute(
+            await tx.execute(
                 f"INSERT OR REPLACE INTO transactions ({_COLUMNS}) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (row.transactional_id, row.producer_id, row.producer_epoch,
@@ -91,6 +87,6 @@ class TransactionStore:
                  orjson.dumps(sorted(row.share_groups)).decode()))
 
     async def delete(self, transactional_id: str) -> None:
-        async with self.db.transaction() as conn:
-            await conn.execute("DELETE FROM transactions WHERE transactional_id = ?",
-                               (transactional_id,))
+        async with self.db.transaction() as tx:
+            await tx.execute("DELETE FROM transactions WHERE transactional_id = ?",
+                             (transactional_id,))

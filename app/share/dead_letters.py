@@ -3,8 +3,9 @@ copied to the group's ``dead_letter_topic`` with their key, value and headers pl
 ``sluice.dlq.topic``, ``.partition``, ``.offset``, ``.group``, ``.delivery_count`` and
 ``.reason``; partition = source partition mod the dead-letter topic's partitions.
 
-The ``StateWriter`` calls ``copy`` before it commits the share state: the copies are appended
-and fsynced first, so an archive is never durable without its copy. A crash after the copy and
+The ``StateWriter`` (and a transaction's ending) calls ``copy`` before it commits the share state
+that archives the records: the copies are appended and fsynced first, so an archive is never
+durable without its copy. A crash after the copy and
 before the state commit makes the record deliverable again, and a second failure copies it
 again: copies are at-least-once.
 """
@@ -12,11 +13,9 @@ again: copies are at-least-once.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Sequence
 
-from app.clock import Clock
-from app.errors import ErrorCode, Unavailable
-from app.flusher import Flusher
+from app.producers.appender import Appender
 from app.share.partition import DlqItem, SharePartition, Staged
 from app.storage.log import PartitionLog
 from app.storage.record import Header, Record, StoredRecord
@@ -28,22 +27,18 @@ _READ_BYTES = 16 * 1024 * 1024
 
 
 class DeadLetters:
-    def __init__(self, topics: TopicRegistry, flusher: Flusher, clock: Clock,
-                 topic_of: Callable[[str], str | None]) -> None:
+    def __init__(self, topics: TopicRegistry, appender: Appender) -> None:
         self.topics = topics
-        self.flusher = flusher
-        self.clock = clock
-        self.topic_of = topic_of  # group id → its dead_letter_topic, if any
+        self.appender = appender
         self.copied = 0
 
-    async def copy(self, staged: list[Staged]) -> None:
-        """Append the copies of every staged change's dead-letter items; return once durable."""
-        appended: dict[PartitionLog, None] = {}
-        now = self.clock.now_ms()
-        for s in staged:
+    async def copy(self, work: Sequence[tuple[Staged, str]]) -> None:
+        """Append the copies of the dead-letter items of each staged change to its group's
+        dead-letter topic (named with it); return once durable."""
+        copies: list[tuple[PartitionLog, list[Record]]] = []
+        for s, name in work:
             sp = s.partition
-            name = self.topic_of(sp.group_id)
-            if name is None or not s.dlq:
+            if not s.dlq:
                 continue
             dlq = self.topics.topics.get(name)
             source = self.topics.topics.get(sp.topic)
@@ -52,19 +47,11 @@ class DeadLetters:
                             "archived without a copy", name, sp.group_id, len(s.dlq))
                 continue
             src = source.log(sp.partition)
-            copies = [self._copy_of(sp, item, r) for item in s.dlq for r in _read(src, item)]
-            if not copies:
-                continue
-            target = dlq.log(sp.partition % dlq.partitions)
-            try:
-                target.append(copies, now_ms=now)
-            except OSError as exc:
-                raise Unavailable(ErrorCode.STORAGE_ERROR,
-                                  f"dead-letter append failed: {exc}") from exc
-            appended[target] = None
-            self.copied += len(copies)
-        if appended:
-            await self.flusher.wait_durable(list(appended))
+            records = [self._copy_of(sp, item, r) for item in s.dlq for r in _read(src, item)]
+            if records:
+                copies.append((dlq.log(sp.partition % dlq.partitions), records))
+        if copies:
+            self.copied += await self.appender.append_copies(copies)
 
     @staticmethod
     def _copy_of(sp: SharePartition, item: DlqItem, r: StoredRecord) -> Record:

@@ -3,8 +3,9 @@ and the effective values (A1.14). Unknown keys and values out of bounds are ``IN
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar
 
 from app.config import Settings
 from app.errors import ErrorCode, InvalidRequest
@@ -21,13 +22,13 @@ def _bad(message: str) -> InvalidRequest:
     return InvalidRequest(message, ErrorCode.INVALID_CONFIG)
 
 
-def _int(key: str, value: Any, lo: int, hi: int) -> int:
+def _int(key: str, value: object, lo: int, hi: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
         raise _bad(f"{key} must be an integer from {lo} to {hi}")
     return value
 
 
-def parse_offset_reset(value: Any, key: str = "auto_offset_reset") -> str:
+def parse_offset_reset(value: object, key: str = "auto_offset_reset") -> str:
     if value in ("latest", "earliest"):
         return str(value)
     if isinstance(value, str) and value.startswith("by_duration:"):
@@ -37,10 +38,9 @@ def parse_offset_reset(value: Any, key: str = "auto_offset_reset") -> str:
     raise _bad(f"{key} must be latest, earliest or by_duration:<ms>")
 
 
-def validate(changes: Any, current: dict[str, Any], settings: Settings) -> dict[str, Any]:
+def validate(changes: Mapping[str, object], current: Mapping[str, object],
+             settings: Settings) -> dict[str, object]:
     """``current`` with ``changes`` applied (null sets a key back to its default)."""
-    if not isinstance(changes, dict):
-        raise _bad("the body must be a JSON object of config keys")
     out = dict(current)
     for key, value in changes.items():
         if key not in KEYS:
@@ -58,7 +58,7 @@ def validate(changes: Any, current: dict[str, Any], settings: Settings) -> dict[
         elif key == "auto_offset_reset":
             out[key] = parse_offset_reset(value)
         elif key == "isolation_level":
-            if value not in ISOLATION_LEVELS:
+            if not isinstance(value, str) or value not in ISOLATION_LEVELS:
                 raise _bad(f"isolation_level must be one of {', '.join(ISOLATION_LEVELS)}")
             out[key] = value
         elif key == "renew_enabled":
@@ -83,20 +83,22 @@ class GroupConfig:
     dead_letter_topic: str | None
 
     @classmethod
-    def effective(cls, explicit: dict[str, Any], settings: Settings) -> GroupConfig:
-        lock_ms = explicit.get("record_lock_duration_ms", settings.share_record_lock_duration_ms)
+    def effective(cls, explicit: Mapping[str, object], settings: Settings) -> GroupConfig:
+        """The config of a group with the ``explicit`` keys (as ``validate`` answers them)."""
+        lock_ms = _get(explicit, "record_lock_duration_ms", int,
+                       settings.share_record_lock_duration_ms)
         lock_ms = min(max(lock_ms, settings.share_min_record_lock_duration_ms),
                       settings.share_max_record_lock_duration_ms)
         return cls(
             record_lock_duration_ms=lock_ms,
-            delivery_count_limit=explicit.get("delivery_count_limit",
-                                              settings.share_delivery_count_limit),
-            partition_max_record_locks=explicit.get(
-                "partition_max_record_locks", settings.share_partition_max_record_locks),
-            auto_offset_reset=explicit.get("auto_offset_reset", "latest"),
-            isolation_level=explicit.get("isolation_level", "read_uncommitted"),
-            renew_enabled=explicit.get("renew_enabled", True),
-            dead_letter_topic=explicit.get("dead_letter_topic") or None,
+            delivery_count_limit=_get(explicit, "delivery_count_limit", int,
+                                      settings.share_delivery_count_limit),
+            partition_max_record_locks=_get(explicit, "partition_max_record_locks", int,
+                                            settings.share_partition_max_record_locks),
+            auto_offset_reset=_get(explicit, "auto_offset_reset", str, "latest"),
+            isolation_level=_get(explicit, "isolation_level", str, "read_uncommitted"),
+            renew_enabled=_get(explicit, "renew_enabled", bool, True),
+            dead_letter_topic=_get(explicit, "dead_letter_topic", str, "") or None,
         )
 
     @property
@@ -104,5 +106,15 @@ class GroupConfig:
         return Limits(self.record_lock_duration_ms, self.delivery_count_limit,
                       self.partition_max_record_locks, self.renew_enabled)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {k: getattr(self, k) for k in KEYS}
+
+
+T = TypeVar("T", int, str, bool)
+
+
+def _get(explicit: Mapping[str, object], key: str, kind: type[T], default: T) -> T:
+    value = explicit.get(key, default)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise TypeError(f"share group config {key}={value!r} is not a {kind.__name__}")
+    return value

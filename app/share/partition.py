@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from app.errors import Conflict, ErrorCode, InvalidRequest
-from app.share.record_state import RecordState, validate_transition
+from app.share.record_state import VALID_PREVIOUS, RecordState
+from app.states import validate_transition
 from app.storage.log import ReadResult
 from app.storage.record import REC_FIXED, StoredRecord
 
@@ -109,6 +110,15 @@ class TxnAck:
     delay_ms: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where a staged change moves a run once it is durable."""
+
+    state: RecordState
+    delivery_count: int
+    available_at: int = 0  # ms; a release with delay is not acquired before this
+
+
 @dataclass(slots=True)
 class Run:
     first: int
@@ -119,7 +129,7 @@ class Run:
     lock: Lock | None = None
     available_at: int = 0  # ms; a release with delay is not acquired before this
     pending: Staged | None = None
-    target: tuple[RecordState, int, int] | None = None  # (state, delivery count, available_at)
+    target: Target | None = None
     txn: TxnAck | None = None  # held by an open transaction (lock suspended)
 
     @property
@@ -135,15 +145,24 @@ class DlqItem:
     reason: str
 
 
+class StagedKind(enum.Enum):
+    """What a staged change does."""
+
+    ACK = "ack"  # acknowledgements of one request
+    EXPIRY = "expiry"  # acquisition locks that expired
+    LEAVE = "leave"  # the records of a member that left
+    TXN = "txn"  # transactional acknowledgements held until their transaction ends
+    TXN_END = "txn_end"  # the outcome of held acknowledgements, when their transaction ends
+
+
 @dataclass(eq=False, slots=True)
 class Staged:
     """A change awaiting its durable write: ``complete`` it after the write, or roll it back."""
 
     partition: SharePartition
-    kind: str  # "ack", "expiry", "leave", "txn" (holding), "txn_end"
+    kind: StagedKind
     runs: list[Run] = field(default_factory=list)
     dlq: list[DlqItem] = field(default_factory=list)
-    txn_end: int | None = None  # producer id whose held acknowledgements this change ends
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,7 +337,7 @@ class SharePartition:
             self.end_offset = self.start_offset
 
     def _set(self, run: Run, state: RecordState) -> None:
-        run.state = validate_transition(run.state, state)
+        run.state = validate_transition(VALID_PREVIOUS, run.state, state)
 
     # -- log start ----------------------------------------------------------------------------
 
@@ -502,7 +521,7 @@ class SharePartition:
         if not limits.renew_enabled and any(AckType.RENEW in b.types for b in batches):
             raise InvalidRequest("renew is disabled for this group (renew_enabled=false)")
         self._check_acks(member, batches, now)
-        staged = Staged(self, "ack")
+        staged = Staged(self, StagedKind.ACK)
         renewed: list[Run] = []
         for b, kind, run in self._acked_runs(batches):
             if kind is AckType.RENEW:
@@ -514,7 +533,7 @@ class SharePartition:
             self._renew(renewed, member, now, limits)
             return None
         for run in renewed:
-            self._stage(staged, run, (ACQUIRED, run.delivery_count, 0))
+            self._stage(staged, run, Target(ACQUIRED, run.delivery_count))
         self.staged.append(staged)
         return staged
 
@@ -568,20 +587,20 @@ class SharePartition:
         return ""
 
     def _ack_target(self, run: Run, kind: AckType, delay_ms: int, now: int, limits: Limits,
-                    staged: Staged) -> tuple[RecordState, int, int]:
+                    staged: Staged) -> Target:
         dc = run.delivery_count
         if kind is AckType.ACCEPT:
-            return ACKNOWLEDGED, dc, 0
+            return Target(ACKNOWLEDGED, dc)
         if kind is AckType.REJECT:
             staged.dlq.append(DlqItem(run.first, run.last, dc, REASON_REJECTED))
-            return ARCHIVED, dc, 0
+            return Target(ARCHIVED, dc)
         if dc >= limits.delivery_limit:
             staged.dlq.append(DlqItem(run.first, run.last, dc, REASON_DELIVERY_LIMIT))
-            return ARCHIVED, dc, 0
-        return AVAILABLE, dc, (now + delay_ms if delay_ms > 0 else 0)
+            return Target(ARCHIVED, dc)
+        return Target(AVAILABLE, dc, now + delay_ms if delay_ms > 0 else 0)
 
-    def _stage(self, staged: Staged, run: Run, target: tuple[RecordState, int, int]) -> None:
-        validate_transition(run.state, target[0])
+    def _stage(self, staged: Staged, run: Run, target: Target) -> None:
+        validate_transition(VALID_PREVIOUS, run.state, target.state)
         run.pending = staged
         run.target = target
         staged.runs.append(run)
@@ -591,7 +610,7 @@ class SharePartition:
             return
         lock = Lock(self, member, runs[0].first, runs[-1].last, now + limits.lock_ms)
         for run in runs:
-            validate_transition(run.state, ACQUIRED)
+            validate_transition(VALID_PREVIOUS, run.state, ACQUIRED)
             run.lock = lock
         self.timers.schedule_lock(lock)
 
@@ -607,10 +626,10 @@ class SharePartition:
                 raise InvalidRequest("renew cannot join a transaction: the lock of records "
                                      "under a transactional acknowledgement is suspended")
         self._check_acks(member, batches, now)
-        staged = Staged(self, "txn")
+        staged = Staged(self, StagedKind.TXN)
         rows: list[HeldAck] = []
         for b, kind, run in self._acked_runs(batches):
-            self._stage(staged, run, (ACQUIRED, run.delivery_count, 0))
+            self._stage(staged, run, Target(ACQUIRED, run.delivery_count))
             run.txn = TxnAck(producer_id, kind, b.delay_ms)
             rows.append(HeldAck(run.first, run.last, producer_id, kind, b.delay_ms,
                                 run.delivery_count, member))
@@ -631,23 +650,24 @@ class SharePartition:
         """Stage the outcome of the producer's held acknowledgements: commit applies them as
         plain acknowledgements would (delivery limit, dead-letter copy); abort releases the
         records with their delivery count unchanged (archived at the delivery limit, as any
-        release). None when nothing is held here for the producer."""
+        release). None when nothing is held here for the producer. Like ``hold_txn``, the
+        change is not left for the writer: the caller writes the durable view with it, then
+        calls ``complete`` (or ``rollback``)."""
         runs = [r for r in self.runs if r.txn is not None
                 and r.txn.producer_id == producer_id and r.pending is None]
         if not runs:
             return None
-        staged = Staged(self, "txn_end", txn_end=producer_id)
+        staged = Staged(self, StagedKind.TXN_END)
         for run in runs:
             assert run.txn is not None
             if run.last < self.start_offset:
-                self._stage(staged, run, (ARCHIVED, run.delivery_count, 0))
+                self._stage(staged, run, Target(ARCHIVED, run.delivery_count))
             elif commit:
                 self._stage(staged, run, self._ack_target(run, run.txn.kind, run.txn.delay_ms,
                                                           now, limits, staged))
             else:
                 self._stage(staged, run, self._ack_target(run, AckType.RELEASE, 0, now,
                                                           limits, staged))
-        self.staged.append(staged)
         return staged
 
     def held_by(self, producer_id: int | None = None) -> int:
@@ -669,16 +689,16 @@ class SharePartition:
     def _stage_expiry(self, runs: list[Run], limits: Limits) -> Staged | None:
         if not runs:
             return None
-        staged = Staged(self, "expiry")
+        staged = Staged(self, StagedKind.EXPIRY)
         for run in runs:
             dc = run.delivery_count
             if run.last < self.start_offset:
-                self._stage(staged, run, (ARCHIVED, dc, 0))
+                self._stage(staged, run, Target(ARCHIVED, dc))
             elif dc >= limits.delivery_limit:
                 staged.dlq.append(DlqItem(run.first, run.last, dc, REASON_DELIVERY_LIMIT))
-                self._stage(staged, run, (ARCHIVED, dc, 0))
+                self._stage(staged, run, Target(ARCHIVED, dc))
             else:
-                self._stage(staged, run, (AVAILABLE, dc, 0))
+                self._stage(staged, run, Target(AVAILABLE, dc))
         self.staged.append(staged)
         return staged
 
@@ -689,12 +709,12 @@ class SharePartition:
                 and r.pending is None and r.txn is None]  # held runs wait for their txn
         if not runs:
             return None
-        staged = Staged(self, "leave")
+        staged = Staged(self, StagedKind.LEAVE)
         for run in runs:
             if run.last < self.start_offset:
-                self._stage(staged, run, (ARCHIVED, run.delivery_count, 0))
+                self._stage(staged, run, Target(ARCHIVED, run.delivery_count))
             else:
-                self._stage(staged, run, (AVAILABLE, max(run.delivery_count - 1, 0), 0))
+                self._stage(staged, run, Target(AVAILABLE, max(run.delivery_count - 1, 0)))
         self.staged.append(staged)
         return staged
 
@@ -707,20 +727,20 @@ class SharePartition:
         renewed: list[Run] = []
         wake_at = 0
         for run in staged.runs:
-            assert run.target is not None and run.pending is staged
-            state, dc, available_at = run.target
+            target = run.target
+            assert target is not None and run.pending is staged
             run.pending = None
             run.target = None
-            if state is ACQUIRED:
+            if target.state is ACQUIRED:
                 renewed.append(run)
                 continue
-            self._set(run, state)
-            run.delivery_count = dc
-            run.available_at = available_at
+            self._set(run, target.state)
+            run.delivery_count = target.delivery_count
+            run.available_at = target.available_at
             run.member = None
             run.lock = None
             run.txn = None
-            wake_at = max(wake_at, available_at)
+            wake_at = max(wake_at, target.available_at)
         if renewed:
             self._renew(renewed, renewed[0].member or "", now, limits)
         if wake_at > now:
@@ -736,7 +756,7 @@ class SharePartition:
         for run in staged.runs:
             run.pending = None
             run.target = None
-            if staged.kind == "txn":
+            if staged.kind is StagedKind.TXN:
                 run.txn = None  # the hold never became durable
             if run.state is ACQUIRED and run.lock is not None and run.lock.deadline <= now:
                 expired.append(run)
@@ -756,7 +776,7 @@ class SharePartition:
         for run in self.runs:
             if run.pending is not None and run.pending in taken:
                 assert run.target is not None
-                state, dc = run.target[0], run.target[1]
+                state, dc = run.target.state, run.target.delivery_count
             else:
                 state, dc = run.state, run.delivery_count
             if state is ACQUIRED:
@@ -819,6 +839,3 @@ class SharePartition:
                     and run.first >= self.start_offset):
                 return True
         return self.end_offset < bound and self.end_offset - self.start_offset < max_locks
-
-    def acquired_by(self, member: str) -> int:
-        return sum(r.size for r in self.runs if r.state is ACQUIRED and r.member == member)

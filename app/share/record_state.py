@@ -7,6 +7,7 @@ its lock expires or its member leaves.
 ACKNOWLEDGED and ARCHIVED are terminal: nothing moves a record out of them (sticky terminal
 states, C2). A move to the current state is illegal, except ``ACQUIRED → ACQUIRED`` which is
 how a renew restarts the lock without changing the state. The ids are the persisted bytes.
+The table lists, per state, the states it may be reached from (``app.states``).
 """
 
 from __future__ import annotations
@@ -29,26 +30,13 @@ class RecordState(enum.IntEnum):
         return self.name.lower()
 
 
-_ALLOWED: dict[RecordState, frozenset[RecordState]] = {
-    RecordState.AVAILABLE: frozenset({RecordState.ACQUIRED, RecordState.ARCHIVED}),
-    RecordState.ACQUIRED: frozenset({RecordState.ACQUIRED,  # renew
-                                     RecordState.AVAILABLE, RecordState.ACKNOWLEDGED,
-                                     RecordState.ARCHIVED}),
-    RecordState.ACKNOWLEDGED: frozenset(),
-    RecordState.ARCHIVED: frozenset(),
+# target state → the states it may be reached from
+VALID_PREVIOUS: dict[RecordState, frozenset[RecordState]] = {
+    # released, its lock expired or its member left
+    RecordState.AVAILABLE: frozenset({RecordState.ACQUIRED}),
+    # a fetch acquires it; ACQUIRED → ACQUIRED is a renew
+    RecordState.ACQUIRED: frozenset({RecordState.AVAILABLE, RecordState.ACQUIRED}),
+    RecordState.ACKNOWLEDGED: frozenset({RecordState.ACQUIRED}),
+    # rejected or at the delivery limit; or never delivered: below the log start, or a gap
+    RecordState.ARCHIVED: frozenset({RecordState.AVAILABLE, RecordState.ACQUIRED}),
 }
-
-
-class IllegalTransition(Exception):
-    """A programming error: the share partition asked for a move the table forbids."""
-
-
-def can_move(current: RecordState, target: RecordState) -> bool:
-    return target in _ALLOWED[current]
-
-
-def validate_transition(current: RecordState, target: RecordState) -> RecordState:
-    """``target`` if the move is legal; raises ``IllegalTransition`` otherwise."""
-    if target not in _ALLOWED[current]:
-        raise IllegalTransition(f"{current.name} → {target.name} is not a legal move")
-    return target

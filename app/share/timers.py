@@ -17,10 +17,10 @@ Due = Lock | SharePartition
 
 
 class DeadlineHeap:
-    def __init__(self) -> None:
+    def __init__(self, on_earlier: Callable[[], None] = lambda: None) -> None:
         self._heap: list[tuple[int, int, Due]] = []
         self._seq = itertools.count()
-        self.on_earlier: Callable[[], None] = lambda: None  # a new earliest deadline
+        self.on_earlier = on_earlier  # a new earliest deadline: the timer loop waits less
 
     def __len__(self) -> int:
         return len(self._heap)

@@ -4,8 +4,11 @@ timeouts, fencing and recovery.
 Every change follows the state table (``state.py``): stage it (``prepare``; a pending change
 turns concurrent callers away with CONCURRENT_TRANSACTIONS) → make it durable in SQLite →
 complete it. Ending a transaction is: Prepare* durable → markers on every partition, fsynced →
-the groups' offsets ended and Complete* with the bumped epoch (transactions v2), durable in
-one SQLite commit. Recovery at start finishes every Prepare* it finds the same way.
+the participants' endings (consumer groups' offsets, share groups' acknowledgements) and
+Complete* with the bumped epoch (transactions v2), durable in one SQLite commit. Recovery at
+start finishes every Prepare* it finds the same way.
+
+The participants and the marker writer are given at construction (``participants.py``).
 
 Fencing follows SEMANTICS.md decision 1 (KIP-588 as designed): a timeout abort records the
 epoch it aborted; that epoch gets TRANSACTION_TIMED_OUT on the transaction endpoints,
@@ -18,9 +21,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from contextlib import AsyncExitStack
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from app.clock import Clock
 from app.config import Settings
@@ -44,8 +47,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("sluice.transactions")
 
-# (producer id, marker epoch, commit, partitions) → markers appended and durable
-MarkerWriter = Callable[[int, int, bool, Collection[tuple[str, int]]], Awaitable[None]]
+
+class MarkerWriter(Protocol):
+    async def append_markers(self, producer_id: int, epoch: int, commit: bool,
+                             partitions: Collection[tuple[str, int]]) -> None:
+        """A COMMIT or ABORT marker on each partition (of topics that still exist); returns
+        once all are durable."""
+        ...
+
 
 _S = TxnState
 _IDLE = (_S.EMPTY, _S.COMPLETE_COMMIT, _S.COMPLETE_ABORT)
@@ -53,14 +62,15 @@ _IDLE = (_S.EMPTY, _S.COMPLETE_COMMIT, _S.COMPLETE_ABORT)
 
 class TransactionCoordinator:
     def __init__(self, store: TransactionStore, ids: ProducerIds, clock: Clock,
-                 settings: Settings, markers: MarkerWriter) -> None:
+                 settings: Settings, *, markers: MarkerWriter,
+                 offsets: OffsetParticipant | None, acks: AckParticipant | None) -> None:
         self.store = store
         self.ids = ids
         self.clock = clock
         self.settings = settings
         self.markers = markers
-        self.offset_participant: OffsetParticipant | None = None
-        self.ack_participant: AckParticipant | None = None  # share groups
+        self.offsets = offsets  # consumer groups (None: offsets cannot join a transaction)
+        self.acks = acks  # share groups (None: acknowledgements cannot join one)
         self.txns: dict[str, TxnMetadata] = {}
         self._finishing: set[str] = set()
 
@@ -269,7 +279,7 @@ class TransactionCoordinator:
                           group_instance_id: str | None,
                           offsets: Sequence[OffsetCommit]) -> None:
         """KIP-447: offsets committed for the group only if the transaction commits."""
-        participant = self.offset_participant
+        participant = self.offsets
         if participant is None:
             raise Unavailable(ErrorCode.GROUPS_UNAVAILABLE,
                               "offsets in a transaction need consumer groups, which this "
@@ -299,9 +309,8 @@ class TransactionCoordinator:
             self, tid: str, producer_id: int, epoch: int, group_id: str, member_id: str,
             acks: Mapping[tuple[str, int], list[AckBatch] | SluiceError],
     ) -> list[tuple[tuple[str, int], SluiceError | None]]:
-        """Share acknowledgements applied only if the transaction commits (decision 4); the
-        share group joins the transaction durably before the acknowledgements are staged."""
-        participant = self.ack_participant
+        """Share acknowledgements applied only if the transaction commits (decision 4)."""
+        participant = self.acks
         if participant is None:
             raise Unavailable(ErrorCode.GROUPS_UNAVAILABLE,
                               "acknowledgements in a transaction need share groups, which "
@@ -311,11 +320,17 @@ class TransactionCoordinator:
         participant.check_txn_acks_member(group_id, member_id)
         transit = tm.prepare(self._ongoing(tm, share_groups=tm.share_groups | {group_id}))
         try:
-            if transit != tm.transit():
-                await self.store.save(_row(tid, transit))
-            # still pending: an end cannot start before the acknowledgements are staged
-            results = await participant.stage_txn_acks(group_id, member_id, producer_id,
-                                                       acks)
+            # still pending: an end cannot start before the acknowledgements are held; the
+            # share group joins the transaction and they are held in one SQLite commit
+            async with participant.staging_txn_acks(group_id, member_id, producer_id,
+                                                    acks) as staging:
+                row = _row(tid, transit) if transit != tm.transit() else None
+                held = staging.held
+                if row is not None or held is not None:
+                    await self.store.save(row, also=[held.write] if held is not None else [])
+                if held is not None:
+                    held.complete()
+                results = staging.results
         except BaseException:
             if tm.pending is transit:
                 tm.abort_pending()
@@ -340,33 +355,35 @@ class TransactionCoordinator:
         await self._finish(tm)
 
     async def _finish(self, tm: TxnMetadata) -> None:
-        """From Prepare*: markers (epoch + 1) → the share groups' acknowledgements (each durable
-        on its own) → the groups' offsets ended and Complete* with the new epoch, in one SQLite
-        commit."""
+        """From Prepare*: markers (epoch + 1) → the participants' endings (the consumer groups'
+        offsets, then the share groups' acknowledgements, each in one order) → written with
+        Complete* and the new epoch in one SQLite commit."""
         tid = tm.transactional_id
         self._finishing.add(tid)
         try:
             commit = tm.state is _S.PREPARE_COMMIT
             if tm.partitions:
-                await self.markers(tm.producer_id, tm.producer_epoch + 1, commit, tm.partitions)
-            if tm.share_groups:  # transactional share acknowledgements
-                acks = self.ack_participant
-                if acks is None:
-                    log.warning("transaction %r has share acknowledgements but no share "
-                                "groups run here", tid)
-                else:
-                    for group_id in sorted(tm.share_groups):
-                        await acks.end_txn_acks(group_id, tm.producer_id, commit)
+                await self.markers.append_markers(tm.producer_id, tm.producer_epoch + 1, commit,
+                                                  tm.partitions)
             pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch)
             async with AsyncExitStack() as stack:
                 endings: list[TxnWrite] = []
-                participant = self.offset_participant
-                if tm.groups and participant is None:
+                offsets, acks = self.offsets, self.acks
+                if tm.groups and offsets is None:
                     log.warning("transaction %r has group offsets but no groups run here", tid)
-                elif participant is not None:
+                elif offsets is not None:
                     for group_id in sorted(tm.groups):  # the groups' locks, in one order
                         ending = await stack.enter_async_context(
-                            participant.ending_txn_offsets(group_id, tm.producer_id, commit))
+                            offsets.ending_txn_offsets(group_id, tm.producer_id, commit))
+                        if ending is not None:
+                            endings.append(ending)
+                if tm.share_groups and acks is None:
+                    log.warning("transaction %r has share acknowledgements but no share "
+                                "groups run here", tid)
+                elif acks is not None:
+                    for group_id in sorted(tm.share_groups):  # their partitions, in one order
+                        ending = await stack.enter_async_context(
+                            acks.ending_txn_acks(group_id, tm.producer_id, commit))
                         if ending is not None:
                             endings.append(ending)
                 transit = tm.prepare(dataclasses.replace(

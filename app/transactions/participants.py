@@ -1,21 +1,21 @@
 """Seams through which other coordinators take part in a transaction.
 
-The transaction coordinator calls a participant after the markers are durable and before the
-transaction completes, for commit and abort alike (timeouts and recovery included). A
-participant's ending must be idempotent: recovery may end it again.
+Every participant has one shape. Its change is made durable in the transaction coordinator's
+own SQLite transaction: staging goes with the transaction's row (one commit for
+``POST …/offsets`` or ``POST …/acknowledgements``) and the ending with the Complete* row (one
+commit after the markers, for every participant together). The participant opens a context
+(``staging_*`` / ``ending_*``) that holds whatever it must hold and yields a ``TxnWrite``; the
+coordinator runs ``write`` inside its SQLite transaction (``Tx``) and calls ``complete`` once
+that is durable, still inside the context. Leaving the context without ``complete`` undoes the
+change in memory.
 
-A participant's change is made durable in the coordinator's own SQLite transaction, so that
-staging goes with the transaction's row (one commit for ``POST …/offsets``) and the ending with
-the Complete* row (one commit after the markers): the participant opens a context that holds
-its locks and yields a ``TxnWrite`` (or None when there is nothing to write); the coordinator
-runs ``write`` inside its SQLite transaction and calls ``complete`` once that is durable, still
-inside the context. Leaving the context without ``complete`` changes nothing in memory.
+The coordinator ends a participant after the markers are durable and before the transaction
+completes, for commit and abort alike (timeouts and recovery included). An ending must be
+idempotent: recovery may end it again.
 
 Consumer groups implement ``OffsetParticipant`` (KIP-447 offsets in a transaction). Share
-groups implement ``AckParticipant`` (transactional acknowledgements, SEMANTICS.md decision 4):
-keyed by producer id too, but each of its steps is durable on its own (its own SQLite commit,
-group-committed with others), staged while the transaction is open and ended on commit or
-abort, after the markers and before the Complete* write.
+groups implement ``AckParticipant`` (acknowledgements applied only if the transaction commits);
+an ending's dead-letter copies are appended and durable before its context yields.
 """
 
 from __future__ import annotations
@@ -27,19 +27,29 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from app.errors import SluiceError
     from app.groups.group import OffsetCommit
+    from app.metadata.db import Tx
     from app.share.partition import AckBatch
-
-import aiosqlite
 
 
 class TxnWrite(Protocol):
-    async def write(self, conn: aiosqlite.Connection) -> None:
+    async def write(self, tx: Tx) -> None:
         """The participant's statements, inside the coordinator's SQLite transaction."""
         ...
 
     def complete(self) -> None:
         """Install the change in memory; called once the SQLite transaction is durable."""
         ...
+
+
+class AckStaging(Protocol):
+    """Staged transactional acknowledgements: each partition's result, and the write of the
+    valid ones (None when no partition has any)."""
+
+    @property
+    def results(self) -> list[tuple[tuple[str, int], SluiceError | None]]: ...
+
+    @property
+    def held(self) -> TxnWrite | None: ...
 
 
 class OffsetParticipant(Protocol):
@@ -63,21 +73,18 @@ class OffsetParticipant(Protocol):
 
 
 class AckParticipant(Protocol):
-    """Share groups' side of transactional acknowledgements."""
-
     def check_txn_acks_member(self, group_id: str, member_id: str) -> None:
         """Raise SluiceError UNKNOWN_MEMBER_ID when the member is not in the share group."""
         ...
 
-    async def stage_txn_acks(
-            self, group_id: str, member_id: str, producer_id: int,
-            acks: Mapping[tuple[str, int], list[AckBatch] | SluiceError],
-    ) -> list[tuple[tuple[str, int], SluiceError | None]]:
-        """Validate per partition as plain acknowledgements (atomic per partition) and store
-        the valid ones as pending for the producer; durable. Answers each partition's error."""
+    def staging_txn_acks(self, group_id: str, member_id: str, producer_id: int,
+                         acks: Mapping[tuple[str, int], list[AckBatch] | SluiceError]
+                         ) -> AbstractAsyncContextManager[AckStaging]:
+        """Validate per partition as plain acknowledgements (atomic per partition) and hold
+        the valid ones for the producer."""
         ...
 
-    async def end_txn_acks(self, group_id: str, producer_id: int, commit: bool) -> None:
-        """Apply (commit) or release (abort) the producer's pending acknowledgements; durable;
-        idempotent."""
+    def ending_txn_acks(self, group_id: str, producer_id: int, commit: bool
+                        ) -> AbstractAsyncContextManager[TxnWrite | None]:
+        """Apply (commit) or release (abort) the producer's held acknowledgements."""
         ...

@@ -1,4 +1,5 @@
-"""The transaction state machine: one enum, one table of legal previous states, no I/O.
+"""The transaction state machine: one enum, one table of legal previous states (``app.states``),
+no I/O.
 
 Each state says what moves it on (Kafka's ``TransactionState``):
 
@@ -24,6 +25,7 @@ import enum
 from dataclasses import dataclass, field
 
 from app.errors import Conflict, ErrorCode
+from app.states import IllegalTransition, validate_transition
 
 
 class TxnState(enum.Enum):
@@ -50,7 +52,7 @@ _S = TxnState
 _IDLE = frozenset({_S.EMPTY, _S.COMPLETE_COMMIT, _S.COMPLETE_ABORT})
 
 # target state → the states it may be reached from
-ALLOWED_PREVIOUS: dict[TxnState, frozenset[TxnState]] = {
+VALID_PREVIOUS: dict[TxnState, frozenset[TxnState]] = {
     _S.EMPTY: _IDLE,
     _S.ONGOING: _IDLE | {_S.ONGOING},
     _S.PREPARE_COMMIT: frozenset({_S.ONGOING}),
@@ -62,15 +64,6 @@ ALLOWED_PREVIOUS: dict[TxnState, frozenset[TxnState]] = {
 }
 
 EPOCH_EXHAUSTED = 32766  # Short.MAX - 1: at or beyond it the next epoch rolls to a new id
-
-
-class IllegalTransition(Exception):
-    """A transition the table forbids: a coordinator bug, never a client error."""
-
-
-def validate_transition(current: TxnState, target: TxnState) -> None:
-    if current not in ALLOWED_PREVIOUS[target]:
-        raise IllegalTransition(f"{current.value} → {target.value} is not allowed")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +114,7 @@ class TxnMetadata:
             raise Conflict(ErrorCode.CONCURRENT_TRANSACTIONS,
                            f"transaction {self.transactional_id!r} is changing "
                            f"({self.state.value} → {self.pending.state.value}); retry")
-        validate_transition(self.state, target.state)
+        validate_transition(VALID_PREVIOUS, self.state, target.state)
         self.pending = target
         return target
 

@@ -31,14 +31,17 @@ class Served:
 
 
 @asynccontextmanager
-async def running(settings: Settings, clock: Clock | None = None) -> AsyncIterator[Served]:
-    """An app on ``settings`` for the length of the block (restart: open another one)."""
-    async for s in _serve(settings, clock):
+async def running(settings: Settings, clock: Clock | None = None, *,
+                  broker: Broker | None = None) -> AsyncIterator[Served]:
+    """An app on ``settings`` for the length of the block (restart: open another one); on
+    ``broker`` when a test builds its own."""
+    async for s in _serve(settings, clock, broker):
         yield s
 
 
-async def _serve(settings: Settings, clock: Clock | None = None) -> AsyncIterator[Served]:
-    app = create_app(settings, clock=clock)
+async def _serve(settings: Settings, clock: Clock | None = None,
+                 broker: Broker | None = None) -> AsyncIterator[Served]:
+    app = create_app(settings, clock=clock, broker=broker)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://sluice") as c:

@@ -106,7 +106,7 @@ async def parked(broker: Broker, n: int = 1) -> None:
     """Return once ``n`` share fetches are parked."""
     def count() -> int:
         seen: set[int] = set()
-        for waiters in broker.share._waiters.values():
+        for waiters in broker.share.polls._waiters.values():
             seen.update(id(f) for f in waiters if not f.done())
         return len(seen)
 

@@ -66,6 +66,18 @@ async def test_concurrent_writers_share_commits_and_see_their_rows_committed(
     assert not db.writer.in_transaction
 
 
+async def test_a_writer_sees_statements_only_and_what_they_did(db: Database) -> None:
+    async with db.transaction() as tx:
+        assert tx.in_transaction
+        inserted = await tx.execute("INSERT INTO t VALUES ('a', 1)")
+        assert inserted.rowcount == 1 and inserted.lastrowid is not None
+        await tx.executemany("INSERT INTO t VALUES (?, ?)", [("b", 2), ("c", 3)])
+        assert (await tx.execute("UPDATE t SET v = v + 10 WHERE v > 1")).rowcount == 2
+        assert await tx.fetchall("DELETE FROM t WHERE k = ? RETURNING v", ("c",)) == [(13,)]
+        assert not hasattr(tx, "commit") and not hasattr(tx, "rollback")
+    assert committed(db) == {"a": 1, "b": 12}
+
+
 async def test_a_failing_writer_is_rolled_back_alone(db: Database) -> None:
     async def good(i: int) -> None:
         async with db.transaction() as conn:

@@ -181,7 +181,7 @@ async def test_session_timeout_removes_silent_members_keeping_their_locks(
     m = await join(c, G, ["t"])
     assert offsets(await fetch(c, G, m)) == [0, 1, 2]
     clock.advance(45_000)
-    assert s.broker.share.sweep_sessions() == 1
+    assert s.broker.share.membership.sweep_sessions() == 1
     await fetch(c, G, m, expect=404)
     # the records stay acquired until their locks expire (they already did: 45 s > 30 s)
     await expire(s.broker)
@@ -682,10 +682,17 @@ async def test_bad_admin_requests(s: Served) -> None:
                  "UNKNOWN_TOPIC_OR_PARTITION")
     assert_error(await c.get(f"/v1/share-groups/{G}/partitions/t/0/records",
                              params={"from": -1}), 400, "INVALID_REQUEST")
-    for to in ("middle", {"offset": -1}, {"timestamp": "x"}, {"a": 1, "b": 2}):
+    for to in ("middle", {"offset": -1}, {"timestamp": "x"}, {"a": 1, "b": 2}, None):
         r = await c.post(f"/v1/share-groups/{G}/offsets",
                          json={"topics": [{"topic": "t", "to": to}]})
         assert_error(r, 400, "INVALID_REQUEST")
+    # a malformed target is reported where the reset reaches it: after the group and topic
+    bad_to = {"topics": [{"topic": "t", "to": "middle"}]}
+    assert_error(await c.post("/v1/share-groups/nope/offsets", json=bad_to), 404,
+                 "GROUP_ID_NOT_FOUND")
+    assert_error(await c.post(f"/v1/share-groups/{G}/offsets",
+                              json={"topics": [{"topic": "zz", "to": "middle"}]}), 404,
+                 "UNKNOWN_TOPIC_OR_PARTITION")
     assert_error(await c.delete(f"/v1/share-groups/{G}/offsets"), 400, "INVALID_REQUEST")
     assert_error(await c.delete(f"/v1/share-groups/{G}/members/ghost"), 404,
                  "UNKNOWN_MEMBER_ID")
@@ -820,11 +827,11 @@ async def test_heartbeats_and_long_polls_keep_a_member_alive(s: Served, clock: F
     for _ in range(3):
         clock.advance(30_000)
         hb = await heartbeat(c, G, a, hb["member_epoch"])
-        assert s.broker.share.sweep_sessions() == 0  # a heartbeats, b is in a long poll
+        assert s.broker.share.membership.sweep_sessions() == 0  # a heartbeats, b is in a long poll
     await values(s, 1)
     assert offsets(await asyncio.wait_for(waiting, 5)) == [0]
     clock.advance(45_000)
-    assert s.broker.share.sweep_sessions() == 2
+    assert s.broker.share.membership.sweep_sessions() == 2
 
 
 async def test_the_initial_start_offset_is_durable_before_records_are_delivered(
@@ -834,7 +841,7 @@ async def test_the_initial_start_offset_is_durable_before_records_are_delivered(
     await values(s, 5)
     a = await join(c, G, ["t"])
     assert offsets(await fetch(c, G, a)) == []  # latest: starts at 5
-    rows = await s.broker.share.persister.load_partitions()
+    rows = await s.broker.share.store.load_partitions()
     assert [(r.group_id, r.partition, r.start_offset) for r in rows] == [(G, 0, 5)]
     await values(s, 2)
     assert offsets(await fetch(c, G, a)) == [5, 6]

@@ -6,18 +6,20 @@ the calls and can refuse a member, like the real one would.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
-import aiosqlite
 import pytest
 
 from app.clock import FakeClock
+from app.config import Settings
 from app.errors import ErrorCode, SluiceError
 from app.groups.group import OffsetCommit
+from app.metadata.db import Tx
+from app.runtime import Broker
 from app.transactions.participants import OffsetParticipant, TxnWrite
-from tests.integration.conftest import Served
+from tests.integration.conftest import Served, running
 from tests.integration.helpers import assert_error, create_topic
 from tests.integration.txn_helpers import batch, end_txn, init_producer, produce_ok
 
@@ -52,8 +54,8 @@ class _Recorded:
         self.calls = calls
         self.call = call
 
-    async def write(self, conn: aiosqlite.Connection) -> None:
-        assert conn.in_transaction
+    async def write(self, tx: Tx) -> None:
+        assert tx.in_transaction
 
     def complete(self) -> None:
         self.calls.append(self.call)
@@ -66,21 +68,31 @@ def _body(pid: int, epoch: int, group: str = "g", **extra: Any) -> dict[str, Any
 
 
 @pytest.fixture
-def participant(served: Served) -> RecordingParticipant:
-    p = RecordingParticipant()
-    proto: OffsetParticipant = p  # the recording class satisfies the protocol
-    served.broker.offset_participant = proto
-    return p
+def participant() -> RecordingParticipant:
+    return RecordingParticipant()
 
 
-async def test_without_groups_the_endpoint_is_a_clear_503(served: Served) -> None:
-    c = served.client
-    served.broker.offset_participant = None  # a server without consumer groups
-    pid, e = await init_producer(c, transactional_id="tx")
-    err = assert_error(await c.post("/v1/transactions/tx/offsets", json=_body(pid, e)), 503,
-                       "GROUPS_UNAVAILABLE")
-    assert "consumer groups" in err["message"]
-    assert (await c.get("/v1/transactions/tx")).json()["state"] == "Empty"
+@pytest.fixture
+async def served(settings_factory: Callable[..., Settings],
+                 participant: RecordingParticipant) -> AsyncIterator[Served]:
+    """A server whose offsets in transactions go to the recording participant."""
+    settings = settings_factory()
+    proto: OffsetParticipant = participant  # the recording class satisfies the protocol
+    async with running(settings, broker=Broker(settings, offset_participant=proto)) as s:
+        yield s
+
+
+async def test_without_groups_the_endpoint_is_a_clear_503(
+        settings_factory: Callable[..., Settings]) -> None:
+    settings = settings_factory()
+    # a server without consumer groups
+    async with running(settings, broker=Broker(settings, offset_participant=None)) as served:
+        c = served.client
+        pid, e = await init_producer(c, transactional_id="tx")
+        err = assert_error(await c.post("/v1/transactions/tx/offsets", json=_body(pid, e)),
+                           503, "GROUPS_UNAVAILABLE")
+        assert "consumer groups" in err["message"]
+        assert (await c.get("/v1/transactions/tx")).json()["state"] == "Empty"
 
 
 async def test_offsets_join_the_transaction_and_end_with_it(
@@ -118,11 +130,10 @@ async def test_member_refused_changes_nothing(served: Served,
 
 async def test_fenced_and_timed_out_producers_are_refused_before_the_group(
         settings_factory: Any, clock: FakeClock) -> None:
-    from tests.integration.conftest import running
-
-    async with running(settings_factory(), clock) as s:
-        p = RecordingParticipant()
-        s.broker.offset_participant = p
+    settings = settings_factory()
+    p = RecordingParticipant()
+    async with running(settings, clock,
+                       broker=Broker(settings, clock, offset_participant=p)) as s:
         c = s.client
         pid, e = await init_producer(c, transactional_id="tx", transaction_timeout_ms=1000)
         await c.post("/v1/transactions/tx/offsets", json=_body(pid, e))
@@ -142,11 +153,9 @@ async def test_fenced_and_timed_out_producers_are_refused_before_the_group(
 
 async def test_recovery_ends_the_offsets_of_a_prepared_transaction(
         settings_factory: Any) -> None:
-    from tests.integration.conftest import running
-
     settings = settings_factory()
-    async with running(settings) as s:
-        s.broker.offset_participant = RecordingParticipant()
+    async with running(settings,
+                       broker=Broker(settings, offset_participant=RecordingParticipant())) as s:
         await create_topic(s.client, "t")
         pid, e = await init_producer(s.client, transactional_id="tx")
         await s.client.post("/v1/transactions/tx/offsets", json=_body(pid, e))
@@ -156,7 +165,6 @@ async def test_recovery_ends_the_offsets_of_a_prepared_transaction(
             "last_epoch = producer_epoch WHERE transactional_id = 'tx'")
     p = RecordingParticipant()
     from app.main import create_app
-    from app.runtime import Broker
 
     broker = Broker(settings, offset_participant=p)
     app = create_app(settings, broker=broker)

@@ -5,7 +5,9 @@ and bad input."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -159,7 +161,7 @@ async def test_held_records_refuse_plain_acks_renew_and_release_on_leave(
     assert offsets(await fetch(c, G, m2)) == [2]
     # the session sweep does not touch held records either
     clock.advance(10 * s.broker.settings.share_session_timeout_ms)
-    s.broker.share.sweep_sessions()
+    s.broker.share.membership.sweep_sessions()
     await expire(s.broker)
     assert [x[:2] for x in states(await view(c, G))][:2] == [(0, "acquired"), (1, "acquired")]
     # the transaction still decides them after the member is gone
@@ -307,3 +309,52 @@ async def test_admin_reset_and_delete_wait_for_held_records(s: Served) -> None:
     assert r.status_code == 200, r.text
     r = await c.post(f"/v1/share-groups/{G}/offsets", json=reset)
     assert r.status_code == 200, r.text
+
+
+async def test_an_ending_waits_for_a_state_round_of_its_partition(s: Served) -> None:
+    """A state round that took the partition before the ending must not commit its view (one
+    without the ending) after the ending's: the ending waits for it, then writes a view that
+    has both."""
+    c = s.client
+    await create_topic(c, "dlq")
+    m = await setup(s, 4, dead_letter_topic="dlq")
+    pid, e = await init_producer(c, transactional_id=TID)
+    await txn_ack_ok(s, pid, e, m, ack_item(0, 1, "accept"))
+    share = s.broker.share
+    copy, exclusive = share.dead_letters.copy, share.writer.exclusive
+    copying, gate, ending = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+    async def gated_copy(work: Any) -> None:  # holds the round between snapshot and write
+        copying.set()
+        await gate.wait()
+        await copy(work)
+
+    def asking(partitions: Any) -> Any:
+        ending.set()
+        return exclusive(partitions)
+
+    share.dead_letters.copy = gated_copy  # type: ignore[method-assign]
+    share.writer.exclusive = asking  # type: ignore[method-assign]
+    try:
+        rejecting = asyncio.create_task(ack(c, G, m, ack_item(2, 2, "reject")))
+        await asyncio.wait_for(copying.wait(), 5)
+        ending_task = asyncio.create_task(end_txn(c, TID, pid, e))
+        await asyncio.wait_for(ending.wait(), 5)
+        for _ in range(10):
+            await asyncio.sleep(0)  # room for the ending to run ahead, if it could
+        assert not ending_task.done()
+        gate.set()
+        (res,) = await asyncio.wait_for(rejecting, 5)
+        assert res["error"] is None
+        assert (await asyncio.wait_for(ending_task, 5)).status_code == 200
+    finally:
+        share.dead_letters.copy = copy  # type: ignore[method-assign]
+        share.writer.exclusive = exclusive  # type: ignore[method-assign]
+    assert states(await view(c, G)) == [(3, "acquired", 1)]
+    assert await values(c, "dlq") == ["v2"]
+    conn = sqlite3.connect(s.broker.data.metadata)
+    try:
+        assert conn.execute("SELECT start_offset FROM share_partitions").fetchall() == [(3,)]
+        assert conn.execute("SELECT * FROM share_txn_acks").fetchall() == []
+    finally:
+        conn.close()

@@ -2,15 +2,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
-from app.api import schemas, share_wire
-from app.api.deps import broker, broker_of, json_response, read_json, read_object
+from app.api import deps, schemas, share_wire
+from app.api.deps import json_response, read_json, read_object
 from app.api.wire import encoding_of
 from app.errors import InvalidRequest
-from app.runtime import Broker
-from app.share.coordinator import Member, ShareGroup, check_topics
+from app.share.membership import Member, ShareGroup
 from app.topics import validate_name
 
 router = APIRouter(prefix="/v1/share-groups", tags=["share groups"])
@@ -20,10 +19,10 @@ def _assignment(member: Member) -> list[dict[str, Any]]:
     return [{"topic": t, "partitions": ps} for t, ps in member.assignment]
 
 
-def _describe(b: Broker, group: ShareGroup) -> dict[str, Any]:
+def _describe(request: Request, group: ShareGroup) -> dict[str, Any]:
     return {
         "group_id": group.group_id,
-        "state": group.state,
+        "state": group.state.value,
         "group_epoch": group.group_epoch,
         "config": group.config.to_dict(),
         "members": [
@@ -36,7 +35,10 @@ def _describe(b: Broker, group: ShareGroup) -> dict[str, Any]:
             }
             for m in group.members.values()
         ],
-        "partitions": b.share.describe_partitions(group),
+        "partitions": [
+            share_wire.show_partition(v)
+            for v in deps.share_admin(request).describe_partitions(group)
+        ],
     }
 
 
@@ -47,23 +49,22 @@ def _describe(b: Broker, group: ShareGroup) -> dict[str, Any]:
     responses={200: {"model": schemas.ShareHeartbeatResponse}, **schemas.ERRORS},
 )
 async def heartbeat(group_id: str, request: Request) -> Response:
-    b = broker_of(request)
     validate_name(group_id, "group")
-    body = await read_object(request, b.settings.max_request_bytes)
+    body = await read_object(request, deps.settings(request).max_request_bytes)
     epoch = body.get("member_epoch", 0)
     if not isinstance(epoch, int) or isinstance(epoch, bool):
         raise InvalidRequest("member_epoch: expected an integer")
-    member, _ = await b.share.heartbeat(
+    member, _ = await deps.share(request).membership.heartbeat(
         group_id,
         share_wire.member_id_of(body, required=False),
         epoch,
-        check_topics(body.get("subscribed_topics")),
+        share_wire.check_topics(body.get("subscribed_topics")),
     )
     return json_response(
         {
             "member_id": member.member_id,
             "member_epoch": member.member_epoch,
-            "heartbeat_interval_ms": b.settings.share_heartbeat_interval_ms,
+            "heartbeat_interval_ms": deps.settings(request).share_heartbeat_interval_ms,
             "assignment": _assignment(member),
         }
     )
@@ -75,8 +76,8 @@ async def heartbeat(group_id: str, request: Request) -> Response:
     summary="Leave: release the member's acquired records",
     responses=schemas.ERRORS,
 )
-async def leave(group_id: str, member_id: str, b: Broker = Depends(broker)) -> Response:
-    await b.share.leave(group_id, member_id)
+async def leave(group_id: str, member_id: str, request: Request) -> Response:
+    await deps.share(request).membership.leave(group_id, member_id)
     return Response(status_code=204)
 
 
@@ -87,18 +88,17 @@ async def leave(group_id: str, member_id: str, b: Broker = Depends(broker)) -> R
     responses={200: {"model": schemas.ShareFetchResponse}, **schemas.ERRORS},
 )
 async def fetch(group_id: str, request: Request) -> Response:
-    b = broker_of(request)
     validate_name(group_id, "group")
-    s = b.settings
-    body = await read_object(request, b.settings.max_request_bytes)
+    s = deps.settings(request)
+    body = await read_object(request, deps.settings(request).max_request_bytes)
     mode = body.get("acquire_mode", "batch_optimized")
     if mode not in ("batch_optimized", "record_limit"):
         raise InvalidRequest("acquire_mode: expected batch_optimized or record_limit")
     encoding = encoding_of(body.get("encoding"))
-    answer = await b.share.fetch(
+    answer = await deps.share(request).fetch(
         group_id,
         share_wire.member_id_of(body, required=False),
-        check_topics(body.get("subscribed_topics")),
+        share_wire.check_topics(body.get("subscribed_topics")),
         max_records=share_wire.int_field(
             body, "max_records", 500, 1, s.max_read_records, clamp=True
         ),
@@ -117,14 +117,13 @@ async def fetch(group_id: str, request: Request) -> Response:
     responses={200: {"model": schemas.ShareAcknowledgeResponse}, **schemas.ERRORS},
 )
 async def acknowledge(group_id: str, request: Request) -> Response:
-    b = broker_of(request)
-    body = await read_object(request, b.settings.max_request_bytes)
+    body = await read_object(request, deps.settings(request).max_request_bytes)
     member_id = share_wire.member_id_of(body, required=True)
     assert member_id is not None
     acks = share_wire.parse_acks(
-        body.get("acknowledgements"), b.settings.share_max_release_delay_ms
+        body.get("acknowledgements"), deps.settings(request).share_max_release_delay_ms
     )
-    results = await b.share.acknowledge(group_id, member_id, acks)
+    results = await deps.share(request).acknowledge(group_id, member_id, acks)
     return json_response({"results": share_wire.show_results(results)})
 
 
@@ -134,19 +133,19 @@ async def acknowledge(group_id: str, request: Request) -> Response:
     openapi_extra=schemas.documented_body(schemas.ShareGroupConfig),
     responses={200: {"model": schemas.ShareGroupConfig}, **schemas.ERRORS},
 )
-async def configure(group_id: str, request: Request, b: Broker = Depends(broker)) -> Response:
-    body, _ = await read_json(request, b.settings.max_request_bytes)
-    group = await b.share.configure(group_id, body)
+async def configure(group_id: str, request: Request) -> Response:
+    body, _ = await read_json(request, deps.settings(request).max_request_bytes)
+    group = await deps.share_admin(request).configure(group_id, share_wire.config_changes(body))
     return json_response(group.config.to_dict())
 
 
 @router.get("", summary="List share groups", responses={200: {"model": schemas.ShareGroupList}})
-async def list_groups(b: Broker = Depends(broker)) -> Response:
+async def list_groups(request: Request) -> Response:
     return json_response(
         {
             "share_groups": [
-                {"group_id": g.group_id, "state": g.state, "members": len(g.members)}
-                for g in sorted(b.share.groups.values(), key=lambda g: g.group_id)
+                {"group_id": g.group_id, "state": g.state.value, "members": len(g.members)}
+                for g in sorted(deps.share(request).groups.values(), key=lambda g: g.group_id)
             ]
         }
     )
@@ -157,8 +156,8 @@ async def list_groups(b: Broker = Depends(broker)) -> Response:
     summary="Describe a share group",
     responses={200: {"model": schemas.ShareGroupDescription}, **schemas.ERRORS},
 )
-async def describe(group_id: str, b: Broker = Depends(broker)) -> Response:
-    return json_response(_describe(b, b.share.group(group_id)))
+async def describe(group_id: str, request: Request) -> Response:
+    return json_response(_describe(request, deps.share(request).membership.group(group_id)))
 
 
 @router.get(
@@ -170,13 +169,15 @@ async def records(
     group_id: str,
     topic: str,
     partition: int,
-    b: Broker = Depends(broker),
+    request: Request,
     from_: int | None = Query(None, alias="from", ge=0),
     to: int | None = Query(None, ge=0),
 ) -> Response:
     if from_ is not None and to is not None and to - from_ > 100_000:
         raise InvalidRequest("from/to: at most 100000 offsets per request")
-    start, end, views = b.share.record_views(group_id, topic, partition, from_, to)
+    start, end, views = deps.share_admin(request).record_views(
+        group_id, topic, partition, from_, to
+    )
     if from_ is None and to is None and len(views) > 100_000:
         views = views[:100_000]
     return json_response(
@@ -204,28 +205,10 @@ async def records(
     openapi_extra=schemas.documented_body(schemas.ShareOffsetsReset),
     responses={200: {"model": schemas.ShareOffsetsResetResponse}, **schemas.ERRORS},
 )
-async def reset_offsets(group_id: str, request: Request, b: Broker = Depends(broker)) -> Response:
-    body = await read_object(request, b.settings.max_request_bytes)
-    topics = body.get("topics")
-    if not isinstance(topics, list) or not topics:
-        raise InvalidRequest("topics: expected a non-empty list")
-    targets: list[tuple[str, list[int] | None, Any]] = []
-    for i, item in enumerate(topics):
-        if not isinstance(item, dict) or not isinstance(item.get("topic"), str):
-            raise InvalidRequest(f'topics[{i}]: expected {{"topic", "partitions", "to"}}')
-        ps = item.get("partitions")
-        if ps is not None and (
-            not isinstance(ps, list)
-            or not all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in ps)
-        ):
-            raise InvalidRequest(f"topics[{i}].partitions: expected null or integers ≥ 0")
-        targets.append(
-            (item["topic"], None if ps is None else list(dict.fromkeys(ps)), item.get("to"))
-        )
-    dry_run = body.get("dry_run", False)
-    if not isinstance(dry_run, bool):
-        raise InvalidRequest("dry_run: expected true or false")
-    done = await b.share.reset_offsets(group_id, targets, dry_run)
+async def reset_offsets(group_id: str, request: Request) -> Response:
+    body = await read_object(request, deps.settings(request).max_request_bytes)
+    targets, dry_run = share_wire.parse_reset(body)
+    done = await deps.share_admin(request).reset_offsets(group_id, targets, dry_run)
     return json_response(
         {
             "dry_run": dry_run,
@@ -243,10 +226,8 @@ async def reset_offsets(group_id: str, request: Request, b: Broker = Depends(bro
     summary="Forget the start offsets of a topic (empty group only)",
     responses=schemas.ERRORS,
 )
-async def delete_offsets(
-    group_id: str, topic: str = Query(...), b: Broker = Depends(broker)
-) -> Response:
-    await b.share.delete_offsets(group_id, topic)
+async def delete_offsets(group_id: str, request: Request, topic: str = Query(...)) -> Response:
+    await deps.share_admin(request).delete_offsets(group_id, topic)
     return Response(status_code=204)
 
 
@@ -256,6 +237,6 @@ async def delete_offsets(
     summary="Delete a share group (empty only)",
     responses=schemas.ERRORS,
 )
-async def delete_group(group_id: str, b: Broker = Depends(broker)) -> Response:
-    await b.share.delete_group(group_id)
+async def delete_group(group_id: str, request: Request) -> Response:
+    await deps.share_admin(request).delete_group(group_id)
     return Response(status_code=204)

@@ -18,6 +18,7 @@ from app.share.partition import (
     Lock,
     SharePartition,
     Staged,
+    StagedKind,
 )
 from app.share.record_state import RecordState
 from app.share.timers import DeadlineHeap
@@ -338,7 +339,7 @@ def test_rollback_restores_and_expires_meanwhile(h: Harness) -> None:
         assert isinstance(item, Lock)
         assert item.partition.expire_lock(item, h.now, h.limits) is None
     again = h.sp.rollback(staged, h.now, h.limits)
-    assert again is not None and again.kind == "expiry"
+    assert again is not None and again.kind is StagedKind.EXPIRY
     h.sp.complete(again, h.now, h.limits)
     assert h.states(0, 2) == [(o, "available", 1) for o in range(3)]
 

@@ -111,7 +111,7 @@ def test_random_operations_keep_the_invariants(tmp_path: Path, seed: int) -> Non
             staged = in_flight.pop(rng.randrange(len(in_flight)))
             if rng.random() < 0.85:
                 for run in staged.runs:
-                    if run.target is not None and run.target[0] is S.ACKNOWLEDGED:
+                    if run.target is not None and run.target.state is S.ACKNOWLEDGED:
                         acked.update(range(run.first, run.last + 1))
                 h.sp.complete(staged, h.now, h.limits)
             else:

@@ -17,6 +17,7 @@ from app.share.partition import (
     Limits,
     SharePartition,
     Staged,
+    StagedKind,
 )
 from tests.unit.share.test_partition import Harness
 
@@ -42,6 +43,7 @@ def hold(h: Harness, member: str, first: int, last: int, *types: AckType, pid: i
 def end(h: Harness, commit: bool, pid: int = PID) -> Staged | None:
     staged = h.sp.end_txn(pid, commit, now=h.now, limits=h.limits)
     if staged is not None:
+        assert staged not in h.sp.staged  # the ending writes it, not the state writer
         h.sp.complete(staged, h.now, h.limits)
     return staged
 
@@ -68,7 +70,7 @@ def test_commit_applies_accept_release_reject(h: Harness) -> None:
     h.fetch("c1")
     hold(h, "c1", 0, 2, A, R, J)
     staged = end(h, commit=True)
-    assert staged is not None and staged.txn_end == PID
+    assert staged is not None and staged.kind is StagedKind.TXN_END
     assert [(d.first, d.reason) for d in staged.dlq] == [(2, REASON_REJECTED)]
     assert h.states(0, 2) == [(1, "available", 1), (2, "archived", 1)]  # 0 is done: gone
     assert h.window() == (1, 3)

@@ -6,12 +6,8 @@ import itertools
 
 import pytest
 
-from app.share.record_state import (
-    IllegalTransition,
-    RecordState,
-    can_move,
-    validate_transition,
-)
+from app.share.record_state import VALID_PREVIOUS, RecordState
+from app.states import IllegalTransition, validate_transition
 
 S = RecordState
 LEGAL = {
@@ -31,17 +27,21 @@ def test_persisted_ids_are_kafkas() -> None:
 
 @pytest.mark.parametrize(("current", "target"), list(itertools.product(S, S)))
 def test_every_pair(current: RecordState, target: RecordState) -> None:
-    legal = (current, target) in LEGAL
-    assert can_move(current, target) is legal
-    if legal:
-        assert validate_transition(current, target) is target
+    if (current, target) in LEGAL:
+        assert validate_transition(VALID_PREVIOUS, current, target) is target
     else:
         with pytest.raises(IllegalTransition):
-            validate_transition(current, target)
+            validate_transition(VALID_PREVIOUS, current, target)
+
+
+def test_the_table_has_exactly_the_legal_moves() -> None:
+    assert set(VALID_PREVIOUS) == set(S)
+    assert {(prev, target) for target, prevs in VALID_PREVIOUS.items()
+            for prev in prevs} == LEGAL
 
 
 def test_terminal_states_are_sticky() -> None:
     for state in (S.ACKNOWLEDGED, S.ARCHIVED):
         assert state.terminal
-        assert not any(can_move(state, t) for t in S)
+        assert not any(state in VALID_PREVIOUS[t] for t in S)
     assert not S.AVAILABLE.terminal and not S.ACQUIRED.terminal

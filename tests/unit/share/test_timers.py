@@ -7,9 +7,8 @@ from app.share.timers import DeadlineHeap
 
 
 def test_pop_due_in_order_and_wake_on_a_new_earliest() -> None:
-    heap = DeadlineHeap()
     woken: list[int] = []
-    heap.on_earlier = lambda: woken.append(len(heap))
+    heap = DeadlineHeap(on_earlier=lambda: woken.append(len(heap)))
     sp = SharePartition("g", "t", 0, 1, 0, heap)
     late = Lock(sp, "m", 0, 9, 3000)
     early = Lock(sp, "m", 10, 19, 1000)

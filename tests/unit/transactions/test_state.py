@@ -8,13 +8,8 @@ import itertools
 import pytest
 
 from app.errors import Conflict, ErrorCode
-from app.transactions.state import (
-    ALLOWED_PREVIOUS,
-    IllegalTransition,
-    TxnMetadata,
-    TxnState,
-    validate_transition,
-)
+from app.states import IllegalTransition, validate_transition
+from app.transactions.state import VALID_PREVIOUS, TxnMetadata, TxnState
 
 S = TxnState
 
@@ -36,14 +31,16 @@ EXPECTED: set[tuple[TxnState, TxnState]] = {
 @pytest.mark.parametrize(("current", "target"), list(itertools.product(S, S)))
 def test_every_pair_of_states(current: TxnState, target: TxnState) -> None:
     if (current, target) in EXPECTED:
-        validate_transition(current, target)
+        assert validate_transition(VALID_PREVIOUS, current, target) is target
     else:
         with pytest.raises(IllegalTransition):
-            validate_transition(current, target)
+            validate_transition(VALID_PREVIOUS, current, target)
 
 
 def test_table_covers_every_state() -> None:
-    assert set(ALLOWED_PREVIOUS) == set(S)
+    assert set(VALID_PREVIOUS) == set(S)
+    assert {(prev, target) for target, prevs in VALID_PREVIOUS.items()
+            for prev in prevs} == EXPECTED
 
 
 def test_kafka_spelling() -> None:

@@ -1,0 +1,180 @@
+"""Share-group administration: config, descriptions, per-record views, offset resets and
+deletions.
+
+Resets and deletions need an empty group: no members, and no records held by an open
+transaction (that transaction decides them first). A reset starts the share partitions over at
+the new start offsets with a new state epoch, so that a state write staged before it is fenced
+(``ShareStore``).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from app.errors import Conflict, ErrorCode, InvalidRequest
+from app.share import group_config
+from app.share.coordinator import ShareGroupCoordinator
+from app.share.group_config import GroupConfig
+from app.share.membership import ShareGroup
+from app.share.partition import RecordView, SharePartition
+from app.storage.log import PartitionLog
+from app.topics import Topic, validate_name
+
+
+class ResetKind(enum.Enum):
+    EARLIEST = "earliest"
+    LATEST = "latest"
+    TIMESTAMP = "timestamp"  # the first offset at or after a timestamp (ms)
+    OFFSET = "offset"
+
+
+@dataclass(frozen=True, slots=True)
+class ResetTarget:
+    """Where a reset moves the start offset; ``value`` is the timestamp or the offset."""
+
+    kind: ResetKind
+    value: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TopicReset:
+    """The partitions of one topic to reset (None: all of them). A target the request
+    spelled wrong is its error, raised when the reset reaches it."""
+
+    topic: str
+    partitions: list[int] | None
+    to: ResetTarget | InvalidRequest
+
+
+@dataclass(frozen=True, slots=True)
+class PartitionSummary:
+    topic: str
+    partition: int
+    start_offset: int
+    end_offset: int
+    counts: dict[str, int]  # records per state label
+    lag: int
+
+
+class ShareGroupAdmin:
+    def __init__(self, coordinator: ShareGroupCoordinator) -> None:
+        self.share = coordinator
+        self.settings = coordinator.settings
+        self.topics = coordinator.topics
+        self.membership = coordinator.membership
+        self.store = coordinator.store
+
+    async def configure(self, group_id: str, changes: dict[str, object]) -> ShareGroup:
+        """Apply config ``changes`` (null: back to the default), creating the group."""
+        validate_name(group_id, "group")
+        groups = self.membership.groups
+        current = groups[group_id].explicit if group_id in groups else {}
+        explicit = group_config.validate(changes, current, self.settings)
+        dlq = explicit.get("dead_letter_topic")
+        if (isinstance(dlq, str) and dlq and dlq != current.get("dead_letter_topic")
+                and dlq not in self.topics.topics):
+            raise InvalidRequest(f"dead_letter_topic {dlq!r} does not exist",
+                                 ErrorCode.INVALID_CONFIG)
+        group = await self.membership.group_for_join(group_id)
+        await self.store.save_group(group_id, explicit, group.created_ms)
+        group.explicit = explicit
+        group.config = GroupConfig.effective(explicit, self.settings)
+        return group
+
+    def describe_partitions(self, group: ShareGroup) -> list[PartitionSummary]:
+        out = []
+        for (name, p), sp in sorted(group.partitions.items()):
+            topic = self.topics.topics.get(name)
+            if topic is None or topic.deleting or topic.topic_id != sp.topic_id:
+                continue
+            end = self.share.bound(group, topic.log(p))
+            out.append(PartitionSummary(name, p, sp.start_offset, sp.end_offset, sp.counts(),
+                                        sp.lag(end)))
+        return out
+
+    def record_views(self, group_id: str, topic_name: str, p: int, lo: int | None,
+                     hi: int | None) -> tuple[int, int, list[RecordView]]:
+        group = self.membership.group(group_id)
+        self.topics.get(topic_name).log(p)
+        sp = group.partitions.get((topic_name, p))
+        if sp is None:
+            return -1, -1, []
+        lo = sp.start_offset if lo is None else lo
+        hi = sp.end_offset if hi is None else hi
+        return sp.start_offset, sp.end_offset, sp.record_views(lo, hi)
+
+    @staticmethod
+    def _require_empty(group: ShareGroup) -> None:
+        if group.members:
+            raise Conflict(ErrorCode.NON_EMPTY_GROUP,
+                           f"share group {group.group_id!r} has {len(group.members)} members")
+        held = sum(sp.held_by() for sp in group.partitions.values())
+        if held:  # transactional share acknowledgements: their transaction decides them first
+            raise Conflict(ErrorCode.NON_EMPTY_GROUP,
+                           f"share group {group.group_id!r} has {held} records held by open "
+                           "transactions")
+
+    async def reset_offsets(self, group_id: str, targets: list[TopicReset], dry_run: bool
+                            ) -> list[tuple[str, list[tuple[int, int]]]]:
+        """Move start offsets (empty groups only); discards in-flight state, bumps epochs."""
+        group = self.membership.group(group_id)
+        self._require_empty(group)
+        plan: list[tuple[Topic, list[tuple[int, int]]]] = []
+        for target in targets:
+            topic = self.topics.get(target.topic)
+            ps = list(range(topic.partitions)) if target.partitions is None else target.partitions
+            moved = []
+            for p in ps:
+                lg = topic.log(p)
+                moved.append((p, self._reset_target(group, lg, target.to)))
+            plan.append((topic, moved))
+        if not dry_run:
+            self._require_empty(group)
+            for topic, moved in plan:
+                rows = []
+                for p, start in moved:
+                    old = group.partitions.get((topic.name, p))
+                    epoch = old.state_epoch + 1 if old is not None else 1
+                    rows.append((p, epoch, start))
+                await self.store.replace(group_id, topic.topic_id, rows,
+                                         self.share.clock.now_ms())
+                for p, epoch, start in rows:
+                    self.share.retire(group, (topic.name, p))
+                    sp = SharePartition(group_id, topic.name, p, topic.topic_id, start,
+                                        self.share.timers, state_epoch=epoch)
+                    sp.persisted = True
+                    self.share.register(group, sp, topic.log(p))
+        return [(topic.name, moved) for topic, moved in plan]
+
+    def _reset_target(self, group: ShareGroup, lg: PartitionLog,
+                      to: ResetTarget | InvalidRequest) -> int:
+        if isinstance(to, InvalidRequest):
+            raise to
+        if to.kind is ResetKind.EARLIEST or to.kind is ResetKind.LATEST:
+            return self.share.initial_offset(group, lg, to.kind.value)
+        if to.kind is ResetKind.TIMESTAMP:
+            found = lg.offset_for_timestamp(to.value, upto=self.share.bound(group, lg))
+            return found[0] if found is not None else self.share.bound(group, lg)
+        if not lg.log_start_offset <= to.value <= lg.high_watermark:
+            raise Conflict(ErrorCode.OFFSET_OUT_OF_RANGE,
+                           f"offset {to.value} is outside [{lg.log_start_offset}, "
+                           f"{lg.high_watermark}]")
+        return to.value
+
+    async def delete_offsets(self, group_id: str, topic_name: str) -> None:
+        group = self.membership.group(group_id)
+        self._require_empty(group)
+        topic = self.topics.get(topic_name)
+        await self.store.forget_topic(group_id, topic.topic_id)
+        for key in [k for k in group.partitions if k[0] == topic_name]:
+            self.share.retire(group, key)
+
+    async def delete_group(self, group_id: str) -> None:
+        group = self.membership.group(group_id)
+        self._require_empty(group)
+        await self.store.delete_group(group_id)
+        for key in list(group.partitions):
+            self.share.retire(group, key)
+        if self.membership.groups.get(group_id) is group:
+            del self.membership.groups[group_id]
