@@ -1,12 +1,12 @@
 """Wire schemas for the OpenAPI document. Wire format only, no behaviour.
 
-Request bodies are not parsed through these models: the hand parsers of ``app.api.wire`` (and
-``app.api.share_wire`` and the share router) are what the server runs, and these models only
-describe the same shapes in ``/openapi.json``. Parsing through pydantic instead would make one
-declaration serve both, but it costs a third or more of the throughput of produce, share fetch
-and acknowledge, and FastAPI's validation answers 422 with its own error shape where the wire
-promises 400 with a stable code and a message naming the field. ``documented_body`` attaches a
-model as a request body without FastAPI validating it.
+Request bodies are not parsed through these models: the hand parsers of ``app.api.wire`` are
+what the server runs, and these models only describe the same shapes in ``/openapi.json``.
+Parsing through pydantic instead would make one declaration serve both, but it costs a third or
+more of the throughput of produce, share fetch and acknowledge, and FastAPI's validation answers
+422 with its own error shape where the wire promises 400 with a stable code and a message
+naming the field. ``documented_body`` attaches a model as a request body without FastAPI
+validating it.
 
 So that the two descriptions cannot drift apart unnoticed, every model in ``REQUEST_MODELS``
 carries at least one example (``examples``, also shown in the OpenAPI document), and a test

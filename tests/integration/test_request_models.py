@@ -63,7 +63,8 @@ PARSERS: dict[type[BaseModel], Callable[[dict[str, Any]], object]] = {
     schemas.TxnAcknowledgementsRequest: _txn_acks,
 }
 
-# parsed inline by the share router: checked over HTTP below
+# share-group bodies (app.api.wire.share) succeed only against a group with acquired
+# records: checked over HTTP below
 SHARE_ROUTER_PARSED: tuple[type[BaseModel], ...] = (
     schemas.ShareHeartbeatRequest, schemas.ShareFetchRequest, schemas.ShareAcknowledgeRequest,
     schemas.ShareOffsetsReset,
@@ -156,7 +157,7 @@ def test_required_paths_walks_nested_models() -> None:
             ("batches", 0, "records")} <= paths
 
 
-# -- the share router ---------------------------------------------------------------------------
+# -- share groups, over HTTP -------------------------------------------------------------------
 
 
 def _refused(r: httpx.Response) -> bool:

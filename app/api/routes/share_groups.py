@@ -1,45 +1,15 @@
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
-from app.api import deps, schemas, share_wire
+from app.api import deps, schemas
 from app.api.deps import json_response, read_json, read_object
-from app.api.wire import encoding_of
+from app.api.wire import share as wire
 from app.errors import InvalidRequest
-from app.share.membership import Member, ShareGroup
 from app.topics import validate_name
 
 router = APIRouter(prefix="/v1/share-groups", tags=["share groups"])
-
-
-def _assignment(member: Member) -> list[dict[str, Any]]:
-    return [{"topic": t, "partitions": ps} for t, ps in member.assignment]
-
-
-def _describe(request: Request, group: ShareGroup) -> dict[str, Any]:
-    return {
-        "group_id": group.group_id,
-        "state": group.state.value,
-        "group_epoch": group.group_epoch,
-        "config": group.config.to_dict(),
-        "members": [
-            {
-                "member_id": m.member_id,
-                "member_epoch": m.member_epoch,
-                "subscribed_topics": m.subscribed_topics,
-                "assignment": _assignment(m),
-                "last_seen_ms": m.last_seen_ms,
-            }
-            for m in group.members.values()
-        ],
-        "partitions": [
-            share_wire.show_partition(v)
-            for v in deps.share_admin(request).describe_partitions(group)
-        ],
-    }
 
 
 @router.post(
@@ -50,22 +20,17 @@ def _describe(request: Request, group: ShareGroup) -> dict[str, Any]:
 )
 async def heartbeat(group_id: str, request: Request) -> Response:
     validate_name(group_id, "group")
-    body = await read_object(request, deps.settings(request).max_request_bytes)
-    epoch = body.get("member_epoch", 0)
-    if not isinstance(epoch, int) or isinstance(epoch, bool):
-        raise InvalidRequest("member_epoch: expected an integer")
+    s = deps.settings(request)
+    req = wire.parse_heartbeat(await read_object(request, s.max_request_bytes))
     member, _ = await deps.share(request).membership.heartbeat(
-        group_id,
-        share_wire.member_id_of(body, required=False),
-        epoch,
-        share_wire.check_topics(body.get("subscribed_topics")),
+        group_id, req.member_id, req.member_epoch, req.subscribed_topics
     )
     return json_response(
         {
             "member_id": member.member_id,
             "member_epoch": member.member_epoch,
-            "heartbeat_interval_ms": deps.settings(request).share_heartbeat_interval_ms,
-            "assignment": _assignment(member),
+            "heartbeat_interval_ms": s.share_heartbeat_interval_ms,
+            "assignment": wire.show_assignment(member),
         }
     )
 
@@ -90,24 +55,23 @@ async def leave(group_id: str, member_id: str, request: Request) -> Response:
 async def fetch(group_id: str, request: Request) -> Response:
     validate_name(group_id, "group")
     s = deps.settings(request)
-    body = await read_object(request, deps.settings(request).max_request_bytes)
-    mode = body.get("acquire_mode", "batch_optimized")
-    if mode not in ("batch_optimized", "record_limit"):
-        raise InvalidRequest("acquire_mode: expected batch_optimized or record_limit")
-    encoding = encoding_of(body.get("encoding"))
+    req = wire.parse_fetch(
+        await read_object(request, s.max_request_bytes),
+        s.max_read_records,
+        s.max_wait_ms,
+        s.share_max_release_delay_ms,
+    )
     answer = await deps.share(request).fetch(
         group_id,
-        share_wire.member_id_of(body, required=False),
-        share_wire.check_topics(body.get("subscribed_topics")),
-        max_records=share_wire.int_field(
-            body, "max_records", 500, 1, s.max_read_records, clamp=True
-        ),
-        max_wait_ms=share_wire.int_field(body, "max_wait_ms", 0, 0, s.max_wait_ms, clamp=True),
-        record_limit=mode == "record_limit",
-        max_bytes=share_wire.int_field(body, "max_bytes", 8 * 1024 * 1024, 1, 64 * 1024 * 1024),
-        acks=share_wire.parse_acks(body.get("acknowledgements"), s.share_max_release_delay_ms),
+        req.member_id,
+        req.subscribed_topics,
+        max_records=req.max_records,
+        max_wait_ms=req.max_wait_ms,
+        record_limit=req.record_limit,
+        max_bytes=req.max_bytes,
+        acks=req.acks,
     )
-    return json_response(share_wire.show_fetch(answer, encoding))
+    return json_response(wire.show_fetch(answer, req.encoding))
 
 
 @router.post(
@@ -117,14 +81,12 @@ async def fetch(group_id: str, request: Request) -> Response:
     responses={200: {"model": schemas.ShareAcknowledgeResponse}, **schemas.ERRORS},
 )
 async def acknowledge(group_id: str, request: Request) -> Response:
-    body = await read_object(request, deps.settings(request).max_request_bytes)
-    member_id = share_wire.member_id_of(body, required=True)
-    assert member_id is not None
-    acks = share_wire.parse_acks(
-        body.get("acknowledgements"), deps.settings(request).share_max_release_delay_ms
+    s = deps.settings(request)
+    req = wire.parse_acknowledge(
+        await read_object(request, s.max_request_bytes), s.share_max_release_delay_ms
     )
-    results = await deps.share(request).acknowledge(group_id, member_id, acks)
-    return json_response({"results": share_wire.show_results(results)})
+    results = await deps.share(request).acknowledge(group_id, req.member_id, req.acks)
+    return json_response({"results": wire.show_results(results)})
 
 
 @router.patch(
@@ -135,7 +97,7 @@ async def acknowledge(group_id: str, request: Request) -> Response:
 )
 async def configure(group_id: str, request: Request) -> Response:
     body, _ = await read_json(request, deps.settings(request).max_request_bytes)
-    group = await deps.share_admin(request).configure(group_id, share_wire.config_changes(body))
+    group = await deps.share_admin(request).configure(group_id, wire.config_changes(body))
     return json_response(group.config.to_dict())
 
 
@@ -157,7 +119,10 @@ async def list_groups(request: Request) -> Response:
     responses={200: {"model": schemas.ShareGroupDescription}, **schemas.ERRORS},
 )
 async def describe(group_id: str, request: Request) -> Response:
-    return json_response(_describe(request, deps.share(request).membership.group(group_id)))
+    group = deps.share(request).membership.group(group_id)
+    return json_response(
+        wire.show_group(group, deps.share_admin(request).describe_partitions(group))
+    )
 
 
 @router.get(
@@ -180,23 +145,7 @@ async def records(
     )
     if from_ is None and to is None and len(views) > 100_000:
         views = views[:100_000]
-    return json_response(
-        {
-            "start_offset": start,
-            "end_offset": end,
-            "records": [
-                {
-                    "offset": v.offset,
-                    "state": v.state.label,
-                    "delivery_count": v.delivery_count,
-                    "member_id": v.member_id,
-                    "lock_expires_at": v.lock_expires_at,
-                    "available_at": v.available_at,
-                }
-                for v in views
-            ],
-        }
-    )
+    return json_response(wire.show_record_views(start, end, views))
 
 
 @router.post(
@@ -207,7 +156,7 @@ async def records(
 )
 async def reset_offsets(group_id: str, request: Request) -> Response:
     body = await read_object(request, deps.settings(request).max_request_bytes)
-    targets, dry_run = share_wire.parse_reset(body)
+    targets, dry_run = wire.parse_reset(body)
     done = await deps.share_admin(request).reset_offsets(group_id, targets, dry_run)
     return json_response(
         {

@@ -3,8 +3,9 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
-from app.api import deps, schemas, share_wire
+from app.api import deps, schemas
 from app.api.deps import json_response, read_json
+from app.api.wire import share as share_wire
 from app.api.wire import txn as wire
 from app.topics import validate_name
 

@@ -4,12 +4,6 @@
 - ``records``: records in the three encodings (produce, read);
 - ``txn``: producer ids, stateful produce, transactional offsets and acknowledgements;
 - ``groups``: consumer-group heartbeat and offset commit;
-- ``topics``: topic create / patch / delete-records, topic descriptions.
-
-Share-group bodies are parsed by ``app.api.share_wire``, which imports the two names below
-from this package.
+- ``topics``: topic create / patch / delete-records, topic descriptions;
+- ``share``: share-group heartbeat, fetch, acknowledge, config and offsets reset.
 """
-
-from app.api.wire.records import encoding_of, show_record
-
-__all__ = ["encoding_of", "show_record"]

@@ -1,5 +1,4 @@
-"""The field kit: the checks the body parsers of this package are built on (the share-group
-parser in ``app.api.share_wire`` still has its own, until it moves here).
+"""The field kit: the checks every body parser of this package is built on.
 
 Each check takes a raw JSON value and ``where``, the field's path in the body (``offsets[3]
 .partition``), and returns the value typed or raises ``InvalidRequest`` naming ``where``. The

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from app.api import share_wire
 from app.api.deps import json_object
 from app.api.wire._fields import (
     MAX_INT32,
@@ -19,6 +18,7 @@ from app.api.wire._fields import (
     string,
 )
 from app.api.wire.records import encoding_of, parse_record
+from app.api.wire.share import parse_acks
 from app.errors import ErrorCode, InvalidRequest, TooLarge
 from app.groups.coordinator import OFFSET_METADATA_MAX_CHARS
 from app.groups.group import OffsetCommit
@@ -171,8 +171,7 @@ def parse_acknowledgements(body: Any, max_delay_ms: int) -> TxnAcknowledgements:
     b = json_object(body)
     producer = parse_producer(b)
     group_id = name(b.get("group_id"), "group_id")
-    member = share_wire.member_id_of(b, required=True)
-    assert member is not None
+    member = member_id(b.get("member_id"))
     raw = array(b.get("acknowledgements"), "acknowledgements", min_items=1)
     return TxnAcknowledgements(producer.producer_id, producer.producer_epoch, group_id, member,
-                               share_wire.parse_acks(raw, max_delay_ms))
+                               parse_acks(raw, max_delay_ms))

@@ -1,0 +1,247 @@
+"""Share-group bodies: heartbeat, fetch, acknowledge, config, offsets reset; and their answers.
+
+A malformed body as a whole is a request-level 400 ``INVALID_REQUEST``; malformed ranges of one
+partition (first > last, not ascending, wrong number of types, unknown type, bad delay) are a
+per-partition ``INVALID_REQUEST`` inside the 200, and nothing of that partition is applied.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from app.api.wire import _fields as f
+from app.api.wire.records import encoding_of, show_record
+from app.errors import ErrorCode, InvalidRequest, SluiceError, TooLarge
+from app.share.admin import PartitionSummary, ResetKind, ResetTarget, TopicReset
+from app.share.coordinator import AckRequest, FetchAnswer
+from app.share.membership import Member, ShareGroup
+from app.share.partition import AckBatch, AckType, RecordView
+
+_TYPES = {t.value: t for t in AckType}
+_MAX_OFFSET = 2**62
+_MAX_TOPICS = 10_000
+_DEFAULT_MAX_BYTES = 8 * 1024 * 1024
+_MAX_BYTES = 64 * 1024 * 1024
+_ACQUIRE_MODES = ("batch_optimized", "record_limit")
+
+
+@dataclass(frozen=True, slots=True)
+class ShareHeartbeat:
+    member_id: str | None
+    member_epoch: int
+    subscribed_topics: list[str] | None
+
+
+@dataclass(frozen=True, slots=True)
+class ShareFetch:
+    member_id: str | None
+    subscribed_topics: list[str] | None
+    max_records: int
+    max_wait_ms: int
+    max_bytes: int
+    record_limit: bool
+    encoding: str
+    acks: AckRequest
+
+
+@dataclass(frozen=True, slots=True)
+class ShareAcknowledge:
+    member_id: str
+    acks: AckRequest
+
+
+def topics(value: Any, where: str = "subscribed_topics") -> list[str] | None:
+    """A list of topic names without repeats, or None when absent."""
+    if value is None:
+        return None
+    items = f.array(value, where)
+    if len(items) > _MAX_TOPICS:
+        raise TooLarge(ErrorCode.REQUEST_TOO_LARGE, f"{where}: more than {_MAX_TOPICS} topics")
+    return list(dict.fromkeys(f.name(t, f"{where}[{i}]", code=ErrorCode.INVALID_TOPIC)
+                              for i, t in enumerate(items)))
+
+
+def parse_heartbeat(body: dict[str, Any]) -> ShareHeartbeat:
+    epoch = body.get("member_epoch")
+    return ShareHeartbeat(f.optional(f.member_id, body.get("member_id")),
+                          0 if epoch is None else f.integer(epoch, "member_epoch"),
+                          topics(body.get("subscribed_topics")))
+
+
+def parse_fetch(body: dict[str, Any], max_read_records: int, max_wait_ms: int,
+                max_delay_ms: int) -> ShareFetch:
+    """``max_records`` and ``max_wait_ms`` above the server's limits are lowered to them."""
+    mode = body.get("acquire_mode")
+    if mode is not None and mode not in _ACQUIRE_MODES:
+        raise InvalidRequest("acquire_mode: expected batch_optimized or record_limit")
+
+    def bounded(name: str, default: int, lo: int, hi: int, clamp: bool) -> int:
+        value = body.get(name)
+        return default if value is None else f.integer(value, name, lo, hi, clamp=clamp)
+
+    return ShareFetch(
+        f.optional(f.member_id, body.get("member_id")),
+        topics(body.get("subscribed_topics")),
+        max_records=bounded("max_records", 500, 1, max_read_records, True),
+        max_wait_ms=bounded("max_wait_ms", 0, 0, max_wait_ms, True),
+        max_bytes=bounded("max_bytes", _DEFAULT_MAX_BYTES, 1, _MAX_BYTES, False),
+        record_limit=mode == "record_limit",
+        encoding=encoding_of(body.get("encoding")),
+        acks=parse_acks(body.get("acknowledgements"), max_delay_ms))
+
+
+def parse_acknowledge(body: dict[str, Any], max_delay_ms: int) -> ShareAcknowledge:
+    return ShareAcknowledge(f.member_id(body.get("member_id")),
+                            parse_acks(body.get("acknowledgements"), max_delay_ms))
+
+
+def config_changes(body: Any) -> dict[str, object]:
+    """Body of PATCH …/config: config keys and their new values (checked by the group config)."""
+    return f.obj(body, "the body", "a JSON object of config keys", code=ErrorCode.INVALID_CONFIG)
+
+
+def parse_reset(body: dict[str, Any]) -> tuple[list[TopicReset], bool]:
+    """Body of POST …/offsets: the topics to reset, and whether it is a dry run. A malformed
+    ``to`` is that topic's error, raised when the reset reaches one of its partitions."""
+    targets: list[TopicReset] = []
+    for i, item in enumerate(f.array(body.get("topics"), "topics", min_items=1)):
+        where = f"topics[{i}]"
+        item = f.obj(item, where, '{"topic", "partitions", "to"}')
+        name = f.string(item.get("topic"), f"{where}.topic", 0)
+        raw = item.get("partitions")
+        partitions = None if raw is None else list(dict.fromkeys(
+            f.integer(p, f"{where}.partitions[{j}]", 0)
+            for j, p in enumerate(f.array(raw, f"{where}.partitions"))))
+        targets.append(TopicReset(name, partitions, reset_target(item.get("to"))))
+    dry_run = body.get("dry_run", False)
+    if not isinstance(dry_run, bool):
+        raise InvalidRequest("dry_run: expected true or false")
+    return targets, dry_run
+
+
+def reset_target(to: Any) -> ResetTarget | InvalidRequest:
+    """``"earliest"``, ``"latest"``, ``{"timestamp": ms}`` or ``{"offset": n}``."""
+    if to == "earliest":
+        return ResetTarget(ResetKind.EARLIEST)
+    if to == "latest":
+        return ResetTarget(ResetKind.LATEST)
+    if isinstance(to, dict) and len(to) == 1:
+        (kind, value), = to.items()
+        if kind in ("timestamp", "offset") and type(value) is int and value >= 0:
+            return ResetTarget(ResetKind(kind), value)
+    return InvalidRequest('to must be "earliest", "latest", {"timestamp": ms} or '
+                          '{"offset": n}')
+
+
+def parse_acks(raw: Any, max_delay_ms: int) -> AckRequest:
+    """``acknowledgements`` → per (topic, partition) its batches or its error."""
+    out: AckRequest = {}
+    if raw is None:
+        return out
+    last: dict[tuple[str, int], int] = {}
+    for i, item in enumerate(f.array(raw, "acknowledgements")):
+        where = f"acknowledgements[{i}]"
+        item = f.obj(item, where)
+        key = (f.string(item.get("topic"), f"{where}.topic"),
+               f.integer(item.get("partition"), f"{where}.partition", 0, f.MAX_INT32))
+        if isinstance(out.get(key), SluiceError):
+            continue
+        try:
+            batch = _batch(item, where, max_delay_ms)
+            if key in last and batch.first <= last[key]:
+                raise InvalidRequest(f"{where}: ranges of a partition must be ascending and "
+                                     "must not overlap")
+        except InvalidRequest as exc:
+            out[key] = exc
+            continue
+        last[key] = batch.last
+        batches = out.setdefault(key, [])
+        assert isinstance(batches, list)
+        batches.append(batch)
+    return out
+
+
+def _batch(item: dict[str, Any], where: str, max_delay_ms: int) -> AckBatch:
+    first = f.integer(item.get("first_offset"), f"{where}.first_offset", 0, _MAX_OFFSET)
+    last = f.integer(item.get("last_offset"), f"{where}.last_offset", 0, _MAX_OFFSET)
+    if first > last:
+        raise InvalidRequest(f"{where}: first_offset {first} > last_offset {last}")
+    if item.get("types") is not None:
+        raw_types = f.array(item["types"], f"{where}.types", min_items=1)
+        if len(raw_types) != 1 and len(raw_types) != last - first + 1:
+            raise InvalidRequest(f"{where}.types: expected 1 or {last - first + 1} types, "
+                                 f"got {len(raw_types)}")
+    elif "type" in item:
+        raw_types = [item["type"]]
+    else:
+        raise InvalidRequest(f"{where}: type or types is required")
+    types = []
+    for t in raw_types:
+        if not isinstance(t, str) or t not in _TYPES:
+            raise InvalidRequest(f"{where}: unknown acknowledgement type {t!r}; expected "
+                                 f"one of {', '.join(_TYPES)}")
+        types.append(_TYPES[t])
+    dc = f.optional(f.integer, item.get("delivery_count"), f"{where}.delivery_count", 1)
+    delay = item.get("delay_ms")
+    delay = 0 if delay is None else f.integer(delay, f"{where}.delay_ms", 0, max_delay_ms)
+    if delay and AckType.RELEASE not in types:
+        raise InvalidRequest(f"{where}.delay_ms: only a release may carry a delay")
+    return AckBatch(first, last, types, dc, delay)
+
+
+# -- answers --------------------------------------------------------------------------------
+
+
+def show_assignment(member: Member) -> list[dict[str, Any]]:
+    return [{"topic": t, "partitions": ps} for t, ps in member.assignment]
+
+
+def show_results(results: list[tuple[tuple[str, int], SluiceError | None]]
+                 ) -> list[dict[str, Any]]:
+    return [{"topic": t, "partition": p, "error": None if e is None else e.to_dict()}
+            for (t, p), e in results]
+
+
+def show_fetch(answer: FetchAnswer, encoding: str) -> dict[str, Any]:
+    records = []
+    for r in answer.records:
+        shown = show_record(r.record, r.topic, r.partition, encoding)
+        shown["delivery_count"] = r.delivery_count
+        records.append(shown)
+    return {
+        "member_id": answer.member_id,
+        "records": records,
+        "acquired": [{"topic": a.topic, "partition": a.partition, "first_offset": a.first,
+                      "last_offset": a.last, "delivery_count": a.delivery_count}
+                     for a in answer.acquired],
+        "acquisition_lock_timeout_ms": answer.lock_timeout_ms,
+        "acknowledgement_errors": [{"topic": t, "partition": p, "error": e.to_dict()}
+                                   for t, p, e in answer.ack_errors],
+    }
+
+
+def show_partition(v: PartitionSummary) -> dict[str, Any]:
+    return {"topic": v.topic, "partition": v.partition, "start_offset": v.start_offset,
+            "end_offset": v.end_offset, **v.counts, "lag": v.lag}
+
+
+def show_group(group: ShareGroup, partitions: list[PartitionSummary]) -> dict[str, Any]:
+    return {
+        "group_id": group.group_id,
+        "state": group.state.value,
+        "group_epoch": group.group_epoch,
+        "config": group.config.to_dict(),
+        "members": [{"member_id": m.member_id, "member_epoch": m.member_epoch,
+                     "subscribed_topics": m.subscribed_topics,
+                     "assignment": show_assignment(m), "last_seen_ms": m.last_seen_ms}
+                    for m in group.members.values()],
+        "partitions": [show_partition(v) for v in partitions],
+    }
+
+
+def show_record_views(start: int, end: int, views: list[RecordView]) -> dict[str, Any]:
+    return {"start_offset": start, "end_offset": end, "records": [
+        {"offset": v.offset, "state": v.state.label, "delivery_count": v.delivery_count,
+         "member_id": v.member_id, "lock_expires_at": v.lock_expires_at,
+         "available_at": v.available_at} for v in views]}
