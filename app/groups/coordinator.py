@@ -8,7 +8,8 @@ that touches the group, so a member past its session is never answered as alive.
 
 Offset commits carry a per-group commit sequence (persisted). Transactional offsets are staged
 per producer with the sequence at staging; when the transaction commits they become committed
-unless a plain commit of the same partition came after the staging (SEMANTICS C17).
+unless a plain commit of the same partition came after the staging
+(docs/semantics.md#kip-447-offsets).
 """
 
 from __future__ import annotations
@@ -318,8 +319,8 @@ class GroupCoordinator:
 
     def check_txn_member(self, group_id: str, member_id: str | None, member_epoch: int,
                          group_instance_id: str | None) -> None:
-        """Fencing of a transactional offset commit (SEMANTICS A4, KIP-848 rules as reported
-        for TxnOffsetCommit). Raises ``SluiceError``; changes nothing.
+        """Fencing of a transactional offset commit (docs/semantics.md#kip-447-offsets,
+        KIP-848 rules as reported for TxnOffsetCommit). Raises ``SluiceError``; changes nothing.
 
         - member epoch < 0 and the group has no live member (or does not exist): accepted;
         - a missing group with epoch ≥ 0: ``ILLEGAL_GENERATION``;

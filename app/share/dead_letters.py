@@ -1,6 +1,6 @@
-"""Dead-letter copies (decision 8): records rejected, or archived at the delivery limit, are
-copied to the group's ``dead_letter_topic`` with their key, value and headers plus
-``sluice.dlq.topic``, ``.partition``, ``.offset``, ``.group``, ``.delivery_count`` and
+"""Dead-letter copies (docs/semantics.md#dead-letter-topic). Records rejected, or archived at
+the delivery limit, are copied to the group's ``dead_letter_topic`` with their key, value and
+headers plus ``sluice.dlq.topic``, ``.partition``, ``.offset``, ``.group``, ``.delivery_count`` and
 ``.reason``; partition = source partition mod the dead-letter topic's partitions.
 
 The ``StateWriter`` (and a transaction's ending) calls ``copy`` before it commits the share state

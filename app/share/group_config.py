@@ -1,5 +1,6 @@
 """Share-group configuration: the keys a group may set, their bounds (from the server settings)
-and the effective values (A1.14). Unknown keys and values out of bounds are ``INVALID_CONFIG``."""
+and the effective values (docs/semantics.md#share-group-config). Unknown keys and values out of
+bounds are ``INVALID_CONFIG``."""
 
 from __future__ import annotations
 

@@ -233,7 +233,8 @@ class Membership:
 
     async def leave(self, group_id: str, member_id: str) -> None:
         """The member leaves: its acquired records are released with their delivery count
-        lowered by one (decision 5); answered once that is durable."""
+        lowered by one (docs/semantics.md#share-members-and-leaving); answered once that is
+        durable."""
         group, _ = self.member(group_id, member_id)
         group.remove_member(member_id)
         pending = [staged for sp in list(group.partitions.values())

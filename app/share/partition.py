@@ -1,4 +1,5 @@
-"""SharePartition: the in-flight window of one (group, topic, partition) (SEMANTICS.md A1.2–A1.9).
+"""SharePartition: the in-flight window of one (group, topic, partition)
+(docs/semantics.md#share-groups).
 
 No I/O, no asyncio: the coordinator hands in a log reader and the time, and persists what this
 class stages. The window ``[start_offset, end_offset)`` (SPSO, exclusive SPEO) is a list of
@@ -9,12 +10,14 @@ it, so the common path costs O(batches), not O(records).
 Changes that must be durable are *staged*: the runs concerned get a ``pending`` marker and a
 ``target``; the coordinator writes the durable view (``snapshot``) and then calls ``complete``
 (or ``rollback``). A pending run is neither acquired, acknowledged, renewed nor expired by
-anyone else (C1, C2). Renew alone and acquisition are never persisted (A1.10).
+anyone else (docs/semantics.md#share-pending-changes). Renew alone and acquisition are never
+persisted (docs/semantics.md#share-durability).
 
-A transactional acknowledgement (decision 4) is validated like a plain one, then *held*: its
-runs stay ACQUIRED by the member with a ``txn`` marker and no lock (no expiry: the transaction
-timeout bounds it). A held run is neither acknowledged, renewed, released by a leaving member
-nor expired; ``end_txn`` stages its outcome when the transaction commits or aborts.
+A transactional acknowledgement (docs/semantics.md#transactional-acknowledgements) is
+validated like a plain one, then *held*: its runs stay ACQUIRED by the member with a ``txn``
+marker and no lock (no expiry: the transaction timeout bounds it). A held run is neither
+acknowledged, renewed, released by a leaving member nor expired; ``end_txn`` stages its outcome
+when the transaction commits or aborts.
 """
 
 from __future__ import annotations
@@ -249,7 +252,8 @@ class SharePartition:
              batches: list[tuple[int, int, int, int]], timers: Timers, *,
              state_epoch: int, held: list[HeldAck] | None = None) -> SharePartition:
         """Rebuild from persisted state. Gaps between batches are "maybe not fetched yet"
-        (C18): they become AVAILABLE with delivery count 0, never skipped."""
+        (docs/semantics.md#share-durability): they become AVAILABLE with delivery count 0, never
+        skipped."""
         sp = cls(group_id, topic, partition, topic_id, start_offset, timers,
                  state_epoch=state_epoch)
         at = start_offset
@@ -324,7 +328,7 @@ class SharePartition:
         return list(self._overlapping(lo, hi))
 
     def _advance(self) -> None:
-        """Move the start past the leading terminal runs (A1.9)."""
+        """Move the start past the leading terminal runs (docs/semantics.md#share-window)."""
         k = 0
         runs = self.runs
         while k < len(runs) and runs[k].state.terminal and runs[k].pending is None:
@@ -343,7 +347,8 @@ class SharePartition:
 
     def move_log_start(self, log_start: int) -> None:
         """The log start moved to ``log_start``: AVAILABLE records below it are archived at
-        once; ACQUIRED ones when their lock expires or they are released (A1.9)."""
+        once; ACQUIRED ones when their lock expires or they are released
+        (docs/semantics.md#share-window)."""
         if log_start <= self.start_offset:
             return
         i = self._index(log_start)
@@ -364,7 +369,8 @@ class SharePartition:
     def acquire(self, member: str, max_records: int, *, record_limit: bool, now: int,
                 limits: Limits, read: Reader, bound: int, log_start: int,
                 max_bytes: int = 1 << 62, allow_oversize: bool = True) -> Acquired:
-        """Acquire up to ``max_records`` (a soft limit in batch_optimized mode, A1.3) for
+        """Acquire up to ``max_records`` (a soft limit in batch_optimized mode,
+        docs/semantics.md#share-acquisition) for
         ``member``: AVAILABLE records of the window first, then new records below ``bound``
         (the high watermark or the LSO) within the in-flight limit. Records are read before
         they are acquired, within ``max_bytes`` (at least one record is always taken), so
@@ -383,7 +389,8 @@ class SharePartition:
             if (run.state is not AVAILABLE or run.pending is not None
                     or run.available_at > now or run.first < self.start_offset):
                 continue
-            # Throttled redelivery (A1.3.5): suspect records come back in ever smaller chunks,
+            # Throttled redelivery (docs/semantics.md#share-throttled-redelivery):
+            # suspect records come back in ever smaller chunks,
             # and a record on its last attempt alone, so one poison record cannot take a whole
             # batch to the delivery limit with it.
             chunk = run.size
@@ -512,7 +519,8 @@ class SharePartition:
 
     def acknowledge(self, member: str, batches: list[AckBatch], *, now: int,
                     limits: Limits) -> Staged | None:
-        """Stage the acknowledgements of one request for this partition, all or nothing (A1.4).
+        """Stage the acknowledgements of one request for this partition, all or nothing
+        (docs/semantics.md#share-acknowledgements).
 
         Raises ``InvalidRequest`` (INVALID_REQUEST) or ``Conflict`` (INVALID_RECORD_STATE)
         and changes nothing when any record fails a check. Returns None when nothing needs a
@@ -551,7 +559,8 @@ class SharePartition:
 
     def _check_acks(self, member: str, batches: list[AckBatch], now: int) -> None:
         """Every range within the window, every record in it acquired by ``member`` under a
-        live lock (A1.4); raises on the first problem, before anything changes."""
+        live lock (docs/semantics.md#share-acknowledgements); raises on the first problem, before
+        anything changes."""
         for b in batches:
             lo, hi = max(b.first, self.start_offset), b.last
             if hi < self.start_offset:
@@ -614,7 +623,7 @@ class SharePartition:
             run.lock = lock
         self.timers.schedule_lock(lock)
 
-    # -- transactional acknowledgements (decision 4) ------------------------------------------
+    # -- transactional acknowledgements (docs/semantics.md#transactional-acknowledgements) --
 
     def hold_txn(self, member: str, batches: list[AckBatch], producer_id: int, *, now: int,
                  limits: Limits) -> tuple[Staged, list[HeldAck]] | None:
@@ -679,7 +688,8 @@ class SharePartition:
 
     def expire_lock(self, lock: Lock, now: int, limits: Limits) -> Staged | None:
         """The lock's deadline passed: its still-acquired records become AVAILABLE (ARCHIVED at
-        the delivery limit or below the start), keeping their delivery count (A1.6). A run that
+        the delivery limit or below the start), keeping their delivery count
+        (docs/semantics.md#share-lock-expiry). A run that
         was acknowledged or renewed meanwhile no longer holds this lock and is left alone; a
         pending one is handled when its write completes or rolls back."""
         runs = [r for r in self._overlapping(lock.first, lock.last)
@@ -703,8 +713,9 @@ class SharePartition:
         return staged
 
     def release_member(self, member: str) -> Staged | None:
-        """The member left (decision 5): its acquired records become AVAILABLE with their
-        delivery count lowered by one (they were not really processed)."""
+        """The member left (docs/semantics.md#share-members-and-leaving). Its acquired records
+        become AVAILABLE with their delivery count lowered by one (they were not really
+        processed)."""
         runs = [r for r in self.runs if r.state is ACQUIRED and r.member == member
                 and r.pending is None and r.txn is None]  # held runs wait for their txn
         if not runs:

@@ -1,11 +1,12 @@
-"""The state of a record in a share partition, and the one table of legal moves (A1.1).
+"""The state of a record in a share partition, and the one table of legal moves
+(docs/semantics.md#share-record-states).
 
 ``AVAILABLE → ACQUIRED`` when a fetch acquires it, ``AVAILABLE → ARCHIVED`` when the log start
 moves past it (or it turns out to be a gap: a control marker or a deleted offset);
 ``ACQUIRED → AVAILABLE | ACKNOWLEDGED | ARCHIVED`` when it is acknowledged, released, rejected,
 its lock expires or its member leaves.
 ACKNOWLEDGED and ARCHIVED are terminal: nothing moves a record out of them (sticky terminal
-states, C2). A move to the current state is illegal, except ``ACQUIRED → ACQUIRED`` which is
+states). A move to the current state is illegal, except ``ACQUIRED → ACQUIRED`` which is
 how a renew restarts the lock without changing the state. The ids are the persisted bytes.
 The table lists, per state, the states it may be reached from (``app.states``).
 """

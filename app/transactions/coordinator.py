@@ -10,8 +10,8 @@ start finishes every Prepare* it finds the same way.
 
 The participants and the marker writer are given at construction (``participants.py``).
 
-Fencing follows SEMANTICS.md decision 1 (KIP-588 as designed): a timeout abort records the
-epoch it aborted; that epoch gets TRANSACTION_TIMED_OUT on the transaction endpoints,
+Fencing follows KIP-588 as designed (docs/semantics.md#kip-588-timeouts): a timeout abort
+records the epoch it aborted; that epoch gets TRANSACTION_TIMED_OUT on the transaction endpoints,
 INVALID_PRODUCER_EPOCH on produce, and recovers through InitProducerId with its producer id and
 epoch. Every other mismatch is PRODUCER_FENCED.
 """
@@ -309,7 +309,8 @@ class TransactionCoordinator:
             self, tid: str, producer_id: int, epoch: int, group_id: str, member_id: str,
             acks: Mapping[tuple[str, int], list[AckBatch] | SluiceError],
     ) -> list[tuple[tuple[str, int], SluiceError | None]]:
-        """Share acknowledgements applied only if the transaction commits (decision 4)."""
+        """Share acknowledgements applied only if the transaction commits
+        (docs/semantics.md#transactional-acknowledgements)."""
         participant = self.acks
         if participant is None:
             raise Unavailable(ErrorCode.GROUPS_UNAVAILABLE,
