@@ -37,6 +37,7 @@ test-fast: $(STAMP)
 	$(PY) -m pytest -m "not slow"
 
 lint: $(STAMP)
+	$(VENV)/bin/ruff format --check app tests benchmarks
 	$(VENV)/bin/ruff check app tests benchmarks
 	$(VENV)/bin/mypy
 

@@ -48,12 +48,19 @@ def _parser() -> argparse.ArgumentParser:
     epilog = "environment variables (flags win):\n" + "\n".join(
         f"  {name:<42} {default!s:<12} {doc}" for name, default, doc in describe()
     )
-    p = argparse.ArgumentParser(prog="python -m app", description="Sluice server",
-                                formatter_class=argparse.RawDescriptionHelpFormatter,
-                                epilog=epilog)
+    p = argparse.ArgumentParser(
+        prog="python -m app",
+        description="Sluice server",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=epilog,
+    )
     sub = p.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="run the server", epilog=epilog,
-                           formatter_class=argparse.RawDescriptionHelpFormatter)
+    serve = sub.add_parser(
+        "serve",
+        help="run the server",
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     serve.add_argument("--host")
     serve.add_argument("--port", type=int)
     serve.add_argument("--data-dir")
@@ -65,13 +72,19 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        settings = Settings.from_env(host=args.host, port=args.port, data_dir=args.data_dir,
-                                     fsync=args.fsync, log_level=args.log_level)
+        settings = Settings.from_env(
+            host=args.host,
+            port=args.port,
+            data_dir=args.data_dir,
+            fsync=args.fsync,
+            log_level=args.log_level,
+        )
     except SettingsError as exc:
         print(f"sluice: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     broker = Broker(settings)
     try:
         broker.data.lock()
@@ -79,9 +92,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sluice: {exc}", file=sys.stderr)
         return 1
     app = create_app(settings, broker=broker, freeze_gc=True)
-    config = uvicorn.Config(app, host=settings.host, port=settings.port, loop="auto",
-                            http="auto", log_level=settings.log_level, access_log=False,
-                            timeout_graceful_shutdown=30, lifespan="on")
+    config = uvicorn.Config(
+        app,
+        host=settings.host,
+        port=settings.port,
+        loop="auto",
+        http="auto",
+        log_level=settings.log_level,
+        access_log=False,
+        timeout_graceful_shutdown=30,
+        lifespan="on",
+    )
     server = _Server(config)
     server.broker = broker
     server.run()

@@ -18,8 +18,13 @@ GiB = 1024 * MiB
 DAY_MS = 24 * 60 * 60 * 1000
 
 
-def _setting(default: Any, doc: str, lo: int | None = None, hi: int | None = None,
-             choices: tuple[str, ...] | None = None) -> Any:
+def _setting(
+    default: Any,
+    doc: str,
+    lo: int | None = None,
+    hi: int | None = None,
+    choices: tuple[str, ...] | None = None,
+) -> Any:
     return field(default=default, metadata={"doc": doc, "lo": lo, "hi": hi, "choices": choices})
 
 
@@ -40,13 +45,16 @@ class Settings:
     )
     fsync_interval_ms: int = _setting(200, "fsync period when fsync=interval", 1, 60_000)
     max_request_bytes: int = _setting(16 * MiB, "largest request body", 1 * KiB, 1 * GiB)
-    max_record_bytes: int = _setting(1 * MiB, "largest record (key + value + headers)",
-                                     64, 64 * MiB)
-    max_records_per_request: int = _setting(10_000, "most records in one produce request",
-                                            1, 1_000_000)
+    max_record_bytes: int = _setting(
+        1 * MiB, "largest record (key + value + headers)", 64, 64 * MiB
+    )
+    max_records_per_request: int = _setting(
+        10_000, "most records in one produce request", 1, 1_000_000
+    )
     max_read_records: int = _setting(10_000, "max_records above this is clamped", 1, 1_000_000)
-    max_wait_ms: int = _setting(60_000, "longer max_wait_ms of long polls is clamped to this",
-                                0, 600_000)
+    max_wait_ms: int = _setting(
+        60_000, "longer max_wait_ms of long polls is clamped to this", 0, 600_000
+    )
     idempotency_key_retention_ms: int = _setting(
         DAY_MS, "how long an Idempotency-Key is remembered", 1000, 30 * DAY_MS
     )
@@ -57,54 +65,76 @@ class Settings:
         1000, "how often the recovery checkpoint is written", 10, 3_600_000
     )
     max_partitions: int = _setting(1000, "most partitions a topic may have", 1, 100_000)
-    default_partitions: int = _setting(1, "partitions of a topic created without a count",
-                                       1, 100_000)
+    default_partitions: int = _setting(
+        1, "partitions of a topic created without a count", 1, 100_000
+    )
     # idempotent producer and transactions
     producer_id_expiration_ms: int = _setting(
-        DAY_MS, "producer state of a partition is forgotten after this long without writes "
-        "(never while its transaction is open)", 1000, 365 * DAY_MS)
+        DAY_MS,
+        "producer state of a partition is forgotten after this long without writes "
+        "(never while its transaction is open)",
+        1000,
+        365 * DAY_MS,
+    )
     producer_id_block_size: int = _setting(
-        1000, "producer ids reserved in the metadata at a time", 1, 1_000_000)
+        1000, "producer ids reserved in the metadata at a time", 1, 1_000_000
+    )
     txn_timeout_check_interval_ms: int = _setting(
-        10_000, "how often timed-out transactions are aborted", 10, 3_600_000)
+        10_000, "how often timed-out transactions are aborted", 10, 3_600_000
+    )
     txn_max_timeout_ms: int = _setting(
-        900_000, "largest transaction_timeout_ms accepted", 1000, 7 * DAY_MS)
+        900_000, "largest transaction_timeout_ms accepted", 1000, 7 * DAY_MS
+    )
     transactional_id_expiration_ms: int = _setting(
-        7 * DAY_MS, "a transactional id idle this long with no transaction open is forgotten",
-        1000, 365 * DAY_MS)
+        7 * DAY_MS,
+        "a transactional id idle this long with no transaction open is forgotten",
+        1000,
+        365 * DAY_MS,
+    )
     txn_max_partitions: int = _setting(
-        10_000, "most partitions one transaction may write", 1, 1_000_000)
-    log_level: str = _setting("info", "log level",
-                              choices=("debug", "info", "warning", "error"))
+        10_000, "most partitions one transaction may write", 1, 1_000_000
+    )
+    log_level: str = _setting("info", "log level", choices=("debug", "info", "warning", "error"))
     # consumer groups
     group_session_timeout_ms: int = _setting(
-        45_000, "consumer-group members silent this long are removed", 1000, 3_600_000)
+        45_000, "consumer-group members silent this long are removed", 1000, 3_600_000
+    )
     group_heartbeat_interval_ms: int = _setting(
-        5000, "heartbeat interval told to consumer-group members", 1000, 3_600_000)
+        5000, "heartbeat interval told to consumer-group members", 1000, 3_600_000
+    )
     group_max_size: int = _setting(1000, "most members of one consumer group", 1, 1_000_000)
     # share groups
     share_session_timeout_ms: int = _setting(
-        45_000, "a share-group member that neither heartbeats nor fetches for this long is "
-        "removed", 1000, 3_600_000)
+        45_000,
+        "a share-group member that neither heartbeats nor fetches for this long is removed",
+        1000,
+        3_600_000,
+    )
     share_heartbeat_interval_ms: int = _setting(
-        5000, "heartbeat interval told to share-group members", 100, 3_600_000)
+        5000, "heartbeat interval told to share-group members", 100, 3_600_000
+    )
     share_record_lock_duration_ms: int = _setting(
-        30_000, "default acquisition lock of share groups", 1000, 3_600_000)
+        30_000, "default acquisition lock of share groups", 1000, 3_600_000
+    )
     share_min_record_lock_duration_ms: int = _setting(
-        1000, "smallest record_lock_duration_ms a share group may set", 1000, 3_600_000)
+        1000, "smallest record_lock_duration_ms a share group may set", 1000, 3_600_000
+    )
     share_max_record_lock_duration_ms: int = _setting(
-        3_600_000, "largest record_lock_duration_ms a share group may set", 1000, 3_600_000)
+        3_600_000, "largest record_lock_duration_ms a share group may set", 1000, 3_600_000
+    )
     share_delivery_count_limit: int = _setting(
-        5, "default delivery limit of share groups (group config bounds 2-10)", 2, 10)
+        5, "default delivery limit of share groups (group config bounds 2-10)", 2, 10
+    )
     share_partition_max_record_locks: int = _setting(
-        2000, "default in-flight window per share partition (bounds 100-10000)", 100, 10_000)
+        2000, "default in-flight window per share partition (bounds 100-10000)", 100, 10_000
+    )
     share_max_group_size: int = _setting(200, "members per share group", 1, 100_000)
     share_max_release_delay_ms: int = _setting(
-        DAY_MS, "largest delay_ms of a share-group release", 0, 30 * DAY_MS)
+        DAY_MS, "largest delay_ms of a share-group release", 0, 30 * DAY_MS
+    )
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None,
-                 **overrides: Any) -> Settings:
+    def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
         """Read ``SLUICE_<FIELD>`` variables; explicit overrides (flags) win."""
         env = os.environ if environ is None else environ
         values: dict[str, Any] = {}
@@ -131,9 +161,7 @@ class Settings:
             if meta["choices"] is not None and value not in meta["choices"]:
                 raise SettingsError(f"{name}={value!r}: expected one of {meta['choices']}")
             if meta["lo"] is not None and not meta["lo"] <= value <= meta["hi"]:
-                raise SettingsError(
-                    f"{name}={value!r}: expected {meta['lo']} to {meta['hi']}"
-                )
+                raise SettingsError(f"{name}={value!r}: expected {meta['lo']} to {meta['hi']}")
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)

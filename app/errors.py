@@ -43,7 +43,8 @@ class ErrorCode(enum.Enum):
     INVALID_TIMESTAMP = _Code(400, False, 32, "the timestamp is invalid")
     UNKNOWN_PRODUCER_ID = _Code(400, False, None, "the server never issued this producer id")
     INVALID_TRANSACTION_TIMEOUT = _Code(
-        400, False, 50, "the transaction timeout is outside the server's bounds")
+        400, False, 50, "the transaction timeout is outside the server's bounds"
+    )
 
     # 401 Unauthorized
     UNAUTHENTICATED = _Code(401, False, 58, "missing or invalid credentials")
@@ -69,17 +70,23 @@ class ErrorCode(enum.Enum):
     TOPIC_DELETION_IN_PROGRESS = _Code(409, True, None, "the topic is being deleted")
     OUT_OF_ORDER_SEQUENCE_NUMBER = _Code(409, False, 45, "the batch's sequence is out of order")
     INVALID_PRODUCER_EPOCH = _Code(
-        409, False, 47, "the producer epoch is stale: abort the transaction and re-initialise")
+        409, False, 47, "the producer epoch is stale: abort the transaction and re-initialise"
+    )
     INVALID_TXN_STATE = _Code(409, False, 48, "the transaction is in the wrong state")
     INVALID_PRODUCER_ID_MAPPING = _Code(
-        409, False, 49, "the producer id does not belong to this transactional id")
+        409, False, 49, "the producer id does not belong to this transactional id"
+    )
     CONCURRENT_TRANSACTIONS = _Code(
-        409, True, 51, "another change of this transaction is in progress; retry")
+        409, True, 51, "another change of this transaction is in progress; retry"
+    )
     PRODUCER_FENCED = _Code(409, False, 90, "a newer producer instance owns this transactional id")
     TRANSACTION_TIMED_OUT = _Code(
-        409, True, None,
+        409,
+        True,
+        None,
         "the server aborted the transaction after its timeout; re-initialise with the current "
-        "producer id and epoch and start over")
+        "producer id and epoch and start over",
+    )
     INVALID_RECORD_STATE = _Code(
         409, False, 121, "the records are not acquired by this member (or the lock expired)"
     )
@@ -107,8 +114,7 @@ class ErrorCode(enum.Enum):
     # 503 Service Unavailable
     NOT_READY = _Code(503, True, None, "the server is starting or stopping")
     STORAGE_ERROR = _Code(503, True, 56, "the storage failed to complete the write")
-    GROUPS_UNAVAILABLE = _Code(
-        503, False, None, "consumer groups are not available on this server")
+    GROUPS_UNAVAILABLE = _Code(503, False, None, "consumer groups are not available on this server")
 
     @property
     def status(self) -> int:
@@ -167,8 +173,9 @@ class Unavailable(SluiceError):
 class StorageError(Unavailable):
     """The disk refused a write, read or fsync (``OSError``), mapped where it happens."""
 
-    def __init__(self, code: ErrorCode = ErrorCode.STORAGE_ERROR,
-                 message: str | None = None) -> None:
+    def __init__(
+        self, code: ErrorCode = ErrorCode.STORAGE_ERROR, message: str | None = None
+    ) -> None:
         super().__init__(code, message)
 
     @classmethod

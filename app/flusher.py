@@ -39,8 +39,15 @@ NewData = Callable[[PartitionLog], None]
 
 
 class Flusher:
-    def __init__(self, *, always: bool, interval_ms: int, checkpoint_interval_ms: int,
-                 clock: Clock, round_seconds: Histogram | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        always: bool,
+        interval_ms: int,
+        checkpoint_interval_ms: int,
+        clock: Clock,
+        round_seconds: Histogram | None = None,
+    ) -> None:
         self.always = always
         self.interval_ms = interval_ms
         self.checkpoint_interval_ms = checkpoint_interval_ms
@@ -113,8 +120,7 @@ class Flusher:
             tickets: list[tuple[PartitionLog, FlushTicket, bool]] = []
             for lg in logs:
                 due = checkpoint_all or (
-                    now - self._last_checkpoint.get(lg, -1e18)
-                    >= self.checkpoint_interval_ms / 1000
+                    now - self._last_checkpoint.get(lg, -1e18) >= self.checkpoint_interval_ms / 1000
                 )
                 ticket = lg.prepare_flush(snapshot=due)
                 if ticket is not None:

@@ -70,15 +70,19 @@ class ReadinessGate:
         self.broker = broker
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (scope["type"] == "http" and not self.broker.ready
-                and scope["path"].startswith("/v1/")):
+        if scope["type"] == "http" and not self.broker.ready and scope["path"].startswith("/v1/"):
             await error_response(Unavailable(ErrorCode.NOT_READY))(scope, receive, send)
             return
         await self.app(scope, receive, send)
 
 
-def create_app(settings: Settings | None = None, *, clock: Clock | None = None,
-               broker: Broker | None = None, freeze_gc: bool = False) -> FastAPI:
+def create_app(
+    settings: Settings | None = None,
+    *,
+    clock: Clock | None = None,
+    broker: Broker | None = None,
+    freeze_gc: bool = False,
+) -> FastAPI:
     """The application. ``freeze_gc`` (the server process sets it) moves everything alive after
     start-up out of the collector's reach: full collections then scan only request garbage
     instead of pausing the event loop for tens of milliseconds."""
@@ -96,8 +100,12 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None,
         finally:
             await the_broker.stop()
 
-    app = FastAPI(title="Sluice", version=__version__, lifespan=lifespan,
-                  description="Kafka's queue and exactly-once semantics over plain HTTP.")
+    app = FastAPI(
+        title="Sluice",
+        version=__version__,
+        lifespan=lifespan,
+        description="Kafka's queue and exactly-once semantics over plain HTTP.",
+    )
     app.state.broker = the_broker
     register_exception_handlers(app)
     # records first: routes are matched in order, and produce and read are the hot paths
@@ -113,8 +121,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None,
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            doc = get_openapi(title=app.title, version=app.version,
-                              description=app.description, routes=app.routes)
+            doc = get_openapi(
+                title=app.title, version=app.version, description=app.description, routes=app.routes
+            )
             components = doc.setdefault("components", {}).setdefault("schemas", {})
             for model in REQUEST_MODELS:
                 schema = model.model_json_schema(ref_template="#/components/schemas/{model}")

@@ -71,8 +71,11 @@ class Gauge:
         self.name, self.doc, self.read = name, doc, read
 
     def render(self) -> list[str]:
-        return [f"# HELP {self.name} {self.doc}", f"# TYPE {self.name} gauge",
-                f"{self.name} {self.read():g}"]
+        return [
+            f"# HELP {self.name} {self.doc}",
+            f"# TYPE {self.name} gauge",
+            f"{self.name} {self.read():g}",
+        ]
 
 
 class Metrics:
@@ -80,21 +83,31 @@ class Metrics:
     the tests, count apart)."""
 
     def __init__(self) -> None:
-        self.requests = Counter("sluice_http_requests_total",
-                                "HTTP requests by route, method and status",
-                                ("route", "method", "status"))
-        self.latency = Histogram("sluice_http_request_duration_seconds", "HTTP request latency",
-                                 ("route", "method"))
+        self.requests = Counter(
+            "sluice_http_requests_total",
+            "HTTP requests by route, method and status",
+            ("route", "method", "status"),
+        )
+        self.latency = Histogram(
+            "sluice_http_request_duration_seconds", "HTTP request latency", ("route", "method")
+        )
         self.bytes_in = Counter("sluice_http_request_bytes_total", "request body bytes received")
         self.records_in = Counter("sluice_records_produced_total", "records appended")
         self.records_out = Counter("sluice_records_read_total", "records returned by reads")
-        self.fsync_seconds = Histogram("sluice_fsync_round_seconds",
-                                       "duration of one group-commit round")
+        self.fsync_seconds = Histogram(
+            "sluice_fsync_round_seconds", "duration of one group-commit round"
+        )
 
     def render(self, extra: Sequence[Gauge] = ()) -> str:
         """Prometheus text of every instrument, then ``extra``."""
-        own: list[Counter | Histogram] = [self.requests, self.latency, self.bytes_in,
-                                          self.records_in, self.records_out, self.fsync_seconds]
+        own: list[Counter | Histogram] = [
+            self.requests,
+            self.latency,
+            self.bytes_in,
+            self.records_in,
+            self.records_out,
+            self.fsync_seconds,
+        ]
         lines: list[str] = []
         for m in [*own, *extra]:
             lines.extend(m.render())

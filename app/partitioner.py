@@ -16,7 +16,7 @@ def murmur2(data: bytes) -> int:
     h = (_SEED ^ length) & _MASK
     n4 = length // 4
     for i in range(n4):
-        k = int.from_bytes(data[4 * i:4 * i + 4], "little")
+        k = int.from_bytes(data[4 * i : 4 * i + 4], "little")
         k = (k * _M) & _MASK
         k ^= k >> 24
         k = (k * _M) & _MASK

@@ -34,8 +34,17 @@ class Reads:
         self._waiters: dict[PartitionLog, list[asyncio.Future[None]]] = {}
         self.stopping = False
 
-    async def read(self, topic_name: str, partition: int, offset: int, *, max_records: int,
-                   max_bytes: int, max_wait_ms: int, committed: bool = False) -> ReadAnswer:
+    async def read(
+        self,
+        topic_name: str,
+        partition: int,
+        offset: int,
+        *,
+        max_records: int,
+        max_bytes: int,
+        max_wait_ms: int,
+        committed: bool = False,
+    ) -> ReadAnswer:
         lg = self.topics.get(topic_name).log(partition)
         if offset < lg.log_start_offset or offset > lg.high_watermark:
             raise Conflict(
@@ -53,8 +62,7 @@ class Reads:
                 lg = self.topics.get(topic_name).log(partition)
                 if result.next_offset < lg.log_start_offset:
                     break
-                result = lg.read(result.next_offset, max_records, max_bytes,
-                                 committed=committed)
+                result = lg.read(result.next_offset, max_records, max_bytes, committed=committed)
         self.records_out.inc(len(result.records))
         return ReadAnswer(result, lg.high_watermark, lg.last_stable_offset, lg.log_start_offset)
 
@@ -86,8 +94,9 @@ class Reads:
                 if not fut.done():
                     fut.set_result(None)
 
-    def list_offsets(self, topic_name: str, partition: int, at: str,
-                     committed: bool = False) -> tuple[int, int]:
+    def list_offsets(
+        self, topic_name: str, partition: int, at: str, committed: bool = False
+    ) -> tuple[int, int]:
         """ListOffsets: (offset, timestamp) for earliest, latest or a timestamp; "latest" is
         the last stable offset under read_committed."""
         lg = self.topics.get(topic_name).log(partition)

@@ -21,16 +21,18 @@ log = logging.getLogger("sluice.retention")
 
 
 class Retention:
-    def __init__(self, topics: TopicRegistry, flusher: Flusher, clock: Clock,
-                 check_interval_ms: int) -> None:
+    def __init__(
+        self, topics: TopicRegistry, flusher: Flusher, clock: Clock, check_interval_ms: int
+    ) -> None:
         self.topics = topics
         self.flusher = flusher
         self.clock = clock
         self.check_interval_ms = check_interval_ms
         self._moving: dict[PartitionLog, asyncio.Lock] = {}
 
-    async def delete_records(self, topic_name: str, partitions: list[tuple[int, int]]
-                             ) -> list[tuple[int, int]]:
+    async def delete_records(
+        self, topic_name: str, partitions: list[tuple[int, int]]
+    ) -> list[tuple[int, int]]:
         """Move log starts forward to each (partition, before offset; -1 = the high
         watermark); answers (partition, new log start offset). Every target is checked
         before anything moves."""
@@ -40,9 +42,11 @@ class Retention:
             lg = topic.log(p)
             offset = lg.high_watermark if before == -1 else before
             if not 0 <= offset <= lg.high_watermark:
-                raise Conflict(ErrorCode.OFFSET_OUT_OF_RANGE,
-                               f"partition {p}: before_offset {before} is beyond the high "
-                               f"watermark {lg.high_watermark}")
+                raise Conflict(
+                    ErrorCode.OFFSET_OUT_OF_RANGE,
+                    f"partition {p}: before_offset {before} is beyond the high "
+                    f"watermark {lg.high_watermark}",
+                )
             targets.append((lg, p, offset))
         out = []
         for lg, p, offset in targets:

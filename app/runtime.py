@@ -47,9 +47,13 @@ log = logging.getLogger("sluice")
 
 
 class Broker:
-    def __init__(self, settings: Settings, clock: Clock | None = None, *,
-                 offset_participant: OffsetParticipant | Literal["groups"] | None = "groups"
-                 ) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        clock: Clock | None = None,
+        *,
+        offset_participant: OffsetParticipant | Literal["groups"] | None = "groups",
+    ) -> None:
         """``offset_participant`` replaces the consumer groups' side of transactional offsets
         (tests bring their own; None: a server whose transactions take no offsets)."""
         self.settings = settings
@@ -58,30 +62,49 @@ class Broker:
         self.data = DataDir(settings.data_dir)
         self.db = Database(self.data.metadata)
         always = settings.fsync == "always"
-        self.log_manager = LogManager(self.data.logs, durable_reads=always,
-                                      producer_state=ProducerStateManager)
-        self.flusher = Flusher(always=always, interval_ms=settings.fsync_interval_ms,
-                               checkpoint_interval_ms=settings.checkpoint_interval_ms,
-                               clock=self.clock, round_seconds=self.metrics.fsync_seconds)
-        self.topics = TopicRegistry(TopicStore(self.db), self.log_manager, self.flusher,
-                                    settings.max_partitions)
+        self.log_manager = LogManager(
+            self.data.logs, durable_reads=always, producer_state=ProducerStateManager
+        )
+        self.flusher = Flusher(
+            always=always,
+            interval_ms=settings.fsync_interval_ms,
+            checkpoint_interval_ms=settings.checkpoint_interval_ms,
+            clock=self.clock,
+            round_seconds=self.metrics.fsync_seconds,
+        )
+        self.topics = TopicRegistry(
+            TopicStore(self.db), self.log_manager, self.flusher, settings.max_partitions
+        )
         self.appender = Appender(self.topics, self.flusher, self.clock)
         self.producer_ids = ProducerIds(ProducerIdStore(self.db), settings.producer_id_block_size)
         self.groups = GroupCoordinator(settings, self.clock, GroupStore(self.db), self.topics)
-        self.share = ShareGroupCoordinator(settings, self.clock, self.db, self.topics,
-                                           self.appender)
+        self.share = ShareGroupCoordinator(
+            settings, self.clock, self.db, self.topics, self.appender
+        )
         self.share_admin = ShareGroupAdmin(self.share)
         self.transactions = TransactionCoordinator(
-            TransactionStore(self.db), self.producer_ids, self.clock, settings,
+            TransactionStore(self.db),
+            self.producer_ids,
+            self.clock,
+            settings,
             markers=self.appender,
             offsets=self.groups if offset_participant == "groups" else offset_participant,
-            acks=ShareTxnParticipant(self.share))
-        self.producers = ProduceService(settings, self.clock, self.topics, self.appender,
-                                        self.producer_ids, IdempotencyStore(self.db),
-                                        self.transactions, self.metrics.records_in)
+            acks=ShareTxnParticipant(self.share),
+        )
+        self.producers = ProduceService(
+            settings,
+            self.clock,
+            self.topics,
+            self.appender,
+            self.producer_ids,
+            IdempotencyStore(self.db),
+            self.transactions,
+            self.metrics.records_in,
+        )
         self.reads = Reads(self.topics, self.clock, self.metrics.records_out)
-        self.retention = Retention(self.topics, self.flusher, self.clock,
-                                   settings.retention_check_interval_ms)
+        self.retention = Retention(
+            self.topics, self.flusher, self.clock, settings.retention_check_interval_ms
+        )
         self.flusher.subscribe(self.reads.on_new_data)
         self.flusher.subscribe(self.share.on_data)
         self.supervisor = Supervisor()

@@ -24,5 +24,6 @@ def validate_transition(table: Mapping[S, frozenset[S]], current: S, target: S) 
     ``IllegalTransition`` otherwise."""
     if current not in table[target]:
         raise IllegalTransition(
-            f"{type(target).__name__} {current.name} → {target.name} is not allowed")
+            f"{type(target).__name__} {current.name} → {target.name} is not allowed"
+        )
     return target

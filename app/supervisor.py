@@ -30,8 +30,11 @@ class Supervisor:
                 except asyncio.CancelledError:
                     raise
                 except Exception:
-                    log.exception("background task %s failed; restarting it in %g s", name,
-                                  self.restart_delay_s)
+                    log.exception(
+                        "background task %s failed; restarting it in %g s",
+                        name,
+                        self.restart_delay_s,
+                    )
                     await asyncio.sleep(self.restart_delay_s)
 
         self._tasks.append(asyncio.create_task(supervised(), name=f"sluice-{name}"))

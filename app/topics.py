@@ -33,10 +33,12 @@ class _Key:
 
 
 TOPIC_CONFIG: dict[str, _Key] = {
-    "retention_ms": _Key(7 * DAY_MS, 1, 2**62, "delete segments older than this; -1 never",
-                         minus_one_ok=True),
-    "retention_bytes": _Key(-1, 0, 2**62, "delete old segments beyond this size; -1 never",
-                            minus_one_ok=True),
+    "retention_ms": _Key(
+        7 * DAY_MS, 1, 2**62, "delete segments older than this; -1 never", minus_one_ok=True
+    ),
+    "retention_bytes": _Key(
+        -1, 0, 2**62, "delete old segments beyond this size; -1 never", minus_one_ok=True
+    ),
     "segment_bytes": _Key(128 * MiB, 1024, 1 * GiB, "roll a new segment at this size"),
     "segment_ms": _Key(7 * DAY_MS, 1, 2**62, "roll a new segment after this time"),
     "index_interval_bytes": _Key(4096, 64, 16 * MiB, "bytes between sparse index entries"),
@@ -62,13 +64,16 @@ def validate_name(name: str, what: str = "topic") -> str:
 def check_partitions(partitions: int, max_partitions: int) -> int:
     """A partition count a topic may have."""
     if not 1 <= partitions <= max_partitions:
-        raise InvalidRequest(f"partitions must be an integer from 1 to {max_partitions}",
-                             ErrorCode.INVALID_PARTITIONS)
+        raise InvalidRequest(
+            f"partitions must be an integer from 1 to {max_partitions}",
+            ErrorCode.INVALID_PARTITIONS,
+        )
     return partitions
 
 
-def validate_config(changes: Mapping[str, int | None],
-                    current: Mapping[str, int] | None = None) -> dict[str, int]:
+def validate_config(
+    changes: Mapping[str, int | None], current: Mapping[str, int] | None = None
+) -> dict[str, int]:
     """Merge ``changes`` into ``current`` after checking every key and bound; a null value
     sets its key back to the default."""
     out = dict(current or {})
@@ -84,8 +89,9 @@ def validate_config(changes: Mapping[str, int | None],
             continue
         if not (spec.lo <= value <= spec.hi or (spec.minus_one_ok and value == -1)):
             bounds = f"{spec.lo} to {spec.hi}" + (" or -1" if spec.minus_one_ok else "")
-            raise InvalidRequest(f"config {key}={value} is out of bounds ({bounds})",
-                                 ErrorCode.INVALID_CONFIG)
+            raise InvalidRequest(
+                f"config {key}={value} is out of bounds ({bounds})", ErrorCode.INVALID_CONFIG
+            )
         out[key] = value
     return out
 
@@ -96,9 +102,13 @@ def effective_config(config: dict[str, int]) -> dict[str, int]:
 
 def log_config(config: dict[str, int]) -> LogConfig:
     c = effective_config(config)
-    return LogConfig(segment_bytes=c["segment_bytes"], segment_ms=c["segment_ms"],
-                     retention_ms=c["retention_ms"], retention_bytes=c["retention_bytes"],
-                     index_interval_bytes=c["index_interval_bytes"])
+    return LogConfig(
+        segment_bytes=c["segment_bytes"],
+        segment_ms=c["segment_ms"],
+        retention_ms=c["retention_ms"],
+        retention_bytes=c["retention_bytes"],
+        index_interval_bytes=c["index_interval_bytes"],
+    )
 
 
 class TopicState(enum.Enum):
@@ -135,14 +145,17 @@ class Topic:
 
     def log(self, partition: int) -> PartitionLog:
         if not 0 <= partition < len(self.logs):
-            raise NotFound(f"topic {self.name!r} has no partition {partition}",
-                           ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+            raise NotFound(
+                f"topic {self.name!r} has no partition {partition}",
+                ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+            )
         return self.logs[partition]
 
 
 class TopicRegistry:
-    def __init__(self, store: TopicStore, logs: LogManager, flusher: Flusher,
-                 max_partitions: int) -> None:
+    def __init__(
+        self, store: TopicStore, logs: LogManager, flusher: Flusher, max_partitions: int
+    ) -> None:
         self.store = store
         self.log_manager = logs
         self.flusher = flusher
@@ -162,8 +175,9 @@ class TopicRegistry:
             config = {k: int(v) for k, v in row.config.items()}
             topic = Topic(row.topic_id, row.name, config)
             lc = log_config(config)
-            topic.logs = [self.log_manager.open(row.topic_id, p, lc, now_ms)
-                          for p in range(row.partitions)]
+            topic.logs = [
+                self.log_manager.open(row.topic_id, p, lc, now_ms) for p in range(row.partitions)
+            ]
             self.topics[row.name] = topic
         self.log_manager.remove_orphans({t.topic_id for t in self.topics.values()})
 
@@ -173,8 +187,9 @@ class TopicRegistry:
             raise NotFound(f"topic {name!r} does not exist", ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
         return topic
 
-    async def create(self, name: str, partitions: int, config: Mapping[str, int | None],
-                     now_ms: int) -> Topic:
+    async def create(
+        self, name: str, partitions: int, config: Mapping[str, int | None], now_ms: int
+    ) -> Topic:
         name = validate_name(name)
         partitions = check_partitions(partitions, self.max_partitions)
         cfg = validate_config(config)
@@ -185,8 +200,7 @@ class TopicRegistry:
             topic_id = await self.store.insert(name, partitions, cfg, now_ms)
             topic = Topic(topic_id, name, cfg)
             lc = log_config(cfg)
-            topic.logs = [self.log_manager.open(topic_id, p, lc, now_ms)
-                          for p in range(partitions)]
+            topic.logs = [self.log_manager.open(topic_id, p, lc, now_ms) for p in range(partitions)]
             self.topics[name] = topic
             return topic
         finally:
@@ -195,8 +209,13 @@ class TopicRegistry:
     def _lock(self, name: str) -> asyncio.Lock:
         return self._locks.setdefault(name, asyncio.Lock())
 
-    async def update(self, name: str, partitions: int | None,
-                     config: Mapping[str, int | None] | None, now_ms: int) -> Topic:
+    async def update(
+        self,
+        name: str,
+        partitions: int | None,
+        config: Mapping[str, int | None] | None,
+        now_ms: int,
+    ) -> Topic:
         """More partitions (never fewer) and/or config changes (null keys back to default)."""
         async with self._lock(name):
             topic = self.get(name)
@@ -208,15 +227,16 @@ class TopicRegistry:
                         f"partitions can only grow (now {topic.partitions})",
                         ErrorCode.INVALID_PARTITIONS,
                     )
-            new_config = topic.config if config is None else validate_config(config,
-                                                                              topic.config)
+            new_config = topic.config if config is None else validate_config(config, topic.config)
             await self.store.update(topic.topic_id, new_count, new_config)
             topic.config = new_config
             lc = log_config(new_config)
             for lg in topic.logs:
                 lg.config = lc
-            topic.logs.extend(self.log_manager.open(topic.topic_id, p, lc, now_ms)
-                              for p in range(topic.partitions, new_count))
+            topic.logs.extend(
+                self.log_manager.open(topic.topic_id, p, lc, now_ms)
+                for p in range(topic.partitions, new_count)
+            )
             return topic
 
     async def delete(self, name: str) -> None:

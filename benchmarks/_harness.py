@@ -113,9 +113,16 @@ def read_proc_status(pid: int) -> dict[str, int]:
 class ServerProcess:
     """One server process on a free loopback port, with its output in a log file."""
 
-    def __init__(self, argv: Sequence[str], *, port: int, log_path: Path, name: str,
-                 env: dict[str, str] | None = None,
-                 clean_exit_codes: tuple[int, ...] = (0,)) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        port: int,
+        log_path: Path,
+        name: str,
+        env: dict[str, str] | None = None,
+        clean_exit_codes: tuple[int, ...] = (0,),
+    ) -> None:
         self.argv = list(argv)
         self.clean_exit_codes = clean_exit_codes
         self.port = port
@@ -139,17 +146,23 @@ class ServerProcess:
     def start(self) -> None:
         self._log = open(self.log_path, "ab")  # noqa: SIM115 (closed in _reap)
         self.started_at = time.perf_counter()
-        self.proc = subprocess.Popen(self.argv, cwd=REPO_ROOT, env=self.env,
-                                     stdin=subprocess.DEVNULL, stdout=self._log,
-                                     stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(
+            self.argv,
+            cwd=REPO_ROOT,
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
 
     def wait_ready(self, timeout: float = 60.0, path: str = "/readyz") -> float:
         """Seconds from process start until ``path`` answered 200; polls every 5 ms."""
         deadline = time.perf_counter() + timeout
         while time.perf_counter() < deadline:
             if self.proc is None or self.proc.poll() is not None:
-                raise ServerFailed(f"{self.name} exited with {self.returncode()} before ready:\n"
-                                   f"{self.log_tail()}")
+                raise ServerFailed(
+                    f"{self.name} exited with {self.returncode()} before ready:\n{self.log_tail()}"
+                )
             try:
                 conn = http.client.HTTPConnection(HOST, self.port, timeout=2.0)
                 try:
@@ -214,8 +227,12 @@ class ServerProcess:
         self.start()
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self.kill()
 
 
@@ -225,16 +242,32 @@ def server_python(args: argparse.Namespace) -> list[str] | None:
     return shlex.split(cmd) if cmd else None
 
 
-def sluice_server(data_dir: Path, log_path: Path, *, fsync: str = "always",
-                  port: int | None = None, python: Sequence[str] | None = None,
-                  extra_env: dict[str, str] | None = None) -> ServerProcess:
+def sluice_server(
+    data_dir: Path,
+    log_path: Path,
+    *,
+    fsync: str = "always",
+    port: int | None = None,
+    python: Sequence[str] | None = None,
+    extra_env: dict[str, str] | None = None,
+) -> ServerProcess:
     """``python -m app serve`` on ``data_dir``; ``python`` may prefix a profiler."""
     port = free_port() if port is None else port
     env = dict(os.environ)
     env.update({"SLUICE_FSYNC": fsync, "SLUICE_LOG_LEVEL": "warning"})
     env.update(extra_env or {})
-    argv = [*(python or [sys.executable]), "-m", "app", "serve", "--host", HOST,
-            "--port", str(port), "--data-dir", str(data_dir)]
+    argv = [
+        *(python or [sys.executable]),
+        "-m",
+        "app",
+        "serve",
+        "--host",
+        HOST,
+        "--port",
+        str(port),
+        "--data-dir",
+        str(data_dir),
+    ]
     return ServerProcess(argv, port=port, log_path=log_path, name="sluice server", env=env)
 
 
@@ -243,8 +276,13 @@ def ceiling_server(log_path: Path) -> ServerProcess:
     port = free_port()
     argv = [sys.executable, "-m", "benchmarks.raw_ceiling", "--port", str(port)]
     # uvicorn.run re-raises the signal after a graceful shutdown, so -SIGTERM is clean here.
-    return ServerProcess(argv, port=port, log_path=log_path, name="raw ceiling",
-                         clean_exit_codes=(0, -signal.SIGTERM))
+    return ServerProcess(
+        argv,
+        port=port,
+        log_path=log_path,
+        name="raw ceiling",
+        clean_exit_codes=(0, -signal.SIGTERM),
+    )
 
 
 class Workdir:
@@ -261,8 +299,12 @@ class Workdir:
     def __enter__(self) -> Workdir:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         if self.keep:
             print(f"  kept {self.path}", file=sys.stderr)
         else:
@@ -299,8 +341,12 @@ class RssSampler:
         self._thread.start()
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         self._stop.set()
         self._thread.join(5)
 
@@ -313,8 +359,9 @@ class RssSampler:
 # HTTP set-up calls and the load generator
 
 
-def create_topic(server: ServerProcess, name: str, partitions: int,
-                 config: dict[str, Any] | None = None) -> None:
+def create_topic(
+    server: ServerProcess, name: str, partitions: int, config: dict[str, Any] | None = None
+) -> None:
     body = {"name": name, "partitions": partitions, "config": config or {}}
     with httpx.Client(base_url=server.base_url, timeout=30.0) as client:
         r = client.post("/v1/topics", json=body)
@@ -342,8 +389,13 @@ class LoadGen:
     def __init__(self, spec: LoadSpec) -> None:
         self.spec = spec
         argv = [sys.executable, "-m", "benchmarks._loadgen", "--spec", spec.to_json().decode()]
-        self.proc = subprocess.Popen(argv, cwd=REPO_ROOT, stdin=subprocess.DEVNULL,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(
+            argv,
+            cwd=REPO_ROOT,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
 
     def running(self) -> bool:
         return self.proc.poll() is None
@@ -357,13 +409,17 @@ class LoadGen:
             self.proc.communicate()
             raise BenchError(f"load generator did not finish in {limit:.0f} s") from None
         if not out.strip():
-            raise BenchError(f"load generator exited {self.proc.returncode} without a result:\n"
-                             f"{err.decode(errors='replace')[-2000:]}")
+            raise BenchError(
+                f"load generator exited {self.proc.returncode} without a result:\n"
+                f"{err.decode(errors='replace')[-2000:]}"
+            )
         result: dict[str, Any] = orjson.loads(out)
         if self.proc.returncode != 0 and not self.spec.tolerate_errors:
-            raise BenchError(f"load generator failed ({result.get('errors')} errors, timed out: "
-                             f"{result.get('timed_out')}): {result.get('error_samples')}\n"
-                             f"{err.decode(errors='replace')[-2000:]}")
+            raise BenchError(
+                f"load generator failed ({result.get('errors')} errors, timed out: "
+                f"{result.get('timed_out')}): {result.get('error_samples')}\n"
+                f"{err.decode(errors='replace')[-2000:]}"
+            )
         return result
 
 
@@ -398,8 +454,9 @@ def spread(values: Sequence[float]) -> dict[str, Any]:
 
 
 def _git(*args: str) -> str:
-    out = subprocess.run(["git", *args], cwd=REPO_ROOT, capture_output=True, text=True,
-                         check=False, timeout=30)
+    out = subprocess.run(
+        ["git", *args], cwd=REPO_ROOT, capture_output=True, text=True, check=False, timeout=30
+    )
     return out.stdout.strip() if out.returncode == 0 else ""
 
 
@@ -461,8 +518,9 @@ def machine_info() -> dict[str, Any]:
     }
 
 
-def write_result(name: str, parameters: dict[str, Any], results: dict[str, Any],
-                 out_dir: Path | None = None) -> Path:
+def write_result(
+    name: str, parameters: dict[str, Any], results: dict[str, Any], out_dir: Path | None = None
+) -> Path:
     """Write ``<out_dir>/<name>-<short commit>.json`` and return its path."""
     git = git_info()
     doc = {
@@ -488,23 +546,44 @@ def write_result(name: str, parameters: dict[str, Any], results: dict[str, Any],
 
 
 def add_common_args(parser: argparse.ArgumentParser, *, runs: int = 3) -> None:
-    parser.add_argument("--runs", type=int, default=runs,
-                        help=f"repetitions; medians are reported (default {runs})")
-    parser.add_argument("--quick", action="store_true",
-                        help="one run and smaller sizes, for a smoke test")
-    parser.add_argument("--tmp", default=None,
-                        help="parent directory of the temporary data dirs (default: system temp)")
+    parser.add_argument(
+        "--runs", type=int, default=runs, help=f"repetitions; medians are reported (default {runs})"
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="one run and smaller sizes, for a smoke test"
+    )
+    parser.add_argument(
+        "--tmp",
+        default=None,
+        help="parent directory of the temporary data dirs (default: system temp)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep data dirs and server logs")
-    parser.add_argument("--out", type=Path, default=None,
-                        help=f"results directory (default {RESULTS_DIR.relative_to(REPO_ROOT)})")
-    parser.add_argument("--client", choices=("raw", "httpx"), default="raw",
-                        help="load generator client (default raw asyncio HTTP/1.1)")
-    parser.add_argument("--server-python", default=None, metavar="CMD",
-                        help="command that stands for 'python' when starting the server, e.g. "
-                             "'python -m cProfile -o /tmp/server.prof' (default: this python)")
-    parser.add_argument("--wait-quiet", type=float, default=120.0,
-                        help="wait up to this many seconds for other processes to leave the "
-                             "CPUs idle before each measured run (default 120)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help=f"results directory (default {RESULTS_DIR.relative_to(REPO_ROOT)})",
+    )
+    parser.add_argument(
+        "--client",
+        choices=("raw", "httpx"),
+        default="raw",
+        help="load generator client (default raw asyncio HTTP/1.1)",
+    )
+    parser.add_argument(
+        "--server-python",
+        default=None,
+        metavar="CMD",
+        help="command that stands for 'python' when starting the server, e.g. "
+        "'python -m cProfile -o /tmp/server.prof' (default: this python)",
+    )
+    parser.add_argument(
+        "--wait-quiet",
+        type=float,
+        default=120.0,
+        help="wait up to this many seconds for other processes to leave the "
+        "CPUs idle before each measured run (default 120)",
+    )
 
 
 def log(message: str) -> None:
@@ -518,29 +597,47 @@ def iter_runs(args: argparse.Namespace, busy: list[float]) -> Iterator[int]:
         yield i
 
 
-def target(name: str, measured: dict[str, Any], goal: float, unit: str,
-           *, higher_is_better: bool = True) -> dict[str, Any]:
+def target(
+    name: str, measured: dict[str, Any], goal: float, unit: str, *, higher_is_better: bool = True
+) -> dict[str, Any]:
     """One line of the targets table: the median against the goal, with the spread kept."""
     median = measured.get("median")
     ok = None if median is None else (median >= goal if higher_is_better else median <= goal)
-    return {"name": name, "median": median, "min": measured.get("min"),
-            "max": measured.get("max"), "runs": measured.get("runs"), "unit": unit,
-            "goal": (">= " if higher_is_better else "<= ") + f"{goal:g}", "ok": ok}
+    return {
+        "name": name,
+        "median": median,
+        "min": measured.get("min"),
+        "max": measured.get("max"),
+        "runs": measured.get("runs"),
+        "unit": unit,
+        "goal": (">= " if higher_is_better else "<= ") + f"{goal:g}",
+        "ok": ok,
+    }
 
 
 def print_targets(title: str, targets: Sequence[dict[str, Any]]) -> None:
     log(f"\n{title}")
     for t in targets:
         mark = "ok  " if t["ok"] else "MISS"
-        log(f"  [{mark}] {t['name']:<44} {t['median']!s:>12} {t['unit']:<10} "
-            f"(min {t['min']}, max {t['max']}; goal {t['goal']})")
+        log(
+            f"  [{mark}] {t['name']:<44} {t['median']!s:>12} {t['unit']:<10} "
+            f"(min {t['min']}, max {t['max']}; goal {t['goal']})"
+        )
 
 
-def run_main(name: str, doc: str | None, add_args: Callable[[argparse.ArgumentParser], None],
-             run: Callable[[argparse.Namespace], Any], argv: list[str] | None) -> int:
+def run_main(
+    name: str,
+    doc: str | None,
+    add_args: Callable[[argparse.ArgumentParser], None],
+    run: Callable[[argparse.Namespace], Any],
+    argv: list[str] | None,
+) -> int:
     """``python -m benchmarks.<name>``: parse the flags, run, exit 1 when a server failed."""
-    parser = argparse.ArgumentParser(prog=f"python -m benchmarks.{name}", description=doc,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog=f"python -m benchmarks.{name}",
+        description=doc,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     add_args(parser)
     args = parser.parse_args(argv)
     try:

@@ -109,8 +109,7 @@ def percentile(sorted_values: list[float], q: float) -> float:
 def latency_summary(latencies_ms: list[float]) -> dict[str, float]:
     ordered = sorted(latencies_ms)
     if not ordered:
-        return {"p50": float("nan"), "p99": float("nan"), "max": float("nan"),
-                "mean": float("nan")}
+        return {"p50": float("nan"), "p99": float("nan"), "max": float("nan"), "mean": float("nan")}
     return {
         "p50": round(percentile(ordered, 50), 3),
         "p90": round(percentile(ordered, 90), 3),
@@ -252,11 +251,18 @@ async def _produce(spec: LoadSpec, run: Run, send: Sender) -> None:
     variants = 8
     full, rest = divmod(spec.records, spec.batch)
     named = spec.explicit_partition
-    bodies = {p: [_produce_body(rng, p if named else None, spec.batch, spec.value_bytes)
-                  for _ in range(variants)]
-              for p in spec.partitions}
-    tail = {p: _produce_body(rng, p if named else None, rest, spec.value_bytes)
-            for p in spec.partitions if rest}
+    bodies = {
+        p: [
+            _produce_body(rng, p if named else None, spec.batch, spec.value_bytes)
+            for _ in range(variants)
+        ]
+        for p in spec.partitions
+    }
+    tail = {
+        p: _produce_body(rng, p if named else None, rest, spec.value_bytes)
+        for p in spec.partitions
+        if rest
+    }
     jobs = [(i, spec.batch) for i in range(full)] + ([(full, rest)] if rest else [])
     path = f"/v1/topics/{spec.topic}/records"
 
@@ -280,8 +286,13 @@ async def _produce(spec: LoadSpec, run: Run, send: Sender) -> None:
     if spec.warmup_topic is not None and spec.warmup_requests > 0:
         body = bodies[spec.partitions[0]][0]
         for _ in range(spec.warmup_requests):
-            await one(f"/v1/topics/{spec.warmup_topic}/records", spec.partitions[0], body,
-                      spec.batch, timed=False)
+            await one(
+                f"/v1/topics/{spec.warmup_topic}/records",
+                spec.partitions[0],
+                body,
+                spec.batch,
+                timed=False,
+            )
 
     queue = iter(jobs)
 
@@ -301,9 +312,11 @@ async def _read(spec: LoadSpec, run: Run, send: Sender) -> None:
     if len(spec.read_ends) != len(spec.partitions):
         raise ValueError("read mode needs one entry of read_ends per partition")
     starts = spec.read_starts or [0] * len(spec.partitions)
-    jobs = [(p, start, min(start + spec.max_records, end))
-            for p, first, end in zip(spec.partitions, starts, spec.read_ends, strict=True)
-            for start in range(first, end, spec.max_records)]
+    jobs = [
+        (p, start, min(start + spec.max_records, end))
+        for p, first, end in zip(spec.partitions, starts, spec.read_ends, strict=True)
+        for start in range(first, end, spec.max_records)
+    ]
     queue = iter(jobs)
 
     async def worker() -> None:
@@ -313,8 +326,10 @@ async def _read(spec: LoadSpec, run: Run, send: Sender) -> None:
                 if time.monotonic() > run.deadline:
                     run.timed_out = True
                     return
-                target = (f"/v1/topics/{spec.topic}/partitions/{partition}/records"
-                          f"?offset={offset}&max_records={end - offset}")
+                target = (
+                    f"/v1/topics/{spec.topic}/partitions/{partition}/records"
+                    f"?offset={offset}&max_records={end - offset}"
+                )
                 if spec.max_bytes is not None:
                     target += f"&max_bytes={spec.max_bytes}"
                 started = time.perf_counter()
@@ -326,8 +341,9 @@ async def _read(spec: LoadSpec, run: Run, send: Sender) -> None:
                 records = answer["records"]
                 if not records or records[0]["offset"] != offset:
                     first = records[0]["offset"] if records else None
-                    raise RequestFailed(f"read at {offset} of partition {partition} "
-                                        f"returned first offset {first}")
+                    raise RequestFailed(
+                        f"read at {offset} of partition {partition} returned first offset {first}"
+                    )
                 run.latencies_ms.append(elapsed)
                 run.records += len(records)
                 run.requests += 1
@@ -368,8 +384,9 @@ async def _main(spec: LoadSpec) -> dict[str, Any]:
     http: httpx.AsyncClient | None = None
 
     if spec.client == "raw":
-        free: list[RawConnection] = [RawConnection(spec.host, spec.port)
-                                     for _ in range(spec.concurrency)]
+        free: list[RawConnection] = [
+            RawConnection(spec.host, spec.port) for _ in range(spec.concurrency)
+        ]
         raw_pool.extend(free)
 
         async def send(method: str, target: str, body: bytes | None) -> tuple[int, bytes]:
@@ -383,10 +400,12 @@ async def _main(spec: LoadSpec) -> dict[str, Any]:
                 free.append(conn)
 
     elif spec.client == "httpx":
-        limits = httpx.Limits(max_connections=spec.concurrency,
-                              max_keepalive_connections=spec.concurrency)
-        http = httpx.AsyncClient(base_url=f"http://{spec.host}:{spec.port}", limits=limits,
-                                 timeout=httpx.Timeout(60.0))
+        limits = httpx.Limits(
+            max_connections=spec.concurrency, max_keepalive_connections=spec.concurrency
+        )
+        http = httpx.AsyncClient(
+            base_url=f"http://{spec.host}:{spec.port}", limits=limits, timeout=httpx.Timeout(60.0)
+        )
         client = http
 
         async def send(method: str, target: str, body: bytes | None) -> tuple[int, bytes]:
@@ -441,7 +460,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks._loadgen",
         description="Load generator process: takes a JSON LoadSpec, prints one JSON result on "
-                    f"stdout. Spec fields: {fields}.")
+        f"stdout. Spec fields: {fields}.",
+    )
     parser.add_argument("--spec", required=True, help="the LoadSpec as JSON; '-' reads stdin")
     args = parser.parse_args(argv)
     raw = sys.stdin.buffer.read() if args.spec == "-" else args.spec.encode()

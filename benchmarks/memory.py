@@ -33,21 +33,37 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     produced: list[dict[str, Any]] = []
     read: list[dict[str, Any]] = []
     with h.Workdir("memory", args.tmp, args.keep) as wd:
-        server = h.sluice_server(wd.data, wd.log("server"), fsync=args.fsync,
-                                 python=h.server_python(args))
+        server = h.sluice_server(
+            wd.data, wd.log("server"), fsync=args.fsync, python=h.server_python(args)
+        )
         with server:
             server.wait_ready()
             h.create_topic(server, "bench", args.partitions)
             start = {"records": 0, "rss_mb": _mb(server.memory()["VmRSS"])}
             with h.RssSampler(server) as sampler:
                 for i in range(1, STEPS + 1):
-                    r = h.run_loadgen(h.LoadSpec(
-                        port=server.port, mode="produce", topic="bench",
-                        partitions=list(range(args.partitions)), records=step, batch=100,
-                        value_bytes=args.record_bytes, concurrency=args.concurrency,
-                        client=args.client, max_seconds=args.max_seconds), server)
-                    produced.append({"records": i * step, "rss_mb": _mb(server.memory()["VmRSS"]),
-                                     "records_per_s": r["records_per_s"]})
+                    r = h.run_loadgen(
+                        h.LoadSpec(
+                            port=server.port,
+                            mode="produce",
+                            topic="bench",
+                            partitions=list(range(args.partitions)),
+                            records=step,
+                            batch=100,
+                            value_bytes=args.record_bytes,
+                            concurrency=args.concurrency,
+                            client=args.client,
+                            max_seconds=args.max_seconds,
+                        ),
+                        server,
+                    )
+                    produced.append(
+                        {
+                            "records": i * step,
+                            "rss_mb": _mb(server.memory()["VmRSS"]),
+                            "records_per_s": r["records_per_s"],
+                        }
+                    )
                     h.log(f"  produced {i * step:>9,}: RSS {produced[-1]['rss_mb']} MB")
                 ends = h.high_watermarks(server, "bench")
                 if sum(ends) != step * STEPS:
@@ -55,22 +71,42 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 for i in range(1, STEPS + 1):
                     lo = [e * (i - 1) // STEPS for e in ends]
                     hi = [e * i // STEPS for e in ends]
-                    r = h.run_loadgen(h.LoadSpec(
-                        port=server.port, mode="read", topic="bench",
-                        partitions=list(range(args.partitions)), read_starts=lo, read_ends=hi,
-                        max_records=args.max_records, concurrency=args.read_concurrency,
-                        client=args.client, max_seconds=args.max_seconds), server)
+                    r = h.run_loadgen(
+                        h.LoadSpec(
+                            port=server.port,
+                            mode="read",
+                            topic="bench",
+                            partitions=list(range(args.partitions)),
+                            read_starts=lo,
+                            read_ends=hi,
+                            max_records=args.max_records,
+                            concurrency=args.read_concurrency,
+                            client=args.client,
+                            max_seconds=args.max_seconds,
+                        ),
+                        server,
+                    )
                     if r["records"] != sum(hi) - sum(lo):
                         raise h.BenchError(f"read {r['records']} of {sum(hi) - sum(lo)} records")
-                    read.append({"records": sum(hi), "rss_mb": _mb(server.memory()["VmRSS"]),
-                                 "records_per_s": r["records_per_s"]})
+                    read.append(
+                        {
+                            "records": sum(hi),
+                            "rss_mb": _mb(server.memory()["VmRSS"]),
+                            "records_per_s": r["records_per_s"],
+                        }
+                    )
                     h.log(f"  read     {sum(hi):>9,}: RSS {read[-1]['rss_mb']} MB")
             peak = server.memory()["VmHWM"]
             log_bytes = h.dir_bytes(wd.data)
             server.stop()
-    return {"start": start, "produced": produced, "read": read, "peak_rss_mb": _mb(peak),
-            "log_bytes": log_bytes,
-            "series": [(t, _mb(rss)) for t, rss in sampler.samples]}
+    return {
+        "start": start,
+        "produced": produced,
+        "read": read,
+        "peak_rss_mb": _mb(peak),
+        "log_bytes": log_bytes,
+        "series": [(t, _mb(rss)) for t, rss in sampler.samples],
+    }
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -87,19 +123,25 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     summary: dict[str, Any] = {
         "peak_rss_mb": peak,
         "rss_mb_growth_first_to_last_produce_step": growth,
-        "rss_mb_after_produce": {str(p["records"]): h.spread(
-            [r["produced"][k]["rss_mb"] for r in runs]) for k, p in enumerate(runs[0]["produced"])},
-        "rss_mb_after_read": {str(p["records"]): h.spread(
-            [r["read"][k]["rss_mb"] for r in runs]) for k, p in enumerate(runs[0]["read"])},
+        "rss_mb_after_produce": {
+            str(p["records"]): h.spread([r["produced"][k]["rss_mb"] for r in runs])
+            for k, p in enumerate(runs[0]["produced"])
+        },
+        "rss_mb_after_read": {
+            str(p["records"]): h.spread([r["read"][k]["rss_mb"] for r in runs])
+            for k, p in enumerate(runs[0]["read"])
+        },
         "rss_mb_at_start": h.spread([r["start"]["rss_mb"] for r in runs]),
         "log_bytes": runs[-1]["log_bytes"],
         "other_busy_cores_before_runs": busy,
     }
     summary["targets"] = [
-        h.target(f"memory, {args.records:,} records: peak RSS", peak, 150, "MB",
-                 higher_is_better=False),
-        h.target("memory: RSS growth, first to last step", growth, 10, "MB",
-                 higher_is_better=False),
+        h.target(
+            f"memory, {args.records:,} records: peak RSS", peak, 150, "MB", higher_is_better=False
+        ),
+        h.target(
+            "memory: RSS growth, first to last step", growth, 10, "MB", higher_is_better=False
+        ),
     ]
     params = {k: v for k, v in vars(args).items() if k not in ("out", "tmp", "keep")}
     path = h.write_result(NAME, params, {"summary": summary, "raw": runs}, args.out)
@@ -116,8 +158,9 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--read-concurrency", type=int, default=4, help="read connections")
     parser.add_argument("--max-records", type=int, default=1000, help="records per read request")
     parser.add_argument("--fsync", choices=("always", "interval"), default="always")
-    parser.add_argument("--max-seconds", type=float, default=600.0,
-                        help="bound on one load generator run")
+    parser.add_argument(
+        "--max-seconds", type=float, default=600.0, help="bound on one load generator run"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

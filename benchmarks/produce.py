@@ -23,18 +23,30 @@ from benchmarks import _harness as h
 NAME = "produce"
 
 
-def _spec(args: argparse.Namespace, port: int, partitions: int, concurrency: int,
-          pid: int) -> h.LoadSpec:
-    return h.LoadSpec(port=port, mode="produce", topic="bench", partitions=list(range(partitions)),
-                      records=args.records, batch=args.batch, value_bytes=args.record_bytes,
-                      explicit_partition=args.explicit_partition, concurrency=concurrency,
-                      client=args.client, warmup_topic="warmup",
-                      warmup_requests=args.warmup_requests, max_seconds=args.max_seconds,
-                      server_pid=pid)
+def _spec(
+    args: argparse.Namespace, port: int, partitions: int, concurrency: int, pid: int
+) -> h.LoadSpec:
+    return h.LoadSpec(
+        port=port,
+        mode="produce",
+        topic="bench",
+        partitions=list(range(partitions)),
+        records=args.records,
+        batch=args.batch,
+        value_bytes=args.record_bytes,
+        explicit_partition=args.explicit_partition,
+        concurrency=concurrency,
+        client=args.client,
+        warmup_topic="warmup",
+        warmup_requests=args.warmup_requests,
+        max_seconds=args.max_seconds,
+        server_pid=pid,
+    )
 
 
-def measure_ceiling(args: argparse.Namespace, concurrency: int,
-                    client: str | None = None) -> dict[str, Any]:
+def measure_ceiling(
+    args: argparse.Namespace, concurrency: int, client: str | None = None
+) -> dict[str, Any]:
     with h.Workdir("ceiling", args.tmp, args.keep) as wd:
         server = h.ceiling_server(wd.log("ceiling"))
         with server:
@@ -48,14 +60,16 @@ def measure_ceiling(args: argparse.Namespace, concurrency: int,
 
 def measure_server(args: argparse.Namespace, partitions: int, concurrency: int) -> dict[str, Any]:
     with h.Workdir(f"produce-p{partitions}", args.tmp, args.keep) as wd:
-        server = h.sluice_server(wd.data, wd.log("server"), fsync=args.fsync,
-                                 python=h.server_python(args))
+        server = h.sluice_server(
+            wd.data, wd.log("server"), fsync=args.fsync, python=h.server_python(args)
+        )
         with server:
             ready_s = server.wait_ready()
             h.create_topic(server, "bench", partitions)
             h.create_topic(server, "warmup", 1)
-            result = h.run_loadgen(_spec(args, server.port, partitions, concurrency, server.pid),
-                                   server)
+            result = h.run_loadgen(
+                _spec(args, server.port, partitions, concurrency, server.pid), server
+            )
             hws = h.high_watermarks(server, "bench")
             if sum(hws) != args.records:
                 raise h.BenchError(f"high watermarks {hws} do not add up to {args.records}")
@@ -67,9 +81,11 @@ def measure_server(args: argparse.Namespace, partitions: int, concurrency: int) 
 
 def _line(what: str, r: dict[str, Any]) -> str:
     lat = r["latency_ms"]
-    return (f"  {what}: {r['records_per_s']:>10,.0f} records/s, p50 {lat['p50']} ms, "
-            f"p99 {lat['p99']} ms, max {lat['max']} ms; CPU server {r['server_cpu']}, "
-            f"load generator {r['loadgen_cpu']}")
+    return (
+        f"  {what}: {r['records_per_s']:>10,.0f} records/s, p50 {lat['p50']} ms, "
+        f"p99 {lat['p99']} ms, max {lat['max']} ms; CPU server {r['server_cpu']}, "
+        f"load generator {r['loadgen_cpu']}"
+    )
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -96,8 +112,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         summary["ceiling_by_client"] = {
             "concurrency": c,
             other: {k: r[k] for k in ("records_per_s", "loadgen_cpu", "server_cpu")},
-            args.client: {k: h.spread([x[k] for x in raw[f"ceiling-c{c}"]])["median"]
-                          for k in ("records_per_s", "loadgen_cpu", "server_cpu")},
+            args.client: {
+                k: h.spread([x[k] for x in raw[f"ceiling-c{c}"]])["median"]
+                for k in ("records_per_s", "loadgen_cpu", "server_cpu")
+            },
         }
 
     targets: list[dict[str, Any]] = []
@@ -108,19 +126,30 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             runs = raw[f"p{p}-c{c}"]
             stats = _stats(runs)
             stats["ratio_to_ceiling"] = h.spread(
-                [r["records_per_s"] / x["records_per_s"]
-                 for r, x in zip(runs, ceiling, strict=True)])
+                [
+                    r["records_per_s"] / x["records_per_s"]
+                    for r, x in zip(runs, ceiling, strict=True)
+                ]
+            )
             stats["server_peak_rss_mib"] = h.spread(
-                [r["server_memory"]["VmHWM"] / h.MiB for r in runs])
+                [r["server_memory"]["VmHWM"] / h.MiB for r in runs]
+            )
             summary[f"p{p}-c{c}"] = stats
             label = f"{p} part., {c} conn."
             targets += [
-                h.target(f"W1 produce {label}: records/s", stats["records_per_s"], 100_000,
-                         "records/s"),
-                h.target(f"W1 produce {label}: / raw ceiling", stats["ratio_to_ceiling"], 0.5,
-                         "ratio"),
-                h.target(f"W1 produce {label}: request p99", stats["latency_ms_p99"], 20, "ms",
-                         higher_is_better=False),
+                h.target(
+                    f"W1 produce {label}: records/s", stats["records_per_s"], 100_000, "records/s"
+                ),
+                h.target(
+                    f"W1 produce {label}: / raw ceiling", stats["ratio_to_ceiling"], 0.5, "ratio"
+                ),
+                h.target(
+                    f"W1 produce {label}: request p99",
+                    stats["latency_ms_p99"],
+                    20,
+                    "ms",
+                    higher_is_better=False,
+                ),
             ]
     summary["targets"] = targets
     params = {k: v for k, v in vars(args).items() if k not in ("out", "tmp", "keep")}
@@ -145,18 +174,32 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--records", type=int, default=200_000)
     parser.add_argument("--record-bytes", type=int, default=256)
     parser.add_argument("--batch", type=int, default=100, help="records per request")
-    parser.add_argument("--concurrency", type=int, nargs="+", default=[8, 16],
-                        help="connections with one request in flight each (default 8 16)")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        nargs="+",
+        default=[8, 16],
+        help="connections with one request in flight each (default 8 16)",
+    )
     parser.add_argument("--partitions", type=int, nargs="+", default=[1, 4])
-    parser.add_argument("--explicit-partition", action=argparse.BooleanOptionalAction,
-                        default=True, help="records carry \"partition\" (default); without it "
-                        "unkeyed records go to one partition per request, rotating")
+    parser.add_argument(
+        "--explicit-partition",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help='records carry "partition" (default); without it '
+        "unkeyed records go to one partition per request, rotating",
+    )
     parser.add_argument("--fsync", choices=("always", "interval"), default="always")
     parser.add_argument("--warmup-requests", type=int, default=50)
-    parser.add_argument("--max-seconds", type=float, default=300.0,
-                        help="bound on one load generator run")
-    parser.add_argument("--compare-clients", action=argparse.BooleanOptionalAction, default=True,
-                        help="also measure the ceiling with the other client once")
+    parser.add_argument(
+        "--max-seconds", type=float, default=300.0, help="bound on one load generator run"
+    )
+    parser.add_argument(
+        "--compare-clients",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also measure the ceiling with the other client once",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

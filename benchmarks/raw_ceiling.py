@@ -40,8 +40,12 @@ async def produce(topic: str, request: Request) -> Response:
     records = body["records"]
     now = int(time.time() * 1000)
     base = next(_offsets)
-    answer = {"offsets": [{"partition": r.get("partition", 0), "offset": base + i,
-                           "timestamp": now} for i, r in enumerate(records)]}
+    answer = {
+        "offsets": [
+            {"partition": r.get("partition", 0), "offset": base + i, "timestamp": now}
+            for i, r in enumerate(records)
+        ]
+    }
     return Response(orjson.dumps(answer), media_type="application/json")
 
 
@@ -49,24 +53,47 @@ async def produce(topic: str, request: Request) -> Response:
 async def read(topic: str, partition: int, offset: int = 0, max_records: int = 500) -> Response:
     now = int(time.time() * 1000)
     records: list[dict[str, Any]] = [
-        {"topic": topic, "partition": partition, "offset": offset + i, "key": None,
-         "value": _VALUE, "headers": [], "timestamp": now}
-        for i in range(min(max_records, 10_000))]
+        {
+            "topic": topic,
+            "partition": partition,
+            "offset": offset + i,
+            "key": None,
+            "value": _VALUE,
+            "headers": [],
+            "timestamp": now,
+        }
+        for i in range(min(max_records, 10_000))
+    ]
     end = offset + len(records)
-    answer = {"records": records, "next_offset": end, "high_watermark": end,
-              "last_stable_offset": end, "log_start_offset": 0}
+    answer = {
+        "records": records,
+        "next_offset": end,
+        "high_watermark": end,
+        "last_stable_offset": end,
+        "log_start_offset": 0,
+    }
     return Response(orjson.dumps(answer), media_type="application/json")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.raw_ceiling",
-        description="Serve the bare FastAPI yardstick (one worker, uvloop, httptools).")
+        description="Serve the bare FastAPI yardstick (one worker, uvloop, httptools).",
+    )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8090)
     args = parser.parse_args(argv)
-    uvicorn.run(app, host=args.host, port=args.port, loop="uvloop", http="httptools",
-                workers=1, access_log=False, log_level="warning", lifespan="off")
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        loop="uvloop",
+        http="httptools",
+        workers=1,
+        access_log=False,
+        log_level="warning",
+        lifespan="off",
+    )
     return 0
 
 

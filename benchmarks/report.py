@@ -142,8 +142,10 @@ def _w3(doc: Doc) -> str:
         raise Missing("w3")
     same = all(a == b for a, b in pairs)
     releases = statistics.median(a for a, _ in pairs)
-    return (f"{drain:g} s, {max(losses)} lost, {sig(releases, 4)} redeliveries "
-            f"{'=' if same else '≠'} releases")
+    return (
+        f"{drain:g} s, {max(losses)} lost, {sig(releases, 4)} redeliveries "
+        f"{'=' if same else '≠'} releases"
+    )
 
 
 def _memory(doc: Doc) -> str:
@@ -153,75 +155,136 @@ def _memory(doc: Doc) -> str:
 
 
 ROWS: list[Row] = [
-    Row("produce",
-        lambda d: (f"produce, 1 / 4 partitions, 8 connections, "
-                   f"{d['parameters']['batch']} records a request"),
-        lambda d: (f"{sig(median(d, 'p1-c8', 'records_per_s'), 3)} / "
-                   f"{sig(median(d, 'p4-c8', 'records_per_s'), 3)} records/s"),
-        lambda d: targets(d, "W1 produce 1 part., 8 conn.: records/s",
-                          "W1 produce 4 part., 8 conn.: records/s")),
-    Row("produce",
+    Row(
+        "produce",
+        lambda d: (
+            f"produce, 1 / 4 partitions, 8 connections, "
+            f"{d['parameters']['batch']} records a request"
+        ),
+        lambda d: (
+            f"{sig(median(d, 'p1-c8', 'records_per_s'), 3)} / "
+            f"{sig(median(d, 'p4-c8', 'records_per_s'), 3)} records/s"
+        ),
+        lambda d: targets(
+            d, "W1 produce 1 part., 8 conn.: records/s", "W1 produce 4 part., 8 conn.: records/s"
+        ),
+    ),
+    Row(
+        "produce",
         lambda d: "produce request p99, 1 / 4 partitions, 8 connections",
-        lambda d: (f"{sig(median(d, 'p1-c8', 'latency_ms_p99'), 2)} / "
-                   f"{sig(median(d, 'p4-c8', 'latency_ms_p99'), 2)} ms"),
-        lambda d: targets(d, "W1 produce 1 part., 8 conn.: request p99",
-                          "W1 produce 4 part., 8 conn.: request p99")),
-    Row("produce",
-        lambda d: ("produce as a share of a bare FastAPI endpoint parsing the same body "
-                   "(1 and 4 partitions, 8 and 16 connections)"),
-        lambda d: "{} – {}".format(*(sig(f(median(d, k, "ratio_to_ceiling")
-                                          for k in ("p1-c8", "p4-c8", "p1-c16", "p4-c16")), 2)
-                                     for f in (min, max))),
-        lambda d: targets(d, "W1 produce 1 part., 8 conn.: / raw ceiling",
-                          "W1 produce 4 part., 8 conn.: / raw ceiling",
-                          "W1 produce 1 part., 16 conn.: / raw ceiling",
-                          "W1 produce 4 part., 16 conn.: / raw ceiling")),
-    Row("read",
-        lambda d: (f"read by offset, 1 / 4 readers, {d['parameters']['max_records']} records "
-                   "a request"),
-        lambda d: (f"{sig(median(d, 'c1', 'records_per_s'), 3)} / "
-                   f"{sig(median(d, 'c4', 'records_per_s'), 3)} records/s"),
-        lambda d: targets(d, "read by offset, 1 reader", "read by offset, 4 reader")),
-    Row("restart",
+        lambda d: (
+            f"{sig(median(d, 'p1-c8', 'latency_ms_p99'), 2)} / "
+            f"{sig(median(d, 'p4-c8', 'latency_ms_p99'), 2)} ms"
+        ),
+        lambda d: targets(
+            d,
+            "W1 produce 1 part., 8 conn.: request p99",
+            "W1 produce 4 part., 8 conn.: request p99",
+        ),
+    ),
+    Row(
+        "produce",
+        lambda d: (
+            "produce as a share of a bare FastAPI endpoint parsing the same body "
+            "(1 and 4 partitions, 8 and 16 connections)"
+        ),
+        lambda d: "{} – {}".format(
+            *(
+                sig(
+                    f(
+                        median(d, k, "ratio_to_ceiling")
+                        for k in ("p1-c8", "p4-c8", "p1-c16", "p4-c16")
+                    ),
+                    2,
+                )
+                for f in (min, max)
+            )
+        ),
+        lambda d: targets(
+            d,
+            "W1 produce 1 part., 8 conn.: / raw ceiling",
+            "W1 produce 4 part., 8 conn.: / raw ceiling",
+            "W1 produce 1 part., 16 conn.: / raw ceiling",
+            "W1 produce 4 part., 16 conn.: / raw ceiling",
+        ),
+    ),
+    Row(
+        "read",
+        lambda d: (
+            f"read by offset, 1 / 4 readers, {d['parameters']['max_records']} records a request"
+        ),
+        lambda d: (
+            f"{sig(median(d, 'c1', 'records_per_s'), 3)} / "
+            f"{sig(median(d, 'c4', 'records_per_s'), 3)} records/s"
+        ),
+        lambda d: targets(d, "read by offset, 1 reader", "read by offset, 4 reader"),
+    ),
+    Row(
+        "restart",
         lambda d: f"restart to ready after kill -9, {_gib(d)} log",
         lambda d: f"{sig(median(d, 'unclean_ready_s'), 2)} s",
-        lambda d: targets(d, "restart after kill -9")),
-    Row("memory",
-        lambda d: (f"server RSS while {d['parameters']['records']:,} records are produced "
-                   "and read"),
+        lambda d: targets(d, "restart after kill -9"),
+    ),
+    Row(
+        "memory",
+        lambda d: f"server RSS while {d['parameters']['records']:,} records are produced and read",
         _memory,
-        lambda d: targets(d, "memory, ", "memory: RSS growth")),
-    Row("share",
-        lambda d: (f"W2 share groups: 4 consumers fetch ≤ 100 and acknowledge, "
-                   f"{d['parameters']['w2_records']:,} records"),
+        lambda d: targets(d, "memory, ", "memory: RSS growth"),
+    ),
+    Row(
+        "share",
+        lambda d: (
+            f"W2 share groups: 4 consumers fetch ≤ 100 and acknowledge, "
+            f"{d['parameters']['w2_records']:,} records"
+        ),
         lambda d: f"{sig(median(d, 'w2_records_per_s'), 3)} records/s",
-        lambda d: targets(d, "W2 share consume")),
-    Row("share",
+        lambda d: targets(d, "W2 share consume"),
+    ),
+    Row(
+        "share",
         lambda d: "W2 fetch p99 / acknowledge p99",
-        lambda d: (f"{sig(median(d, 'w2_fetch_p99_ms'), 2)} / "
-                   f"{sig(median(d, 'w2_ack_p99_ms'), 2)} ms"),
-        lambda d: targets(d, "W2 fetch p99", "W2 acknowledge p99")),
-    Row("share",
-        lambda d: (f"W3 redelivery: {d['parameters']['w3_records']:,} records, half released: "
-                   "drain after the last release"),
+        lambda d: (
+            f"{sig(median(d, 'w2_fetch_p99_ms'), 2)} / {sig(median(d, 'w2_ack_p99_ms'), 2)} ms"
+        ),
+        lambda d: targets(d, "W2 fetch p99", "W2 acknowledge p99"),
+    ),
+    Row(
+        "share",
+        lambda d: (
+            f"W3 redelivery: {d['parameters']['w3_records']:,} records, half released: "
+            "drain after the last release"
+        ),
         _w3,
-        lambda d: targets(d, "W3 drain")),
-    Row("share",
-        lambda d: (f"share memory, {d['parameters']['groups']} groups × 8 partitions: window "
-                   f"of {d['parameters']['window']} acquired / fragmented to one run per "
-                   "record"),
-        lambda d: (f"{sig(raw_median(d, 'memory', 'rss_mb_acquired'), 2)} / "
-                   f"{sig(raw_median(d, 'memory', 'rss_mb_fragmented'), 2)} MB"),
-        lambda d: targets(d, "share memory")),
-    Row("transactions",
+        lambda d: targets(d, "W3 drain"),
+    ),
+    Row(
+        "share",
+        lambda d: (
+            f"share memory, {d['parameters']['groups']} groups × 8 partitions: window "
+            f"of {d['parameters']['window']} acquired / fragmented to one run per "
+            "record"
+        ),
+        lambda d: (
+            f"{sig(raw_median(d, 'memory', 'rss_mb_acquired'), 2)} / "
+            f"{sig(raw_median(d, 'memory', 'rss_mb_fragmented'), 2)} MB"
+        ),
+        lambda d: targets(d, "share memory"),
+    ),
+    Row(
+        "transactions",
         lambda d: "W4 transactions: 4 workers, read 100 → produce 100 → offsets → commit",
-        lambda d: (f"{sig(median(d, 'commits_per_s'), 3)} commits/s, commit p99 "
-                   f"{sig(median(d, 'commit_ms_p99'), 2)} ms"),
-        lambda d: targets(d, "W4 transactions: commits/s", "W4 transactions: commit p99")),
-    Row("transactions",
+        lambda d: (
+            f"{sig(median(d, 'commits_per_s'), 3)} commits/s, commit p99 "
+            f"{sig(median(d, 'commit_ms_p99'), 2)} ms"
+        ),
+        lambda d: targets(d, "W4 transactions: commits/s", "W4 transactions: commit p99"),
+    ),
+    Row(
+        "transactions",
         lambda d: "idempotent produce / plain produce",
         lambda d: sig(median(d, "idempotent_to_plain"), 2),
-        lambda d: targets(d, "idempotent produce / plain produce")),
+        lambda d: targets(d, "idempotent produce / plain produce"),
+    ),
 ]
 
 
@@ -240,8 +303,15 @@ def lines(results: dict[str, list[Doc]]) -> list[Line]:
     for row in ROWS:
         for doc in results.get(row.benchmark, []):
             try:
-                out.append(Line(row.workload(doc), row.measured(doc),
-                                target_column(row.target_lines(doc)), doc["commit"][:7], doc))
+                out.append(
+                    Line(
+                        row.workload(doc),
+                        row.measured(doc),
+                        target_column(row.target_lines(doc)),
+                        doc["commit"][:7],
+                        doc,
+                    )
+                )
             except (Missing, KeyError):
                 continue
             break
@@ -285,13 +355,23 @@ def replace_block(text: str, block: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.report", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--results", type=Path, default=RESULTS_DIR,
-                        help="results directory (default benchmarks/results)")
-    parser.add_argument("--readme", type=Path, default=None,
-                        help="rewrite the table between the markers of this file instead of "
-                             "printing it")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.report",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--results",
+        type=Path,
+        default=RESULTS_DIR,
+        help="results directory (default benchmarks/results)",
+    )
+    parser.add_argument(
+        "--readme",
+        type=Path,
+        default=None,
+        help="rewrite the table between the markers of this file instead of printing it",
+    )
     opts = parser.parse_args(argv)
     block = markdown(load(opts.results))
     if opts.readme is None:

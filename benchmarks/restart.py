@@ -32,10 +32,18 @@ TOPIC = "fill"
 
 
 def _produce_spec(args: argparse.Namespace, port: int, records: int, **extra: Any) -> h.LoadSpec:
-    spec = h.LoadSpec(port=port, mode="produce", topic=TOPIC,
-                      partitions=list(range(args.partitions)), records=records, batch=args.batch,
-                      value_bytes=args.record_bytes, concurrency=8, client=args.client,
-                      max_seconds=args.max_seconds)
+    spec = h.LoadSpec(
+        port=port,
+        mode="produce",
+        topic=TOPIC,
+        partitions=list(range(args.partitions)),
+        records=records,
+        batch=args.batch,
+        value_bytes=args.record_bytes,
+        concurrency=8,
+        client=args.client,
+        max_seconds=args.max_seconds,
+    )
     for key, value in extra.items():
         setattr(spec, key, value)
     return spec
@@ -43,8 +51,7 @@ def _produce_spec(args: argparse.Namespace, port: int, records: int, **extra: An
 
 def fill(args: argparse.Namespace, data: Path, log_path: Path) -> dict[str, Any]:
     """Produce until the data dir holds ``args.log_bytes``; a bounded number of rounds."""
-    server = h.sluice_server(data, log_path, fsync="interval",
-                                  python=h.server_python(args))
+    server = h.sluice_server(data, log_path, fsync="interval", python=h.server_python(args))
     with server:
         server.wait_ready()
         config = {"segment_bytes": args.segment_bytes} if args.segment_bytes else {}
@@ -57,22 +64,25 @@ def fill(args: argparse.Namespace, data: Path, log_path: Path) -> dict[str, Any]
                 break
             want = (args.log_bytes - have) // per_record + args.batch
             h.run_loadgen(_produce_spec(args, server.port, int(want)), server)
-            per_record = max(args.record_bytes, h.dir_bytes(data) // max(1, sum(
-                h.high_watermarks(server, TOPIC))))
+            per_record = max(
+                args.record_bytes,
+                h.dir_bytes(data) // max(1, sum(h.high_watermarks(server, TOPIC))),
+            )
         took = time.perf_counter() - began
         size = h.dir_bytes(data)
         if size < args.log_bytes:
             raise h.BenchError(f"could not fill the log: {size} of {args.log_bytes} bytes")
         records = sum(h.high_watermarks(server, TOPIC))
         server.stop()
-    h.log(f"  filled {size / h.MiB:,.0f} MiB ({records:,} records) in {took:.1f} s "
-          f"({size / h.MiB / took:,.0f} MiB/s)")
+    h.log(
+        f"  filled {size / h.MiB:,.0f} MiB ({records:,} records) in {took:.1f} s "
+        f"({size / h.MiB / took:,.0f} MiB/s)"
+    )
     return {"bytes": size, "records": records, "seconds": round(took, 2)}
 
 
 def _start(args: argparse.Namespace, data: Path, log_path: Path) -> tuple[h.ServerProcess, float]:
-    server = h.sluice_server(data, log_path, fsync=args.fsync,
-                                  python=h.server_python(args))
+    server = h.sluice_server(data, log_path, fsync=args.fsync, python=h.server_python(args))
     server.start()
     try:
         ready = server.wait_ready(timeout=args.ready_timeout)
@@ -82,12 +92,14 @@ def _start(args: argparse.Namespace, data: Path, log_path: Path) -> tuple[h.Serv
     return server, ready
 
 
-def unclean_cycle(args: argparse.Namespace, server: h.ServerProcess, data: Path,
-                  log_path: Path) -> tuple[h.ServerProcess, dict[str, Any]]:
+def unclean_cycle(
+    args: argparse.Namespace, server: h.ServerProcess, data: Path, log_path: Path
+) -> tuple[h.ServerProcess, dict[str, Any]]:
     """Kill -9 ``server`` in the middle of produce load; restart; check acknowledged data."""
     before = h.high_watermarks(server, TOPIC)
-    load = h.LoadGen(_produce_spec(args, server.port, 200_000, tolerate_errors=True,
-                                   max_seconds=30.0))
+    load = h.LoadGen(
+        _produce_spec(args, server.port, 200_000, tolerate_errors=True, max_seconds=30.0)
+    )
     time.sleep(args.kill_after)
     if not load.running():
         raise h.BenchError("the load had ended before the kill; raise --kill-after's load")
@@ -99,10 +111,15 @@ def unclean_cycle(args: argparse.Namespace, server: h.ServerProcess, data: Path,
     lost = {p: o for p, o in acked.items() if after[p] <= o}
     if lost or any(a < b for a, b in zip(after, before, strict=True)):
         new.kill()
-        raise h.BenchError(f"acknowledged records lost after kill -9: acked up to {acked}, "
-                           f"high watermarks before {before}, after {after}")
-    return new, {"ready_s": round(ready, 3), "acked_during_load": result["records"],
-                 "memory_after_ready": new.memory()}
+        raise h.BenchError(
+            f"acknowledged records lost after kill -9: acked up to {acked}, "
+            f"high watermarks before {before}, after {after}"
+        )
+    return new, {
+        "ready_s": round(ready, 3),
+        "acked_during_load": result["records"],
+        "memory_after_ready": new.memory(),
+    }
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -125,10 +142,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 raw["unclean"].append(unclean)
                 server.stop(timeout=args.ready_timeout)
                 server, clean = _start(args, wd.data, wd.log("server"))
-                raw["clean"].append({"ready_s": round(clean, 3),
-                                     "memory_after_ready": server.memory()})
-                h.log(f"  ready after kill -9 {unclean['ready_s']} s, after SIGTERM "
-                      f"{round(clean, 3)} s, empty dir {raw['empty'][-1]} s")
+                raw["clean"].append(
+                    {"ready_s": round(clean, 3), "memory_after_ready": server.memory()}
+                )
+                h.log(
+                    f"  ready after kill -9 {unclean['ready_s']} s, after SIGTERM "
+                    f"{round(clean, 3)} s, empty dir {raw['empty'][-1]} s"
+                )
             raw["final_bytes"] = h.dir_bytes(wd.data)
             server.stop(timeout=args.ready_timeout)
         finally:
@@ -140,15 +160,26 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "empty_dir_ready_s": h.spread(raw["empty"]),
         "unclean_ready_s": h.spread([r["ready_s"] for r in raw["unclean"]]),
         "clean_ready_s": h.spread([r["ready_s"] for r in raw["clean"]]),
-        "rss_after_restart_mib": h.spread([r["memory_after_ready"]["VmRSS"] / h.MiB
-                                           for r in raw["unclean"] + raw["clean"]]),
+        "rss_after_restart_mib": h.spread(
+            [r["memory_after_ready"]["VmRSS"] / h.MiB for r in raw["unclean"] + raw["clean"]]
+        ),
     }
     size = f"{raw['final_bytes'] / 2**30:.2f} GiB"
     summary["targets"] = [
-        h.target(f"restart after kill -9, {size} log: s to ready", summary["unclean_ready_s"], 2,
-                 "s", higher_is_better=False),
-        h.target(f"restart after SIGTERM, {size} log: s to ready", summary["clean_ready_s"], 2,
-                 "s", higher_is_better=False),
+        h.target(
+            f"restart after kill -9, {size} log: s to ready",
+            summary["unclean_ready_s"],
+            2,
+            "s",
+            higher_is_better=False,
+        ),
+        h.target(
+            f"restart after SIGTERM, {size} log: s to ready",
+            summary["clean_ready_s"],
+            2,
+            "s",
+            higher_is_better=False,
+        ),
     ]
     params = {k: v for k, v in vars(args).items() if k not in ("out", "tmp", "keep")}
     path = h.write_result(NAME, params, {"summary": summary, "raw": raw}, args.out)
@@ -162,15 +193,22 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--partitions", type=int, default=4)
     parser.add_argument("--record-bytes", type=int, default=1024)
     parser.add_argument("--batch", type=int, default=100, help="records per request")
-    parser.add_argument("--segment-bytes", type=int, default=0,
-                        help="topic segment_bytes (default: the server's)")
-    parser.add_argument("--fsync", choices=("always", "interval"), default="always",
-                        help="fsync policy of the restarted servers")
-    parser.add_argument("--kill-after", type=float, default=1.0,
-                        help="seconds of produce load before kill -9")
+    parser.add_argument(
+        "--segment-bytes", type=int, default=0, help="topic segment_bytes (default: the server's)"
+    )
+    parser.add_argument(
+        "--fsync",
+        choices=("always", "interval"),
+        default="always",
+        help="fsync policy of the restarted servers",
+    )
+    parser.add_argument(
+        "--kill-after", type=float, default=1.0, help="seconds of produce load before kill -9"
+    )
     parser.add_argument("--ready-timeout", type=float, default=120.0)
-    parser.add_argument("--max-seconds", type=float, default=600.0,
-                        help="bound on one load generator run")
+    parser.add_argument(
+        "--max-seconds", type=float, default=600.0, help="bound on one load generator run"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -61,17 +61,27 @@ def markdown(targets: list[dict[str, Any]]) -> str:
     lines = ["| target | median | min – max | goal | |", "|---|---:|---:|---|---|"]
     for t in targets:
         mark = "ok" if t["ok"] else "MISS"
-        lines.append(f"| {t['name']} | {t['median']:,} {t['unit']} | {t['min']:,} – "
-                     f"{t['max']:,} | {t['goal']} {t['unit']} | {mark} |")
+        lines.append(
+            f"| {t['name']} | {t['median']:,} {t['unit']} | {t['min']:,} – "
+            f"{t['max']:,} | {t['goal']} {t['unit']} | {mark} |"
+        )
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.run_all", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.run_all",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     h.add_common_args(parser)
-    parser.add_argument("--only", nargs="+", choices=sorted(BENCHMARKS), default=list(BENCHMARKS),
-                        help="run only these benchmarks")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=sorted(BENCHMARKS),
+        default=list(BENCHMARKS),
+        help="run only these benchmarks",
+    )
     parser.add_argument("--strict", action="store_true", help="exit 2 when a target is missed")
     opts = parser.parse_args(argv)
 
@@ -92,10 +102,16 @@ def main(argv: list[str] | None = None) -> int:
         targets += summary["targets"]
 
     took = time.perf_counter() - began
-    params = {"only": opts.only, "runs": 1 if opts.quick else opts.runs, "quick": opts.quick,
-              "client": opts.client, "seconds": round(took, 1)}
-    path = h.write_result("all", params, {"targets": targets, "failures": failures,
-                                          "summaries": summaries}, opts.out)
+    params = {
+        "only": opts.only,
+        "runs": 1 if opts.quick else opts.runs,
+        "quick": opts.quick,
+        "client": opts.client,
+        "seconds": round(took, 1),
+    }
+    path = h.write_result(
+        "all", params, {"targets": targets, "failures": failures, "summaries": summaries}, opts.out
+    )
     print(markdown(targets))
     h.log(f"\nall benchmarks took {took:.0f} s; results in {path}")
     if failures:

@@ -58,10 +58,10 @@ def _connect(url: str) -> RawConnection:
     return RawConnection(parts.hostname, parts.port)
 
 
-async def _call(conn: RawConnection, method: str, target: str,
-                body: dict[str, Any] | None = None) -> dict[str, Any]:
-    status, raw = await conn.request(method, target,
-                                     None if body is None else orjson.dumps(body))
+async def _call(
+    conn: RawConnection, method: str, target: str, body: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    status, raw = await conn.request(method, target, None if body is None else orjson.dumps(body))
     if status != 200:
         raise h.BenchError(f"{method} {target} answered {status}: {raw[:300]!r}")
     answer: dict[str, Any] = orjson.loads(raw)
@@ -77,38 +77,74 @@ async def _fill(url: str, records: int, value: str) -> None:
         for p in range(WORKERS):
             for start in range(0, per, BATCH):
                 n = min(BATCH, per - start)
-                r = await c.post("/v1/topics/in/records", json={"records": [
-                    {"value": value, "partition": p} for _ in range(n)]})
+                r = await c.post(
+                    "/v1/topics/in/records",
+                    json={"records": [{"value": value, "partition": p} for _ in range(n)]},
+                )
                 if r.status_code != 200:
                     raise h.BenchError(f"filling the input answered {r.status_code}")
 
 
-async def _worker(url: str, p: int, total: int, commits: list[float],
-                  txns: list[float]) -> None:
+async def _worker(url: str, p: int, total: int, commits: list[float], txns: list[float]) -> None:
     conn = _connect(url)
     tid = f"w{p}"
     try:
-        r = await _call(conn, "POST", "/v1/producers",
-                        {"transactional_id": tid, "transaction_timeout_ms": 60_000})
+        r = await _call(
+            conn,
+            "POST",
+            "/v1/producers",
+            {"transactional_id": tid, "transaction_timeout_ms": 60_000},
+        )
         pid, epoch = r["producer_id"], r["producer_epoch"]
         offset = done = 0
         while done < total:
-            r = await _call(conn, "GET", f"/v1/topics/in/partitions/{p}/records?offset={offset}"
-                            f"&max_records={BATCH}&isolation_level=read_committed")
+            r = await _call(
+                conn,
+                "GET",
+                f"/v1/topics/in/partitions/{p}/records?offset={offset}"
+                f"&max_records={BATCH}&isolation_level=read_committed",
+            )
             recs = r["records"]
             offset = r["next_offset"]
             began = time.perf_counter()
-            await _call(conn, "POST", "/v1/produce", {
-                "producer_id": pid, "producer_epoch": epoch, "transactional_id": tid,
-                "batches": [{"topic": "out", "partition": p, "base_sequence": 0,
-                             "records": [{"value": x["value"].upper()} for x in recs]}]})
-            await _call(conn, "POST", f"/v1/transactions/{tid}/offsets", {
-                "producer_id": pid, "producer_epoch": epoch, "group_id": GROUP,
-                "member_id": None, "member_epoch": -1,
-                "offsets": [{"topic": "in", "partition": p, "offset": offset}]})
+            await _call(
+                conn,
+                "POST",
+                "/v1/produce",
+                {
+                    "producer_id": pid,
+                    "producer_epoch": epoch,
+                    "transactional_id": tid,
+                    "batches": [
+                        {
+                            "topic": "out",
+                            "partition": p,
+                            "base_sequence": 0,
+                            "records": [{"value": x["value"].upper()} for x in recs],
+                        }
+                    ],
+                },
+            )
+            await _call(
+                conn,
+                "POST",
+                f"/v1/transactions/{tid}/offsets",
+                {
+                    "producer_id": pid,
+                    "producer_epoch": epoch,
+                    "group_id": GROUP,
+                    "member_id": None,
+                    "member_epoch": -1,
+                    "offsets": [{"topic": "in", "partition": p, "offset": offset}],
+                },
+            )
             committed = time.perf_counter()
-            r = await _call(conn, "POST", f"/v1/transactions/{tid}/commit",
-                            {"producer_id": pid, "producer_epoch": epoch})
+            r = await _call(
+                conn,
+                "POST",
+                f"/v1/transactions/{tid}/commit",
+                {"producer_id": pid, "producer_epoch": epoch},
+            )
             ended = time.perf_counter()
             pid, epoch = r["producer_id"], r["producer_epoch"]
             commits.append(ended - committed)
@@ -123,30 +159,43 @@ async def _w4(url: str, records: int) -> dict[str, Any]:
     commits: list[float] = []
     txns: list[float] = []
     began = time.perf_counter()
-    await asyncio.gather(*(_worker(url, p, records // WORKERS, commits, txns)
-                           for p in range(WORKERS)))
+    await asyncio.gather(
+        *(_worker(url, p, records // WORKERS, commits, txns) for p in range(WORKERS))
+    )
     took = time.perf_counter() - began
     async with httpx.AsyncClient(base_url=url, timeout=60) as c:
         per = records // WORKERS
         for p in range(WORKERS):
-            r = await c.get(f"/v1/topics/out/partitions/{p}/offsets", params={
-                "at": "latest", "isolation_level": "read_committed"})
+            r = await c.get(
+                f"/v1/topics/out/partitions/{p}/offsets",
+                params={"at": "latest", "isolation_level": "read_committed"},
+            )
             # every transaction added BATCH records and one marker
             expected = per + (per + BATCH - 1) // BATCH
             if r.json()["offset"] != expected:
-                raise h.BenchError(f"output partition {p} ends at {r.json()['offset']}, "
-                                   f"not {expected}")
-        got = (await c.get(f"/v1/groups/{GROUP}/offsets",
-                           params={"topic": "in", "require_stable": "true"})).json()
+                raise h.BenchError(
+                    f"output partition {p} ends at {r.json()['offset']}, not {expected}"
+                )
+        got = (
+            await c.get(
+                f"/v1/groups/{GROUP}/offsets", params={"topic": "in", "require_stable": "true"}
+            )
+        ).json()
         offsets = {o["partition"]: o["offset"] for o in got["offsets"]}
         if offsets != {p: per for p in range(WORKERS)}:
             raise h.BenchError(f"committed offsets {offsets} do not cover the input")
-    return {"commits": len(commits), "seconds": round(took, 3),
-            "commits_per_s": round(len(commits) / took, 1),
-            "records_per_s": round(records / took, 1),
-            "commit_ms": {"p50": _pct(commits, 0.5), "p99": _pct(commits, 0.99),
-                          "mean": round(statistics.fmean(commits) * 1000, 3)},
-            "transaction_ms": {"p50": _pct(txns, 0.5), "p99": _pct(txns, 0.99)}}
+    return {
+        "commits": len(commits),
+        "seconds": round(took, 3),
+        "commits_per_s": round(len(commits) / took, 1),
+        "records_per_s": round(records / took, 1),
+        "commit_ms": {
+            "p50": _pct(commits, 0.5),
+            "p99": _pct(commits, 0.99),
+            "mean": round(statistics.fmean(commits) * 1000, 3),
+        },
+        "transaction_ms": {"p50": _pct(txns, 0.5), "p99": _pct(txns, 0.99)},
+    }
 
 
 async def _produce(url: str, records: int, idempotent: bool) -> dict[str, Any]:
@@ -165,13 +214,25 @@ async def _produce(url: str, records: int, idempotent: bool) -> dict[str, Any]:
             for _ in range(0, records // WORKERS, BATCH):
                 t0 = time.perf_counter()
                 if idempotent:
-                    await _call(conn, "POST", "/v1/produce", {
-                        "producer_id": pid, "producer_epoch": 0, "batches": [
-                            {"topic": topic, "partition": p, "base_sequence": seq,
-                             "records": [{"value": value}] * BATCH}]})
+                    await _call(
+                        conn,
+                        "POST",
+                        "/v1/produce",
+                        {
+                            "producer_id": pid,
+                            "producer_epoch": 0,
+                            "batches": [
+                                {
+                                    "topic": topic,
+                                    "partition": p,
+                                    "base_sequence": seq,
+                                    "records": [{"value": value}] * BATCH,
+                                }
+                            ],
+                        },
+                    )
                 else:
-                    status, raw = await conn.request("POST", f"/v1/topics/{topic}/records",
-                                                     plain)
+                    status, raw = await conn.request("POST", f"/v1/topics/{topic}/records", plain)
                     if status != 200:
                         raise h.BenchError(f"plain produce answered {status}: {raw[:200]!r}")
                 latencies.append(time.perf_counter() - t0)
@@ -194,8 +255,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 h.create_topic(server, name, WORKERS)
             out: dict[str, Any] = {"w4": asyncio.run(_w4(server.base_url, args.records))}
             out["plain"] = asyncio.run(_produce(server.base_url, args.produce_records, False))
-            out["idempotent"] = asyncio.run(_produce(server.base_url, args.produce_records,
-                                                     True))
+            out["idempotent"] = asyncio.run(_produce(server.base_url, args.produce_records, True))
             out["server_memory"] = server.memory()
             out["stop_s"] = round(server.stop(), 3)
     return out
@@ -213,11 +273,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         r = measure(args)
         runs.append(r)
         w = r["w4"]
-        h.log(f"  W4: {w['commits_per_s']:,.0f} commits/s, commit p50 {w['commit_ms']['p50']} "
-              f"ms, p99 {w['commit_ms']['p99']} ms; transaction p99 "
-              f"{w['transaction_ms']['p99']} ms")
-        h.log(f"  produce: plain {r['plain']['records_per_s']:,.0f} records/s, idempotent "
-              f"{r['idempotent']['records_per_s']:,.0f} records/s")
+        h.log(
+            f"  W4: {w['commits_per_s']:,.0f} commits/s, commit p50 {w['commit_ms']['p50']} "
+            f"ms, p99 {w['commit_ms']['p99']} ms; transaction p99 "
+            f"{w['transaction_ms']['p99']} ms"
+        )
+        h.log(
+            f"  produce: plain {r['plain']['records_per_s']:,.0f} records/s, idempotent "
+            f"{r['idempotent']['records_per_s']:,.0f} records/s"
+        )
     summary: dict[str, Any] = {
         "other_busy_cores_before_runs": busy,
         "commits_per_s": h.spread([r["w4"]["commits_per_s"] for r in runs]),
@@ -225,15 +289,22 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "transaction_ms_p99": h.spread([r["w4"]["transaction_ms"]["p99"] for r in runs]),
         "plain_records_per_s": h.spread([r["plain"]["records_per_s"] for r in runs]),
         "idempotent_records_per_s": h.spread([r["idempotent"]["records_per_s"] for r in runs]),
-        "idempotent_to_plain": h.spread([r["idempotent"]["records_per_s"]
-                                         / r["plain"]["records_per_s"] for r in runs]),
+        "idempotent_to_plain": h.spread(
+            [r["idempotent"]["records_per_s"] / r["plain"]["records_per_s"] for r in runs]
+        ),
     }
     targets = [
         h.target("W4 transactions: commits/s", summary["commits_per_s"], 1000, "commits/s"),
-        h.target("W4 transactions: commit p99", summary["commit_ms_p99"], 25, "ms",
-                 higher_is_better=False),
-        h.target("idempotent produce / plain produce", summary["idempotent_to_plain"], 0.9,
-                 "ratio"),
+        h.target(
+            "W4 transactions: commit p99",
+            summary["commit_ms_p99"],
+            25,
+            "ms",
+            higher_is_better=False,
+        ),
+        h.target(
+            "idempotent produce / plain produce", summary["idempotent_to_plain"], 0.9, "ratio"
+        ),
     ]
     summary["targets"] = targets
     params = {k: v for k, v in vars(args).items() if k not in ("out", "tmp", "keep")}
@@ -244,10 +315,18 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def add_args(parser: argparse.ArgumentParser) -> None:
     h.add_common_args(parser)
-    parser.add_argument("--records", type=int, default=40_000,
-                        help="records consumed and produced in transactions (default 40000)")
-    parser.add_argument("--produce-records", type=int, default=200_000,
-                        help="records of the plain versus idempotent comparison")
+    parser.add_argument(
+        "--records",
+        type=int,
+        default=40_000,
+        help="records consumed and produced in transactions (default 40000)",
+    )
+    parser.add_argument(
+        "--produce-records",
+        type=int,
+        default=200_000,
+        help="records of the plain versus idempotent comparison",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

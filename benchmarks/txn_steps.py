@@ -39,33 +39,57 @@ def _ms(values: list[float], q: float) -> float:
 
 async def _ok(r: httpx.Response) -> dict[str, Any]:
     if not 200 <= r.status_code < 300:
-        raise SystemExit(f"{r.request.method} {r.request.url} answered {r.status_code}: "
-                         f"{r.text[:200]}")
+        raise SystemExit(
+            f"{r.request.method} {r.request.url} answered {r.status_code}: {r.text[:200]}"
+        )
     body: dict[str, Any] = r.json()
     return body
 
 
-async def _worker(c: httpx.AsyncClient, p: int, n: int,
-                  steps: dict[str, list[float]]) -> None:
+async def _worker(c: httpx.AsyncClient, p: int, n: int, steps: dict[str, list[float]]) -> None:
     tid = f"s{p}"
-    r = await _ok(await c.post("/v1/producers", json={"transactional_id": tid,
-                                                     "transaction_timeout_ms": 60_000}))
+    r = await _ok(
+        await c.post(
+            "/v1/producers", json={"transactional_id": tid, "transaction_timeout_ms": 60_000}
+        )
+    )
     pid, epoch = r["producer_id"], r["producer_epoch"]
     records = [{"value": "X" * 256}] * BATCH
     for i in range(n):
         t0 = time.perf_counter()
-        await _ok(await c.post("/v1/produce", json={
-            "producer_id": pid, "producer_epoch": epoch, "transactional_id": tid,
-            "batches": [{"topic": "out", "partition": p, "base_sequence": 0,
-                         "records": records}]}))
+        await _ok(
+            await c.post(
+                "/v1/produce",
+                json={
+                    "producer_id": pid,
+                    "producer_epoch": epoch,
+                    "transactional_id": tid,
+                    "batches": [
+                        {"topic": "out", "partition": p, "base_sequence": 0, "records": records}
+                    ],
+                },
+            )
+        )
         t1 = time.perf_counter()
-        await _ok(await c.post(f"/v1/transactions/{tid}/offsets", json={
-            "producer_id": pid, "producer_epoch": epoch, "group_id": GROUP,
-            "member_id": None, "member_epoch": -1,
-            "offsets": [{"topic": "in", "partition": p, "offset": (i + 1) * BATCH}]}))
+        await _ok(
+            await c.post(
+                f"/v1/transactions/{tid}/offsets",
+                json={
+                    "producer_id": pid,
+                    "producer_epoch": epoch,
+                    "group_id": GROUP,
+                    "member_id": None,
+                    "member_epoch": -1,
+                    "offsets": [{"topic": "in", "partition": p, "offset": (i + 1) * BATCH}],
+                },
+            )
+        )
         t2 = time.perf_counter()
-        r = await _ok(await c.post(f"/v1/transactions/{tid}/commit",
-                                   json={"producer_id": pid, "producer_epoch": epoch}))
+        r = await _ok(
+            await c.post(
+                f"/v1/transactions/{tid}/commit", json={"producer_id": pid, "producer_epoch": epoch}
+            )
+        )
         t3 = time.perf_counter()
         pid, epoch = r["producer_id"], r["producer_epoch"]
         steps["produce"].append(t1 - t0)
@@ -74,10 +98,8 @@ async def _worker(c: httpx.AsyncClient, p: int, n: int,
         steps["transaction"].append(t3 - t0)
 
 
-async def _phase(c: httpx.AsyncClient, broker: Broker, workers: int,
-                 n: int) -> dict[str, Any]:
-    steps: dict[str, list[float]] = {k: [] for k in ("produce", "offsets", "commit",
-                                                     "transaction")}
+async def _phase(c: httpx.AsyncClient, broker: Broker, workers: int, n: int) -> dict[str, Any]:
+    steps: dict[str, list[float]] = {k: [] for k in ("produce", "offsets", "commit", "transaction")}
     writes, commits = broker.db.stats.writes, broker.db.stats.commits
     rounds, fsyncs = broker.flusher.stats.rounds, broker.flusher.stats.fsyncs
     began = time.perf_counter()
@@ -87,8 +109,14 @@ async def _phase(c: httpx.AsyncClient, broker: Broker, workers: int,
     return {
         "workers": workers,
         "transactions_per_s": round(txns / took, 1),
-        "ms": {k: {"p50": _ms(v, 0.5), "p99": _ms(v, 0.99),
-                   "mean": round(statistics.fmean(v) * 1000, 3)} for k, v in steps.items()},
+        "ms": {
+            k: {
+                "p50": _ms(v, 0.5),
+                "p99": _ms(v, 0.99),
+                "mean": round(statistics.fmean(v) * 1000, 3),
+            }
+            for k, v in steps.items()
+        },
         "per_transaction": {
             "sqlite_writers": round((broker.db.stats.writes - writes) / txns, 2),
             "sqlite_commits": round((broker.db.stats.commits - commits) / txns, 2),
@@ -105,20 +133,30 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         async with app.router.lifespan_context(app):
             broker: Broker = app.state.broker
             transport = httpx.ASGITransport(app=app)
-            async with httpx.AsyncClient(transport=transport, base_url="http://sluice",
-                                         timeout=60) as c:
+            async with httpx.AsyncClient(
+                transport=transport, base_url="http://sluice", timeout=60
+            ) as c:
                 for name in ("in", "out"):
-                    await _ok(await c.post("/v1/topics", json={
-                        "name": name, "partitions": max(4, args.workers)}))
-                out = {"sequential": await _phase(c, broker, 1, args.transactions),
-                       "concurrent": await _phase(c, broker, args.workers,
-                                                  args.transactions // args.workers)}
+                    await _ok(
+                        await c.post(
+                            "/v1/topics", json={"name": name, "partitions": max(4, args.workers)}
+                        )
+                    )
+                out = {
+                    "sequential": await _phase(c, broker, 1, args.transactions),
+                    "concurrent": await _phase(
+                        c, broker, args.workers, args.transactions // args.workers
+                    ),
+                }
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.txn_steps", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.txn_steps",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--transactions", type=int, default=300)
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--quick", action="store_true", help="20 transactions")
@@ -128,9 +166,11 @@ def main(argv: list[str] | None = None) -> int:
     out = asyncio.run(main_async(args))
     for phase, r in out.items():
         steps = ", ".join(f"{k} {v['p50']} ms" for k, v in r["ms"].items())
-        print(f"{phase} ({r['workers']} workers): {r['transactions_per_s']} txn/s; p50 {steps}; "
-              f"per transaction {r['per_transaction']}; "
-              f"{r['sqlite_commits_per_s']} SQLite commits/s")
+        print(
+            f"{phase} ({r['workers']} workers): {r['transactions_per_s']} txn/s; p50 {steps}; "
+            f"per transaction {r['per_transaction']}; "
+            f"{r['sqlite_commits_per_s']} SQLite commits/s"
+        )
     return 0
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tests.conftest import ROOT
 
-LEAKY = '''
+LEAKY = """
 import os
 import tempfile
 
@@ -19,18 +19,21 @@ async def test_fails_with_an_open_connection() -> None:
     conn = await aiosqlite.connect(os.path.join(tempfile.mkdtemp(), "x.db"))
     globals()["kept"] = conn  # never closed, as an app a failing test did not close
     raise AssertionError("expected failure")
-'''
+"""
 
 
-def test_a_failing_test_with_open_sqlite_connections_still_lets_pytest_exit(
-        tmp_path: Path) -> None:
+def test_a_failing_test_with_open_sqlite_connections_still_lets_pytest_exit(tmp_path: Path) -> None:
     # inside the tests package, so that its conftest (and the guard) applies
     leaky = ROOT / "tests" / f"test_leaky_{tmp_path.name}.py"
     leaky.write_text(LEAKY)
     try:
         done = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(leaky)],
-            cwd=ROOT, capture_output=True, text=True, timeout=60)
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     finally:
         leaky.unlink()
     assert done.returncode == 1, done.stdout + done.stderr

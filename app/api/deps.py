@@ -85,8 +85,10 @@ async def read_body(request: Request, limit: int) -> bytes:
     if declared is not None:
         try:
             if int(declared) > limit:
-                raise TooLarge(ErrorCode.REQUEST_TOO_LARGE,
-                               f"the body is {declared} bytes; the limit is {limit}")
+                raise TooLarge(
+                    ErrorCode.REQUEST_TOO_LARGE,
+                    f"the body is {declared} bytes; the limit is {limit}",
+                )
         except ValueError:
             raise InvalidRequest("invalid Content-Length") from None
     chunks: list[bytes] = []
@@ -127,6 +129,4 @@ async def read_object(request: Request, limit: int) -> dict[str, Any]:
 
 
 def json_response(content: Any, status_code: int = 200) -> Response:
-    return Response(orjson.dumps(content), status_code=status_code,
-                    media_type="application/json")
-
+    return Response(orjson.dumps(content), status_code=status_code, media_type="application/json")

@@ -17,8 +17,12 @@ log = logging.getLogger("sluice.api")
 
 def error_response(err: SluiceError) -> Response:
     headers = {"Retry-After": "1"} if err.code.retriable and err.code.status >= 429 else None
-    return Response(orjson.dumps({"error": err.to_dict()}), status_code=err.code.status,
-                    media_type="application/json", headers=headers)
+    return Response(
+        orjson.dumps({"error": err.to_dict()}),
+        status_code=err.code.status,
+        media_type="application/json",
+        headers=headers,
+    )
 
 
 def register_exception_handlers(app: FastAPI) -> None:
@@ -37,7 +41,8 @@ def register_exception_handlers(app: FastAPI) -> None:
     async def http_error(_: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
         code = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}.get(
-            exc.status_code, ErrorCode.INVALID_REQUEST)
+            exc.status_code, ErrorCode.INVALID_REQUEST
+        )
         return error_response(SluiceError(code, str(exc.detail)))
 
     async def unexpected(_: Request, exc: Exception) -> Response:

@@ -68,11 +68,19 @@ class WireRecord(_Model):
 
 class ProduceRequest(_Model):
     model_config = _examples(
-        {"records": [{"key": "customer-7", "value": "order created"},
-                     {"key": "customer-9", "value": "order paid", "partition": 0,
-                      "timestamp": 1700000000000,
-                      "headers": [{"key": "trace-id", "value": "4bf92f35"}]}],
-         "encoding": "utf8"},
+        {
+            "records": [
+                {"key": "customer-7", "value": "order created"},
+                {
+                    "key": "customer-9",
+                    "value": "order paid",
+                    "partition": 0,
+                    "timestamp": 1700000000000,
+                    "headers": [{"key": "trace-id", "value": "4bf92f35"}],
+                },
+            ],
+            "encoding": "utf8",
+        },
         {"records": [{"value": {"id": 7, "total": 12.5}}], "encoding": "json"},
     )
 
@@ -92,7 +100,8 @@ class ProduceResponse(_Model):
 
 class TopicCreate(_Model):
     model_config = _examples(
-        {"name": "orders", "partitions": 3, "config": {"retention_ms": 86_400_000}})
+        {"name": "orders", "partitions": 3, "config": {"retention_ms": 86_400_000}}
+    )
 
     name: str = Field(pattern=r"^[A-Za-z0-9._-]{1,249}$")
     partitions: int = Field(1, ge=1)
@@ -134,8 +143,14 @@ class DeleteRecordsPartition(_Model):
 
 
 class DeleteRecordsRequest(_Model):
-    model_config = _examples({"partitions": [{"partition": 0, "before_offset": 100},
-                                             {"partition": 1, "before_offset": -1}]})
+    model_config = _examples(
+        {
+            "partitions": [
+                {"partition": 0, "before_offset": 100},
+                {"partition": 1, "before_offset": -1},
+            ]
+        }
+    )
 
     partitions: list[DeleteRecordsPartition]
 
@@ -158,7 +173,8 @@ class ReadRecord(_Model):
     value: Any = None
     headers: list[WireHeader]
     encoding: Encoding | None = Field(
-        None, description="present (base64) when the bytes cannot be shown as requested")
+        None, description="present (base64) when the bytes cannot be shown as requested"
+    )
 
 
 class ReadResponse(_Model):
@@ -178,8 +194,9 @@ class ListOffsetsResponse(_Model):
 
 
 class InitProducerRequest(_Model):
-    model_config = _examples({"transactional_id": "orders-tx", "transaction_timeout_ms": 60_000},
-                             {})
+    model_config = _examples(
+        {"transactional_id": "orders-tx", "transaction_timeout_ms": 60_000}, {}
+    )
 
     transactional_id: str | None = Field(None, pattern=r"^[A-Za-z0-9._-]{1,249}$")
     transaction_timeout_ms: int = Field(60_000, ge=1)
@@ -203,10 +220,21 @@ class ProduceBatchRequest(_Model):
 
 class StatefulProduceRequest(_Model):
     model_config = _examples(
-        {"producer_id": 4000, "producer_epoch": 0, "transactional_id": "orders-tx",
-         "encoding": "utf8",
-         "batches": [{"topic": "orders", "partition": 0, "base_sequence": 0,
-                      "records": [{"key": "customer-7", "value": "order created"}]}]})
+        {
+            "producer_id": 4000,
+            "producer_epoch": 0,
+            "transactional_id": "orders-tx",
+            "encoding": "utf8",
+            "batches": [
+                {
+                    "topic": "orders",
+                    "partition": 0,
+                    "base_sequence": 0,
+                    "records": [{"key": "customer-7", "value": "order created"}],
+                }
+            ],
+        }
+    )
 
     producer_id: int = Field(ge=0)
     producer_epoch: int = Field(ge=0, le=32767)
@@ -235,9 +263,16 @@ class TxnOffset(_Model):
 
 class TxnOffsetsRequest(_Model):
     model_config = _examples(
-        {"producer_id": 4000, "producer_epoch": 0, "group_id": "billing", "member_id": "m-1",
-         "member_epoch": 3, "group_instance_id": None,
-         "offsets": [{"topic": "orders", "partition": 0, "offset": 42, "metadata": "batch 7"}]})
+        {
+            "producer_id": 4000,
+            "producer_epoch": 0,
+            "group_id": "billing",
+            "member_id": "m-1",
+            "member_epoch": 3,
+            "group_instance_id": None,
+            "offsets": [{"topic": "orders", "partition": 0, "offset": 42, "metadata": "batch 7"}],
+        }
+    )
 
     producer_id: int = Field(ge=0)
     producer_epoch: int = Field(ge=0, le=32767)
@@ -265,8 +300,16 @@ class TxnPartition(_Model):
 
 class TransactionDescription(_Model):
     transactional_id: str
-    state: Literal["Empty", "Ongoing", "PrepareCommit", "PrepareAbort", "CompleteCommit",
-                   "CompleteAbort", "Dead", "PrepareEpochFence"]
+    state: Literal[
+        "Empty",
+        "Ongoing",
+        "PrepareCommit",
+        "PrepareAbort",
+        "CompleteCommit",
+        "CompleteAbort",
+        "Dead",
+        "PrepareEpochFence",
+    ]
     producer_id: int
     producer_epoch: int
     timeout_ms: int
@@ -275,8 +318,8 @@ class TransactionDescription(_Model):
     partitions: list[TxnPartition]
     groups: list[str]
     share_groups: list[str] = Field(
-        default_factory=list, description="share groups with acknowledgements in the "
-        "transaction")  # transactional share acknowledgements
+        default_factory=list, description="share groups with acknowledgements in the transaction"
+    )  # transactional share acknowledgements
     pending_state: str | None
 
 
@@ -286,6 +329,7 @@ class TransactionList(_Model):
 
 # consumer groups
 
+
 class TopicPartitions(_Model):
     topic: str
     partitions: list[int]
@@ -293,21 +337,32 @@ class TopicPartitions(_Model):
 
 class GroupHeartbeatRequest(_Model):
     model_config = _examples(
-        {"member_id": None, "member_epoch": 0, "group_instance_id": None,
-         "subscribed_topics": ["orders"], "rebalance_timeout_ms": 300_000},
-        {"member_id": "m-1", "member_epoch": 3,
-         "owned_partitions": [{"topic": "orders", "partitions": [0, 1]}]},
+        {
+            "member_id": None,
+            "member_epoch": 0,
+            "group_instance_id": None,
+            "subscribed_topics": ["orders"],
+            "rebalance_timeout_ms": 300_000,
+        },
+        {
+            "member_id": "m-1",
+            "member_epoch": 3,
+            "owned_partitions": [{"topic": "orders", "partitions": [0, 1]}],
+        },
     )
 
     member_id: str | None = Field(None, description="null to join and get an id issued")
     member_epoch: int = Field(ge=-2, description="0 joins, -1 leaves, -2 static temporary leave")
     group_instance_id: str | None = None
     subscribed_topics: list[str] | None = Field(
-        None, description="required when joining; null keeps the current subscription")
+        None, description="required when joining; null keeps the current subscription"
+    )
     rebalance_timeout_ms: int | None = Field(
-        None, ge=1000, description="how long a revocation may take (default 300000)")
+        None, ge=1000, description="how long a revocation may take (default 300000)"
+    )
     owned_partitions: list[TopicPartitions] | None = Field(
-        None, description="optional: what the member still works on (confirms revocations)")
+        None, description="optional: what the member still works on (confirms revocations)"
+    )
 
 
 class GroupHeartbeatResponse(_Model):
@@ -326,8 +381,11 @@ class OffsetCommitItem(_Model):
 
 class OffsetCommitRequest(_Model):
     model_config = _examples(
-        {"member_id": "m-1", "member_epoch": 3,
-         "offsets": [{"topic": "orders", "partition": 0, "offset": 42, "metadata": None}]},
+        {
+            "member_id": "m-1",
+            "member_epoch": 3,
+            "offsets": [{"topic": "orders", "partition": 0, "offset": 42, "metadata": None}],
+        },
         {"offsets": [{"topic": "orders", "partition": 1, "offset": 0}]},
     )
 
@@ -402,15 +460,18 @@ class ShareAck(_Model):
     last_offset: int = Field(ge=0)
     type: Literal["accept", "release", "reject", "renew"] | None = None
     types: list[Literal["accept", "release", "reject", "renew"]] | None = Field(
-        None, description="one type per offset (or one for all) instead of type")
+        None, description="one type per offset (or one for all) instead of type"
+    )
     delay_ms: int | None = Field(None, ge=0, description="release only: not redelivered before")
     delivery_count: int | None = Field(
-        None, ge=1, description="the delivery count received; a redelivered record refuses it")
+        None, ge=1, description="the delivery count received; a redelivered record refuses it"
+    )
 
 
 class ShareHeartbeatRequest(_Model):
-    model_config = _examples({"member_id": None, "member_epoch": 0,
-                              "subscribed_topics": ["orders"]})
+    model_config = _examples(
+        {"member_id": None, "member_epoch": 0, "subscribed_topics": ["orders"]}
+    )
 
     member_id: str | None = None
     member_epoch: int = Field(0, description="0 joins, -1 leaves")
@@ -426,17 +487,35 @@ class ShareHeartbeatResponse(_Model):
 
 class ShareFetchRequest(_Model):
     model_config = _examples(
-        {"member_id": "m-1", "subscribed_topics": ["orders"], "max_records": 100,
-         "max_bytes": 1_048_576, "max_wait_ms": 0, "acquire_mode": "batch_optimized",
-         "encoding": "utf8",
-         "acknowledgements": [{"topic": "orders", "partition": 0, "first_offset": 0,
-                               "last_offset": 9, "type": "accept"}]})
+        {
+            "member_id": "m-1",
+            "subscribed_topics": ["orders"],
+            "max_records": 100,
+            "max_bytes": 1_048_576,
+            "max_wait_ms": 0,
+            "acquire_mode": "batch_optimized",
+            "encoding": "utf8",
+            "acknowledgements": [
+                {
+                    "topic": "orders",
+                    "partition": 0,
+                    "first_offset": 0,
+                    "last_offset": 9,
+                    "type": "accept",
+                }
+            ],
+        }
+    )
 
     member_id: str | None = Field(None, description="null joins with subscribed_topics")
     subscribed_topics: list[str] | None = None
     max_records: int = Field(500, ge=1)
-    max_bytes: int = Field(8 * 1024 * 1024, ge=1, le=64 * 1024 * 1024,
-                           description="soft limit: at least one record is always returned")
+    max_bytes: int = Field(
+        8 * 1024 * 1024,
+        ge=1,
+        le=64 * 1024 * 1024,
+        description="soft limit: at least one record is always returned",
+    )
     max_wait_ms: int = Field(0, ge=0)
     acquire_mode: Literal["batch_optimized", "record_limit"] = "batch_optimized"
     encoding: Encoding = "utf8"
@@ -471,17 +550,40 @@ class ShareFetchResponse(_Model):
 
 class ShareAcknowledgeRequest(_Model):
     model_config = _examples(
-        {"member_id": "m-1", "acknowledgements": [
-            {"topic": "orders", "partition": 0, "first_offset": 10, "last_offset": 19,
-             "type": "accept"},
-            {"topic": "orders", "partition": 0, "first_offset": 20, "last_offset": 22,
-             "types": ["accept", "release", "reject"]},
-            {"topic": "orders", "partition": 0, "first_offset": 23, "last_offset": 23,
-             "type": "release", "delay_ms": 1000, "delivery_count": 1}]})
+        {
+            "member_id": "m-1",
+            "acknowledgements": [
+                {
+                    "topic": "orders",
+                    "partition": 0,
+                    "first_offset": 10,
+                    "last_offset": 19,
+                    "type": "accept",
+                },
+                {
+                    "topic": "orders",
+                    "partition": 0,
+                    "first_offset": 20,
+                    "last_offset": 22,
+                    "types": ["accept", "release", "reject"],
+                },
+                {
+                    "topic": "orders",
+                    "partition": 0,
+                    "first_offset": 23,
+                    "last_offset": 23,
+                    "type": "release",
+                    "delay_ms": 1000,
+                    "delivery_count": 1,
+                },
+            ],
+        }
+    )
 
     member_id: str
     acknowledgements: list[ShareAck] = Field(
-        default_factory=list, description="absent or empty: nothing to acknowledge")
+        default_factory=list, description="absent or empty: nothing to acknowledge"
+    )
 
 
 class ShareAcknowledgeResponse(_Model):
@@ -491,9 +593,22 @@ class ShareAcknowledgeResponse(_Model):
 # transactional share acknowledgements
 class TxnAcknowledgementsRequest(_Model):
     model_config = _examples(
-        {"producer_id": 4000, "producer_epoch": 0, "group_id": "analytics", "member_id": "m-1",
-         "acknowledgements": [{"topic": "orders", "partition": 0, "first_offset": 0,
-                               "last_offset": 9, "type": "accept"}]})
+        {
+            "producer_id": 4000,
+            "producer_epoch": 0,
+            "group_id": "analytics",
+            "member_id": "m-1",
+            "acknowledgements": [
+                {
+                    "topic": "orders",
+                    "partition": 0,
+                    "first_offset": 0,
+                    "last_offset": 9,
+                    "type": "accept",
+                }
+            ],
+        }
+    )
 
     producer_id: int = Field(ge=0)
     producer_epoch: int = Field(ge=0, le=32767)
@@ -504,11 +619,17 @@ class TxnAcknowledgementsRequest(_Model):
 
 class ShareGroupConfig(_Model):
     model_config = _examples(
-        {"record_lock_duration_ms": 30_000, "delivery_count_limit": 5,
-         "partition_max_record_locks": 2000, "auto_offset_reset": "earliest",
-         "isolation_level": "read_committed", "renew_enabled": True,
-         "dead_letter_topic": "orders-dlq"},
-        {"auto_offset_reset": "by_duration:3600000", "dead_letter_topic": None})
+        {
+            "record_lock_duration_ms": 30_000,
+            "delivery_count_limit": 5,
+            "partition_max_record_locks": 2000,
+            "auto_offset_reset": "earliest",
+            "isolation_level": "read_committed",
+            "renew_enabled": True,
+            "dead_letter_topic": "orders-dlq",
+        },
+        {"auto_offset_reset": "by_duration:3600000", "dead_letter_topic": None},
+    )
 
     record_lock_duration_ms: int | None = None
     delivery_count_limit: int | None = Field(None, ge=2, le=10)
@@ -581,9 +702,14 @@ class ShareOffsetsTarget(_Model):
 
 class ShareOffsetsReset(_Model):
     model_config = _examples(
-        {"topics": [{"topic": "orders", "partitions": None, "to": "earliest"},
-                    {"topic": "orders", "partitions": [0], "to": {"offset": 0}}],
-         "dry_run": True})
+        {
+            "topics": [
+                {"topic": "orders", "partitions": None, "to": "earliest"},
+                {"topic": "orders", "partitions": [0], "to": {"offset": 0}},
+            ],
+            "dry_run": True,
+        }
+    )
 
     topics: list[ShareOffsetsTarget]
     dry_run: bool = False
@@ -605,15 +731,25 @@ class ShareOffsetsResetResponse(_Model):
 
 
 SHARE_REQUEST_MODELS: list[type[BaseModel]] = [
-    ShareHeartbeatRequest, ShareFetchRequest, ShareAcknowledgeRequest, ShareGroupConfig,
+    ShareHeartbeatRequest,
+    ShareFetchRequest,
+    ShareAcknowledgeRequest,
+    ShareGroupConfig,
     ShareOffsetsReset,
 ]
 
 
 REQUEST_MODELS: list[type[BaseModel]] = [
-    ProduceRequest, TopicCreate, TopicPatch, DeleteRecordsRequest,
-    InitProducerRequest, ProducerIdentity, StatefulProduceRequest, TxnOffsetsRequest,  # txn
-    GroupHeartbeatRequest, OffsetCommitRequest,  # consumer groups
+    ProduceRequest,
+    TopicCreate,
+    TopicPatch,
+    DeleteRecordsRequest,
+    InitProducerRequest,
+    ProducerIdentity,
+    StatefulProduceRequest,
+    TxnOffsetsRequest,  # txn
+    GroupHeartbeatRequest,
+    OffsetCommitRequest,  # consumer groups
     *SHARE_REQUEST_MODELS,  # share groups
     TxnAcknowledgementsRequest,  # transactional share acknowledgements
 ]
@@ -624,13 +760,21 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 IDEMPOTENCY_KEY_HEADER: dict[str, Any] = {
-    "name": "Idempotency-Key", "in": "header", "required": False,
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
     "schema": {"type": "string", "minLength": 1, "maxLength": 255},
     "description": "a retry with the same key within the retention window answers the first "
-                   "answer and appends nothing",
+    "answer and appends nothing",
 }
 
 
 def documented_body(model: type[BaseModel]) -> dict[str, Any]:
-    return {"requestBody": {"required": True, "content": {"application/json": {
-        "schema": {"$ref": f"#/components/schemas/{model.__name__}"}}}}}
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {
+                "application/json": {"schema": {"$ref": f"#/components/schemas/{model.__name__}"}}
+            },
+        }
+    }

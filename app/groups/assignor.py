@@ -26,8 +26,9 @@ class Subscriber:
     topics: frozenset[str]
 
 
-def assign(subscribers: list[Subscriber], partitions: Mapping[str, int]
-           ) -> dict[str, frozenset[TopicPartition]]:
+def assign(
+    subscribers: list[Subscriber], partitions: Mapping[str, int]
+) -> dict[str, frozenset[TopicPartition]]:
     """member id → its partitions. ``partitions``: topic name → partition count (existing
     topics only; subscriptions to other topics get nothing)."""
     ordered = sorted(subscribers, key=lambda s: (s.key, s.member_id))

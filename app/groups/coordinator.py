@@ -71,8 +71,9 @@ def _by_topic(tps: frozenset[TopicPartition]) -> list[tuple[str, list[int]]]:
 
 
 class GroupCoordinator:
-    def __init__(self, settings: Settings, clock: Clock, store: GroupStore,
-                 topics: TopicRegistry) -> None:
+    def __init__(
+        self, settings: Settings, clock: Clock, store: GroupStore, topics: TopicRegistry
+    ) -> None:
         self.settings = settings
         self.clock = clock
         self.store = store
@@ -89,12 +90,27 @@ class GroupCoordinator:
         session = self.settings.group_session_timeout_ms
         for loaded in await self.store.load_all():
             row = loaded.row
-            g = Group(row.group_id, row.created_ms, row.group_epoch, row.target_epoch,
-                      dict(row.topics), commit_seq=row.commit_seq, persisted=True)
+            g = Group(
+                row.group_id,
+                row.created_ms,
+                row.group_epoch,
+                row.target_epoch,
+                dict(row.topics),
+                commit_seq=row.commit_seq,
+                persisted=True,
+            )
             for r in loaded.members:
-                m = Member(r.member_id, r.instance_id, r.epoch, r.previous_epoch,
-                           MemberState(r.state), r.subscribed, r.rebalance_timeout_ms,
-                           r.assigned, r.revoking)
+                m = Member(
+                    r.member_id,
+                    r.instance_id,
+                    r.epoch,
+                    r.previous_epoch,
+                    MemberState(r.state),
+                    r.subscribed,
+                    r.rebalance_timeout_ms,
+                    r.assigned,
+                    r.revoking,
+                )
                 g.members[m.member_id] = m
                 g.targets[m.member_id] = r.target
                 g.session_deadlines[m.member_id] = now + session
@@ -103,10 +119,15 @@ class GroupCoordinator:
             for o in loaded.offsets:
                 if o.topic_id in live:
                     g.offsets[OffsetKey(o.topic_id, o.partition)] = Committed(
-                        o.offset, o.metadata, o.commit_seq)
+                        o.offset, o.metadata, o.commit_seq
+                    )
             for pid, rows in loaded.pending.items():
-                g.pending[pid] = {OffsetKey(o.topic_id, o.partition):
-                                  Committed(o.offset, o.metadata, o.commit_seq) for o in rows}
+                g.pending[pid] = {
+                    OffsetKey(o.topic_id, o.partition): Committed(
+                        o.offset, o.metadata, o.commit_seq
+                    )
+                    for o in rows
+                }
             g.refresh_state()
             self.groups[g.group_id] = g
 
@@ -140,9 +161,9 @@ class GroupCoordinator:
         validate_name(group_id, "group")
 
     @asynccontextmanager
-    async def _locked(self, group_id: str, *, create: bool,
-                      missing: Callable[[], SluiceError] | None = None
-                      ) -> AsyncIterator[Group]:
+    async def _locked(
+        self, group_id: str, *, create: bool, missing: Callable[[], SluiceError] | None = None
+    ) -> AsyncIterator[Group]:
         """The group under its lock; a missing group is created in memory when ``create``
         (it is forgotten again unless written), else ``missing()`` (GROUP_ID_NOT_FOUND) is
         raised."""
@@ -194,10 +215,16 @@ class GroupCoordinator:
 
     # -- heartbeat ----------------------------------------------------------------------------
 
-    async def heartbeat(self, group_id: str, member_id: str | None, member_epoch: int,
-                        instance_id: str | None, subscribed: Sequence[str] | None,
-                        rebalance_timeout_ms: int | None,
-                        owned: frozenset[TopicPartition] | None = None) -> HeartbeatAnswer:
+    async def heartbeat(
+        self,
+        group_id: str,
+        member_id: str | None,
+        member_epoch: int,
+        instance_id: str | None,
+        subscribed: Sequence[str] | None,
+        rebalance_timeout_ms: int | None,
+        owned: frozenset[TopicPartition] | None = None,
+    ) -> HeartbeatAnswer:
         """ConsumerGroupHeartbeat. Epoch 0 joins, −1 leaves, −2 leaves a static member
         temporarily (it keeps its partitions until its session ends), > 0 heartbeats.
 
@@ -214,35 +241,48 @@ class GroupCoordinator:
             raise InvalidRequest("subscribed_topics is required when joining (member_epoch 0)")
         if member_epoch != JOIN_EPOCH and group_id not in self.groups:
             raise unknown_member(group_id, member_id)
-        async with self._locked(group_id, create=member_epoch == JOIN_EPOCH,
-                                missing=lambda: unknown_member(group_id, member_id)) as g:
+        async with self._locked(
+            group_id,
+            create=member_epoch == JOIN_EPOCH,
+            missing=lambda: unknown_member(group_id, member_id),
+        ) as g:
             await self._expire_locked(g)  # durable even if this heartbeat is refused
             now = self.clock.now_ms()
             draft = Draft(g)
             mid = membership.plan_heartbeat(
-                draft, HeartbeatRequest(member_id, member_epoch, instance_id, subscribed,
-                                        rebalance_timeout_ms, owned),
-                max_size=self.settings.group_max_size, lookup=self._topic_meta)
+                draft,
+                HeartbeatRequest(
+                    member_id, member_epoch, instance_id, subscribed, rebalance_timeout_ms, owned
+                ),
+                max_size=self.settings.group_max_size,
+                lookup=self._topic_meta,
+            )
             leaving = member_epoch in (LEAVE_EPOCH, STATIC_LEAVE_EPOCH)
             await self._persist(draft)
             if leaving:
                 g.revoke_deadlines.pop(mid, None)
-                return HeartbeatAnswer(mid, member_epoch,
-                                       self.settings.group_heartbeat_interval_ms, [])
+                return HeartbeatAnswer(
+                    mid, member_epoch, self.settings.group_heartbeat_interval_ms, []
+                )
             g.session_deadlines[mid] = now + self.settings.group_session_timeout_ms
             m = g.members[mid]
             if m.revoking:
                 g.revoke_deadlines.setdefault(mid, now + m.rebalance_timeout_ms)
             else:
                 g.revoke_deadlines.pop(mid, None)
-            return HeartbeatAnswer(mid, m.epoch, self.settings.group_heartbeat_interval_ms,
-                                   _by_topic(m.assigned))
+            return HeartbeatAnswer(
+                mid, m.epoch, self.settings.group_heartbeat_interval_ms, _by_topic(m.assigned)
+            )
 
     # -- offsets ------------------------------------------------------------------------------
 
-    async def commit_offsets(self, group_id: str, member_id: str | None, member_epoch: int,
-                             offsets: Sequence[OffsetCommit]
-                             ) -> list[SluiceError | None]:
+    async def commit_offsets(
+        self,
+        group_id: str,
+        member_id: str | None,
+        member_epoch: int,
+        offsets: Sequence[OffsetCommit],
+    ) -> list[SluiceError | None]:
         """OffsetCommit: one error (or None) per item, in order. Durable before it returns."""
         self._check(group_id)
         simple = member_id is None
@@ -254,17 +294,20 @@ class GroupCoordinator:
             await self._expire_locked(g)
             if simple:
                 if g.members:
-                    raise NotFound(f"group {group_id!r} has members: commit with a member id "
-                                   "and epoch", ErrorCode.UNKNOWN_MEMBER_ID)
+                    raise NotFound(
+                        f"group {group_id!r} has members: commit with a member id and epoch",
+                        ErrorCode.UNKNOWN_MEMBER_ID,
+                    )
             elif not (member_epoch < 0 and not g.members):
                 assert member_id is not None
                 m = g.members.get(member_id)
                 if m is None:
                     raise unknown_member(group_id, member_id)
                 if member_epoch != m.epoch:
-                    raise Conflict(ErrorCode.STALE_MEMBER_EPOCH,
-                                   f"member epoch {member_epoch} is stale: the member's epoch "
-                                   f"is {m.epoch}")
+                    raise Conflict(
+                        ErrorCode.STALE_MEMBER_EPOCH,
+                        f"member epoch {member_epoch} is stale: the member's epoch is {m.epoch}",
+                    )
             seq = g.commit_seq + 1
             errors: list[SluiceError | None] = []
             rows: dict[OffsetKey, OffsetRow] = {}
@@ -277,16 +320,18 @@ class GroupCoordinator:
                 errors.append(None)
                 rows[key] = OffsetRow(key.topic_id, key.partition, o.offset, o.metadata, seq)
             if rows:
-                await self.store.commit_offsets(group_id, seq, list(rows.values()),
-                                                self.clock.now_ms())
+                await self.store.commit_offsets(
+                    group_id, seq, list(rows.values()), self.clock.now_ms()
+                )
                 g.persisted = True
                 g.commit_seq = seq
                 for key, row in rows.items():
                     g.offsets[key] = Committed(row.offset, row.metadata, seq)
             return errors
 
-    def fetch_offsets(self, group_id: str, topic: str | None,
-                      require_stable: bool) -> list[OffsetView]:
+    def fetch_offsets(
+        self, group_id: str, topic: str | None, require_stable: bool
+    ) -> list[OffsetView]:
         """OffsetFetch. With a topic: every partition of it (offset -1 when none committed).
         Without: every partition with a committed or pending offset. A group that does not
         exist has no offsets (as in Kafka), it is not an error."""
@@ -302,23 +347,35 @@ class GroupCoordinator:
             found = set(g.offsets)
             for staged in g.pending.values():
                 found |= set(staged)
-            keys = sorted((k for k in found if k.topic_id in names),
-                          key=lambda k: (names[k.topic_id], k.partition))
+            keys = sorted(
+                (k for k in found if k.topic_id in names),
+                key=lambda k: (names[k.topic_id], k.partition),
+            )
         out = []
         for k in keys:
             c = g.offsets.get(k) if g is not None else None
             error = None
             if require_stable and g is not None and g.has_pending(k):
-                error = SluiceError(ErrorCode.PENDING_TRANSACTION,
-                                    "a transaction with offsets for this partition is pending")
-            out.append(OffsetView(names[k.topic_id], k.partition,
-                                  c.offset if c else -1, c.metadata if c else None, error))
+                error = SluiceError(
+                    ErrorCode.PENDING_TRANSACTION,
+                    "a transaction with offsets for this partition is pending",
+                )
+            out.append(
+                OffsetView(
+                    names[k.topic_id],
+                    k.partition,
+                    c.offset if c else -1,
+                    c.metadata if c else None,
+                    error,
+                )
+            )
         return out
 
     # -- the group side of KIP-447 ------------------------------------------------------------
 
-    def check_txn_member(self, group_id: str, member_id: str | None, member_epoch: int,
-                         group_instance_id: str | None) -> None:
+    def check_txn_member(
+        self, group_id: str, member_id: str | None, member_epoch: int, group_instance_id: str | None
+    ) -> None:
         """Fencing of a transactional offset commit (docs/semantics.md#kip-447-offsets,
         KIP-848 rules as reported for TxnOffsetCommit). Raises ``SluiceError``; changes nothing.
 
@@ -332,30 +389,33 @@ class GroupCoordinator:
         if g is None or g.dead:
             if member_epoch < 0:
                 return
-            raise Conflict(ErrorCode.ILLEGAL_GENERATION,
-                           f"consumer group {group_id!r} does not exist")
+            raise Conflict(
+                ErrorCode.ILLEGAL_GENERATION, f"consumer group {group_id!r} does not exist"
+            )
         expired = set(g.expired(self.clock.now_ms()))
         live = {mid: m for mid, m in g.members.items() if mid not in expired}
         if member_epoch < 0 and not live:
             return
         if group_instance_id is not None:
-            holder = next((m for m in live.values() if m.instance_id == group_instance_id),
-                          None)
+            holder = next((m for m in live.values() if m.instance_id == group_instance_id), None)
             if holder is not None and holder.member_id != member_id:
-                raise Conflict(ErrorCode.FENCED_INSTANCE_ID,
-                               f"instance {group_instance_id!r} belongs to member "
-                               f"{holder.member_id!r}")
+                raise Conflict(
+                    ErrorCode.FENCED_INSTANCE_ID,
+                    f"instance {group_instance_id!r} belongs to member {holder.member_id!r}",
+                )
         m = live.get(member_id) if member_id is not None else None
         if m is None:
             raise unknown_member(group_id, member_id)
         if member_epoch != m.epoch:
-            raise Conflict(ErrorCode.ILLEGAL_GENERATION,
-                           f"member epoch {member_epoch} is not the member's epoch {m.epoch}")
+            raise Conflict(
+                ErrorCode.ILLEGAL_GENERATION,
+                f"member epoch {member_epoch} is not the member's epoch {m.epoch}",
+            )
 
     @asynccontextmanager
-    async def staging_txn_offsets(self, group_id: str, producer_id: int,
-                                  offsets: Sequence[OffsetCommit]
-                                  ) -> AsyncIterator[_StageTxnOffsets | None]:
+    async def staging_txn_offsets(
+        self, group_id: str, producer_id: int, offsets: Sequence[OffsetCommit]
+    ) -> AsyncIterator[_StageTxnOffsets | None]:
         """Stage the offsets as PENDING for ``producer_id``, with the group's commit sequence
         at staging time; invisible to plain offset fetch. The caller writes it in its SQLite
         transaction and completes it once durable, inside the context (the group's lock is
@@ -370,8 +430,9 @@ class GroupCoordinator:
             if o.offset < 0:
                 raise InvalidRequest(f"offset {o.offset} of {o.topic}/{o.partition} is negative")
             if o.metadata is not None and len(o.metadata) > OFFSET_METADATA_MAX_CHARS:
-                raise InvalidRequest(f"offset metadata is longer than "
-                                     f"{OFFSET_METADATA_MAX_CHARS} characters")
+                raise InvalidRequest(
+                    f"offset metadata is longer than {OFFSET_METADATA_MAX_CHARS} characters"
+                )
             keyed.append((self._topic_key(o.topic, o.partition), o.offset, o.metadata))
         if not keyed:
             yield None
@@ -381,8 +442,9 @@ class GroupCoordinator:
             rows = {k: OffsetRow(k.topic_id, k.partition, o, md, seq) for k, o, md in keyed}
             yield _StageTxnOffsets(g, producer_id, seq, rows, self.clock.now_ms())
 
-    async def stage_txn_offsets(self, group_id: str, producer_id: int,
-                                offsets: Sequence[OffsetCommit]) -> None:
+    async def stage_txn_offsets(
+        self, group_id: str, producer_id: int, offsets: Sequence[OffsetCommit]
+    ) -> None:
         """``staging_txn_offsets`` in a SQLite transaction of its own; durable on return."""
         async with self.staging_txn_offsets(group_id, producer_id, offsets) as staging:
             if staging is not None:
@@ -391,8 +453,9 @@ class GroupCoordinator:
                 staging.complete()
 
     @asynccontextmanager
-    async def ending_txn_offsets(self, group_id: str, producer_id: int, commit: bool
-                                 ) -> AsyncIterator[_EndTxnOffsets | None]:
+    async def ending_txn_offsets(
+        self, group_id: str, producer_id: int, commit: bool
+    ) -> AsyncIterator[_EndTxnOffsets | None]:
         """Commit: the producer's pending offsets become committed, except where a plain
         commit made after the staging is newer (compared by commit sequence). Abort: they are
         discarded. None when nothing is pending (a second end is a no-op). Written and
@@ -425,9 +488,15 @@ class GroupCoordinator:
     # -- admin --------------------------------------------------------------------------------
 
     def list_groups(self) -> list[dict[str, Any]]:
-        return [{"group_id": g.group_id, "state": g.state.value, "group_epoch": g.epoch,
-                 "members": len(g.members)}
-                for g in sorted(self.groups.values(), key=lambda g: g.group_id)]
+        return [
+            {
+                "group_id": g.group_id,
+                "state": g.state.value,
+                "group_epoch": g.epoch,
+                "members": len(g.members),
+            }
+            for g in sorted(self.groups.values(), key=lambda g: g.group_id)
+        ]
 
     def describe(self, group_id: str) -> dict[str, Any]:
         self._check(group_id)
@@ -436,20 +505,33 @@ class GroupCoordinator:
             raise _group_not_found(group_id)
         names = self._topic_names()
         offsets = []
-        for k, c in sorted(((k, c) for k, c in g.offsets.items() if k.topic_id in names),
-                           key=lambda kc: (names[kc[0].topic_id], kc[0].partition)):
+        for k, c in sorted(
+            ((k, c) for k, c in g.offsets.items() if k.topic_id in names),
+            key=lambda kc: (names[kc[0].topic_id], kc[0].partition),
+        ):
             hw = self.topics.get(names[k.topic_id]).log(k.partition).high_watermark
-            offsets.append({"topic": names[k.topic_id], "partition": k.partition,
-                            "offset": c.offset, "lag": max(0, hw - c.offset)})
+            offsets.append(
+                {
+                    "topic": names[k.topic_id],
+                    "partition": k.partition,
+                    "offset": c.offset,
+                    "lag": max(0, hw - c.offset),
+                }
+            )
         return {
             "group_id": g.group_id,
             "state": g.state.value,
             "group_epoch": g.epoch,
             "members": [
-                {"member_id": m.member_id, "member_epoch": m.epoch,
-                 "group_instance_id": m.instance_id, "subscribed_topics": list(m.subscribed),
-                 "assignment": [{"topic": t, "partitions": ps} for t, ps in
-                                _by_topic(m.assigned)]}
+                {
+                    "member_id": m.member_id,
+                    "member_epoch": m.epoch,
+                    "group_instance_id": m.instance_id,
+                    "subscribed_topics": list(m.subscribed),
+                    "assignment": [
+                        {"topic": t, "partitions": ps} for t, ps in _by_topic(m.assigned)
+                    ],
+                }
                 for m in sorted(g.members.values(), key=lambda m: m.member_id)
             ],
             "offsets": offsets,
@@ -461,9 +543,11 @@ class GroupCoordinator:
             await self._expire_locked(g)
             self._check_deletable(g)
             if g.pending:
-                raise Conflict(ErrorCode.PENDING_TRANSACTION,
-                               f"group {group_id!r} has offsets in an undecided transaction; "
-                               "retry once it ends")
+                raise Conflict(
+                    ErrorCode.PENDING_TRANSACTION,
+                    f"group {group_id!r} has offsets in an undecided transaction; "
+                    "retry once it ends",
+                )
             await self.store.delete_group(group_id)
             g.kill()
             del self.groups[group_id]
@@ -481,12 +565,13 @@ class GroupCoordinator:
                 tid = self.topics.get(topic).topic_id
                 topic_ids = [tid]
                 doomed = [k for k in g.offsets if k.topic_id == tid]
-                pending = any(k.topic_id == tid for staged in g.pending.values()
-                              for k in staged)
+                pending = any(k.topic_id == tid for staged in g.pending.values() for k in staged)
             if pending:
-                raise Conflict(ErrorCode.PENDING_TRANSACTION,
-                               "these offsets have an undecided transactional commit; retry "
-                               "once the transaction ends")
+                raise Conflict(
+                    ErrorCode.PENDING_TRANSACTION,
+                    "these offsets have an undecided transactional commit; retry "
+                    "once the transaction ends",
+                )
             await self.store.delete_offsets(group_id, topic_ids)
             for k in doomed:
                 del g.offsets[k]
@@ -494,16 +579,20 @@ class GroupCoordinator:
     @staticmethod
     def _check_deletable(g: Group) -> None:
         if g.members:
-            raise Conflict(ErrorCode.NON_EMPTY_GROUP,
-                           f"group {g.group_id!r} has {len(g.members)} members")
+            raise Conflict(
+                ErrorCode.NON_EMPTY_GROUP, f"group {g.group_id!r} has {len(g.members)} members"
+            )
 
     def statistics(self) -> dict[str, Any]:
         states = {s.value: 0 for s in GroupState if s is not GroupState.DEAD}
         for g in self.groups.values():
             states[g.state.value] += 1
-        return {"groups": len(self.groups), "by_state": states,
-                "members": sum(len(g.members) for g in self.groups.values()),
-                "pending_transactions": sum(len(g.pending) for g in self.groups.values())}
+        return {
+            "groups": len(self.groups),
+            "by_state": states,
+            "members": sum(len(g.members) for g in self.groups.values()),
+            "pending_transactions": sum(len(g.pending) for g in self.groups.values()),
+        }
 
 
 # transactions: a participant's writes, made in the transaction coordinator's SQLite transaction
@@ -518,8 +607,14 @@ class _StageTxnOffsets:
     now_ms: int
 
     async def write(self, tx: Tx) -> None:
-        await GroupStore.write_pending(tx, self.group.group_id, self.producer_id, self.seq,
-                                       list(self.rows.values()), self.now_ms)
+        await GroupStore.write_pending(
+            tx,
+            self.group.group_id,
+            self.producer_id,
+            self.seq,
+            list(self.rows.values()),
+            self.now_ms,
+        )
 
     def complete(self) -> None:
         g = self.group
@@ -539,9 +634,15 @@ class _EndTxnOffsets:
 
     async def write(self, tx: Tx) -> None:
         await GroupStore.write_end_pending(
-            tx, self.group.group_id, self.producer_id,
-            [OffsetRow(k.topic_id, k.partition, c.offset, c.metadata, c.seq)
-             for k, c in self.winners.items()], self.now_ms)
+            tx,
+            self.group.group_id,
+            self.producer_id,
+            [
+                OffsetRow(k.topic_id, k.partition, c.offset, c.metadata, c.seq)
+                for k, c in self.winners.items()
+            ],
+            self.now_ms,
+        )
 
     def complete(self) -> None:
         self.group.offsets.update(self.winners)

@@ -124,19 +124,35 @@ class Draft:
 
     def change(self) -> MembershipChange | None:
         g = self.group
-        if (not self.touched and not self.removed and self.epoch == g.epoch
-                and self.target_epoch == g.target_epoch and self.topics == g.topics
-                and g.persisted):
+        if (
+            not self.touched
+            and not self.removed
+            and self.epoch == g.epoch
+            and self.target_epoch == g.target_epoch
+            and self.topics == g.topics
+            and g.persisted
+        ):
             return None
         rows = []
         for mid in sorted(self.touched):
             m = self.members[mid]
-            rows.append(MemberRow(m.member_id, m.instance_id, m.epoch, m.previous_epoch,
-                                  m.state.value, m.subscribed, m.rebalance_timeout_ms,
-                                  m.assigned, m.revoking,
-                                  self.targets.get(mid, frozenset())))
-        return MembershipChange(g.group_id, self.epoch, self.target_epoch, self.topics, rows,
-                                sorted(self.removed))
+            rows.append(
+                MemberRow(
+                    m.member_id,
+                    m.instance_id,
+                    m.epoch,
+                    m.previous_epoch,
+                    m.state.value,
+                    m.subscribed,
+                    m.rebalance_timeout_ms,
+                    m.assigned,
+                    m.revoking,
+                    self.targets.get(mid, frozenset()),
+                )
+            )
+        return MembershipChange(
+            g.group_id, self.epoch, self.target_epoch, self.topics, rows, sorted(self.removed)
+        )
 
     def install(self) -> None:
         g = self.group

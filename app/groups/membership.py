@@ -47,15 +47,17 @@ class HeartbeatRequest:
 
 
 def unknown_member(group_id: str, member_id: str | None) -> NotFound:
-    return NotFound(f"member {member_id!r} is not a member of group {group_id!r}",
-                    ErrorCode.UNKNOWN_MEMBER_ID)
+    return NotFound(
+        f"member {member_id!r} is not a member of group {group_id!r}", ErrorCode.UNKNOWN_MEMBER_ID
+    )
 
 
 def expire(draft: Draft, now_ms: int) -> None:
     """Remove members past their session or revocation deadline."""
     for mid in draft.group.expired(now_ms):
-        log.info("group %s: member %s removed (session or revocation timeout)",
-                 draft.group.group_id, mid)
+        log.info(
+            "group %s: member %s removed (session or revocation timeout)", draft.group.group_id, mid
+        )
         draft.remove(mid)
 
 
@@ -67,18 +69,22 @@ def maybe_bump(draft: Draft, lookup: TopicLookup) -> None:
         return
     draft.epoch += 1
     draft.topics = topics
-    targets = assign([Subscriber(m.member_id, m.instance_id or m.member_id,
-                                 frozenset(m.subscribed))
-                      for m in draft.members.values()],
-                     {name: count for name, (_, count) in topics.items()})
+    targets = assign(
+        [
+            Subscriber(m.member_id, m.instance_id or m.member_id, frozenset(m.subscribed))
+            for m in draft.members.values()
+        ],
+        {name: count for name, (_, count) in topics.items()},
+    )
     for mid, target in targets.items():
         draft.set_target(mid, target)
     draft.target_epoch = draft.epoch
     draft.membership_changed = False
 
 
-def plan_heartbeat(draft: Draft, req: HeartbeatRequest, *, max_size: int,
-                   lookup: TopicLookup) -> str:
+def plan_heartbeat(
+    draft: Draft, req: HeartbeatRequest, *, max_size: int, lookup: TopicLookup
+) -> str:
     """Apply one heartbeat to ``draft``; answers the member id. Raises ``SluiceError`` (the
     draft is then discarded by the caller)."""
     if req.member_epoch == JOIN_EPOCH:
@@ -90,8 +96,9 @@ def plan_heartbeat(draft: Draft, req: HeartbeatRequest, *, max_size: int,
         if member is None:
             raise unknown_member(draft.group.group_id, mid)
         if req.instance_id is not None and member.instance_id != req.instance_id:
-            raise Conflict(ErrorCode.FENCED_INSTANCE_ID,
-                           f"member {mid!r} is not instance {req.instance_id!r}")
+            raise Conflict(
+                ErrorCode.FENCED_INSTANCE_ID, f"member {mid!r} is not instance {req.instance_id!r}"
+            )
         if req.member_epoch == LEAVE_EPOCH:
             draft.remove(mid)
         elif req.member_epoch == STATIC_LEAVE_EPOCH:
@@ -100,8 +107,13 @@ def plan_heartbeat(draft: Draft, req: HeartbeatRequest, *, max_size: int,
             if not member.left_temporarily:
                 # it stopped working on everything: what it was revoking is released; it
                 # keeps its assignment until it rejoins or its session ends
-                draft.put(replace(confirm_revocation(member), epoch=STATIC_LEAVE_EPOCH,
-                                  previous_epoch=member.epoch))
+                draft.put(
+                    replace(
+                        confirm_revocation(member),
+                        epoch=STATIC_LEAVE_EPOCH,
+                        previous_epoch=member.epoch,
+                    )
+                )
         else:
             check_member_epoch(member, req.member_epoch, req.owned)
             draft.put(_update_subscription(draft, member, req))
@@ -114,13 +126,13 @@ def plan_heartbeat(draft: Draft, req: HeartbeatRequest, *, max_size: int,
 def _join(draft: Draft, req: HeartbeatRequest, max_size: int) -> str:
     member_id, instance_id = req.member_id, req.instance_id
     if instance_id is not None:
-        holder = next((m for m in draft.members.values() if m.instance_id == instance_id),
-                      None)
+        holder = next((m for m in draft.members.values() if m.instance_id == instance_id), None)
         if holder is not None and holder.member_id != member_id:
             if not holder.left_temporarily:
-                raise Conflict(ErrorCode.UNRELEASED_INSTANCE_ID,
-                               f"instance {instance_id!r} is held by live member "
-                               f"{holder.member_id!r}")
+                raise Conflict(
+                    ErrorCode.UNRELEASED_INSTANCE_ID,
+                    f"instance {instance_id!r} is held by live member {holder.member_id!r}",
+                )
             # a static member coming back: a new member id takes over its epoch and
             # partitions (no rebalance unless its subscription changed)
             new_id = member_id or uuid.uuid4().hex
@@ -137,21 +149,31 @@ def _join(draft: Draft, req: HeartbeatRequest, max_size: int) -> str:
     existing = draft.members.get(member_id) if member_id is not None else None
     if existing is not None:
         if existing.instance_id != instance_id:
-            raise Conflict(ErrorCode.FENCED_INSTANCE_ID,
-                           f"member {member_id!r} is bound to instance "
-                           f"{existing.instance_id!r}")
+            raise Conflict(
+                ErrorCode.FENCED_INSTANCE_ID,
+                f"member {member_id!r} is bound to instance {existing.instance_id!r}",
+            )
         # a rejoin: the member lost its state; it starts over at epoch 0 with nothing
-        rejoined = replace(existing, epoch=JOIN_EPOCH, previous_epoch=JOIN_EPOCH,
-                           assigned=frozenset(), revoking=frozenset())
+        rejoined = replace(
+            existing,
+            epoch=JOIN_EPOCH,
+            previous_epoch=JOIN_EPOCH,
+            assigned=frozenset(),
+            revoking=frozenset(),
+        )
         draft.put(_update_subscription(draft, rejoined, req))
         return existing.member_id
     if len(draft.members) >= max_size:
-        raise SluiceError(ErrorCode.GROUP_MAX_SIZE_REACHED,
-                          f"group {draft.group.group_id!r} has reached its limit of "
-                          f"{max_size} members")
+        raise SluiceError(
+            ErrorCode.GROUP_MAX_SIZE_REACHED,
+            f"group {draft.group.group_id!r} has reached its limit of {max_size} members",
+        )
     mid = member_id or uuid.uuid4().hex
-    timeout = (DEFAULT_REBALANCE_TIMEOUT_MS if req.rebalance_timeout_ms is None
-               else req.rebalance_timeout_ms)
+    timeout = (
+        DEFAULT_REBALANCE_TIMEOUT_MS
+        if req.rebalance_timeout_ms is None
+        else req.rebalance_timeout_ms
+    )
     draft.put(new_member(mid, instance_id, req.subscribed or (), timeout))
     draft.membership_changed = True
     return mid

@@ -44,8 +44,9 @@ class GroupState(enum.Enum):
     DEAD = "Dead"
 
 
-_LIVE = frozenset({GroupState.EMPTY, GroupState.ASSIGNING, GroupState.RECONCILING,
-                   GroupState.STABLE})
+_LIVE = frozenset(
+    {GroupState.EMPTY, GroupState.ASSIGNING, GroupState.RECONCILING, GroupState.STABLE}
+)
 
 # target state → the states it may be reached from (a live state may also stay as it is)
 VALID_PREVIOUS: dict[GroupState, frozenset[GroupState]] = {
@@ -95,15 +96,25 @@ class Member:
         return self.epoch == STATIC_LEAVE_EPOCH
 
 
-def new_member(member_id: str, instance_id: str | None, subscribed: Iterable[str],
-               rebalance_timeout_ms: int) -> Member:
-    return Member(member_id, instance_id, JOIN_EPOCH, JOIN_EPOCH, MemberState.STABLE,
-                  tuple(sorted(set(subscribed))), rebalance_timeout_ms,
-                  frozenset(), frozenset())
+def new_member(
+    member_id: str, instance_id: str | None, subscribed: Iterable[str], rebalance_timeout_ms: int
+) -> Member:
+    return Member(
+        member_id,
+        instance_id,
+        JOIN_EPOCH,
+        JOIN_EPOCH,
+        MemberState.STABLE,
+        tuple(sorted(set(subscribed))),
+        rebalance_timeout_ms,
+        frozenset(),
+        frozenset(),
+    )
 
 
-def check_member_epoch(member: Member, received: int,
-                       owned: frozenset[TopicPartition] | None = None) -> None:
+def check_member_epoch(
+    member: Member, received: int, owned: frozenset[TopicPartition] | None = None
+) -> None:
     """The epoch a heartbeat (epoch > 0) carries against the member's (KIP-848).
 
     Equal: fine. The previous epoch: fine (the member missed the answer that moved it on; it
@@ -113,16 +124,22 @@ def check_member_epoch(member: Member, received: int,
     """
     if received == member.epoch:
         return
-    if (received == member.previous_epoch and received < member.epoch
-            and (owned is None or owned <= member.assigned)):
+    if (
+        received == member.previous_epoch
+        and received < member.epoch
+        and (owned is None or owned <= member.assigned)
+    ):
         return
-    raise Conflict(ErrorCode.FENCED_MEMBER_EPOCH,
-                   f"member epoch {received} is fenced: the member's epoch is {member.epoch}; "
-                   "rejoin with member_epoch 0")
+    raise Conflict(
+        ErrorCode.FENCED_MEMBER_EPOCH,
+        f"member epoch {received} is fenced: the member's epoch is {member.epoch}; "
+        "rejoin with member_epoch 0",
+    )
 
 
-def derive_group_state(members: Mapping[str, Member], group_epoch: int,
-                       target_epoch: int) -> GroupState:
+def derive_group_state(
+    members: Mapping[str, Member], group_epoch: int, target_epoch: int
+) -> GroupState:
     if not members:
         return GroupState.EMPTY
     if target_epoch < group_epoch:
@@ -135,8 +152,12 @@ def derive_group_state(members: Mapping[str, Member], group_epoch: int,
     return GroupState.STABLE
 
 
-def reconcile(member: Member, target: frozenset[TopicPartition], target_epoch: int,
-              owned_by_others: frozenset[TopicPartition]) -> Member:
+def reconcile(
+    member: Member,
+    target: frozenset[TopicPartition],
+    target_epoch: int,
+    owned_by_others: frozenset[TopicPartition],
+) -> Member:
     """One heartbeat's step of ``member`` towards ``target`` (computed at ``target_epoch``).
 
     The caller has already released what the member confirmed (see ``confirm_revocation``).
@@ -145,15 +166,19 @@ def reconcile(member: Member, target: frozenset[TopicPartition], target_epoch: i
     to_revoke = member.assigned - target
     if to_revoke or member.revoking:
         # keep the epoch until the member confirms it stopped working on these
-        return replace(member, assigned=member.assigned & target,
-                       revoking=member.revoking | to_revoke,
-                       state=MemberState.UNREVOKED_PARTITIONS)
+        return replace(
+            member,
+            assigned=member.assigned & target,
+            revoking=member.revoking | to_revoke,
+            state=MemberState.UNREVOKED_PARTITIONS,
+        )
     grant = (target - member.assigned) - owned_by_others
     assigned = member.assigned | grant
     previous = member.previous_epoch if member.epoch == target_epoch else member.epoch
     state = MemberState.STABLE if assigned == target else MemberState.UNRELEASED_PARTITIONS
-    return replace(member, epoch=target_epoch, previous_epoch=previous, assigned=assigned,
-                   state=state)
+    return replace(
+        member, epoch=target_epoch, previous_epoch=previous, assigned=assigned, state=state
+    )
 
 
 def confirm_revocation(member: Member) -> Member:

@@ -47,6 +47,7 @@ async def _connect(path: str) -> aiosqlite.Connection:
 @dataclass(frozen=True, slots=True)
 class Executed:
     """What one statement did: rows changed, and the rowid of the last row inserted."""
+
     rowcount: int
     lastrowid: int | None
 
@@ -70,8 +71,7 @@ class Tx:
     async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
         await self._conn.executemany(sql, rows)
 
-    async def fetchall(self, sql: str, params: Sequence[object] = ()
-                       ) -> list[tuple[Any, ...]]:
+    async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         """The rows of a query (or of a statement with RETURNING)."""
         return [tuple(r) for r in await self._conn.execute_fetchall(sql, params)]
 
@@ -79,6 +79,7 @@ class Tx:
 @dataclass(slots=True)
 class WriteStatistics:
     """Writers served (successful ``transaction()`` bodies) and SQLite commits made."""
+
     writes: int = 0
     commits: int = 0
 
@@ -86,9 +87,11 @@ class WriteStatistics:
 @dataclass(slots=True)
 class _Batch:
     """The open shared transaction: its callers wait on ``done`` (None = durable)."""
+
     members: int = 0
     done: asyncio.Future[sqlite3.Error | None] = field(
-        default_factory=lambda: asyncio.get_running_loop().create_future())
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
 
 
 def _storage_error(exc: sqlite3.Error) -> Unavailable:

@@ -33,8 +33,9 @@ def migration_files(directory: Traversable = MIGRATIONS) -> list[tuple[int, Trav
     ``directory`` is the package's migrations unless a test brings its own (a ``Path`` is a
     ``Traversable`` too)."""
     out = []
-    for entry in sorted((e for e in directory.iterdir() if e.name.endswith(".sql")),
-                        key=lambda e: e.name):
+    for entry in sorted(
+        (e for e in directory.iterdir() if e.name.endswith(".sql")), key=lambda e: e.name
+    ):
         m = _NAME.match(entry.name)
         if not m:
             raise ValueError(f"migration file name {entry.name!r} is not NNNN_name.sql")

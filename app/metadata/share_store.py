@@ -70,7 +70,8 @@ class ShareStore:
             await tx.execute(
                 "INSERT INTO share_groups (group_id, config, created_ms) VALUES (?, ?, ?) "
                 "ON CONFLICT (group_id) DO UPDATE SET config = excluded.config",
-                (group_id, orjson.dumps(config).decode(), now_ms))
+                (group_id, orjson.dumps(config).decode(), now_ms),
+            )
 
     async def delete_group(self, group_id: str) -> None:
         async with self.db.transaction() as tx:
@@ -91,12 +92,12 @@ class ShareStore:
             async for r in cur:
                 batches.setdefault((r[0], r[1], r[2]), []).append((r[3], r[4], r[5], r[6]))
         async with self.db.reader.execute(
-            "SELECT group_id, topic_id, partition, state_epoch, start_offset "
-            "FROM share_partitions"
+            "SELECT group_id, topic_id, partition, state_epoch, start_offset FROM share_partitions"
         ) as cur:
-            return [PartitionRow(r[0], r[1], r[2], r[3], r[4], batches.get((r[0], r[1], r[2]),
-                                                                            []))
-                    async for r in cur]
+            return [
+                PartitionRow(r[0], r[1], r[2], r[3], r[4], batches.get((r[0], r[1], r[2]), []))
+                async for r in cur
+            ]
 
     async def write(self, rows: Sequence[PartitionRow], now_ms: int) -> list[bool]:
         """``write_partitions`` in one transaction of its own; durable on return."""
@@ -104,8 +105,7 @@ class ShareStore:
             return await self.write_partitions(tx, rows, now_ms)
 
     @staticmethod
-    async def write_partitions(tx: Tx, rows: Sequence[PartitionRow], now_ms: int
-                               ) -> list[bool]:
+    async def write_partitions(tx: Tx, rows: Sequence[PartitionRow], now_ms: int) -> list[bool]:
         """Write every row; False for a row fenced by a newer state epoch (nothing written)."""
         out: list[bool] = []
         for row in rows:
@@ -116,46 +116,58 @@ class ShareStore:
                 "ON CONFLICT (group_id, topic_id, partition) DO UPDATE SET "
                 "start_offset = excluded.start_offset, updated_ms = excluded.updated_ms "
                 "WHERE share_partitions.state_epoch = excluded.state_epoch",
-                (*key, row.state_epoch, row.start_offset, now_ms))
+                (*key, row.state_epoch, row.start_offset, now_ms),
+            )
             if done.rowcount != 1:
                 out.append(False)
                 continue
             await tx.execute(
                 "DELETE FROM share_state_batches "
-                "WHERE group_id = ? AND topic_id = ? AND partition = ?", key)
+                "WHERE group_id = ? AND topic_id = ? AND partition = ?",
+                key,
+            )
             if row.batches:
                 await tx.executemany(
                     "INSERT INTO share_state_batches (group_id, topic_id, partition, "
                     "first_offset, last_offset, state, delivery_count) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [(*key, *b) for b in row.batches])
+                    [(*key, *b) for b in row.batches],
+                )
             out.append(True)
         return out
 
-    async def replace(self, group_id: str, topic_id: int,
-                      partitions: list[tuple[int, int, int]], now_ms: int) -> None:
+    async def replace(
+        self, group_id: str, topic_id: int, partitions: list[tuple[int, int, int]], now_ms: int
+    ) -> None:
         """Reset: each (partition, new state epoch, start offset) starts over, no batches."""
         async with self.db.transaction() as tx:
             for p, epoch, start in partitions:
                 key = (group_id, topic_id, p)
                 await tx.execute(
                     "DELETE FROM share_state_batches "
-                    "WHERE group_id = ? AND topic_id = ? AND partition = ?", key)
+                    "WHERE group_id = ? AND topic_id = ? AND partition = ?",
+                    key,
+                )
                 await tx.execute(
                     "DELETE FROM share_txn_acks "
-                    "WHERE group_id = ? AND topic_id = ? AND partition = ?", key)
+                    "WHERE group_id = ? AND topic_id = ? AND partition = ?",
+                    key,
+                )
                 await tx.execute(
                     "INSERT INTO share_partitions (group_id, topic_id, partition, state_epoch, "
                     "start_offset, updated_ms) VALUES (?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT (group_id, topic_id, partition) DO UPDATE SET "
                     "state_epoch = excluded.state_epoch, start_offset = excluded.start_offset, "
-                    "updated_ms = excluded.updated_ms", (*key, epoch, start, now_ms))
+                    "updated_ms = excluded.updated_ms",
+                    (*key, epoch, start, now_ms),
+                )
 
     async def forget_topic(self, group_id: str, topic_id: int) -> None:
         async with self.db.transaction() as tx:
             for table in ("share_state_batches", "share_txn_acks", "share_partitions"):
-                await tx.execute(f"DELETE FROM {table} WHERE group_id = ? AND topic_id = ?",
-                                 (group_id, topic_id))
+                await tx.execute(
+                    f"DELETE FROM {table} WHERE group_id = ? AND topic_id = ?", (group_id, topic_id)
+                )
 
     # -- held transactional acknowledgements --------------------------------------------------
 
@@ -168,7 +180,8 @@ class ShareStore:
         ) as cur:
             async for r in cur:
                 out.setdefault((r[0], r[1], r[2]), []).append(
-                    HeldAckRow(r[3], r[4], r[5], r[6], r[7], r[8], r[9]))
+                    HeldAckRow(r[3], r[4], r[5], r[6], r[7], r[8], r[9])
+                )
         return out
 
     @staticmethod
@@ -178,11 +191,25 @@ class ShareStore:
             "INSERT OR REPLACE INTO share_txn_acks (group_id, topic_id, partition, "
             "first_offset, last_offset, producer_id, type, delay_ms, delivery_count, "
             "member_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(*key, h.first, h.last, h.producer_id, h.kind, h.delay_ms, h.delivery_count,
-              h.member) for key, h in rows])
+            [
+                (
+                    *key,
+                    h.first,
+                    h.last,
+                    h.producer_id,
+                    h.kind,
+                    h.delay_ms,
+                    h.delivery_count,
+                    h.member,
+                )
+                for key, h in rows
+            ],
+        )
 
     @staticmethod
     async def delete_txn_acks(tx: Tx, group_id: str, producer_id: int) -> None:
         """Drop every held acknowledgement of the producer in the group."""
-        await tx.execute("DELETE FROM share_txn_acks WHERE group_id = ? AND producer_id = ?",
-                         (group_id, producer_id))
+        await tx.execute(
+            "DELETE FROM share_txn_acks WHERE group_id = ? AND producer_id = ?",
+            (group_id, producer_id),
+        )

@@ -40,12 +40,11 @@ class TopicStore:
             "SELECT topic_id, name, partitions, config, state, created_ms FROM topics "
             "ORDER BY topic_id"
         ) as cur:
-            return [
-                TopicRow(r[0], r[1], r[2], orjson.loads(r[3]), r[4], r[5]) async for r in cur
-            ]
+            return [TopicRow(r[0], r[1], r[2], orjson.loads(r[3]), r[4], r[5]) async for r in cur]
 
-    async def insert(self, name: str, partitions: int, config: Mapping[str, int | str],
-                     created_ms: int) -> int:
+    async def insert(
+        self, name: str, partitions: int, config: Mapping[str, int | str], created_ms: int
+    ) -> int:
         async with self.db.transaction() as conn:
             cur = await conn.execute(
                 "INSERT INTO topics (name, partitions, config, created_ms) VALUES (?, ?, ?, ?)",
@@ -54,8 +53,7 @@ class TopicStore:
             assert cur.lastrowid is not None
             return cur.lastrowid
 
-    async def update(self, topic_id: int, partitions: int,
-                     config: Mapping[str, int | str]) -> None:
+    async def update(self, topic_id: int, partitions: int, config: Mapping[str, int | str]) -> None:
         async with self.db.transaction() as conn:
             await conn.execute(
                 "UPDATE topics SET partitions = ?, config = ? WHERE topic_id = ?",
@@ -64,8 +62,9 @@ class TopicStore:
 
     async def mark_deleting(self, topic_id: int) -> None:
         async with self.db.transaction() as conn:
-            await conn.execute("UPDATE topics SET state = 'deleting' WHERE topic_id = ?",
-                               (topic_id,))
+            await conn.execute(
+                "UPDATE topics SET state = 'deleting' WHERE topic_id = ?", (topic_id,)
+            )
 
     async def delete(self, topic_id: int) -> None:
         async with self.db.transaction() as conn:
@@ -96,10 +95,18 @@ class IdempotencyStore:
             await conn.execute(
                 f"INSERT OR REPLACE INTO idempotency_keys ({self._COLUMNS}, state) "
                 "VALUES (?, ?, ?, ?, NULL, ?, 'pending')",
-                (row.key, row.topic_id, row.request_hash,
-                 orjson.dumps({"placement": row.placement, "starts": {
-                     str(p): o for p, o in row.start_offsets.items()}}).decode(),
-                 row.created_ms),
+                (
+                    row.key,
+                    row.topic_id,
+                    row.request_hash,
+                    orjson.dumps(
+                        {
+                            "placement": row.placement,
+                            "starts": {str(p): o for p, o in row.start_offsets.items()},
+                        }
+                    ).decode(),
+                    row.created_ms,
+                ),
             )
 
     async def complete(self, key: str, response: bytes) -> None:
@@ -111,6 +118,7 @@ class IdempotencyStore:
 
     async def expire(self, before_ms: int) -> int:
         async with self.db.transaction() as conn:
-            cur = await conn.execute("DELETE FROM idempotency_keys WHERE created_ms < ?",
-                                     (before_ms,))
+            cur = await conn.execute(
+                "DELETE FROM idempotency_keys WHERE created_ms < ?", (before_ms,)
+            )
             return cur.rowcount

@@ -31,9 +31,11 @@ class TxnRow:
 # statements of a participant, run inside the transaction's SQLite write
 Write = Callable[[Tx], Awaitable[None]]
 
-_COLUMNS = ("transactional_id, producer_id, producer_epoch, last_producer_id, last_epoch, "
-            "timed_out_epoch, timeout_ms, state, partitions, groups, start_ms, updated_ms, "
-            "share_groups")
+_COLUMNS = (
+    "transactional_id, producer_id, producer_epoch, last_producer_id, last_epoch, "
+    "timed_out_epoch, timeout_ms, state, partitions, groups, start_ms, updated_ms, "
+    "share_groups"
+)
 
 
 class ProducerIdStore:
@@ -43,17 +45,21 @@ class ProducerIdStore:
     async def reserve_block(self, size: int) -> int:
         """Reserve ``size`` ids durably; answers the first of them."""
         async with self.db.transaction() as tx:
-            await tx.execute("INSERT OR IGNORE INTO producer_id_blocks (singleton, next_start) "
-                             "VALUES (1, 0)")
+            await tx.execute(
+                "INSERT OR IGNORE INTO producer_id_blocks (singleton, next_start) VALUES (1, 0)"
+            )
             (row,) = await tx.fetchall(
                 "UPDATE producer_id_blocks SET next_start = next_start + ? WHERE singleton = 1 "
-                "RETURNING next_start", (size,))
+                "RETURNING next_start",
+                (size,),
+            )
             return int(row[0]) - size
 
     async def issued_below(self) -> int:
         """Every id below this may have been issued (the end of the last reserved block)."""
         async with self.db.reader.execute(
-                "SELECT next_start FROM producer_id_blocks WHERE singleton = 1") as cur:
+            "SELECT next_start FROM producer_id_blocks WHERE singleton = 1"
+        ) as cur:
             row = await cur.fetchone()
         return int(row[0]) if row is not None else 0
 
@@ -64,10 +70,26 @@ class TransactionStore:
 
     async def load_all(self) -> list[TxnRow]:
         async with self.db.reader.execute(
-                f"SELECT {_COLUMNS} FROM transactions ORDER BY transactional_id") as cur:
-            return [TxnRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7],
-                           [(t, p) for t, p in orjson.loads(r[8])], orjson.loads(r[9]),
-                           r[10], r[11], orjson.loads(r[12])) async for r in cur]
+            f"SELECT {_COLUMNS} FROM transactions ORDER BY transactional_id"
+        ) as cur:
+            return [
+                TxnRow(
+                    r[0],
+                    r[1],
+                    r[2],
+                    r[3],
+                    r[4],
+                    r[5],
+                    r[6],
+                    r[7],
+                    [(t, p) for t, p in orjson.loads(r[8])],
+                    orjson.loads(r[9]),
+                    r[10],
+                    r[11],
+                    orjson.loads(r[12]),
+                )
+                async for r in cur
+            ]
 
     async def save(self, row: TxnRow | None, *, also: Sequence[Write] = ()) -> None:
         """Write one transaction's state (None: unchanged) and the ``also`` writes of its
@@ -80,13 +102,25 @@ class TransactionStore:
             await tx.execute(
                 f"INSERT OR REPLACE INTO transactions ({_COLUMNS}) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (row.transactional_id, row.producer_id, row.producer_epoch,
-                 row.last_producer_id, row.last_epoch, row.timed_out_epoch, row.timeout_ms,
-                 row.state, orjson.dumps(sorted(row.partitions)).decode(),
-                 orjson.dumps(sorted(row.groups)).decode(), row.start_ms, row.updated_ms,
-                 orjson.dumps(sorted(row.share_groups)).decode()))
+                (
+                    row.transactional_id,
+                    row.producer_id,
+                    row.producer_epoch,
+                    row.last_producer_id,
+                    row.last_epoch,
+                    row.timed_out_epoch,
+                    row.timeout_ms,
+                    row.state,
+                    orjson.dumps(sorted(row.partitions)).decode(),
+                    orjson.dumps(sorted(row.groups)).decode(),
+                    row.start_ms,
+                    row.updated_ms,
+                    orjson.dumps(sorted(row.share_groups)).decode(),
+                ),
+            )
 
     async def delete(self, transactional_id: str) -> None:
         async with self.db.transaction() as tx:
-            await tx.execute("DELETE FROM transactions WHERE transactional_id = ?",
-                             (transactional_id,))
+            await tx.execute(
+                "DELETE FROM transactions WHERE transactional_id = ?", (transactional_id,)
+            )

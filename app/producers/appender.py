@@ -50,16 +50,31 @@ class Appender:
         limit = topic.max_message_bytes
         for r in records:
             if record.payload_size(r) > limit:
-                raise TooLarge(ErrorCode.RECORD_TOO_LARGE,
-                               f"a record exceeds max_message_bytes of topic {topic.name!r}")
+                raise TooLarge(
+                    ErrorCode.RECORD_TOO_LARGE,
+                    f"a record exceeds max_message_bytes of topic {topic.name!r}",
+                )
 
-    def append(self, lg: PartitionLog, records: Sequence[Record], *, now_ms: int,
-               producer_id: int = -1, producer_epoch: int = -1, base_sequence: int = -1,
-               attributes: int = 0) -> AppendInfo:
+    def append(
+        self,
+        lg: PartitionLog,
+        records: Sequence[Record],
+        *,
+        now_ms: int,
+        producer_id: int = -1,
+        producer_epoch: int = -1,
+        base_sequence: int = -1,
+        attributes: int = 0,
+    ) -> AppendInfo:
         """Append one batch (page cache, not yet durable) and publish it where visible."""
-        info = lg.append(records, now_ms=now_ms, producer_id=producer_id,
-                         producer_epoch=producer_epoch, base_sequence=base_sequence,
-                         attributes=attributes)
+        info = lg.append(
+            records,
+            now_ms=now_ms,
+            producer_id=producer_id,
+            producer_epoch=producer_epoch,
+            base_sequence=base_sequence,
+            attributes=attributes,
+        )
         self.flusher.appended(lg)
         return info
 
@@ -70,8 +85,9 @@ class Appender:
 
     # -- transaction markers (the transaction coordinator's MarkerWriter) ---------------------
 
-    async def append_markers(self, producer_id: int, epoch: int, commit: bool,
-                             partitions: Collection[tuple[str, int]]) -> None:
+    async def append_markers(
+        self, producer_id: int, epoch: int, commit: bool, partitions: Collection[tuple[str, int]]
+    ) -> None:
         """Append a COMMIT or ABORT marker to each partition and wait until all are durable,
         even under fsync=interval: Complete* follows, and nothing writes markers again.
 
@@ -84,9 +100,14 @@ class Appender:
             if topic is None or topic.deleting or p >= topic.partitions:
                 continue
             lg = topic.log(p)
-            self.append(lg, [marker_record(commit, now)], now_ms=now,
-                        producer_id=producer_id, producer_epoch=epoch,
-                        attributes=record.TRANSACTIONAL_FLAG | record.CONTROL_FLAG)
+            self.append(
+                lg,
+                [marker_record(commit, now)],
+                now_ms=now,
+                producer_id=producer_id,
+                producer_epoch=epoch,
+                attributes=record.TRANSACTIONAL_FLAG | record.CONTROL_FLAG,
+            )
             producer_state(lg).on_marker(producer_id, epoch, now)
             logs.append(lg)
         if logs:

@@ -34,22 +34,30 @@ class ProducerStateManager:
 
     # -- the produce path ---------------------------------------------------------------------
 
-    def prepare(self, producer_id: int, epoch: int, first_seq: int, count: int,
-                transactional: bool) -> BatchMeta | AppendPlan:
+    def prepare(
+        self, producer_id: int, epoch: int, first_seq: int, count: int, transactional: bool
+    ) -> BatchMeta | AppendPlan:
         """The duplicated batch, or a plan to append; raises on epoch or sequence errors."""
         dup = check_batch(self.entries.get(producer_id), epoch, first_seq, count, transactional)
         if dup is not None:
             return dup
         return AppendPlan(producer_id, epoch, first_seq, count, transactional)
 
-    def commit(self, plan: AppendPlan, first_offset: int, last_offset: int,
-               timestamp: int) -> None:
+    def commit(self, plan: AppendPlan, first_offset: int, last_offset: int, timestamp: int) -> None:
         entry = self.entries.get(plan.producer_id)
         if entry is None:
             entry = self.entries[plan.producer_id] = ProducerEntry(plan.producer_id, plan.epoch)
-        entry.add_batch(plan.epoch, BatchMeta(
-            plan.first_seq, last_sequence(plan.first_seq, plan.count), first_offset,
-            last_offset, timestamp), plan.transactional)
+        entry.add_batch(
+            plan.epoch,
+            BatchMeta(
+                plan.first_seq,
+                last_sequence(plan.first_seq, plan.count),
+                first_offset,
+                last_offset,
+                timestamp,
+            ),
+            plan.transactional,
+        )
 
     def on_marker(self, producer_id: int, epoch: int, timestamp: int) -> None:
         entry = self.entries.get(producer_id)
@@ -59,8 +67,11 @@ class ProducerStateManager:
 
     def expire(self, before_ms: int) -> int:
         """Forget producers idle since before ``before_ms``, except those in a transaction."""
-        doomed = [pid for pid, e in self.entries.items()
-                  if e.last_timestamp < before_ms and e.txn_first_offset < 0]
+        doomed = [
+            pid
+            for pid, e in self.entries.items()
+            if e.last_timestamp < before_ms and e.txn_first_offset < 0
+        ]
         for pid in doomed:
             del self.entries[pid]
         return len(doomed)
@@ -78,16 +89,30 @@ class ProducerStateManager:
         if commit is not None:
             self.on_marker(h.producer_id, h.producer_epoch, h.max_timestamp)
             return
-        self.commit(AppendPlan(h.producer_id, h.producer_epoch, h.base_sequence,
-                               h.record_count, h.is_transactional),
-                    h.base_offset, h.last_offset, opened_ms)
+        self.commit(
+            AppendPlan(
+                h.producer_id, h.producer_epoch, h.base_sequence, h.record_count, h.is_transactional
+            ),
+            h.base_offset,
+            h.last_offset,
+            opened_ms,
+        )
 
     def snapshot(self) -> Any:
-        return [[e.producer_id, e.epoch, e.txn_first_offset, e.last_timestamp,
-                 [list(b) for b in e.batches]] for e in self.entries.values()]
+        return [
+            [
+                e.producer_id,
+                e.epoch,
+                e.txn_first_offset,
+                e.last_timestamp,
+                [list(b) for b in e.batches],
+            ]
+            for e in self.entries.values()
+        ]
 
     def restore(self, data: Any) -> None:
         self.entries = {}
         for pid, epoch, txn_first, last_ts, batches in data:
-            self.entries[pid] = ProducerEntry(pid, epoch, [BatchMeta(*b) for b in batches],
-                                              txn_first, last_ts)
+            self.entries[pid] = ProducerEntry(
+                pid, epoch, [BatchMeta(*b) for b in batches], txn_first, last_ts
+            )

@@ -71,21 +71,31 @@ class BatchResult:
 class TransactionGate(Protocol):
     """What transactional produce needs of the transaction coordinator."""
 
-    async def join_partitions(self, tid: str, producer_id: int, epoch: int,
-                              partitions: Collection[tuple[str, int]]) -> None:
+    async def join_partitions(
+        self, tid: str, producer_id: int, epoch: int, partitions: Collection[tuple[str, int]]
+    ) -> None:
         """Add the partitions to the open transaction (starting one), durably."""
         ...
 
-    def verify_produce(self, tid: str, producer_id: int, epoch: int,
-                       partitions: Collection[tuple[str, int]]) -> None:
+    def verify_produce(
+        self, tid: str, producer_id: int, epoch: int, partitions: Collection[tuple[str, int]]
+    ) -> None:
         """Right before the append (no await in between): still open, still ours."""
         ...
 
 
 class ProduceService:
-    def __init__(self, settings: Settings, clock: Clock, topics: TopicRegistry,
-                 appender: Appender, ids: ProducerIds, idempotency: IdempotencyStore,
-                 transactions: TransactionGate, records_in: Counter) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        clock: Clock,
+        topics: TopicRegistry,
+        appender: Appender,
+        ids: ProducerIds,
+        idempotency: IdempotencyStore,
+        transactions: TransactionGate,
+        records_in: Counter,
+    ) -> None:
         self.settings = settings
         self.clock = clock
         self.topics = topics
@@ -106,8 +116,15 @@ class ProduceService:
         self.records_in.inc(len(records))
         return _answer(placement, records, bases)
 
-    def _append(self, topic: Topic, placement: list[int], records: Placed, *,
-                tag: int | None = None, skip: Collection[int] = ()) -> dict[int, int]:
+    def _append(
+        self,
+        topic: Topic,
+        placement: list[int],
+        records: Placed,
+        *,
+        tag: int | None = None,
+        skip: Collection[int] = (),
+    ) -> dict[int, int]:
         """Append one batch per partition (synchronously); returns each base offset."""
         now = self.clock.now_ms()
         first = placement[0]
@@ -125,8 +142,9 @@ class ProduceService:
             if tag is None:
                 bases[p] = self.appender.append(lg, recs, now_ms=now).base_offset
             else:
-                bases[p] = self.appender.append(lg, recs, now_ms=now, producer_id=tag,
-                                                attributes=record.KEYED_FLAG).base_offset
+                bases[p] = self.appender.append(
+                    lg, recs, now_ms=now, producer_id=tag, attributes=record.KEYED_FLAG
+                ).base_offset
         return bases
 
     def _place(self, topic: Topic, records: Placed) -> list[int]:
@@ -164,8 +182,9 @@ class ProduceService:
 
     # -- under an Idempotency-Key -------------------------------------------------------------
 
-    async def produce_keyed(self, topic_name: str, records: Placed, key: str,
-                            body: bytes) -> list[Produced]:
+    async def produce_keyed(
+        self, topic_name: str, records: Placed, key: str, body: bytes
+    ) -> list[Produced]:
         """Plain produce whose retries answer the first answer (see the module docstring)."""
         if not 1 <= len(key) <= 255:
             raise InvalidRequest("Idempotency-Key must be 1 to 255 characters")
@@ -183,28 +202,35 @@ class ProduceService:
             if row is not None and row.created_ms < now - window:
                 row = None  # expired (deleting a topic deletes its keys)
             if row is not None and row.request_hash != digest:
-                raise Conflict(ErrorCode.IDEMPOTENCY_KEY_REUSED,
-                               "this Idempotency-Key was used with a different request")
+                raise Conflict(
+                    ErrorCode.IDEMPOTENCY_KEY_REUSED,
+                    "this Idempotency-Key was used with a different request",
+                )
             if row is not None and row.response is not None:
                 return [Produced(*t) for t in orjson.loads(row.response)]
             if row is not None:  # pending: the server stopped between reserve and complete
                 placement = row.placement
-                found = {p: h for p, start in row.start_offsets.items()
-                         if (h := topic.log(p).find_keyed_batch(start, tag)) is not None}
+                found = {
+                    p: h
+                    for p, start in row.start_offsets.items()
+                    if (h := topic.log(p).find_keyed_batch(start, tag)) is not None
+                }
             else:
                 placement = self._place(topic, records)
                 found = {}
                 starts = {p: topic.log(p).log_end_offset for p in set(placement)}
-                await self.idempotency.reserve(IdempotencyRow(
-                    key, topic.topic_id, digest, placement, starts, None, now))
+                await self.idempotency.reserve(
+                    IdempotencyRow(key, topic.topic_id, digest, placement, starts, None, now)
+                )
             bases = self._append(topic, placement, records, tag=tag, skip=found)
             await self.appender.wait_durable([topic.log(p) for p in set(placement)])
             bases.update({p: h.base_offset for p, h in found.items()})
             out = _answer(placement, records, bases)
             if found:  # answer the stored timestamps of what the first attempt appended
                 out = [_stored(topic, o) if o.partition in found else o for o in out]
-            await self.idempotency.complete(key, orjson.dumps(
-                [(o.partition, o.offset, o.timestamp) for o in out]))
+            await self.idempotency.complete(
+                key, orjson.dumps([(o.partition, o.offset, o.timestamp) for o in out])
+            )
             self.records_in.inc(len(records))
             return out
         finally:
@@ -220,11 +246,14 @@ class ProduceService:
 
     # -- with producer state (idempotent and transactional) -----------------------------------
 
-    async def produce_batches(self, producer_id: int, epoch: int, tid: str | None,
-                              batches: list[ProduceBatch]) -> list[BatchResult]:
+    async def produce_batches(
+        self, producer_id: int, epoch: int, tid: str | None, batches: list[ProduceBatch]
+    ) -> list[BatchResult]:
         if not self.ids.is_known(producer_id):
-            raise InvalidRequest(f"producer id {producer_id} was never issued; call "
-                                 "POST /v1/producers", ErrorCode.UNKNOWN_PRODUCER_ID)
+            raise InvalidRequest(
+                f"producer id {producer_id} was never issued; call POST /v1/producers",
+                ErrorCode.UNKNOWN_PRODUCER_ID,
+            )
         results = [BatchResult(b.topic, b.partition, -1, None) for b in batches]
         logs: list[PartitionLog | None] = []
         for b, res in zip(batches, results, strict=True):
@@ -236,8 +265,9 @@ class ProduceService:
             except SluiceError as exc:
                 res.error = exc
                 logs.append(None)
-        wanted = [(b.topic, b.partition) for b, lg in zip(batches, logs, strict=True)
-                  if lg is not None]
+        wanted = [
+            (b.topic, b.partition) for b, lg in zip(batches, logs, strict=True) if lg is not None
+        ]
         if tid is not None and wanted:
             await self.transactions.join_partitions(tid, producer_id, epoch, wanted)
             self.transactions.verify_produce(tid, producer_id, epoch, wanted)
@@ -252,8 +282,9 @@ class ProduceService:
             lg = maybe_lg
             state = producer_state(lg)
             try:
-                plan = state.prepare(producer_id, epoch, b.base_sequence, len(b.records),
-                                     tid is not None)
+                plan = state.prepare(
+                    producer_id, epoch, b.base_sequence, len(b.records), tid is not None
+                )
             except Conflict as exc:
                 res.error = exc
                 continue
@@ -261,9 +292,15 @@ class ProduceService:
             if not isinstance(plan, AppendPlan):
                 res.base_offset = plan.first_offset  # a retry: the original answer
                 continue
-            info = self.appender.append(lg, b.records, now_ms=now, producer_id=producer_id,
-                                        producer_epoch=epoch, base_sequence=b.base_sequence,
-                                        attributes=attributes)
+            info = self.appender.append(
+                lg,
+                b.records,
+                now_ms=now,
+                producer_id=producer_id,
+                producer_epoch=epoch,
+                base_sequence=b.base_sequence,
+                attributes=attributes,
+            )
             state.commit(plan, info.base_offset, info.last_offset, now)
             res.base_offset = info.base_offset
             appended += len(b.records)
@@ -275,8 +312,11 @@ class ProduceService:
     def expire_producers(self) -> int:
         """Forget producer state idle longer than the producer-id expiration."""
         before = self.clock.now_ms() - self.settings.producer_id_expiration_ms
-        return sum(producer_state(lg).expire(before)
-                   for topic in self.topics.topics.values() for lg in topic.logs)
+        return sum(
+            producer_state(lg).expire(before)
+            for topic in self.topics.topics.values()
+            for lg in topic.logs
+        )
 
     async def run_producer_expiry(self) -> None:
         while True:

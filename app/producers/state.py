@@ -70,8 +70,9 @@ def in_sequence(last_seq: int, next_seq: int) -> bool:
     return next_seq == last_seq + 1 or (next_seq == 0 and last_seq == MAX_SEQUENCE)
 
 
-def check_batch(entry: ProducerEntry | None, epoch: int, first_seq: int, count: int,
-                transactional: bool) -> BatchMeta | None:
+def check_batch(
+    entry: ProducerEntry | None, epoch: int, first_seq: int, count: int, transactional: bool
+) -> BatchMeta | None:
     """The retained batch this one duplicates, or None when it may be appended.
 
     Raises ``Conflict`` with INVALID_PRODUCER_EPOCH, INVALID_TXN_STATE or
@@ -83,26 +84,34 @@ def check_batch(entry: ProducerEntry | None, epoch: int, first_seq: int, count: 
             if b.first_seq == first_seq and b.last_seq == last_seq:
                 return b
     if entry is not None and epoch < entry.epoch:
-        raise Conflict(ErrorCode.INVALID_PRODUCER_EPOCH,
-                       f"epoch {epoch} is older than the partition's epoch {entry.epoch}")
+        raise Conflict(
+            ErrorCode.INVALID_PRODUCER_EPOCH,
+            f"epoch {epoch} is older than the partition's epoch {entry.epoch}",
+        )
     if entry is not None and not transactional and entry.txn_first_offset >= 0:
-        raise Conflict(ErrorCode.INVALID_TXN_STATE,
-                       "a non-transactional batch while this producer's transaction is open")
+        raise Conflict(
+            ErrorCode.INVALID_TXN_STATE,
+            "a non-transactional batch while this producer's transaction is open",
+        )
     if entry is None:
         # no state: a plain idempotent producer may start anywhere (its state may have
         # expired); a transactional one starts each epoch at 0 (transactions v2)
         if transactional and first_seq != 0:
-            raise Conflict(ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
-                           f"a transactional producer with no state must start at sequence "
-                           f"0, not {first_seq}")
+            raise Conflict(
+                ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
+                f"a transactional producer with no state must start at sequence 0, not {first_seq}",
+            )
         return None
     if epoch > entry.epoch:
         if first_seq != 0:
-            raise Conflict(ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
-                           f"a new epoch must start at sequence 0, not {first_seq}")
+            raise Conflict(
+                ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
+                f"a new epoch must start at sequence 0, not {first_seq}",
+            )
         return None
     if not in_sequence(entry.last_seq, first_seq):
-        raise Conflict(ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
-                       f"expected sequence {(entry.last_seq + 1) % (MAX_SEQUENCE + 1)}, "
-                       f"got {first_seq}")
+        raise Conflict(
+            ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
+            f"expected sequence {(entry.last_seq + 1) % (MAX_SEQUENCE + 1)}, got {first_seq}",
+        )
     return None

@@ -72,10 +72,15 @@ class ShareGroupAdmin:
         current = groups[group_id].explicit if group_id in groups else {}
         explicit = group_config.validate(changes, current, self.settings)
         dlq = explicit.get("dead_letter_topic")
-        if (isinstance(dlq, str) and dlq and dlq != current.get("dead_letter_topic")
-                and dlq not in self.topics.topics):
-            raise InvalidRequest(f"dead_letter_topic {dlq!r} does not exist",
-                                 ErrorCode.INVALID_CONFIG)
+        if (
+            isinstance(dlq, str)
+            and dlq
+            and dlq != current.get("dead_letter_topic")
+            and dlq not in self.topics.topics
+        ):
+            raise InvalidRequest(
+                f"dead_letter_topic {dlq!r} does not exist", ErrorCode.INVALID_CONFIG
+            )
         group = await self.membership.group_for_join(group_id)
         await self.store.save_group(group_id, explicit, group.created_ms)
         group.explicit = explicit
@@ -89,12 +94,14 @@ class ShareGroupAdmin:
             if topic is None or topic.deleting or topic.topic_id != sp.topic_id:
                 continue
             end = self.share.bound(group, topic.log(p))
-            out.append(PartitionSummary(name, p, sp.start_offset, sp.end_offset, sp.counts(),
-                                        sp.lag(end)))
+            out.append(
+                PartitionSummary(name, p, sp.start_offset, sp.end_offset, sp.counts(), sp.lag(end))
+            )
         return out
 
-    def record_views(self, group_id: str, topic_name: str, p: int, lo: int | None,
-                     hi: int | None) -> tuple[int, int, list[RecordView]]:
+    def record_views(
+        self, group_id: str, topic_name: str, p: int, lo: int | None, hi: int | None
+    ) -> tuple[int, int, list[RecordView]]:
         group = self.membership.group(group_id)
         self.topics.get(topic_name).log(p)
         sp = group.partitions.get((topic_name, p))
@@ -107,16 +114,20 @@ class ShareGroupAdmin:
     @staticmethod
     def _require_empty(group: ShareGroup) -> None:
         if group.members:
-            raise Conflict(ErrorCode.NON_EMPTY_GROUP,
-                           f"share group {group.group_id!r} has {len(group.members)} members")
+            raise Conflict(
+                ErrorCode.NON_EMPTY_GROUP,
+                f"share group {group.group_id!r} has {len(group.members)} members",
+            )
         held = sum(sp.held_by() for sp in group.partitions.values())
         if held:  # transactional share acknowledgements: their transaction decides them first
-            raise Conflict(ErrorCode.NON_EMPTY_GROUP,
-                           f"share group {group.group_id!r} has {held} records held by open "
-                           "transactions")
+            raise Conflict(
+                ErrorCode.NON_EMPTY_GROUP,
+                f"share group {group.group_id!r} has {held} records held by open transactions",
+            )
 
-    async def reset_offsets(self, group_id: str, targets: list[TopicReset], dry_run: bool
-                            ) -> list[tuple[str, list[tuple[int, int]]]]:
+    async def reset_offsets(
+        self, group_id: str, targets: list[TopicReset], dry_run: bool
+    ) -> list[tuple[str, list[tuple[int, int]]]]:
         """Move start offsets (empty groups only); discards in-flight state, bumps epochs."""
         group = self.membership.group(group_id)
         self._require_empty(group)
@@ -137,18 +148,25 @@ class ShareGroupAdmin:
                     old = group.partitions.get((topic.name, p))
                     epoch = old.state_epoch + 1 if old is not None else 1
                     rows.append((p, epoch, start))
-                await self.store.replace(group_id, topic.topic_id, rows,
-                                         self.share.clock.now_ms())
+                await self.store.replace(group_id, topic.topic_id, rows, self.share.clock.now_ms())
                 for p, epoch, start in rows:
                     self.share.retire(group, (topic.name, p))
-                    sp = SharePartition(group_id, topic.name, p, topic.topic_id, start,
-                                        self.share.timers, state_epoch=epoch)
+                    sp = SharePartition(
+                        group_id,
+                        topic.name,
+                        p,
+                        topic.topic_id,
+                        start,
+                        self.share.timers,
+                        state_epoch=epoch,
+                    )
                     sp.persisted = True
                     self.share.register(group, sp, topic.log(p))
         return [(topic.name, moved) for topic, moved in plan]
 
-    def _reset_target(self, group: ShareGroup, lg: PartitionLog,
-                      to: ResetTarget | InvalidRequest) -> int:
+    def _reset_target(
+        self, group: ShareGroup, lg: PartitionLog, to: ResetTarget | InvalidRequest
+    ) -> int:
         if isinstance(to, InvalidRequest):
             raise to
         if to.kind is ResetKind.EARLIEST or to.kind is ResetKind.LATEST:
@@ -157,9 +175,10 @@ class ShareGroupAdmin:
             found = lg.offset_for_timestamp(to.value, upto=self.share.bound(group, lg))
             return found[0] if found is not None else self.share.bound(group, lg)
         if not lg.log_start_offset <= to.value <= lg.high_watermark:
-            raise Conflict(ErrorCode.OFFSET_OUT_OF_RANGE,
-                           f"offset {to.value} is outside [{lg.log_start_offset}, "
-                           f"{lg.high_watermark}]")
+            raise Conflict(
+                ErrorCode.OFFSET_OUT_OF_RANGE,
+                f"offset {to.value} is outside [{lg.log_start_offset}, {lg.high_watermark}]",
+            )
         return to.value
 
     async def delete_offsets(self, group_id: str, topic_name: str) -> None:

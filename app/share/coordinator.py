@@ -75,8 +75,14 @@ class FetchAnswer:
 
 
 class ShareGroupCoordinator:
-    def __init__(self, settings: Settings, clock: Clock, db: Database, topics: TopicRegistry,
-                 appender: Appender) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        clock: Clock,
+        db: Database,
+        topics: TopicRegistry,
+        appender: Appender,
+    ) -> None:
         self.settings = settings
         self.clock = clock
         self.topics = topics
@@ -96,21 +102,40 @@ class ShareGroupCoordinator:
     async def load(self) -> None:
         for row in await self.store.load_groups():
             self.groups[row.group_id] = self.membership.new_group(
-                row.group_id, dict(row.config), row.created_ms)
+                row.group_id, dict(row.config), row.created_ms
+            )
         by_id = {t.topic_id: t for t in self.topics.topics.values()}
-        held = {key: [HeldAck(h.first, h.last, h.producer_id, AckType(h.kind), h.delay_ms,
-                              h.delivery_count, h.member) for h in rows]
-                for key, rows in (await self.store.load_txn_acks()).items()}
+        held = {
+            key: [
+                HeldAck(
+                    h.first,
+                    h.last,
+                    h.producer_id,
+                    AckType(h.kind),
+                    h.delay_ms,
+                    h.delivery_count,
+                    h.member,
+                )
+                for h in rows
+            ]
+            for key, rows in (await self.store.load_txn_acks()).items()
+        }
         for prow in await self.store.load_partitions():
             group = self.groups.get(prow.group_id)
             topic = by_id.get(prow.topic_id)
             if group is None or topic is None or prow.partition >= topic.partitions:
                 continue
-            sp = SharePartition.load(group.group_id, topic.name, prow.partition, topic.topic_id,
-                                     prow.start_offset, prow.batches, self.timers,
-                                     state_epoch=prow.state_epoch,
-                                     held=held.get((prow.group_id, prow.topic_id,
-                                                    prow.partition)))
+            sp = SharePartition.load(
+                group.group_id,
+                topic.name,
+                prow.partition,
+                topic.topic_id,
+                prow.start_offset,
+                prow.batches,
+                self.timers,
+                state_epoch=prow.state_epoch,
+                held=held.get((prow.group_id, prow.topic_id, prow.partition)),
+            )
             self.register(group, sp, topic.log(prow.partition))
 
     def begin_shutdown(self) -> None:
@@ -204,17 +229,25 @@ class ShareGroupCoordinator:
         if sp is None:
             lg = topic.log(p)
             start = self.initial_offset(group, lg, group.config.auto_offset_reset)
-            sp = SharePartition(group.group_id, topic.name, p, topic.topic_id, start,
-                                self.timers)
+            sp = SharePartition(group.group_id, topic.name, p, topic.topic_id, start, self.timers)
             self.register(group, sp, lg)
             self.writer.mark(sp)  # the initialised start offset is made durable
         return sp
 
     # -- fetch --------------------------------------------------------------------------------
 
-    async def fetch(self, group_id: str, member_id: str | None, subscribed: list[str] | None,
-                    *, max_records: int, max_wait_ms: int, record_limit: bool,
-                    acks: AckRequest, max_bytes: int = 8 * 1024 * 1024) -> FetchAnswer:
+    async def fetch(
+        self,
+        group_id: str,
+        member_id: str | None,
+        subscribed: list[str] | None,
+        *,
+        max_records: int,
+        max_wait_ms: int,
+        record_limit: bool,
+        acks: AckRequest,
+        max_bytes: int = 8 * 1024 * 1024,
+    ) -> FetchAnswer:
         if member_id is None:
             if subscribed is None:
                 raise InvalidRequest("member_id is null: subscribed_topics is required to join")
@@ -224,7 +257,7 @@ class ShareGroupCoordinator:
             self.membership.refresh(group, member, subscribed)
         ack_errors: list[tuple[str, int, SluiceError]] = []
         if acks:
-            for (t, p), err in (await self._acknowledge(group, member, acks)):
+            for (t, p), err in await self._acknowledge(group, member, acks):
                 if err is not None:
                     ack_errors.append((t, p, err))
         deadline = self.clock.monotonic() + max_wait_ms / 1000
@@ -232,8 +265,9 @@ class ShareGroupCoordinator:
         try:
             while True:
                 await self._ensure_partitions(group, member)
-                records, acquired, touched = self._acquire(group, member, max_records,
-                                                           record_limit, max_bytes)
+                records, acquired, touched = self._acquire(
+                    group, member, max_records, record_limit, max_bytes
+                )
                 if records or max_wait_ms <= 0 or self.stopping:
                     break
                 remaining = deadline - self.clock.monotonic()
@@ -241,13 +275,16 @@ class ShareGroupCoordinator:
                     break
                 await self.polls.park(touched, remaining)
                 if group.members.get(member.member_id) is not member:
-                    raise NotFound(f"member {member.member_id!r} left share group "
-                                   f"{group_id!r}", ErrorCode.UNKNOWN_MEMBER_ID)
+                    raise NotFound(
+                        f"member {member.member_id!r} left share group {group_id!r}",
+                        ErrorCode.UNKNOWN_MEMBER_ID,
+                    )
         finally:
             member.fetching -= 1
             member.last_seen_ms = self.clock.now_ms()
-        return FetchAnswer(member.member_id, records, acquired,
-                           group.config.record_lock_duration_ms, ack_errors)
+        return FetchAnswer(
+            member.member_id, records, acquired, group.config.record_lock_duration_ms, ack_errors
+        )
 
     async def _ensure_partitions(self, group: ShareGroup, member: Member) -> None:
         """Initialise the member's share partitions that the group never fetched from (start
@@ -266,9 +303,14 @@ class ShareGroupCoordinator:
         if waiting:
             await asyncio.gather(*(self.writer.flush(sp) for sp in waiting))
 
-    def _acquire(self, group: ShareGroup, member: Member, max_records: int, record_limit: bool,
-                 max_bytes: int
-                 ) -> tuple[list[FetchedRecord], list[AcquiredRange], list[SharePartition]]:
+    def _acquire(
+        self,
+        group: ShareGroup,
+        member: Member,
+        max_records: int,
+        record_limit: bool,
+        max_bytes: int,
+    ) -> tuple[list[FetchedRecord], list[AcquiredRange], list[SharePartition]]:
         keys = [(t, p) for t, ps in member.assignment for p in ps]
         if keys:
             r = member.rotation % len(keys)
@@ -289,11 +331,18 @@ class ShareGroupCoordinator:
                 continue
             lg = topic.log(p)
             start_before = sp.start_offset
-            got = sp.acquire(member.member_id, max_records - len(records),
-                             record_limit=record_limit, now=now, limits=limits,
-                             read=self._reader(group, lg), bound=self.bound(group, lg),
-                             log_start=lg.log_start_offset, max_bytes=max_bytes,
-                             allow_oversize=not records)
+            got = sp.acquire(
+                member.member_id,
+                max_records - len(records),
+                record_limit=record_limit,
+                now=now,
+                limits=limits,
+                read=self._reader(group, lg),
+                bound=self.bound(group, lg),
+                log_start=lg.log_start_offset,
+                max_bytes=max_bytes,
+                allow_oversize=not records,
+            )
             max_bytes -= got.bytes
             if sp.dirty or sp.start_offset != start_before:
                 self.writer.mark(sp)
@@ -312,8 +361,8 @@ class ShareGroupCoordinator:
             return
         lg = topic.log(sp.partition)
         if lg.log_start_offset <= sp.start_offset and not sp.has_work(
-                self.clock.now_ms(), self.bound(group, lg),
-                group.config.partition_max_record_locks):
+            self.clock.now_ms(), self.bound(group, lg), group.config.partition_max_record_locks
+        ):
             return
         self.polls.wake_one(sp)
 
@@ -324,21 +373,26 @@ class ShareGroupCoordinator:
 
     # -- acknowledge --------------------------------------------------------------------------
 
-    async def acknowledge(self, group_id: str, member_id: str, acks: AckRequest
-                          ) -> list[tuple[PartitionKey, SluiceError | None]]:
+    async def acknowledge(
+        self, group_id: str, member_id: str, acks: AckRequest
+    ) -> list[tuple[PartitionKey, SluiceError | None]]:
         group, member = self.membership.member(group_id, member_id)
         return await self._acknowledge(group, member, acks)
 
-    async def _acknowledge(self, group: ShareGroup, member: Member, acks: AckRequest
-                           ) -> list[tuple[PartitionKey, SluiceError | None]]:
+    async def _acknowledge(
+        self, group: ShareGroup, member: Member, acks: AckRequest
+    ) -> list[tuple[PartitionKey, SluiceError | None]]:
         now = self.clock.now_ms()
         limits = group.config.limits
-        results, done = group.per_partition(acks, lambda sp, batches: sp.acknowledge(
-            member.member_id, batches, now=now, limits=limits))
+        results, done = group.per_partition(
+            acks,
+            lambda sp, batches: sp.acknowledge(member.member_id, batches, now=now, limits=limits),
+        )
         staged = {key: s for key, _, s in done}
         if staged:
-            outcomes = await asyncio.gather(*(self.writer.persist(s) for s in staged.values()),
-                                            return_exceptions=True)
+            outcomes = await asyncio.gather(
+                *(self.writer.persist(s) for s in staged.values()), return_exceptions=True
+            )
             for key, outcome in zip(staged, outcomes, strict=True):
                 if isinstance(outcome, SluiceError):
                     results[key] = outcome
@@ -372,8 +426,9 @@ class ShareGroupCoordinator:
 
     def _limits_of(self, sp: SharePartition) -> Limits:
         group = self.groups.get(sp.group_id)
-        return (group.config if group is not None
-                else GroupConfig.effective({}, self.settings)).limits
+        return (
+            group.config if group is not None else GroupConfig.effective({}, self.settings)
+        ).limits
 
     def complete(self, staged: Staged) -> None:
         """``staged`` is durable: apply it, and wake a fetch if that freed records."""
@@ -403,4 +458,3 @@ class ShareGroupCoordinator:
             "share_locks_scheduled": len(self.timers),
             "share_state_rounds": self.writer.rounds,
         }
-

@@ -43,8 +43,13 @@ class DeadLetters:
             dlq = self.topics.topics.get(name)
             source = self.topics.topics.get(sp.topic)
             if dlq is None or dlq.deleting or source is None or source.deleting:
-                log.warning("dead-letter topic %r of share group %r is missing; %d ranges "
-                            "archived without a copy", name, sp.group_id, len(s.dlq))
+                log.warning(
+                    "dead-letter topic %r of share group %r is missing; %d ranges "
+                    "archived without a copy",
+                    name,
+                    sp.group_id,
+                    len(s.dlq),
+                )
                 continue
             src = source.log(sp.partition)
             records = [self._copy_of(sp, item, r) for item in s.dlq for r in _read(src, item)]
@@ -55,13 +60,15 @@ class DeadLetters:
 
     @staticmethod
     def _copy_of(sp: SharePartition, item: DlqItem, r: StoredRecord) -> Record:
-        headers = (*r.headers,
-                   Header("sluice.dlq.topic", sp.topic.encode()),
-                   Header("sluice.dlq.partition", str(sp.partition).encode()),
-                   Header("sluice.dlq.offset", str(r.offset).encode()),
-                   Header("sluice.dlq.group", sp.group_id.encode()),
-                   Header("sluice.dlq.delivery_count", str(item.delivery_count).encode()),
-                   Header("sluice.dlq.reason", item.reason.encode()))
+        headers = (
+            *r.headers,
+            Header("sluice.dlq.topic", sp.topic.encode()),
+            Header("sluice.dlq.partition", str(sp.partition).encode()),
+            Header("sluice.dlq.offset", str(r.offset).encode()),
+            Header("sluice.dlq.group", sp.group_id.encode()),
+            Header("sluice.dlq.delivery_count", str(item.delivery_count).encode()),
+            Header("sluice.dlq.reason", item.reason.encode()),
+        )
         return Record(r.timestamp, r.key, r.value, headers)
 
 

@@ -13,8 +13,15 @@ from app.errors import ErrorCode, InvalidRequest
 from app.share.partition import Limits
 from app.topics import NAME
 
-KEYS = ("record_lock_duration_ms", "delivery_count_limit", "partition_max_record_locks",
-        "auto_offset_reset", "isolation_level", "renew_enabled", "dead_letter_topic")
+KEYS = (
+    "record_lock_duration_ms",
+    "delivery_count_limit",
+    "partition_max_record_locks",
+    "auto_offset_reset",
+    "isolation_level",
+    "renew_enabled",
+    "dead_letter_topic",
+)
 ISOLATION_LEVELS = ("read_uncommitted", "read_committed")
 _MAX_DURATION_MS = 100 * 365 * 24 * 3600 * 1000
 
@@ -39,8 +46,9 @@ def parse_offset_reset(value: object, key: str = "auto_offset_reset") -> str:
     raise _bad(f"{key} must be latest, earliest or by_duration:<ms>")
 
 
-def validate(changes: Mapping[str, object], current: Mapping[str, object],
-             settings: Settings) -> dict[str, object]:
+def validate(
+    changes: Mapping[str, object], current: Mapping[str, object], settings: Settings
+) -> dict[str, object]:
     """``current`` with ``changes`` applied (null sets a key back to its default)."""
     out = dict(current)
     for key, value in changes.items():
@@ -50,8 +58,12 @@ def validate(changes: Mapping[str, object], current: Mapping[str, object],
             out.pop(key, None)
             continue
         if key == "record_lock_duration_ms":
-            out[key] = _int(key, value, settings.share_min_record_lock_duration_ms,
-                            settings.share_max_record_lock_duration_ms)
+            out[key] = _int(
+                key,
+                value,
+                settings.share_min_record_lock_duration_ms,
+                settings.share_max_record_lock_duration_ms,
+            )
         elif key == "delivery_count_limit":
             out[key] = _int(key, value, 2, 10)
         elif key == "partition_max_record_locks":
@@ -68,7 +80,7 @@ def validate(changes: Mapping[str, object], current: Mapping[str, object],
             out[key] = value
         else:  # dead_letter_topic
             if not isinstance(value, str) or (value and not NAME.fullmatch(value)):
-                raise _bad("dead_letter_topic must be a topic name (or null or \"\" for none)")
+                raise _bad('dead_letter_topic must be a topic name (or null or "" for none)')
             out[key] = value
     return out
 
@@ -86,16 +98,24 @@ class GroupConfig:
     @classmethod
     def effective(cls, explicit: Mapping[str, object], settings: Settings) -> GroupConfig:
         """The config of a group with the ``explicit`` keys (as ``validate`` answers them)."""
-        lock_ms = _get(explicit, "record_lock_duration_ms", int,
-                       settings.share_record_lock_duration_ms)
-        lock_ms = min(max(lock_ms, settings.share_min_record_lock_duration_ms),
-                      settings.share_max_record_lock_duration_ms)
+        lock_ms = _get(
+            explicit, "record_lock_duration_ms", int, settings.share_record_lock_duration_ms
+        )
+        lock_ms = min(
+            max(lock_ms, settings.share_min_record_lock_duration_ms),
+            settings.share_max_record_lock_duration_ms,
+        )
         return cls(
             record_lock_duration_ms=lock_ms,
-            delivery_count_limit=_get(explicit, "delivery_count_limit", int,
-                                      settings.share_delivery_count_limit),
-            partition_max_record_locks=_get(explicit, "partition_max_record_locks", int,
-                                            settings.share_partition_max_record_locks),
+            delivery_count_limit=_get(
+                explicit, "delivery_count_limit", int, settings.share_delivery_count_limit
+            ),
+            partition_max_record_locks=_get(
+                explicit,
+                "partition_max_record_locks",
+                int,
+                settings.share_partition_max_record_locks,
+            ),
             auto_offset_reset=_get(explicit, "auto_offset_reset", str, "latest"),
             isolation_level=_get(explicit, "isolation_level", str, "read_uncommitted"),
             renew_enabled=_get(explicit, "renew_enabled", bool, True),
@@ -104,8 +124,12 @@ class GroupConfig:
 
     @property
     def limits(self) -> Limits:
-        return Limits(self.record_lock_duration_ms, self.delivery_count_limit,
-                      self.partition_max_record_locks, self.renew_enabled)
+        return Limits(
+            self.record_lock_duration_ms,
+            self.delivery_count_limit,
+            self.partition_max_record_locks,
+            self.renew_enabled,
+        )
 
     def to_dict(self) -> dict[str, object]:
         return {k: getattr(self, k) for k in KEYS}

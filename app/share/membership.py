@@ -82,10 +82,13 @@ class ShareGroup:
         del self.members[member_id]
         self._bump_epoch()
 
-    def per_partition(self, acks: Mapping[PartitionKey, list[AckBatch] | SluiceError],
-                      op: Callable[[SharePartition, list[AckBatch]], T | None]
-                      ) -> tuple[dict[PartitionKey, SluiceError | None],
-                                 list[tuple[PartitionKey, SharePartition, T]]]:
+    def per_partition(
+        self,
+        acks: Mapping[PartitionKey, list[AckBatch] | SluiceError],
+        op: Callable[[SharePartition, list[AckBatch]], T | None],
+    ) -> tuple[
+        dict[PartitionKey, SluiceError | None], list[tuple[PartitionKey, SharePartition, T]]
+    ]:
         """``op`` on each acknowledged partition. A malformed range (parsed as an error), a
         partition nothing was fetched from, or ``op``'s own error is that partition's result;
         answers every result and the partitions where ``op`` staged something."""
@@ -97,8 +100,9 @@ class ShareGroup:
                 continue
             sp = self.partitions.get(key)
             if sp is None:
-                results[key] = Conflict(ErrorCode.INVALID_RECORD_STATE,
-                                        f"{key[0]}/{key[1]}: nothing was fetched here")
+                results[key] = Conflict(
+                    ErrorCode.INVALID_RECORD_STATE, f"{key[0]}/{key[1]}: nothing was fetched here"
+                )
                 continue
             try:
                 got = op(sp, batches)
@@ -122,8 +126,14 @@ class ShareGroup:
 class Membership:
     """The share groups of the server and their members (see the module docstring)."""
 
-    def __init__(self, settings: Settings, clock: Clock, topics: TopicRegistry,
-                 store: ShareStore, writer: StateWriter) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        clock: Clock,
+        topics: TopicRegistry,
+        store: ShareStore,
+        writer: StateWriter,
+    ) -> None:
         self.settings = settings
         self.clock = clock
         self.topics = topics
@@ -131,16 +141,15 @@ class Membership:
         self.writer = writer
         self.groups: dict[str, ShareGroup] = {}
 
-    def new_group(self, group_id: str, explicit: dict[str, object], created_ms: int
-                  ) -> ShareGroup:
-        return ShareGroup(group_id, explicit, GroupConfig.effective(explicit, self.settings),
-                          created_ms)
+    def new_group(self, group_id: str, explicit: dict[str, object], created_ms: int) -> ShareGroup:
+        return ShareGroup(
+            group_id, explicit, GroupConfig.effective(explicit, self.settings), created_ms
+        )
 
     def group(self, group_id: str) -> ShareGroup:
         group = self.groups.get(group_id)
         if group is None:
-            raise NotFound(f"share group {group_id!r} does not exist",
-                           ErrorCode.GROUP_ID_NOT_FOUND)
+            raise NotFound(f"share group {group_id!r} does not exist", ErrorCode.GROUP_ID_NOT_FOUND)
         return group
 
     async def group_for_join(self, group_id: str) -> ShareGroup:
@@ -169,8 +178,10 @@ class Membership:
         group = self.groups.get(group_id)
         member = group.members.get(member_id) if group is not None else None
         if group is None or member is None:
-            raise NotFound(f"member {member_id!r} is not in share group {group_id!r}",
-                           ErrorCode.UNKNOWN_MEMBER_ID)
+            raise NotFound(
+                f"member {member_id!r} is not in share group {group_id!r}",
+                ErrorCode.UNKNOWN_MEMBER_ID,
+            )
         member.last_seen_ms = self.clock.now_ms()
         return group, member
 
@@ -183,15 +194,17 @@ class Membership:
                 out.append((name, list(range(topic.partitions))))
         return out
 
-    def refresh(self, group: ShareGroup, member: Member,
-                subscribed: list[str] | None = None) -> None:
+    def refresh(
+        self, group: ShareGroup, member: Member, subscribed: list[str] | None = None
+    ) -> None:
         """Take a new subscription (if any) and the current topics into the assignment."""
         if subscribed is not None and subscribed != member.subscribed_topics:
             member.subscribed_topics = subscribed
         group.assign(member, self._assignment(member))
 
-    async def heartbeat(self, group_id: str, member_id: str | None, member_epoch: int,
-                        subscribed: list[str] | None) -> tuple[Member, ShareGroup]:
+    async def heartbeat(
+        self, group_id: str, member_id: str | None, member_epoch: int, subscribed: list[str] | None
+    ) -> tuple[Member, ShareGroup]:
         if member_epoch == 0:
             if subscribed is None:
                 raise InvalidRequest("subscribed_topics is required to join (member_epoch 0)")
@@ -208,22 +221,26 @@ class Membership:
             raise InvalidRequest("member_epoch must be 0 (join), -1 (leave) or the current one")
         group, member = self.member(group_id, member_id)
         if member_epoch not in (member.member_epoch, member.previous_epoch):
-            raise Conflict(ErrorCode.FENCED_MEMBER_EPOCH,
-                           f"member epoch {member_epoch} is fenced (current "
-                           f"{member.member_epoch}); rejoin with member_epoch 0")
+            raise Conflict(
+                ErrorCode.FENCED_MEMBER_EPOCH,
+                f"member epoch {member_epoch} is fenced (current "
+                f"{member.member_epoch}); rejoin with member_epoch 0",
+            )
         self.refresh(group, member, subscribed)
         return member, group
 
-    async def join(self, group_id: str, member_id: str | None, subscribed: list[str]
-                   ) -> tuple[Member, ShareGroup]:
+    async def join(
+        self, group_id: str, member_id: str | None, subscribed: list[str]
+    ) -> tuple[Member, ShareGroup]:
         group = await self.group_for_join(group_id)
         now = self.clock.now_ms()
         member = group.members.get(member_id) if member_id is not None else None
         if member is None:
             if len(group.members) >= self.settings.share_max_group_size:
-                raise SluiceError(ErrorCode.GROUP_MAX_SIZE_REACHED,
-                                  f"share group {group_id!r} has "
-                                  f"{self.settings.share_max_group_size} members")
+                raise SluiceError(
+                    ErrorCode.GROUP_MAX_SIZE_REACHED,
+                    f"share group {group_id!r} has {self.settings.share_max_group_size} members",
+                )
             member = group.add_member(member_id or uuid.uuid4().hex, subscribed, now)
         member.subscribed_topics = subscribed
         member.last_seen_ms = now
@@ -237,8 +254,11 @@ class Membership:
         durable."""
         group, _ = self.member(group_id, member_id)
         group.remove_member(member_id)
-        pending = [staged for sp in list(group.partitions.values())
-                   if (staged := sp.release_member(member_id)) is not None]
+        pending = [
+            staged
+            for sp in list(group.partitions.values())
+            if (staged := sp.release_member(member_id)) is not None
+        ]
         await asyncio.gather(*(self.writer.persist(s) for s in pending))
 
     def sweep_sessions(self) -> int:
@@ -247,8 +267,11 @@ class Membership:
         limit = self.settings.share_session_timeout_ms
         removed = 0
         for group in self.groups.values():
-            for mid in [m.member_id for m in group.members.values()
-                        if now - m.last_seen_ms >= limit and not m.fetching]:
+            for mid in [
+                m.member_id
+                for m in group.members.values()
+                if now - m.last_seen_ms >= limit and not m.fetching
+            ]:
                 group.remove_member(mid)
                 removed += 1
         return removed

@@ -212,8 +212,7 @@ def _size(records: list[StoredRecord]) -> int:
     return total
 
 
-def _fit(records: list[StoredRecord], budget: int, allow_oversize: bool
-         ) -> list[StoredRecord]:
+def _fit(records: list[StoredRecord], budget: int, allow_oversize: bool) -> list[StoredRecord]:
     """The longest prefix of ``records`` within ``budget`` bytes (the first one regardless,
     with ``allow_oversize``)."""
     total = 0
@@ -231,8 +230,17 @@ def _is_gap(run: Run) -> bool:
 
 
 class SharePartition:
-    def __init__(self, group_id: str, topic: str, partition: int, topic_id: int,
-                 start_offset: int, timers: Timers, *, state_epoch: int = 0) -> None:
+    def __init__(
+        self,
+        group_id: str,
+        topic: str,
+        partition: int,
+        topic_id: int,
+        start_offset: int,
+        timers: Timers,
+        *,
+        state_epoch: int = 0,
+    ) -> None:
         self.group_id = group_id
         self.topic = topic
         self.partition = partition
@@ -248,14 +256,25 @@ class SharePartition:
         self.persisted = False  # its start offset is durable: records may be acquired
 
     @classmethod
-    def load(cls, group_id: str, topic: str, partition: int, topic_id: int, start_offset: int,
-             batches: list[tuple[int, int, int, int]], timers: Timers, *,
-             state_epoch: int, held: list[HeldAck] | None = None) -> SharePartition:
+    def load(
+        cls,
+        group_id: str,
+        topic: str,
+        partition: int,
+        topic_id: int,
+        start_offset: int,
+        batches: list[tuple[int, int, int, int]],
+        timers: Timers,
+        *,
+        state_epoch: int,
+        held: list[HeldAck] | None = None,
+    ) -> SharePartition:
         """Rebuild from persisted state. Gaps between batches are "maybe not fetched yet"
         (docs/semantics.md#share-durability): they become AVAILABLE with delivery count 0, never
         skipped."""
-        sp = cls(group_id, topic, partition, topic_id, start_offset, timers,
-                 state_epoch=state_epoch)
+        sp = cls(
+            group_id, topic, partition, topic_id, start_offset, timers, state_epoch=state_epoch
+        )
         at = start_offset
         for first, last, state, dc in sorted(batches):
             if last < at:
@@ -366,9 +385,20 @@ class SharePartition:
 
     # -- acquisition --------------------------------------------------------------------------
 
-    def acquire(self, member: str, max_records: int, *, record_limit: bool, now: int,
-                limits: Limits, read: Reader, bound: int, log_start: int,
-                max_bytes: int = 1 << 62, allow_oversize: bool = True) -> Acquired:
+    def acquire(
+        self,
+        member: str,
+        max_records: int,
+        *,
+        record_limit: bool,
+        now: int,
+        limits: Limits,
+        read: Reader,
+        bound: int,
+        log_start: int,
+        max_bytes: int = 1 << 62,
+        allow_oversize: bool = True,
+    ) -> Acquired:
         """Acquire up to ``max_records`` (a soft limit in batch_optimized mode,
         docs/semantics.md#share-acquisition) for
         ``member``: AVAILABLE records of the window first, then new records below ``bound``
@@ -386,16 +416,21 @@ class SharePartition:
         while i < len(self.runs) and count < max_records and budget > 0:
             run = self.runs[i]
             i += 1
-            if (run.state is not AVAILABLE or run.pending is not None
-                    or run.available_at > now or run.first < self.start_offset):
+            if (
+                run.state is not AVAILABLE
+                or run.pending is not None
+                or run.available_at > now
+                or run.first < self.start_offset
+            ):
                 continue
             # Throttled redelivery (docs/semantics.md#share-throttled-redelivery):
             # suspect records come back in ever smaller chunks,
             # and a record on its last attempt alone, so one poison record cannot take a whole
             # batch to the delivery limit with it.
             chunk = run.size
-            last_attempt = (limits.delivery_limit > 2
-                            and run.delivery_count == limits.delivery_limit - 1)
+            last_attempt = (
+                limits.delivery_limit > 2 and run.delivery_count == limits.delivery_limit - 1
+            )
             if last_attempt:
                 if count:
                     break
@@ -423,9 +458,19 @@ class SharePartition:
             if last_attempt or run.delivery_count > throttle_at:
                 break
         if count < max_records and budget > 0 and self.end_offset < bound:
-            records.extend(self._acquire_new(member, max_records - count, record_limit,
-                                             limits, read, bound, lock, budget,
-                                             allow_oversize and not records))
+            records.extend(
+                self._acquire_new(
+                    member,
+                    max_records - count,
+                    record_limit,
+                    limits,
+                    read,
+                    bound,
+                    lock,
+                    budget,
+                    allow_oversize and not records,
+                )
+            )
         self._advance()
         ranges: list[tuple[int, int, int]] = []
         for rec, dc in records:
@@ -445,17 +490,29 @@ class SharePartition:
         run.lock = lock
         run.available_at = 0
 
-    def _acquire_new(self, member: str, wanted: int, record_limit: bool, limits: Limits,
-                     read: Reader, bound: int, lock: Lock, budget: int, allow_oversize: bool
-                     ) -> list[tuple[StoredRecord, int]]:
+    def _acquire_new(
+        self,
+        member: str,
+        wanted: int,
+        record_limit: bool,
+        limits: Limits,
+        read: Reader,
+        bound: int,
+        lock: Lock,
+        budget: int,
+        allow_oversize: bool,
+    ) -> list[tuple[StoredRecord, int]]:
         capacity = limits.max_locks - (self.end_offset - self.start_offset)
         want = min(wanted, capacity)
         if want <= 0:
             return []
         got = read(self.end_offset, want, bound, budget)
         records = _fit(got.records, budget, allow_oversize)
-        nxt = got.next_offset if len(records) == len(got.records) else (
-            records[-1].offset + 1 if records else self.end_offset)
+        nxt = (
+            got.next_offset
+            if len(records) == len(got.records)
+            else (records[-1].offset + 1 if records else self.end_offset)
+        )
         budget -= _size(records)
         if not record_limit and records and budget > 0 and nxt == got.next_offset:
             # batch_optimized: extend to the end of the produce batch holding the last record
@@ -517,8 +574,9 @@ class SharePartition:
 
     # -- acknowledgement ----------------------------------------------------------------------
 
-    def acknowledge(self, member: str, batches: list[AckBatch], *, now: int,
-                    limits: Limits) -> Staged | None:
+    def acknowledge(
+        self, member: str, batches: list[AckBatch], *, now: int, limits: Limits
+    ) -> Staged | None:
         """Stage the acknowledgements of one request for this partition, all or nothing
         (docs/semantics.md#share-acknowledgements).
 
@@ -535,8 +593,7 @@ class SharePartition:
             if kind is AckType.RENEW:
                 renewed.append(run)
                 continue
-            self._stage(staged, run, self._ack_target(run, kind, b.delay_ms, now, limits,
-                                                      staged))
+            self._stage(staged, run, self._ack_target(run, kind, b.delay_ms, now, limits, staged))
         if not staged.runs:
             self._renew(renewed, member, now, limits)
             return None
@@ -568,15 +625,17 @@ class SharePartition:
             if hi >= self.end_offset:
                 raise InvalidRequest(
                     f"offsets {b.first}-{b.last} reach beyond the in-flight window "
-                    f"[{self.start_offset}, {self.end_offset})")
+                    f"[{self.start_offset}, {self.end_offset})"
+                )
             for run in self._overlapping(lo, hi):
                 if _is_gap(run):
                     continue
                 problem = self._ack_problem(run, member, now, b.delivery_count)
                 if problem:
-                    raise Conflict(ErrorCode.INVALID_RECORD_STATE,
-                                   f"offsets {max(run.first, lo)}-{min(run.last, hi)}: "
-                                   f"{problem}")
+                    raise Conflict(
+                        ErrorCode.INVALID_RECORD_STATE,
+                        f"offsets {max(run.first, lo)}-{min(run.last, hi)}: {problem}",
+                    )
 
     @staticmethod
     def _ack_problem(run: Run, member: str, now: int, delivery_count: int | None) -> str:
@@ -591,12 +650,15 @@ class SharePartition:
         if run.lock is not None and run.lock.deadline <= now:
             return "the acquisition lock expired"
         if delivery_count is not None and delivery_count != run.delivery_count:
-            return (f"the records were redelivered (delivery count {run.delivery_count}, "
-                    f"the acknowledgement carries {delivery_count})")
+            return (
+                f"the records were redelivered (delivery count {run.delivery_count}, "
+                f"the acknowledgement carries {delivery_count})"
+            )
         return ""
 
-    def _ack_target(self, run: Run, kind: AckType, delay_ms: int, now: int, limits: Limits,
-                    staged: Staged) -> Target:
+    def _ack_target(
+        self, run: Run, kind: AckType, delay_ms: int, now: int, limits: Limits, staged: Staged
+    ) -> Target:
         dc = run.delivery_count
         if kind is AckType.ACCEPT:
             return Target(ACKNOWLEDGED, dc)
@@ -625,23 +687,29 @@ class SharePartition:
 
     # -- transactional acknowledgements (docs/semantics.md#transactional-acknowledgements) --
 
-    def hold_txn(self, member: str, batches: list[AckBatch], producer_id: int, *, now: int,
-                 limits: Limits) -> tuple[Staged, list[HeldAck]] | None:
+    def hold_txn(
+        self, member: str, batches: list[AckBatch], producer_id: int, *, now: int, limits: Limits
+    ) -> tuple[Staged, list[HeldAck]] | None:
         """Validate like ``acknowledge`` (all or nothing for this partition; the same errors)
         and mark the runs pending; the caller writes the returned rows durably, then calls
         ``complete_hold`` (or ``rollback``). None when every range is below the start."""
         for b in batches:
             if AckType.RENEW in b.types:
-                raise InvalidRequest("renew cannot join a transaction: the lock of records "
-                                     "under a transactional acknowledgement is suspended")
+                raise InvalidRequest(
+                    "renew cannot join a transaction: the lock of records "
+                    "under a transactional acknowledgement is suspended"
+                )
         self._check_acks(member, batches, now)
         staged = Staged(self, StagedKind.TXN)
         rows: list[HeldAck] = []
         for b, kind, run in self._acked_runs(batches):
             self._stage(staged, run, Target(ACQUIRED, run.delivery_count))
             run.txn = TxnAck(producer_id, kind, b.delay_ms)
-            rows.append(HeldAck(run.first, run.last, producer_id, kind, b.delay_ms,
-                                run.delivery_count, member))
+            rows.append(
+                HeldAck(
+                    run.first, run.last, producer_id, kind, b.delay_ms, run.delivery_count, member
+                )
+            )
         if not staged.runs:
             return None
         return staged, rows
@@ -654,16 +722,18 @@ class SharePartition:
             run.target = None
             run.lock = None
 
-    def end_txn(self, producer_id: int, commit: bool, *, now: int, limits: Limits
-                ) -> Staged | None:
+    def end_txn(self, producer_id: int, commit: bool, *, now: int, limits: Limits) -> Staged | None:
         """Stage the outcome of the producer's held acknowledgements: commit applies them as
         plain acknowledgements would (delivery limit, dead-letter copy); abort releases the
         records with their delivery count unchanged (archived at the delivery limit, as any
         release). None when nothing is held here for the producer. Like ``hold_txn``, the
         change is not left for the writer: the caller writes the durable view with it, then
         calls ``complete`` (or ``rollback``)."""
-        runs = [r for r in self.runs if r.txn is not None
-                and r.txn.producer_id == producer_id and r.pending is None]
+        runs = [
+            r
+            for r in self.runs
+            if r.txn is not None and r.txn.producer_id == producer_id and r.pending is None
+        ]
         if not runs:
             return None
         staged = Staged(self, StagedKind.TXN_END)
@@ -672,17 +742,24 @@ class SharePartition:
             if run.last < self.start_offset:
                 self._stage(staged, run, Target(ARCHIVED, run.delivery_count))
             elif commit:
-                self._stage(staged, run, self._ack_target(run, run.txn.kind, run.txn.delay_ms,
-                                                          now, limits, staged))
+                self._stage(
+                    staged,
+                    run,
+                    self._ack_target(run, run.txn.kind, run.txn.delay_ms, now, limits, staged),
+                )
             else:
-                self._stage(staged, run, self._ack_target(run, AckType.RELEASE, 0, now,
-                                                          limits, staged))
+                self._stage(
+                    staged, run, self._ack_target(run, AckType.RELEASE, 0, now, limits, staged)
+                )
         return staged
 
     def held_by(self, producer_id: int | None = None) -> int:
         """Records held by transactional acknowledgements (of one producer, or of any)."""
-        return sum(r.size for r in self.runs if r.txn is not None
-                   and (producer_id is None or r.txn.producer_id == producer_id))
+        return sum(
+            r.size
+            for r in self.runs
+            if r.txn is not None and (producer_id is None or r.txn.producer_id == producer_id)
+        )
 
     # -- expiry and leaving -------------------------------------------------------------------
 
@@ -692,8 +769,11 @@ class SharePartition:
         (docs/semantics.md#share-lock-expiry). A run that
         was acknowledged or renewed meanwhile no longer holds this lock and is left alone; a
         pending one is handled when its write completes or rolls back."""
-        runs = [r for r in self._overlapping(lock.first, lock.last)
-                if r.lock is lock and r.state is ACQUIRED and r.pending is None]
+        runs = [
+            r
+            for r in self._overlapping(lock.first, lock.last)
+            if r.lock is lock and r.state is ACQUIRED and r.pending is None
+        ]
         return self._stage_expiry(runs, limits)
 
     def _stage_expiry(self, runs: list[Run], limits: Limits) -> Staged | None:
@@ -716,8 +796,11 @@ class SharePartition:
         """The member left (docs/semantics.md#share-members-and-leaving). Its acquired records
         become AVAILABLE with their delivery count lowered by one (they were not really
         processed)."""
-        runs = [r for r in self.runs if r.state is ACQUIRED and r.member == member
-                and r.pending is None and r.txn is None]  # held runs wait for their txn
+        runs = [
+            r
+            for r in self.runs
+            if r.state is ACQUIRED and r.member == member and r.pending is None and r.txn is None
+        ]  # held runs wait for their txn
         if not runs:
             return None
         staged = Staged(self, StagedKind.LEAVE)
@@ -775,8 +858,9 @@ class SharePartition:
 
     # -- the durable view ---------------------------------------------------------------------
 
-    def snapshot(self, taken: set[Staged] | frozenset[Staged] = frozenset()
-                 ) -> tuple[int, list[tuple[int, int, int, int]]]:
+    def snapshot(
+        self, taken: set[Staged] | frozenset[Staged] = frozenset()
+    ) -> tuple[int, list[tuple[int, int, int, int]]]:
         """(start offset, batches (first, last, state, delivery count)) as they are once the
         ``taken`` staged changes are durable. ACQUIRED is never persisted: an acquired record
         is written as AVAILABLE with the delivery count it had before its acquisition;
@@ -836,17 +920,26 @@ class SharePartition:
         for run in self._overlapping(lo, hi - 1):
             acquired = run.state is ACQUIRED
             for off in range(max(run.first, lo), min(run.last, hi - 1) + 1):
-                out.append(RecordView(
-                    off, run.state, run.delivery_count,
-                    run.member if acquired else None,
-                    run.lock.deadline if acquired and run.lock is not None else None,
-                    run.available_at if run.state is AVAILABLE and run.available_at else None))
+                out.append(
+                    RecordView(
+                        off,
+                        run.state,
+                        run.delivery_count,
+                        run.member if acquired else None,
+                        run.lock.deadline if acquired and run.lock is not None else None,
+                        run.available_at if run.state is AVAILABLE and run.available_at else None,
+                    )
+                )
         return out
 
     def has_work(self, now: int, bound: int, max_locks: int) -> bool:
         """Whether a fetch could acquire something now."""
         for run in self.runs:
-            if (run.state is AVAILABLE and run.pending is None and run.available_at <= now
-                    and run.first >= self.start_offset):
+            if (
+                run.state is AVAILABLE
+                and run.pending is None
+                and run.available_at <= now
+                and run.first >= self.start_offset
+            ):
                 return True
         return self.end_offset < bound and self.end_offset - self.start_offset < max_locks

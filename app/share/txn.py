@@ -70,12 +70,14 @@ class _Ending:
             if sp.retired:  # its rows are deleted below; its view belongs to nobody now
                 continue
             start, batches = sp.snapshot(frozenset({staged}))
-            rows.append(PartitionRow(sp.group_id, sp.topic_id, sp.partition, sp.state_epoch,
-                                     start, batches))
+            rows.append(
+                PartitionRow(sp.group_id, sp.topic_id, sp.partition, sp.state_epoch, start, batches)
+            )
         written = await ShareStore.write_partitions(tx, rows, self.share.clock.now_ms())
         if not all(written):
-            raise Conflict(ErrorCode.INVALID_RECORD_STATE,
-                           "the share partition was reset meanwhile")
+            raise Conflict(
+                ErrorCode.INVALID_RECORD_STATE, "the share partition was reset meanwhile"
+            )
         await ShareStore.delete_txn_acks(tx, self.group_id, self.producer_id)
 
     def complete(self) -> None:
@@ -94,24 +96,47 @@ class ShareTxnParticipant:
         self.membership.member(group_id, member_id)
 
     @asynccontextmanager
-    async def staging_txn_acks(self, group_id: str, member_id: str, producer_id: int,
-                               acks: Mapping[PartitionKey, list[AckBatch] | SluiceError]
-                               ) -> AsyncIterator[_Staging]:
+    async def staging_txn_acks(
+        self,
+        group_id: str,
+        member_id: str,
+        producer_id: int,
+        acks: Mapping[PartitionKey, list[AckBatch] | SluiceError],
+    ) -> AsyncIterator[_Staging]:
         """Hold the acknowledgements for the producer's transaction, validated per partition
         as plain ones; once written and completed, the records stay ACQUIRED by the member
         with their lock suspended until the transaction ends."""
         group, member = self.membership.member(group_id, member_id)
         now = self.clock.now_ms()
         limits = group.config.limits
-        results, done = group.per_partition(acks, lambda sp, batches: sp.hold_txn(
-            member.member_id, batches, producer_id, now=now, limits=limits))
+        results, done = group.per_partition(
+            acks,
+            lambda sp, batches: sp.hold_txn(
+                member.member_id, batches, producer_id, now=now, limits=limits
+            ),
+        )
         held = None
         if done:
-            held = _Held(self.share, [staged for _, _, (staged, _) in done],
-                         [((group_id, sp.topic_id, sp.partition),
-                           HeldAckRow(h.first, h.last, h.producer_id, h.kind.value,
-                                      h.delay_ms, h.delivery_count, h.member))
-                          for _, sp, (_, hs) in done for h in hs])
+            held = _Held(
+                self.share,
+                [staged for _, _, (staged, _) in done],
+                [
+                    (
+                        (group_id, sp.topic_id, sp.partition),
+                        HeldAckRow(
+                            h.first,
+                            h.last,
+                            h.producer_id,
+                            h.kind.value,
+                            h.delay_ms,
+                            h.delivery_count,
+                            h.member,
+                        ),
+                    )
+                    for _, sp, (_, hs) in done
+                    for h in hs
+                ],
+            )
         try:
             yield _Staging(list(results.items()), held)
         finally:
@@ -120,29 +145,37 @@ class ShareTxnParticipant:
                     self.share.rollback(staged)
 
     @asynccontextmanager
-    async def ending_txn_acks(self, group_id: str, producer_id: int, commit: bool
-                              ) -> AsyncIterator[_Ending]:
+    async def ending_txn_acks(
+        self, group_id: str, producer_id: int, commit: bool
+    ) -> AsyncIterator[_Ending]:
         """Stage the outcome of the producer's held acknowledgements in the group (commit
         applies them, abort releases their records with the delivery count unchanged) and
         make their dead-letter copies durable; the write also deletes every held row of the
         producer in the group (those of partitions gone meanwhile too), so a second ending
         changes nothing."""
         group = self.membership.groups.get(group_id)
-        partitions = ([sp for sp in group.partitions.values() if sp.held_by(producer_id)]
-                      if group is not None else [])
+        partitions = (
+            [sp for sp in group.partitions.values() if sp.held_by(producer_id)]
+            if group is not None
+            else []
+        )
         async with self.share.writer.exclusive(partitions):
             ending = _Ending(self.share, group_id, producer_id, [])
             try:
                 if group is not None:
                     now = self.clock.now_ms()
                     for sp in partitions:
-                        staged = sp.end_txn(producer_id, commit, now=now,
-                                            limits=group.config.limits)
+                        staged = sp.end_txn(
+                            producer_id, commit, now=now, limits=group.config.limits
+                        )
                         if staged is not None:
                             ending.staged.append(staged)
                     topic = group.config.dead_letter_topic
-                    copies = [(s, topic) for s in ending.staged
-                              if s.dlq and topic is not None and not s.partition.retired]
+                    copies = [
+                        (s, topic)
+                        for s in ending.staged
+                        if s.dlq and topic is not None and not s.partition.retired
+                    ]
                     if copies:
                         await self.share.dead_letters.copy(copies)
                 yield ending

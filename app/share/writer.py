@@ -45,8 +45,9 @@ class Outcome:
 class StateWriter:
     """Group-commits staged share-partition changes (see the module docstring)."""
 
-    def __init__(self, store: ShareStore, dead_letters: DeadLetters, *,
-                 now_ms: Callable[[], int]) -> None:
+    def __init__(
+        self, store: ShareStore, dead_letters: DeadLetters, *, now_ms: Callable[[], int]
+    ) -> None:
         self.store = store
         self.dead_letters = dead_letters
         self.now_ms = now_ms
@@ -111,9 +112,12 @@ class StateWriter:
                 self._flushes.setdefault(sp, [])[:0] = futs
             raise
 
-    async def _write(self, outcome: Outcome,
-                     flushes: dict[SharePartition, list[asyncio.Future[None]]],
-                     dead_letter_topic: Callable[[str], str | None]) -> Outcome:
+    async def _write(
+        self,
+        outcome: Outcome,
+        flushes: dict[SharePartition, list[asyncio.Future[None]]],
+        dead_letter_topic: Callable[[str], str | None],
+    ) -> Outcome:
         parts = outcome.partitions
         taken: list[Staged] = []
         rows: list[tuple[SharePartition, PartitionRow]] = []
@@ -124,13 +128,24 @@ class StateWriter:
                 continue
             start, batches = sp.snapshot(frozenset(mine))
             sp.dirty = False
-            rows.append((sp, PartitionRow(sp.group_id, sp.topic_id, sp.partition,
-                                          sp.state_epoch, start, batches)))
+            rows.append(
+                (
+                    sp,
+                    PartitionRow(
+                        sp.group_id, sp.topic_id, sp.partition, sp.state_epoch, start, batches
+                    ),
+                )
+            )
         error: SluiceError | None = None
         fenced: set[SharePartition] = set()
         try:
-            copies = [(s, topic) for s in taken if s.dlq and not s.partition.retired
-                      and (topic := dead_letter_topic(s.partition.group_id)) is not None]
+            copies = [
+                (s, topic)
+                for s in taken
+                if s.dlq
+                and not s.partition.retired
+                and (topic := dead_letter_topic(s.partition.group_id)) is not None
+            ]
             if copies:
                 await self.dead_letters.copy(copies)
             live = [(sp, row) for sp, row in rows if not sp.retired]  # retired meanwhile: not
@@ -199,4 +214,3 @@ class StateWriter:
     def close(self) -> None:
         """After the last round: ``persist`` and ``flush`` answer NOT_READY."""
         self.closed = True
-

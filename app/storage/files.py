@@ -43,7 +43,7 @@ def pack_checked(s: struct.Struct, *values: int) -> bytes:
 def unpack_checked(s: struct.Struct, data: bytes) -> tuple[int, ...] | None:
     if len(data) != s.size + 4:
         return None
-    body, (crc,) = data[: s.size], struct.unpack("<I", data[s.size:])
+    body, (crc,) = data[: s.size], struct.unpack("<I", data[s.size :])
     return s.unpack(body) if zlib.crc32(body) == crc else None
 
 

@@ -58,10 +58,12 @@ class OffsetIndex:
             return
         tmp = self.path + ".tmp"
         with open(tmp, "wb") as f:
-            f.write(b"".join(
-                _ENTRY.pack(o, p, t)
-                for o, p, t in zip(self.offsets, self.positions, self.max_ts, strict=True)
-            ))
+            f.write(
+                b"".join(
+                    _ENTRY.pack(o, p, t)
+                    for o, p, t in zip(self.offsets, self.positions, self.max_ts, strict=True)
+                )
+            )
         os.replace(tmp, self.path)
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
         self.dirty = True

@@ -109,8 +109,15 @@ class ReadResult:
 
 
 class PartitionLog:
-    def __init__(self, directory: str, config: LogConfig, *, durable_reads: bool = True,
-                 now_ms: int = 0, producer_state: ProducerStateHook | None = None) -> None:
+    def __init__(
+        self,
+        directory: str,
+        config: LogConfig,
+        *,
+        durable_reads: bool = True,
+        now_ms: int = 0,
+        producer_state: ProducerStateHook | None = None,
+    ) -> None:
         self.directory = directory
         self.producer_state = producer_state
         self._txn_open: dict[int, int] = {}  # producer id → first offset of its open txn
@@ -139,7 +146,8 @@ class PartitionLog:
             if name.endswith(".tmp"):
                 os.unlink(os.path.join(self.directory, name))
         bases = sorted(
-            int(n[:-4]) for n in os.listdir(self.directory)
+            int(n[:-4])
+            for n in os.listdir(self.directory)
             if n.endswith(".log") and n[:-4].isdigit()
         )
         for name in os.listdir(self.directory):
@@ -157,18 +165,23 @@ class PartitionLog:
         if cp_base not in bases:
             cp_base, cp_pos = next((b for b in bases if b > cp_base), bases[0]), 0
             if cp_base == bases[0]:
-                log.info("recovery: no usable checkpoint in %s, validating every segment",
-                         self.directory)
+                log.info(
+                    "recovery: no usable checkpoint in %s, validating every segment", self.directory
+                )
         idx = self.config.index_interval_bytes
         for i, base in enumerate(bases):
             seg = Segment(self.directory, base, idx)
             prev = self.segments[-1] if self.segments else None
             if prev is not None and prev.next_offset != base:
-                log.warning("recovery: %s: segment %s does not follow offset %d; removing it "
-                            "and every later segment", self.directory, segment_name(base),
-                            prev.next_offset)
+                log.warning(
+                    "recovery: %s: segment %s does not follow offset %d; removing it "
+                    "and every later segment",
+                    self.directory,
+                    segment_name(base),
+                    prev.next_offset,
+                )
                 seg.delete()
-                for later in bases[i + 1:]:
+                for later in bases[i + 1 :]:
                     Segment(self.directory, later, idx).delete()
                 break
             if base < cp_base:
@@ -179,9 +192,13 @@ class PartitionLog:
             self._bases.append(base)
         self.log_start_offset = max(self.log_start_offset, self.segments[0].base_offset)
         if self.log_start_offset > self.log_end_offset:
-            log.warning("recovery: %s: log start %d is past the recovered end %d; starting "
-                        "empty at the log start", self.directory, self.log_start_offset,
-                        self.log_end_offset)
+            log.warning(
+                "recovery: %s: log start %d is past the recovered end %d; starting "
+                "empty at the log start",
+                self.directory,
+                self.log_start_offset,
+                self.log_end_offset,
+            )
             for seg in self.segments:
                 seg.delete()
             self.segments, self._bases = [], []
@@ -207,8 +224,9 @@ class PartitionLog:
             if self.producer_state is not None:
                 self.producer_state.restore(snap["producers"])
         elif snap is not None or self.log_end_offset > start:
-            log.info("recovery: %s: no usable producer-state snapshot; replaying the log",
-                     self.directory)
+            log.info(
+                "recovery: %s: no usable producer-state snapshot; replaying the log", self.directory
+            )
         if start >= self.log_end_offset:
             return
         i = self.segment_for(start)
@@ -260,24 +278,38 @@ class PartitionLog:
 
     # -- appends ------------------------------------------------------------------------------
 
-    def append(self, records: Sequence[Record], *, now_ms: int, producer_id: int = -1,
-               producer_epoch: int = -1, base_sequence: int = -1,
-               attributes: int = 0) -> AppendInfo:
+    def append(
+        self,
+        records: Sequence[Record],
+        *,
+        now_ms: int,
+        producer_id: int = -1,
+        producer_epoch: int = -1,
+        base_sequence: int = -1,
+        attributes: int = 0,
+    ) -> AppendInfo:
         """Append one batch; it is on disk (page cache) but not durable until flushed.
 
         A failed write (``StorageError``) leaves the log as it was: the segment cuts off what
         it wrote.
         """
         base = self.log_end_offset
-        data = record.encode_batch(base, records, producer_id=producer_id,
-                                   producer_epoch=producer_epoch, base_sequence=base_sequence,
-                                   attributes=attributes)
+        data = record.encode_batch(
+            base,
+            records,
+            producer_id=producer_id,
+            producer_epoch=producer_epoch,
+            base_sequence=base_sequence,
+            attributes=attributes,
+        )
         first_ts = records[0].timestamp
         max_ts = max(r.timestamp for r in records)
         try:
             seg = self.active
-            if seg.size and (seg.size + len(data) > self.config.segment_bytes
-                             or now_ms - self._active_since_ms >= self.config.segment_ms):
+            if seg.size and (
+                seg.size + len(data) > self.config.segment_bytes
+                or now_ms - self._active_since_ms >= self.config.segment_ms
+            ):
                 seg = self.roll(now_ms)
             seg.append(data, base, base + len(records), max_ts, first_ts)
         except OSError as exc:
@@ -289,12 +321,17 @@ class PartitionLog:
                 self._txn_open.setdefault(producer_id, base)
         return AppendInfo(base, base + len(records) - 1, max_ts, first_ts)
 
-    def append_marker(self, producer_id: int, producer_epoch: int, commit: bool, *,
-                      now_ms: int) -> AppendInfo:
+    def append_marker(
+        self, producer_id: int, producer_epoch: int, commit: bool, *, now_ms: int
+    ) -> AppendInfo:
         """Append a COMMIT or ABORT marker (a control batch of one record)."""
-        return self.append([marker_record(commit, now_ms)], now_ms=now_ms,
-                           producer_id=producer_id, producer_epoch=producer_epoch,
-                           attributes=record.TRANSACTIONAL_FLAG | record.CONTROL_FLAG)
+        return self.append(
+            [marker_record(commit, now_ms)],
+            now_ms=now_ms,
+            producer_id=producer_id,
+            producer_epoch=producer_epoch,
+            attributes=record.TRANSACTIONAL_FLAG | record.CONTROL_FLAG,
+        )
 
     def _end_txn(self, producer_id: int, marker_offset: int, commit: bool) -> None:
         first = self._txn_open.pop(producer_id, None)
@@ -335,14 +372,18 @@ class PartitionLog:
         return i < len(ranges) and ranges[i][1] <= offset
 
     def _snapshot(self) -> bytes:
-        data = orjson.dumps({
-            "offset": self.log_end_offset,
-            "open": list(self._txn_open.items()),
-            "aborted": [[pid, first, last] for pid, rs in self._aborted.items()
-                        for last, first in rs],
-            "producers": (self.producer_state.snapshot()
-                          if self.producer_state is not None else []),
-        })
+        data = orjson.dumps(
+            {
+                "offset": self.log_end_offset,
+                "open": list(self._txn_open.items()),
+                "aborted": [
+                    [pid, first, last] for pid, rs in self._aborted.items() for last, first in rs
+                ],
+                "producers": (
+                    self.producer_state.snapshot() if self.producer_state is not None else []
+                ),
+            }
+        )
         return data + struct.pack("<I", zlib.crc32(data))
 
     def roll(self, now_ms: int) -> Segment:
@@ -355,16 +396,23 @@ class PartitionLog:
     def prepare_flush(self, *, snapshot: bool = False) -> FlushTicket | None:
         """Take the dirty segments; with ``snapshot`` also the producer state as of now."""
         dirty = [s for s in self.segments if s.dirty]
-        if not dirty and not self._directory_dirty and (
-                self._durable_offset == self.log_end_offset):
+        if (
+            not dirty
+            and not self._directory_dirty
+            and (self._durable_offset == self.log_end_offset)
+        ):
             return None
         for s in dirty:
             s.dirty = False
         active = self.active
         sync_directory, self._directory_dirty = self._directory_dirty, False
-        return FlushTicket(dirty, self.log_end_offset,
-                           (active.base_offset, active.size, active.next_offset),
-                           sync_directory, self._snapshot() if snapshot else None)
+        return FlushTicket(
+            dirty,
+            self.log_end_offset,
+            (active.base_offset, active.size, active.next_offset),
+            sync_directory,
+            self._snapshot() if snapshot else None,
+        )
 
     def flush(self, ticket: FlushTicket, *, checkpoint: bool = True) -> None:
         """fsync the ticket's segments, then (optionally) record the recovery checkpoint.
@@ -379,8 +427,11 @@ class PartitionLog:
             if ticket.sync_directory:
                 fsync_directory(self.directory)
             if checkpoint:
-                write_small_file(self._path(CHECKPOINT_FILE),
-                                  pack_checked(_CHECKPOINT, *ticket.checkpoint), sync=False)
+                write_small_file(
+                    self._path(CHECKPOINT_FILE),
+                    pack_checked(_CHECKPOINT, *ticket.checkpoint),
+                    sync=False,
+                )
                 if ticket.snapshot is not None:
                     write_small_file(self._path(SNAPSHOT_FILE), ticket.snapshot, sync=False)
         except OSError as exc:
@@ -391,8 +442,7 @@ class PartitionLog:
         if ticket.next_offset > self._durable_offset:
             self._durable_offset = ticket.next_offset
             if self._txn_closing:
-                self._txn_closing = [c for c in self._txn_closing
-                                     if c[0] >= self._durable_offset]
+                self._txn_closing = [c for c in self._txn_closing if c[0] >= self._durable_offset]
             return True
         return False
 
@@ -406,8 +456,14 @@ class PartitionLog:
     def segment_for(self, offset: int) -> int:
         return max(bisect.bisect_right(self._bases, offset) - 1, 0)
 
-    def read(self, offset: int, max_records: int, max_bytes: int,
-             upto: int | None = None, committed: bool = False) -> ReadResult:
+    def read(
+        self,
+        offset: int,
+        max_records: int,
+        max_bytes: int,
+        upto: int | None = None,
+        committed: bool = False,
+    ) -> ReadResult:
         """Records from ``offset`` below ``upto`` (default: the high watermark).
 
         Control batches are skipped. With ``committed`` the read also stops at the last stable
@@ -434,8 +490,9 @@ class PartitionLog:
                     break
                 seg, pos = self.segments[i], 0
                 continue
-            chunk = seg.read(pos, min(seg.size - pos, max(max_bytes - total, 0) + _READ_SLACK,
-                                      _READ_CHUNK))
+            chunk = seg.read(
+                pos, min(seg.size - pos, max(max_bytes - total, 0) + _READ_SLACK, _READ_CHUNK)
+            )
             cpos = 0
             while len(chunk) - cpos >= record.HEADER_SIZE:
                 h = record.read_header(chunk, cpos)
@@ -449,8 +506,11 @@ class PartitionLog:
                         raise CorruptRecordError("batch runs past the segment end", pos)
                 if h.next_offset > result.next_offset:
                     result.batches.append(h)
-                    if h.is_control or (aborted and h.is_transactional
-                                        and self.is_aborted(h.producer_id, h.base_offset)):
+                    if h.is_control or (
+                        aborted
+                        and h.is_transactional
+                        and self.is_aborted(h.producer_id, h.base_offset)
+                    ):
                         result.next_offset = h.next_offset
                     else:
                         for r in record.decode_records(chunk, cpos, h):
@@ -475,8 +535,9 @@ class PartitionLog:
                 break
         return result
 
-    def offset_for_timestamp(self, timestamp: int, upto: int | None = None
-                             ) -> tuple[int, int] | None:
+    def offset_for_timestamp(
+        self, timestamp: int, upto: int | None = None
+    ) -> tuple[int, int] | None:
         """(offset, timestamp) of the first record with a timestamp ≥ ``timestamp``."""
         end = self.high_watermark if upto is None else upto
         for seg in self.segments:
@@ -505,8 +566,11 @@ class PartitionLog:
         pos = self.segments[i].position_for(start_offset)
         for seg in self.segments[i:]:
             for h, _ in seg.batches(pos):
-                if (h.next_offset > start_offset and h.attributes & record.KEYED_FLAG
-                        and h.producer_id == tag):
+                if (
+                    h.next_offset > start_offset
+                    and h.attributes & record.KEYED_FLAG
+                    and h.producer_id == tag
+                ):
                     return h
             pos = 0
         return None
@@ -525,8 +589,7 @@ class PartitionLog:
         thread; raises ``StorageError``."""
         start = self.log_start_offset if offset is None else offset
         try:
-            write_small_file(self._path(LOG_START_FILE), pack_checked(_LOG_START, start),
-                              sync=True)
+            write_small_file(self._path(LOG_START_FILE), pack_checked(_LOG_START, start), sync=True)
         except OSError as exc:
             raise StorageError.of("writing the log start", exc) from exc
 
@@ -550,9 +613,12 @@ class PartitionLog:
     def active_expired(self, now_ms: int) -> bool:
         """The active segment holds only records past retention time (roll it, then delete)."""
         seg = self.active
-        return (self.config.retention_ms >= 0 and seg.size > 0
-                and self.high_watermark == self.log_end_offset
-                and seg.max_timestamp < now_ms - self.config.retention_ms)
+        return (
+            self.config.retention_ms >= 0
+            and seg.size > 0
+            and self.high_watermark == self.log_end_offset
+            and seg.max_timestamp < now_ms - self.config.retention_ms
+        )
 
     def remove_segments(self, segments: list[Segment]) -> None:
         """Drop sealed segments from the front; the log start moves to the first kept one."""
@@ -579,8 +645,10 @@ class PartitionLog:
                 self.complete_flush(ticket)
             active = self.active
             write_small_file(self._path(SNAPSHOT_FILE), self._snapshot(), sync=True)
-            write_small_file(self._path(CHECKPOINT_FILE),
-                              pack_checked(_CHECKPOINT, active.base_offset, active.size,
-                                            active.next_offset), sync=True)
+            write_small_file(
+                self._path(CHECKPOINT_FILE),
+                pack_checked(_CHECKPOINT, active.base_offset, active.size, active.next_offset),
+                sync=True,
+            )
         for seg in self.segments:
             seg.close()

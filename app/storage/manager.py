@@ -17,8 +17,13 @@ log = logging.getLogger("sluice.storage")
 
 
 class LogManager:
-    def __init__(self, root: str, *, durable_reads: bool,
-                 producer_state: Callable[[], ProducerStateHook] | None = None) -> None:
+    def __init__(
+        self,
+        root: str,
+        *,
+        durable_reads: bool,
+        producer_state: Callable[[], ProducerStateHook] | None = None,
+    ) -> None:
         self.root = root
         self.durable_reads = durable_reads
         self.producer_state = producer_state
@@ -30,8 +35,13 @@ class LogManager:
         if key not in self.logs:
             directory = os.path.join(self.root, str(topic_id), str(partition))
             hook = self.producer_state() if self.producer_state is not None else None
-            self.logs[key] = PartitionLog(directory, config, durable_reads=self.durable_reads,
-                                          now_ms=now_ms, producer_state=hook)
+            self.logs[key] = PartitionLog(
+                directory,
+                config,
+                durable_reads=self.durable_reads,
+                now_ms=now_ms,
+                producer_state=hook,
+            )
         return self.logs[key]
 
     def get(self, topic_id: int, partition: int) -> PartitionLog:

@@ -183,8 +183,7 @@ def encode_batch(
         vlen = -1 if value is None else len(value)
         if key is None and not rec.headers:
             # the common record: no key, no headers; one pack instead of four
-            parts.append(pack_plain(24 + vlen if vlen > 0 else 24, delta, ts - first_ts, -1,
-                                    vlen))
+            parts.append(pack_plain(24 + vlen if vlen > 0 else 24, delta, ts - first_ts, -1, vlen))
             if value:
                 parts.append(value)
             parts.append(b"\x00\x00\x00\x00")
@@ -213,10 +212,19 @@ def encode_batch(
             parts.append(value)
         parts.append(hbytes)
     payload = b"".join(parts)
-    body = _BODY.pack(
-        attributes, len(records) - 1, first_ts, max_ts,
-        producer_id, producer_epoch, base_sequence, len(records),
-    ) + payload
+    body = (
+        _BODY.pack(
+            attributes,
+            len(records) - 1,
+            first_ts,
+            max_ts,
+            producer_id,
+            producer_epoch,
+            base_sequence,
+            len(records),
+        )
+        + payload
+    )
     # batch_length counts magic + crc + body
     prefix = _PREFIX.pack(base_offset, 1 + 4 + len(body), MAGIC)
     crc = zlib.crc32(body, zlib.crc32(prefix))
@@ -243,8 +251,8 @@ def check_batch(buf: bytes | memoryview, pos: int = 0) -> BatchHeader:
     end = pos + h.size
     if end > len(buf):
         raise CorruptRecordError("truncated batch", pos)
-    crc = zlib.crc32(buf[pos:pos + _CRC_START])
-    crc = zlib.crc32(buf[pos + _BODY_START:end], crc)
+    crc = zlib.crc32(buf[pos : pos + _CRC_START])
+    crc = zlib.crc32(buf[pos + _BODY_START : end], crc)
     if crc != h.crc:
         raise CorruptRecordError("CRC mismatch", pos)
     return h
@@ -273,14 +281,14 @@ def decode_records(buf: bytes | memoryview, pos: int, h: BatchHeader) -> Iterato
             if klen < 0:
                 key = None
             else:
-                key = b[q:q + klen]
+                key = b[q : q + klen]
                 q += klen
             (vlen,) = unpack_i32(b, q)
             q += 4
             if vlen < 0:
                 value = None
             else:
-                value = b[q:q + vlen]
+                value = b[q : q + vlen]
                 q += vlen
             (hcount,) = unpack_i32(b, q)
             q += 4
@@ -290,14 +298,14 @@ def decode_records(buf: bytes | memoryview, pos: int, h: BatchHeader) -> Iterato
                 for _h in range(hcount):
                     (hklen,) = unpack_i32(b, q)
                     q += 4
-                    hkey = b[q:q + hklen].decode()
+                    hkey = b[q : q + hklen].decode()
                     q += hklen
                     (hvlen,) = unpack_i32(b, q)
                     q += 4
                     if hvlen < 0:
                         hval = None
                     else:
-                        hval = b[q:q + hvlen]
+                        hval = b[q : q + hvlen]
                         q += hvlen
                     hl.append(Header(hkey, hval))
                 headers = tuple(hl)

@@ -75,13 +75,17 @@ class Segment:
         if from_position:
             self.index.truncate_from(from_position)
             if self._walk_from_last_entry(from_position, validate=False) != from_position:
-                log.warning("recovery: %s: the index or the bytes before the checkpoint "
-                            "(byte %d) do not walk to it; validating the whole segment",
-                            self.log_path, from_position)
+                log.warning(
+                    "recovery: %s: the index or the bytes before the checkpoint "
+                    "(byte %d) do not walk to it; validating the whole segment",
+                    self.log_path,
+                    from_position,
+                )
                 from_position = 0
         if from_position:
-            valid_end = self._walk(from_position, self.size, self.next_offset,
-                                   self.max_timestamp, validate=True)
+            valid_end = self._walk(
+                from_position, self.size, self.next_offset, self.max_timestamp, validate=True
+            )
         else:
             self.index.clear()
             valid_end = self._walk(0, self.size, self.base_offset, -1, validate=True)
@@ -89,7 +93,9 @@ class Segment:
         if truncated:
             log.warning(
                 "recovery: truncating %s at byte %d (%d invalid bytes after the last valid batch)",
-                self.log_path, valid_end, truncated,
+                self.log_path,
+                valid_end,
+                truncated,
             )
             os.ftruncate(self._fd, valid_end)
             os.fsync(self._fd)
@@ -166,8 +172,9 @@ class Segment:
                         )
                 except CorruptRecordError as exc:
                     if validate:
-                        log.warning("recovery: %s: %s (batch at byte %d)",
-                                    self.log_path, exc, pos + cpos)
+                        log.warning(
+                            "recovery: %s: %s (batch at byte %d)", self.log_path, exc, pos + cpos
+                        )
                     pos += cpos
                     self.next_offset, self._max_timestamp = expected, max_ts
                     return pos
@@ -188,8 +195,14 @@ class Segment:
 
     # -- appends ------------------------------------------------------------------------------
 
-    def append(self, data: bytes, base_offset: int, next_offset: int, max_timestamp: int,
-               first_timestamp: int) -> int:
+    def append(
+        self,
+        data: bytes,
+        base_offset: int,
+        next_offset: int,
+        max_timestamp: int,
+        first_timestamp: int,
+    ) -> int:
         """Write one encoded batch at the end; returns its position. Not durable until flush."""
         position = self.size
         if position - self.index.last_position >= self.index_interval_bytes:
@@ -244,8 +257,9 @@ class Segment:
     def read(self, position: int, nbytes: int) -> bytes:
         return os.pread(self._fd, nbytes, position)
 
-    def batches(self, position: int, end: int | None = None
-                ) -> list[tuple[record.BatchHeader, int]]:
+    def batches(
+        self, position: int, end: int | None = None
+    ) -> list[tuple[record.BatchHeader, int]]:
         """Headers and positions of the batches from ``position`` to ``end`` (not validated)."""
         out: list[tuple[record.BatchHeader, int]] = []
         end = self.size if end is None else end

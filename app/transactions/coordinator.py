@@ -49,8 +49,9 @@ log = logging.getLogger("sluice.transactions")
 
 
 class MarkerWriter(Protocol):
-    async def append_markers(self, producer_id: int, epoch: int, commit: bool,
-                             partitions: Collection[tuple[str, int]]) -> None:
+    async def append_markers(
+        self, producer_id: int, epoch: int, commit: bool, partitions: Collection[tuple[str, int]]
+    ) -> None:
         """A COMMIT or ABORT marker on each partition (of topics that still exist); returns
         once all are durable."""
         ...
@@ -61,9 +62,17 @@ _IDLE = (_S.EMPTY, _S.COMPLETE_COMMIT, _S.COMPLETE_ABORT)
 
 
 class TransactionCoordinator:
-    def __init__(self, store: TransactionStore, ids: ProducerIds, clock: Clock,
-                 settings: Settings, *, markers: MarkerWriter,
-                 offsets: OffsetParticipant | None, acks: AckParticipant | None) -> None:
+    def __init__(
+        self,
+        store: TransactionStore,
+        ids: ProducerIds,
+        clock: Clock,
+        settings: Settings,
+        *,
+        markers: MarkerWriter,
+        offsets: OffsetParticipant | None,
+        acks: AckParticipant | None,
+    ) -> None:
         self.store = store
         self.ids = ids
         self.clock = clock
@@ -79,18 +88,32 @@ class TransactionCoordinator:
     async def load(self) -> None:
         for r in await self.store.load_all():
             self.txns[r.transactional_id] = TxnMetadata(
-                r.transactional_id, r.producer_id, r.producer_epoch, r.timeout_ms,
-                TxnState(r.state), r.last_producer_id, r.last_epoch, r.timed_out_epoch,
-                frozenset(r.partitions), frozenset(r.groups), r.start_ms, r.updated_ms,
-                frozenset(r.share_groups))
+                r.transactional_id,
+                r.producer_id,
+                r.producer_epoch,
+                r.timeout_ms,
+                TxnState(r.state),
+                r.last_producer_id,
+                r.last_epoch,
+                r.timed_out_epoch,
+                frozenset(r.partitions),
+                frozenset(r.groups),
+                r.start_ms,
+                r.updated_ms,
+                frozenset(r.share_groups),
+            )
 
     async def recover(self) -> int:
         """Finish every transaction found in a Prepare* state (markers again, completion)."""
         n = 0
         for tm in list(self.txns.values()):
             if tm.state is _S.PREPARE_EPOCH_FENCE:
-                await self._persist(tm, dataclasses.replace(
-                    tm.transit(), state=_S.PREPARE_ABORT, updated_ms=self.clock.now_ms()))
+                await self._persist(
+                    tm,
+                    dataclasses.replace(
+                        tm.transit(), state=_S.PREPARE_ABORT, updated_ms=self.clock.now_ms()
+                    ),
+                )
             if tm.state in (_S.PREPARE_COMMIT, _S.PREPARE_ABORT):
                 log.info("recovery: finishing %s of %r", tm.state.value, tm.transactional_id)
                 await self._finish(tm)
@@ -99,27 +122,32 @@ class TransactionCoordinator:
 
     # -- InitProducerId -----------------------------------------------------------------------
 
-    async def init_producer_id(self, tid: str | None, timeout_ms: int, producer_id: int | None,
-                               producer_epoch: int | None) -> tuple[int, int]:
+    async def init_producer_id(
+        self, tid: str | None, timeout_ms: int, producer_id: int | None, producer_epoch: int | None
+    ) -> tuple[int, int]:
         if not 1 <= timeout_ms <= self.settings.txn_max_timeout_ms:
             raise InvalidRequest(
                 f"transaction_timeout_ms must be from 1 to {self.settings.txn_max_timeout_ms}",
-                ErrorCode.INVALID_TRANSACTION_TIMEOUT)
+                ErrorCode.INVALID_TRANSACTION_TIMEOUT,
+            )
         if (producer_id is None) != (producer_epoch is None):
             raise InvalidRequest("producer_id and producer_epoch go together")
         if tid is None:
             if producer_id is None or producer_epoch is None:
                 return await self.ids.next_id(), 0
             if not self.ids.is_known(producer_id):
-                raise InvalidRequest(f"producer id {producer_id} was never issued",
-                                     ErrorCode.UNKNOWN_PRODUCER_ID)
+                raise InvalidRequest(
+                    f"producer id {producer_id} was never issued", ErrorCode.UNKNOWN_PRODUCER_ID
+                )
             return await self._next_epoch(producer_id, producer_epoch)
         tm = self.txns.get(tid)
         now = self.clock.now_ms()
         if tm is None:
             if producer_id is not None:
-                raise Conflict(ErrorCode.INVALID_PRODUCER_ID_MAPPING,
-                               f"transactional id {tid!r} has no producer id yet")
+                raise Conflict(
+                    ErrorCode.INVALID_PRODUCER_ID_MAPPING,
+                    f"transactional id {tid!r} has no producer id yet",
+                )
             pid = await self.ids.next_id()
             tm = self.txns.get(tid)  # another caller may have created it meanwhile
             if tm is None:
@@ -143,23 +171,37 @@ class TransactionCoordinator:
             elif (producer_id, producer_epoch) == (tm.last_producer_id, tm.last_epoch):
                 return tm.producer_id, tm.producer_epoch  # a retry of the last bump
             elif (producer_id, producer_epoch) != (tm.producer_id, tm.producer_epoch):
-                raise Conflict(ErrorCode.PRODUCER_FENCED,
-                               f"producer {producer_id} epoch {producer_epoch} is not the "
-                               f"current instance of {tid!r}")
+                raise Conflict(
+                    ErrorCode.PRODUCER_FENCED,
+                    f"producer {producer_id} epoch {producer_epoch} is not the "
+                    f"current instance of {tid!r}",
+                )
         # a recovering producer may retry this call; a new instance leaves nothing to retry,
         # so the instance it fenced cannot pass for a retry (Kafka sets lastProducerEpoch -1)
         recovering = producer_id is not None
         if tm.state is _S.ONGOING:  # abort the open transaction (a new instance: fencing)
             await self._end(tm, commit=False, fenced=not recovering)
         pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch)
-        await self._persist(tm, dataclasses.replace(
-            tm.transit(), state=_S.EMPTY, producer_id=pid, producer_epoch=epoch,
-            # the epoch the caller presented: a retry of this call (its answer lost) is
-            # recognised as a retry and answered the same (Kafka's lastProducerEpoch)
-            last_producer_id=producer_id if producer_id is not None else -1,
-            last_epoch=producer_epoch if producer_epoch is not None else -1, timed_out_epoch=-1,
-            timeout_ms=timeout_ms, partitions=frozenset(), groups=frozenset(), start_ms=-1,
-            updated_ms=now, share_groups=frozenset()))
+        await self._persist(
+            tm,
+            dataclasses.replace(
+                tm.transit(),
+                state=_S.EMPTY,
+                producer_id=pid,
+                producer_epoch=epoch,
+                # the epoch the caller presented: a retry of this call (its answer lost) is
+                # recognised as a retry and answered the same (Kafka's lastProducerEpoch)
+                last_producer_id=producer_id if producer_id is not None else -1,
+                last_epoch=producer_epoch if producer_epoch is not None else -1,
+                timed_out_epoch=-1,
+                timeout_ms=timeout_ms,
+                partitions=frozenset(),
+                groups=frozenset(),
+                start_ms=-1,
+                updated_ms=now,
+                share_groups=frozenset(),
+            ),
+        )
         return pid, epoch
 
     async def _next_epoch(self, producer_id: int, epoch: int) -> tuple[int, int]:
@@ -172,22 +214,31 @@ class TransactionCoordinator:
     def _check_produce(self, tid: str, producer_id: int, epoch: int) -> TxnMetadata:
         tm = self.txns.get(tid)
         if tm is None:
-            raise Conflict(ErrorCode.INVALID_PRODUCER_ID_MAPPING,
-                           f"unknown transactional id {tid!r}: call POST /v1/producers first")
+            raise Conflict(
+                ErrorCode.INVALID_PRODUCER_ID_MAPPING,
+                f"unknown transactional id {tid!r}: call POST /v1/producers first",
+            )
         if producer_id != tm.producer_id:
             if producer_id == tm.last_producer_id:
-                raise Conflict(ErrorCode.INVALID_PRODUCER_EPOCH,
-                               f"producer {producer_id} of {tid!r} has been replaced")
-            raise Conflict(ErrorCode.INVALID_PRODUCER_ID_MAPPING,
-                           f"producer {producer_id} does not belong to {tid!r}")
+                raise Conflict(
+                    ErrorCode.INVALID_PRODUCER_EPOCH,
+                    f"producer {producer_id} of {tid!r} has been replaced",
+                )
+            raise Conflict(
+                ErrorCode.INVALID_PRODUCER_ID_MAPPING,
+                f"producer {producer_id} does not belong to {tid!r}",
+            )
         if epoch != tm.producer_epoch:
-            raise Conflict(ErrorCode.INVALID_PRODUCER_EPOCH,
-                           f"epoch {epoch} of {tid!r} is not current ({tm.producer_epoch})")
+            raise Conflict(
+                ErrorCode.INVALID_PRODUCER_EPOCH,
+                f"epoch {epoch} of {tid!r} is not current ({tm.producer_epoch})",
+            )
         self._check_not_pending(tm)
         return tm
 
-    async def join_partitions(self, tid: str, producer_id: int, epoch: int,
-                              partitions: Collection[tuple[str, int]]) -> None:
+    async def join_partitions(
+        self, tid: str, producer_id: int, epoch: int, partitions: Collection[tuple[str, int]]
+    ) -> None:
         """Add the partitions to the open transaction (starting one), durably."""
         tm = self._check_produce(tid, producer_id, epoch)
         new = frozenset(partitions) - tm.partitions
@@ -195,95 +246,128 @@ class TransactionCoordinator:
             return
         joined = tm.partitions | new
         if len(joined) > self.settings.txn_max_partitions:
-            raise TooLarge(ErrorCode.REQUEST_TOO_LARGE,
-                           f"a transaction may write at most {self.settings.txn_max_partitions}"
-                           " partitions")
+            raise TooLarge(
+                ErrorCode.REQUEST_TOO_LARGE,
+                f"a transaction may write at most {self.settings.txn_max_partitions} partitions",
+            )
         await self._persist(tm, self._ongoing(tm, partitions=joined))
 
-    def verify_produce(self, tid: str, producer_id: int, epoch: int,
-                       partitions: Collection[tuple[str, int]]) -> None:
+    def verify_produce(
+        self, tid: str, producer_id: int, epoch: int, partitions: Collection[tuple[str, int]]
+    ) -> None:
         """Right before a transactional append (no await in between): still open, still ours."""
         tm = self._check_produce(tid, producer_id, epoch)
         if tm.state is not _S.ONGOING or not tm.partitions.issuperset(partitions):
-            raise Conflict(ErrorCode.CONCURRENT_TRANSACTIONS,
-                           f"transaction {tid!r} changed during the request; retry")
+            raise Conflict(
+                ErrorCode.CONCURRENT_TRANSACTIONS,
+                f"transaction {tid!r} changed during the request; retry",
+            )
 
-    def _ongoing(self, tm: TxnMetadata, *, partitions: frozenset[tuple[str, int]] | None = None,
-                 groups: frozenset[str] | None = None,
-                 share_groups: frozenset[str] | None = None) -> TxnTransit:
+    def _ongoing(
+        self,
+        tm: TxnMetadata,
+        *,
+        partitions: frozenset[tuple[str, int]] | None = None,
+        groups: frozenset[str] | None = None,
+        share_groups: frozenset[str] | None = None,
+    ) -> TxnTransit:
         now = self.clock.now_ms()
         return dataclasses.replace(
-            tm.transit(), state=_S.ONGOING,
+            tm.transit(),
+            state=_S.ONGOING,
             partitions=tm.partitions if partitions is None else partitions,
             groups=tm.groups if groups is None else groups,
             share_groups=tm.share_groups if share_groups is None else share_groups,
-            start_ms=tm.start_ms if tm.state is _S.ONGOING else now, updated_ms=now)
+            start_ms=tm.start_ms if tm.state is _S.ONGOING else now,
+            updated_ms=now,
+        )
 
     # -- the transaction endpoints ------------------------------------------------------------
 
     def _check_endpoint(self, tid: str, producer_id: int, epoch: int) -> TxnMetadata:
         tm = self.txns.get(tid)
         if tm is None:
-            raise Conflict(ErrorCode.INVALID_PRODUCER_ID_MAPPING,
-                           f"unknown transactional id {tid!r}")
+            raise Conflict(
+                ErrorCode.INVALID_PRODUCER_ID_MAPPING, f"unknown transactional id {tid!r}"
+            )
         if self._timed_out(tm, producer_id, epoch):
-            raise Conflict(ErrorCode.TRANSACTION_TIMED_OUT,
-                           f"the transaction of {tid!r} at epoch {epoch} timed out and was "
-                           "aborted; re-initialise with this producer id and epoch")
+            raise Conflict(
+                ErrorCode.TRANSACTION_TIMED_OUT,
+                f"the transaction of {tid!r} at epoch {epoch} timed out and was "
+                "aborted; re-initialise with this producer id and epoch",
+            )
         self._check_not_pending(tm)
         return tm
 
     def _check_current(self, tm: TxnMetadata, producer_id: int, epoch: int) -> None:
         if producer_id != tm.producer_id and producer_id != tm.last_producer_id:
-            raise Conflict(ErrorCode.INVALID_PRODUCER_ID_MAPPING,
-                           f"producer {producer_id} does not belong to "
-                           f"{tm.transactional_id!r}")
+            raise Conflict(
+                ErrorCode.INVALID_PRODUCER_ID_MAPPING,
+                f"producer {producer_id} does not belong to {tm.transactional_id!r}",
+            )
         if (producer_id, epoch) != (tm.producer_id, tm.producer_epoch):
-            raise Conflict(ErrorCode.PRODUCER_FENCED,
-                           f"producer {producer_id} epoch {epoch} is not the current instance "
-                           f"of {tm.transactional_id!r}")
+            raise Conflict(
+                ErrorCode.PRODUCER_FENCED,
+                f"producer {producer_id} epoch {epoch} is not the current instance "
+                f"of {tm.transactional_id!r}",
+            )
 
     @staticmethod
     def _timed_out(tm: TxnMetadata, producer_id: int, epoch: int) -> bool:
-        return (tm.timed_out_epoch >= 0 and epoch == tm.timed_out_epoch
-                and (producer_id, epoch) == (tm.last_producer_id, tm.last_epoch))
+        return (
+            tm.timed_out_epoch >= 0
+            and epoch == tm.timed_out_epoch
+            and (producer_id, epoch) == (tm.last_producer_id, tm.last_epoch)
+        )
 
     @staticmethod
     def _check_not_pending(tm: TxnMetadata) -> None:
         if tm.pending is not None or tm.state.is_prepare:
             pending = tm.pending.state.value if tm.pending is not None else "markers"
-            raise Conflict(ErrorCode.CONCURRENT_TRANSACTIONS,
-                           f"transaction {tm.transactional_id!r} is changing "
-                           f"({tm.state.value} → {pending}); retry")
+            raise Conflict(
+                ErrorCode.CONCURRENT_TRANSACTIONS,
+                f"transaction {tm.transactional_id!r} is changing "
+                f"({tm.state.value} → {pending}); retry",
+            )
 
-    async def end_txn(self, tid: str, producer_id: int, epoch: int,
-                      commit: bool) -> tuple[int, int]:
+    async def end_txn(
+        self, tid: str, producer_id: int, epoch: int, commit: bool
+    ) -> tuple[int, int]:
         """Commit or abort; answers the producer id and epoch for the next transaction."""
         tm = self._check_endpoint(tid, producer_id, epoch)
-        if tm.state.is_complete and (producer_id, epoch) == (tm.last_producer_id,
-                                                             tm.last_epoch):
+        if tm.state.is_complete and (producer_id, epoch) == (tm.last_producer_id, tm.last_epoch):
             if (tm.state is _S.COMPLETE_COMMIT) == commit:
                 return tm.producer_id, tm.producer_epoch  # a retry of the finished end
-            raise Conflict(ErrorCode.INVALID_TXN_STATE,
-                           f"the transaction of epoch {epoch} was "
-                           f"{'aborted' if commit else 'committed'}, not "
-                           f"{'committed' if commit else 'aborted'}")
+            raise Conflict(
+                ErrorCode.INVALID_TXN_STATE,
+                f"the transaction of epoch {epoch} was "
+                f"{'aborted' if commit else 'committed'}, not "
+                f"{'committed' if commit else 'aborted'}",
+            )
         self._check_current(tm, producer_id, epoch)
         if tm.state is not _S.ONGOING:
             return tm.producer_id, tm.producer_epoch  # nothing open: nothing changes
         await self._end(tm, commit)
         return tm.producer_id, tm.producer_epoch
 
-    async def add_offsets(self, tid: str, producer_id: int, epoch: int, group_id: str,
-                          member_id: str | None, member_epoch: int,
-                          group_instance_id: str | None,
-                          offsets: Sequence[OffsetCommit]) -> None:
+    async def add_offsets(
+        self,
+        tid: str,
+        producer_id: int,
+        epoch: int,
+        group_id: str,
+        member_id: str | None,
+        member_epoch: int,
+        group_instance_id: str | None,
+        offsets: Sequence[OffsetCommit],
+    ) -> None:
         """KIP-447: offsets committed for the group only if the transaction commits."""
         participant = self.offsets
         if participant is None:
-            raise Unavailable(ErrorCode.GROUPS_UNAVAILABLE,
-                              "offsets in a transaction need consumer groups, which this "
-                              "server does not run")
+            raise Unavailable(
+                ErrorCode.GROUPS_UNAVAILABLE,
+                "offsets in a transaction need consumer groups, which this server does not run",
+            )
         tm = self._check_endpoint(tid, producer_id, epoch)
         self._check_current(tm, producer_id, epoch)
         participant.check_txn_member(group_id, member_id, member_epoch, group_instance_id)
@@ -291,8 +375,7 @@ class TransactionCoordinator:
         try:
             # still pending: a commit cannot start before the offsets are staged; the group
             # joins the transaction and its offsets are staged in one SQLite commit
-            async with participant.staging_txn_offsets(group_id, producer_id,
-                                                       offsets) as staging:
+            async with participant.staging_txn_offsets(group_id, producer_id, offsets) as staging:
                 row = _row(tid, transit) if transit != tm.transit() else None
                 writes = [staging.write] if staging is not None else []
                 if row is not None or writes:
@@ -306,16 +389,23 @@ class TransactionCoordinator:
         tm.complete(transit)
 
     async def add_acknowledgements(
-            self, tid: str, producer_id: int, epoch: int, group_id: str, member_id: str,
-            acks: Mapping[tuple[str, int], list[AckBatch] | SluiceError],
+        self,
+        tid: str,
+        producer_id: int,
+        epoch: int,
+        group_id: str,
+        member_id: str,
+        acks: Mapping[tuple[str, int], list[AckBatch] | SluiceError],
     ) -> list[tuple[tuple[str, int], SluiceError | None]]:
         """Share acknowledgements applied only if the transaction commits
         (docs/semantics.md#transactional-acknowledgements)."""
         participant = self.acks
         if participant is None:
-            raise Unavailable(ErrorCode.GROUPS_UNAVAILABLE,
-                              "acknowledgements in a transaction need share groups, which "
-                              "this server does not run")
+            raise Unavailable(
+                ErrorCode.GROUPS_UNAVAILABLE,
+                "acknowledgements in a transaction need share groups, which "
+                "this server does not run",
+            )
         tm = self._check_endpoint(tid, producer_id, epoch)
         self._check_current(tm, producer_id, epoch)
         participant.check_txn_acks_member(group_id, member_id)
@@ -323,8 +413,9 @@ class TransactionCoordinator:
         try:
             # still pending: an end cannot start before the acknowledgements are held; the
             # share group joins the transaction and they are held in one SQLite commit
-            async with participant.staging_txn_acks(group_id, member_id, producer_id,
-                                                    acks) as staging:
+            async with participant.staging_txn_acks(
+                group_id, member_id, producer_id, acks
+            ) as staging:
                 row = _row(tid, transit) if transit != tm.transit() else None
                 held = staging.held
                 if row is not None or held is not None:
@@ -341,18 +432,24 @@ class TransactionCoordinator:
 
     # -- ending -------------------------------------------------------------------------------
 
-    async def _end(self, tm: TxnMetadata, commit: bool, *, timed_out: bool = False,
-                   fenced: bool = False) -> None:
+    async def _end(
+        self, tm: TxnMetadata, commit: bool, *, timed_out: bool = False, fenced: bool = False
+    ) -> None:
         """Prepare* durable, then ``_finish``. In Prepare*, ``last_producer_id``/``last_epoch``
         name who may retry this end once it is complete: the producer that ended it (or
         timed out), nobody when a newer instance fenced it. Persisted, so that a stop before
         the fencing init's own bump still leaves the older instance fenced."""
-        await self._persist(tm, dataclasses.replace(
-            tm.transit(), state=_S.PREPARE_COMMIT if commit else _S.PREPARE_ABORT,
-            last_producer_id=-1 if fenced else tm.producer_id,
-            last_epoch=-1 if fenced else tm.producer_epoch,
-            timed_out_epoch=tm.producer_epoch if timed_out else -1,
-            updated_ms=self.clock.now_ms()))
+        await self._persist(
+            tm,
+            dataclasses.replace(
+                tm.transit(),
+                state=_S.PREPARE_COMMIT if commit else _S.PREPARE_ABORT,
+                last_producer_id=-1 if fenced else tm.producer_id,
+                last_epoch=-1 if fenced else tm.producer_epoch,
+                timed_out_epoch=tm.producer_epoch if timed_out else -1,
+                updated_ms=self.clock.now_ms(),
+            ),
+        )
         await self._finish(tm)
 
     async def _finish(self, tm: TxnMetadata) -> None:
@@ -364,8 +461,9 @@ class TransactionCoordinator:
         try:
             commit = tm.state is _S.PREPARE_COMMIT
             if tm.partitions:
-                await self.markers.append_markers(tm.producer_id, tm.producer_epoch + 1, commit,
-                                                  tm.partitions)
+                await self.markers.append_markers(
+                    tm.producer_id, tm.producer_epoch + 1, commit, tm.partitions
+                )
             pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch)
             async with AsyncExitStack() as stack:
                 endings: list[TxnWrite] = []
@@ -375,23 +473,37 @@ class TransactionCoordinator:
                 elif offsets is not None:
                     for group_id in sorted(tm.groups):  # the groups' locks, in one order
                         ending = await stack.enter_async_context(
-                            offsets.ending_txn_offsets(group_id, tm.producer_id, commit))
+                            offsets.ending_txn_offsets(group_id, tm.producer_id, commit)
+                        )
                         if ending is not None:
                             endings.append(ending)
                 if tm.share_groups and acks is None:
-                    log.warning("transaction %r has share acknowledgements but no share "
-                                "groups run here", tid)
+                    log.warning(
+                        "transaction %r has share acknowledgements but no share groups run here",
+                        tid,
+                    )
                 elif acks is not None:
                     for group_id in sorted(tm.share_groups):  # their partitions, in one order
                         ending = await stack.enter_async_context(
-                            acks.ending_txn_acks(group_id, tm.producer_id, commit))
+                            acks.ending_txn_acks(group_id, tm.producer_id, commit)
+                        )
                         if ending is not None:
                             endings.append(ending)
-                transit = tm.prepare(dataclasses.replace(
-                    tm.transit(), state=_S.COMPLETE_COMMIT if commit else _S.COMPLETE_ABORT,
-                    producer_id=pid, producer_epoch=epoch, last_producer_id=tm.last_producer_id,
-                    last_epoch=tm.last_epoch, partitions=frozenset(), groups=frozenset(),
-                    start_ms=-1, updated_ms=self.clock.now_ms(), share_groups=frozenset()))
+                transit = tm.prepare(
+                    dataclasses.replace(
+                        tm.transit(),
+                        state=_S.COMPLETE_COMMIT if commit else _S.COMPLETE_ABORT,
+                        producer_id=pid,
+                        producer_epoch=epoch,
+                        last_producer_id=tm.last_producer_id,
+                        last_epoch=tm.last_epoch,
+                        partitions=frozenset(),
+                        groups=frozenset(),
+                        start_ms=-1,
+                        updated_ms=self.clock.now_ms(),
+                        share_groups=frozenset(),
+                    )
+                )
                 try:
                     await self.store.save(_row(tid, transit), also=[e.write for e in endings])
                 except BaseException:
@@ -426,8 +538,12 @@ class TransactionCoordinator:
                 continue
             try:
                 if tm.state is _S.ONGOING and now > tm.start_ms + tm.timeout_ms:
-                    log.info("aborting transaction %r: open for %d ms, timeout %d ms",
-                             tm.transactional_id, now - tm.start_ms, tm.timeout_ms)
+                    log.info(
+                        "aborting transaction %r: open for %d ms, timeout %d ms",
+                        tm.transactional_id,
+                        now - tm.start_ms,
+                        tm.timeout_ms,
+                    )
                     await self._end(tm, commit=False, timed_out=True)
                     n += 1
                 elif tm.state in (_S.PREPARE_COMMIT, _S.PREPARE_ABORT):
@@ -446,8 +562,9 @@ class TransactionCoordinator:
 
     async def _expire(self, tm: TxnMetadata) -> None:
         """Forget an idle transactional id (→ Dead): its row is deleted durably."""
-        transit = tm.prepare(dataclasses.replace(tm.transit(), state=_S.DEAD,
-                                                 updated_ms=self.clock.now_ms()))
+        transit = tm.prepare(
+            dataclasses.replace(tm.transit(), state=_S.DEAD, updated_ms=self.clock.now_ms())
+        )
         try:
             await self.store.delete(tm.transactional_id)
         except BaseException:
@@ -467,10 +584,12 @@ class TransactionCoordinator:
 
     def list(self, state: str | None) -> list[dict[str, Any]]:
         if state is not None and state not in {s.value for s in TxnState}:
-            raise InvalidRequest(
-                f"state must be one of {', '.join(s.value for s in TxnState)}")
-        return [_describe(tm) for tid, tm in sorted(self.txns.items())
-                if state is None or tm.state.value == state]
+            raise InvalidRequest(f"state must be one of {', '.join(s.value for s in TxnState)}")
+        return [
+            _describe(tm)
+            for tid, tm in sorted(self.txns.items())
+            if state is None or tm.state.value == state
+        ]
 
     def statistics(self) -> dict[str, int]:
         out = {s.value: 0 for s in TxnState}
@@ -480,9 +599,21 @@ class TransactionCoordinator:
 
 
 def _row(tid: str, t: TxnTransit) -> TxnRow:
-    return TxnRow(tid, t.producer_id, t.producer_epoch, t.last_producer_id, t.last_epoch,
-                  t.timed_out_epoch, t.timeout_ms, t.state.value, sorted(t.partitions),
-                  sorted(t.groups), t.start_ms, t.updated_ms, sorted(t.share_groups))
+    return TxnRow(
+        tid,
+        t.producer_id,
+        t.producer_epoch,
+        t.last_producer_id,
+        t.last_epoch,
+        t.timed_out_epoch,
+        t.timeout_ms,
+        t.state.value,
+        sorted(t.partitions),
+        sorted(t.groups),
+        t.start_ms,
+        t.updated_ms,
+        sorted(t.share_groups),
+    )
 
 
 def _describe(tm: TxnMetadata) -> dict[str, Any]:

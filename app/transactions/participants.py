@@ -53,20 +53,22 @@ class AckStaging(Protocol):
 
 
 class OffsetParticipant(Protocol):
-    def check_txn_member(self, group_id: str, member_id: str | None, member_epoch: int,
-                         group_instance_id: str | None) -> None:
+    def check_txn_member(
+        self, group_id: str, member_id: str | None, member_epoch: int, group_instance_id: str | None
+    ) -> None:
         """Raise SluiceError ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID or FENCED_INSTANCE_ID."""
         ...
 
-    def staging_txn_offsets(self, group_id: str, producer_id: int,
-                            offsets: Sequence[OffsetCommit]
-                            ) -> AbstractAsyncContextManager[TxnWrite | None]:
+    def staging_txn_offsets(
+        self, group_id: str, producer_id: int, offsets: Sequence[OffsetCommit]
+    ) -> AbstractAsyncContextManager[TxnWrite | None]:
         """Stage (topic, partition, offset, metadata) as pending for the producer; bad
         offsets raise on entering, before anything is written."""
         ...
 
-    def ending_txn_offsets(self, group_id: str, producer_id: int, commit: bool
-                           ) -> AbstractAsyncContextManager[TxnWrite | None]:
+    def ending_txn_offsets(
+        self, group_id: str, producer_id: int, commit: bool
+    ) -> AbstractAsyncContextManager[TxnWrite | None]:
         """Materialise (commit) or discard (abort) the producer's pending offsets; None when
         nothing is pending (a second end)."""
         ...
@@ -77,14 +79,19 @@ class AckParticipant(Protocol):
         """Raise SluiceError UNKNOWN_MEMBER_ID when the member is not in the share group."""
         ...
 
-    def staging_txn_acks(self, group_id: str, member_id: str, producer_id: int,
-                         acks: Mapping[tuple[str, int], list[AckBatch] | SluiceError]
-                         ) -> AbstractAsyncContextManager[AckStaging]:
+    def staging_txn_acks(
+        self,
+        group_id: str,
+        member_id: str,
+        producer_id: int,
+        acks: Mapping[tuple[str, int], list[AckBatch] | SluiceError],
+    ) -> AbstractAsyncContextManager[AckStaging]:
         """Validate per partition as plain acknowledgements (atomic per partition) and hold
         the valid ones for the producer."""
         ...
 
-    def ending_txn_acks(self, group_id: str, producer_id: int, commit: bool
-                        ) -> AbstractAsyncContextManager[TxnWrite | None]:
+    def ending_txn_acks(
+        self, group_id: str, producer_id: int, commit: bool
+    ) -> AbstractAsyncContextManager[TxnWrite | None]:
         """Apply (commit) or release (abort) the producer's held acknowledgements."""
         ...

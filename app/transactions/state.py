@@ -40,8 +40,11 @@ class TxnState(enum.Enum):
 
     @property
     def is_prepare(self) -> bool:
-        return self in (TxnState.PREPARE_COMMIT, TxnState.PREPARE_ABORT,
-                        TxnState.PREPARE_EPOCH_FENCE)
+        return self in (
+            TxnState.PREPARE_COMMIT,
+            TxnState.PREPARE_ABORT,
+            TxnState.PREPARE_EPOCH_FENCE,
+        )
 
     @property
     def is_complete(self) -> bool:
@@ -103,17 +106,29 @@ class TxnMetadata:
 
     def transit(self) -> TxnTransit:
         """The current values as a transit, to be changed with ``dataclasses.replace``."""
-        return TxnTransit(self.state, self.producer_id, self.producer_epoch,
-                          self.last_producer_id, self.last_epoch, self.timed_out_epoch,
-                          self.timeout_ms, self.partitions, self.groups, self.start_ms,
-                          self.updated_ms, self.share_groups)
+        return TxnTransit(
+            self.state,
+            self.producer_id,
+            self.producer_epoch,
+            self.last_producer_id,
+            self.last_epoch,
+            self.timed_out_epoch,
+            self.timeout_ms,
+            self.partitions,
+            self.groups,
+            self.start_ms,
+            self.updated_ms,
+            self.share_groups,
+        )
 
     def prepare(self, target: TxnTransit) -> TxnTransit:
         """Stage ``target``; raises CONCURRENT_TRANSACTIONS while another change is pending."""
         if self.pending is not None:
-            raise Conflict(ErrorCode.CONCURRENT_TRANSACTIONS,
-                           f"transaction {self.transactional_id!r} is changing "
-                           f"({self.state.value} → {self.pending.state.value}); retry")
+            raise Conflict(
+                ErrorCode.CONCURRENT_TRANSACTIONS,
+                f"transaction {self.transactional_id!r} is changing "
+                f"({self.state.value} → {self.pending.state.value}); retry",
+            )
         validate_transition(VALID_PREVIOUS, self.state, target.state)
         self.pending = target
         return target

@@ -14,9 +14,18 @@ from tests.conftest import ROOT
 RESULTS = ROOT / "benchmarks" / "results"
 # recorded runs: every benchmark at 4b016a9, then W2 and W4 again at 30a897f (share and
 # transactions with --only), and one run on a dirty tree at 876b83c
-RECORDED = ["produce-4b016a9", "read-4b016a9", "restart-4b016a9", "memory-4b016a9",
-            "share-4b016a9", "transactions-4b016a9", "share-30a897f", "transactions-30a897f",
-            "produce-876b83c", "all-4b016a9"]
+RECORDED = [
+    "produce-4b016a9",
+    "read-4b016a9",
+    "restart-4b016a9",
+    "memory-4b016a9",
+    "share-4b016a9",
+    "transactions-4b016a9",
+    "share-30a897f",
+    "transactions-30a897f",
+    "produce-876b83c",
+    "all-4b016a9",
+]
 
 
 @pytest.fixture
@@ -81,7 +90,8 @@ def test_no_results_is_said_plainly(tmp_path: Path) -> None:
 def test_the_readme_block_is_replaced_between_its_markers() -> None:
     text = f"# A\n\nbefore\n{report.BEGIN}\nold table\n{report.END}\nafter\n"
     assert report.replace_block(text, "new") == (
-        f"# A\n\nbefore\n{report.BEGIN}\nnew\n{report.END}\nafter\n")
+        f"# A\n\nbefore\n{report.BEGIN}\nnew\n{report.END}\nafter\n"
+    )
     with pytest.raises(ValueError, match="markers"):
         report.replace_block("no markers", "new")
 
@@ -91,4 +101,5 @@ def test_the_readme_table_is_the_report_of_the_recorded_results() -> None:
     expected = report.replace_block(readme, report.markdown(report.load()))
     assert readme == expected, (
         "the README's performance table is not the report of benchmarks/results: run "
-        "python -m benchmarks.report --readme README.md")
+        "python -m benchmarks.report --readme README.md"
+    )

@@ -46,10 +46,13 @@ def test_every_route_is_documented_and_every_documented_route_exists(tmp_path: P
 
 
 def test_the_error_code_table_matches_the_code() -> None:
-    rows = re.findall(r"^\| `([A-Z_]+)` \| (\d{3}) \| (yes|no) \| (-?\d+|—) \|",
-                      _text("api.md"), re.M)
-    table = {name: (int(status), retriable == "yes", None if kafka == "—" else int(kafka))
-             for name, status, retriable, kafka in rows}
+    rows = re.findall(
+        r"^\| `([A-Z_]+)` \| (\d{3}) \| (yes|no) \| (-?\d+|—) \|", _text("api.md"), re.M
+    )
+    table = {
+        name: (int(status), retriable == "yes", None if kafka == "—" else int(kafka))
+        for name, status, retriable, kafka in rows
+    }
     code = {c.name: (c.status, c.retriable, c.kafka_code) for c in ErrorCode}
     assert table == code
 

@@ -53,22 +53,36 @@ class Api:
     def create_topic(self, name: str, partitions: int = 1) -> None:
         self.post("/v1/topics", {"name": name, "partitions": partitions})
 
-    def produce(self, topic: str, records: list[dict[str, Any]],
-                idempotency_key: str | None = None) -> list[dict[str, Any]]:
+    def produce(
+        self, topic: str, records: list[dict[str, Any]], idempotency_key: str | None = None
+    ) -> list[dict[str, Any]]:
         headers = {"Idempotency-Key": idempotency_key} if idempotency_key else {}
-        r = self.client.post(f"/v1/topics/{topic}/records", json={"records": records},
-                             headers=headers)
+        r = self.client.post(
+            f"/v1/topics/{topic}/records", json={"records": records}, headers=headers
+        )
         return list(_check(r)["offsets"])
 
-    def read(self, topic: str, partition: int, offset: int, *, committed: bool = False,
-             max_records: int = 500) -> dict[str, Any]:
-        return dict(self.get(f"/v1/topics/{topic}/partitions/{partition}/records",
-                             offset=offset, max_records=max_records,
-                             isolation_level="read_committed" if committed
-                             else "read_uncommitted"))
+    def read(
+        self,
+        topic: str,
+        partition: int,
+        offset: int,
+        *,
+        committed: bool = False,
+        max_records: int = 500,
+    ) -> dict[str, Any]:
+        return dict(
+            self.get(
+                f"/v1/topics/{topic}/partitions/{partition}/records",
+                offset=offset,
+                max_records=max_records,
+                isolation_level="read_committed" if committed else "read_uncommitted",
+            )
+        )
 
-    def read_all(self, topic: str, partition: int, *, committed: bool = True
-                 ) -> list[dict[str, Any]]:
+    def read_all(
+        self, topic: str, partition: int, *, committed: bool = True
+    ) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         offset = 0
         while True:
@@ -81,58 +95,120 @@ class Api:
 
     # -- producers and transactions -----------------------------------------------------------
 
-    def init_producer(self, transactional_id: str | None, timeout_ms: int = 60_000,
-                      producer_id: int | None = None, producer_epoch: int | None = None
-                      ) -> tuple[int, int]:
-        body = {"transactional_id": transactional_id, "transaction_timeout_ms": timeout_ms,
-                "producer_id": producer_id, "producer_epoch": producer_epoch}
+    def init_producer(
+        self,
+        transactional_id: str | None,
+        timeout_ms: int = 60_000,
+        producer_id: int | None = None,
+        producer_epoch: int | None = None,
+    ) -> tuple[int, int]:
+        body = {
+            "transactional_id": transactional_id,
+            "transaction_timeout_ms": timeout_ms,
+            "producer_id": producer_id,
+            "producer_epoch": producer_epoch,
+        }
         got = self.post("/v1/producers", body)
         return int(got["producer_id"]), int(got["producer_epoch"])
 
-    def txn_produce(self, tid: str, pid: int, epoch: int, topic: str, partition: int,
-                    base_sequence: int, records: list[dict[str, Any]]) -> int:
+    def txn_produce(
+        self,
+        tid: str,
+        pid: int,
+        epoch: int,
+        topic: str,
+        partition: int,
+        base_sequence: int,
+        records: list[dict[str, Any]],
+    ) -> int:
         """One transactional batch; raises ApiError for a request-level or a per-batch error."""
-        got = self.post("/v1/produce", {
-            "producer_id": pid, "producer_epoch": epoch, "transactional_id": tid,
-            "batches": [{"topic": topic, "partition": partition,
-                         "base_sequence": base_sequence, "records": records}]})
+        got = self.post(
+            "/v1/produce",
+            {
+                "producer_id": pid,
+                "producer_epoch": epoch,
+                "transactional_id": tid,
+                "batches": [
+                    {
+                        "topic": topic,
+                        "partition": partition,
+                        "base_sequence": base_sequence,
+                        "records": records,
+                    }
+                ],
+            },
+        )
         (batch,) = got["batches"]
         if batch.get("error"):
             e = batch["error"]
             raise ApiError(409, e["code"], e["message"], e["retriable"])
         return int(batch["base_offset"])
 
-    def send_offsets(self, tid: str, pid: int, epoch: int, group: str, member_id: str | None,
-                     member_epoch: int, offsets: dict[tuple[str, int], int]) -> None:
-        self.post(f"/v1/transactions/{tid}/offsets", {
-            "producer_id": pid, "producer_epoch": epoch, "group_id": group,
-            "member_id": member_id, "member_epoch": member_epoch, "group_instance_id": None,
-            "offsets": [{"topic": t, "partition": p, "offset": o, "metadata": None}
-                        for (t, p), o in offsets.items()]})
+    def send_offsets(
+        self,
+        tid: str,
+        pid: int,
+        epoch: int,
+        group: str,
+        member_id: str | None,
+        member_epoch: int,
+        offsets: dict[tuple[str, int], int],
+    ) -> None:
+        self.post(
+            f"/v1/transactions/{tid}/offsets",
+            {
+                "producer_id": pid,
+                "producer_epoch": epoch,
+                "group_id": group,
+                "member_id": member_id,
+                "member_epoch": member_epoch,
+                "group_instance_id": None,
+                "offsets": [
+                    {"topic": t, "partition": p, "offset": o, "metadata": None}
+                    for (t, p), o in offsets.items()
+                ],
+            },
+        )
 
     def commit(self, tid: str, pid: int, epoch: int) -> tuple[int, int]:
-        got = self.post(f"/v1/transactions/{tid}/commit",
-                        {"producer_id": pid, "producer_epoch": epoch})
+        got = self.post(
+            f"/v1/transactions/{tid}/commit", {"producer_id": pid, "producer_epoch": epoch}
+        )
         return int(got["producer_id"]), int(got["producer_epoch"])
 
     def abort(self, tid: str, pid: int, epoch: int) -> tuple[int, int]:
-        got = self.post(f"/v1/transactions/{tid}/abort",
-                        {"producer_id": pid, "producer_epoch": epoch})
+        got = self.post(
+            f"/v1/transactions/{tid}/abort", {"producer_id": pid, "producer_epoch": epoch}
+        )
         return int(got["producer_id"]), int(got["producer_epoch"])
 
     # -- consumer groups ----------------------------------------------------------------------
 
-    def heartbeat(self, group: str, member_id: str | None, member_epoch: int,
-                  topics: list[str]) -> dict[str, Any]:
-        return dict(self.post(f"/v1/groups/{group}/heartbeat", {
-            "member_id": member_id, "member_epoch": member_epoch, "group_instance_id": None,
-            "subscribed_topics": topics, "rebalance_timeout_ms": 10_000}))
+    def heartbeat(
+        self, group: str, member_id: str | None, member_epoch: int, topics: list[str]
+    ) -> dict[str, Any]:
+        return dict(
+            self.post(
+                f"/v1/groups/{group}/heartbeat",
+                {
+                    "member_id": member_id,
+                    "member_epoch": member_epoch,
+                    "group_instance_id": None,
+                    "subscribed_topics": topics,
+                    "rebalance_timeout_ms": 10_000,
+                },
+            )
+        )
 
-    def committed(self, group: str, topic: str, *, require_stable: bool
-                  ) -> dict[int, dict[str, Any]]:
+    def committed(
+        self, group: str, topic: str, *, require_stable: bool
+    ) -> dict[int, dict[str, Any]]:
         """partition → {"offset", "error"} of the group's committed offsets for a topic."""
-        got = self.get(f"/v1/groups/{group}/offsets", topic=topic,
-                       require_stable="true" if require_stable else "false")
+        got = self.get(
+            f"/v1/groups/{group}/offsets",
+            topic=topic,
+            require_stable="true" if require_stable else "false",
+        )
         return {o["partition"]: o for o in got["offsets"] if o["topic"] == topic}
 
 

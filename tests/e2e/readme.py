@@ -60,4 +60,5 @@ def run_as_written(server: ServerProcess, steps: list[tuple[str, str]]) -> None:
         done = subprocess.run(["bash", "-c", cmd], capture_output=True, text=True, timeout=30)
         assert done.returncode == 0, f"{command}\n{done.stderr}"
         assert masked(json.loads(done.stdout)) == masked(json.loads(expected)), (
-            f"\n$ {command}\nREADME shows: {expected}\nserver said:  {done.stdout}")
+            f"\n$ {command}\nREADME shows: {expected}\nserver said:  {done.stdout}"
+        )

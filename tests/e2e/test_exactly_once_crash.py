@@ -37,13 +37,23 @@ WORKERS = 3
 SERVER_KILLS = 5
 BATCH = 200
 GROUP = "eos"
-ENV = {"SLUICE_GROUP_SESSION_TIMEOUT_MS": "1000",
-       "SLUICE_GROUP_HEARTBEAT_INTERVAL_MS": "1000",
-       "SLUICE_TXN_TIMEOUT_CHECK_INTERVAL_MS": "200"}
+ENV = {
+    "SLUICE_GROUP_SESSION_TIMEOUT_MS": "1000",
+    "SLUICE_GROUP_HEARTBEAT_INTERVAL_MS": "1000",
+    "SLUICE_TXN_TIMEOUT_CHECK_INTERVAL_MS": "200",
+}
 # errors after which a worker gives up its incarnation and starts a new one
-RESTART = {"PRODUCER_FENCED", "INVALID_PRODUCER_EPOCH", "TRANSACTION_TIMED_OUT",
-           "ILLEGAL_GENERATION", "STALE_MEMBER_EPOCH", "UNKNOWN_MEMBER_ID",
-           "FENCED_MEMBER_EPOCH", "INVALID_TXN_STATE", "OUT_OF_ORDER_SEQUENCE_NUMBER"}
+RESTART = {
+    "PRODUCER_FENCED",
+    "INVALID_PRODUCER_EPOCH",
+    "TRANSACTION_TIMED_OUT",
+    "ILLEGAL_GENERATION",
+    "STALE_MEMBER_EPOCH",
+    "UNKNOWN_MEMBER_ID",
+    "FENCED_MEMBER_EPOCH",
+    "INVALID_TXN_STATE",
+    "OUT_OF_ORDER_SEQUENCE_NUMBER",
+}
 
 
 @dataclass
@@ -60,8 +70,9 @@ class Killed(Exception):
     """The worker is killed here: it abandons everything it holds."""
 
 
-def incarnation(api: Api, wid: int, rng: random.Random, stats: Stats,
-                stop: threading.Event) -> None:
+def incarnation(
+    api: Api, wid: int, rng: random.Random, stats: Stats, stop: threading.Event
+) -> None:
     """One life of a worker, until it is killed, fenced or told to stop."""
     tid = f"eos-worker-{wid}"
     got = api.heartbeat(GROUP, None, 0, ["in"])
@@ -90,12 +101,14 @@ def incarnation(api: Api, wid: int, rng: random.Random, stats: Stats,
             if not page["records"]:
                 continue
             maybe_die()
-            results = [{"key": r["value"], "value": "result-of-" + r["value"]}
-                       for r in page["records"]]
+            results = [
+                {"key": r["value"], "value": "result-of-" + r["value"]} for r in page["records"]
+            ]
             api.txn_produce(tid, pid, pepoch, "out", p, 0, results)
             maybe_die()
-            api.send_offsets(tid, pid, pepoch, GROUP, member, epoch,
-                             {("in", p): page["next_offset"]})
+            api.send_offsets(
+                tid, pid, pepoch, GROUP, member, epoch, {("in", p): page["next_offset"]}
+            )
             maybe_die()
             pid, pepoch = api.commit(tid, pid, pepoch)
             with stats.lock:
@@ -117,8 +130,7 @@ def worker(url: str, wid: int, seed: int, stats: Stats, stop: threading.Event) -
             except ApiError as e:
                 with stats.lock:
                     stats.errors[e.code] += 1
-                if e.code not in RESTART and e.code not in ("NOT_READY",
-                                                            "CONCURRENT_TRANSACTIONS"):
+                if e.code not in RESTART and e.code not in ("NOT_READY", "CONCURRENT_TRANSACTIONS"):
                     stats.problems.append(f"worker {wid}: unexpected {e}")
                     return
                 time.sleep(0.05)
@@ -138,7 +150,8 @@ def committed_total(api: Api) -> int:
 
 
 def test_exactly_once_across_server_and_worker_kills(
-        server_factory: Callable[..., ServerProcess]) -> None:
+    server_factory: Callable[..., ServerProcess],
+) -> None:
     seed = int(os.environ.get("SLUICE_EOS_SEED", random.randrange(1 << 30)))
     print(f"SLUICE_EOS_SEED={seed}")
     server = server_factory(**ENV)
@@ -147,13 +160,23 @@ def test_exactly_once_across_server_and_worker_kills(
     api.create_topic("in", PARTITIONS)
     api.create_topic("out", PARTITIONS)
     for start in range(0, INPUTS, 1000):
-        api.produce("in", [{"value": f"i-{i:05d}", "partition": i % PARTITIONS}
-                           for i in range(start, start + 1000)], idempotency_key=f"in-{start}")
+        api.produce(
+            "in",
+            [
+                {"value": f"i-{i:05d}", "partition": i % PARTITIONS}
+                for i in range(start, start + 1000)
+            ],
+            idempotency_key=f"in-{start}",
+        )
 
     stats = Stats()
     stop = threading.Event()
-    threads = [threading.Thread(target=worker, args=(server.url, w, seed, stats, stop),
-                                name=f"eos-worker-{w}") for w in range(WORKERS)]
+    threads = [
+        threading.Thread(
+            target=worker, args=(server.url, w, seed, stats, stop), name=f"eos-worker-{w}"
+        )
+        for w in range(WORKERS)
+    ]
     for t in threads:
         t.start()
     deadline = time.monotonic() + 600

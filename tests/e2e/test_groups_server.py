@@ -18,8 +18,10 @@ from tests.conftest import ServerProcess
 pytestmark = pytest.mark.slow
 
 ServerFactory = Callable[..., ServerProcess]
-GROUP_ENV = {"SLUICE_GROUP_SESSION_TIMEOUT_MS": "1000",
-             "SLUICE_GROUP_HEARTBEAT_INTERVAL_MS": "1000"}
+GROUP_ENV = {
+    "SLUICE_GROUP_SESSION_TIMEOUT_MS": "1000",
+    "SLUICE_GROUP_HEARTBEAT_INTERVAL_MS": "1000",
+}
 
 
 def heartbeat(c: httpx.Client, member: str, epoch: int, **body: Any) -> httpx.Response:
@@ -39,7 +41,8 @@ def owned(answer: dict[str, Any]) -> list[int]:
 
 
 def test_a_silent_member_loses_its_partitions_and_its_late_commit(
-        server_factory: ServerFactory) -> None:
+    server_factory: ServerFactory,
+) -> None:
     server = server_factory(**GROUP_ENV)
     server.start()
     with httpx.Client(base_url=server.url, timeout=10) as c:
@@ -56,9 +59,14 @@ def test_a_silent_member_loses_its_partitions_and_its_late_commit(
         assert sorted(owned(a) + owned(b)) == [0, 1, 2, 3]
         assert set(owned(a)).isdisjoint(owned(b)) and len(owned(b)) == 2
         b_epoch = b["member_epoch"]
-        r = c.post("/v1/groups/workers/offsets", json={
-            "member_id": "b", "member_epoch": b_epoch,
-            "offsets": [{"topic": "orders", "partition": p, "offset": 1} for p in owned(b)]})
+        r = c.post(
+            "/v1/groups/workers/offsets",
+            json={
+                "member_id": "b",
+                "member_epoch": b_epoch,
+                "offsets": [{"topic": "orders", "partition": p, "offset": 1} for p in owned(b)],
+            },
+        )
         assert r.status_code == 200 and all(o["error"] is None for o in r.json()["offsets"])
         # b falls silent and is removed (a's heartbeats see its session is over)
         deadline = time.monotonic() + 15
@@ -74,9 +82,14 @@ def test_a_silent_member_loses_its_partitions_and_its_late_commit(
             a = ok(heartbeat(c, "a", a["member_epoch"]))
         assert owned(a) == [0, 1, 2, 3]
         assert a["member_epoch"] > b_epoch
-        late = c.post("/v1/groups/workers/offsets", json={
-            "member_id": "b", "member_epoch": b_epoch,
-            "offsets": [{"topic": "orders", "partition": owned(b)[0], "offset": 99}]})
+        late = c.post(
+            "/v1/groups/workers/offsets",
+            json={
+                "member_id": "b",
+                "member_epoch": b_epoch,
+                "offsets": [{"topic": "orders", "partition": owned(b)[0], "offset": 99}],
+            },
+        )
         assert late.status_code in (404, 409), late.text
         assert late.json()["error"]["code"] in ("UNKNOWN_MEMBER_ID", "STALE_MEMBER_EPOCH")
         r = heartbeat(c, "b", b_epoch)
@@ -86,8 +99,9 @@ def test_a_silent_member_loses_its_partitions_and_its_late_commit(
         d = c.get("/v1/groups/workers").json()
         assert [m["member_id"] for m in d["members"]] == ["a"]
         # with nobody else heartbeating, the server's own sweeper removes a silent member
-        lonely = c.post("/v1/groups/lonely/heartbeat", json={
-            "member_epoch": 0, "subscribed_topics": ["orders"]})
+        lonely = c.post(
+            "/v1/groups/lonely/heartbeat", json={"member_epoch": 0, "subscribed_topics": ["orders"]}
+        )
         assert lonely.status_code == 200
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
@@ -99,8 +113,7 @@ def test_a_silent_member_loses_its_partitions_and_its_late_commit(
     assert server.stop() == 0
 
 
-def test_committed_offsets_and_membership_survive_kill_9(
-        server_factory: ServerFactory) -> None:
+def test_committed_offsets_and_membership_survive_kill_9(server_factory: ServerFactory) -> None:
     server = server_factory()  # default session timeout: the member outlives the restart
     server.start()
     expected: dict[str, dict[tuple[str, int], int]] = {}
@@ -111,16 +124,31 @@ def test_committed_offsets_and_membership_survive_kill_9(
             group = f"g{i % 4}"
             topic = ("orders", "audit")[i % 2]
             partition = i % 3
-            r = c.post(f"/v1/groups/{group}/offsets", json={
-                "offsets": [{"topic": topic, "partition": partition, "offset": i * 10,
-                             "metadata": f"commit {i}"}]})
+            r = c.post(
+                f"/v1/groups/{group}/offsets",
+                json={
+                    "offsets": [
+                        {
+                            "topic": topic,
+                            "partition": partition,
+                            "offset": i * 10,
+                            "metadata": f"commit {i}",
+                        }
+                    ]
+                },
+            )
             assert r.status_code == 200 and r.json()["offsets"][0]["error"] is None, r.text
             expected.setdefault(group, {})[(topic, partition)] = i * 10
         joined = ok(heartbeat(c, "m", 0))
         assert owned(joined) == [0, 1, 2]
-        r = c.post("/v1/groups/workers/offsets", json={
-            "member_id": "m", "member_epoch": joined["member_epoch"],
-            "offsets": [{"topic": "orders", "partition": 2, "offset": 7}]})
+        r = c.post(
+            "/v1/groups/workers/offsets",
+            json={
+                "member_id": "m",
+                "member_epoch": joined["member_epoch"],
+                "offsets": [{"topic": "orders", "partition": 2, "offset": 7}],
+            },
+        )
         assert r.status_code == 200 and r.json()["offsets"][0]["error"] is None
         expected["workers"] = {("orders", 2): 7}
         before = c.get("/v1/groups/workers").json()
@@ -132,7 +160,12 @@ def test_committed_offsets_and_membership_survive_kill_9(
             assert {(o["topic"], o["partition"]): o["offset"] for o in got} == want
             assert all(o["metadata"].startswith("commit ") for o in got if group != "workers")
         assert sorted(g["group_id"] for g in c.get("/v1/groups").json()["groups"]) == [
-            "g0", "g1", "g2", "g3", "workers"]
+            "g0",
+            "g1",
+            "g2",
+            "g3",
+            "workers",
+        ]
         assert c.get("/v1/groups/workers").json() == before
         assert ok(heartbeat(c, "m", joined["member_epoch"])) == joined
     assert server.stop() == 0

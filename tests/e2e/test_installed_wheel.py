@@ -32,8 +32,9 @@ SOURCES = ("pyproject.toml", "README.md")
 
 
 def _run(*args: str | Path, cwd: Path, env: dict[str, str], timeout: float = 120) -> str:
-    done = subprocess.run([str(a) for a in args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=timeout)
+    done = subprocess.run(
+        [str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )
     assert done.returncode == 0, f"{args}: {done.stdout}\n{done.stderr}"
     return done.stdout
 
@@ -45,11 +46,23 @@ def _build_wheel(tmp_path: Path, env: dict[str, str]) -> Path:
     src.mkdir()
     for name in SOURCES:
         shutil.copy(ROOT / name, src / name)
-    shutil.copytree(ROOT / "app", src / "app",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copytree(
+        ROOT / "app", src / "app", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+    )
     dist = tmp_path / "dist"
-    _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", dist, src,
-         cwd=tmp_path, env=env)
+    _run(
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "--quiet",
+        "--no-deps",
+        "--wheel-dir",
+        dist,
+        src,
+        cwd=tmp_path,
+        env=env,
+    )
     (wheel,) = dist.glob("sluice-*.whl")
     return wheel
 
@@ -59,18 +72,40 @@ def _fresh_venv(tmp_path: Path, wheel: Path, env: dict[str, str]) -> tuple[Path,
     venv = tmp_path / "venv"
     _run(sys.executable, "-m", "venv", "--without-pip", venv, cwd=tmp_path, env=env)
     python = venv / "bin" / "python"
-    _run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-deps",
-         "--no-index", wheel, cwd=tmp_path, env=env)
-    site = Path(_run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])",
-                     cwd=tmp_path, env=env).strip())
+    _run(
+        sys.executable,
+        "-m",
+        "pip",
+        "--python",
+        python,
+        "install",
+        "--quiet",
+        "--no-deps",
+        "--no-index",
+        wheel,
+        cwd=tmp_path,
+        env=env,
+    )
+    site = Path(
+        _run(
+            python,
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+            cwd=tmp_path,
+            env=env,
+        ).strip()
+    )
     deps = dict.fromkeys((sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]))
     (site / "test-dependencies.pth").write_text("".join(f"{d}\n" for d in deps))
     return python, site
 
 
 def test_the_installed_wheel_serves_from_outside_the_checkout(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")
+    }
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     wheel = _build_wheel(tmp_path, env)
     python, site = _fresh_venv(tmp_path, wheel, env)
@@ -78,9 +113,14 @@ def test_the_installed_wheel_serves_from_outside_the_checkout(tmp_path: Path) ->
     elsewhere.mkdir()
 
     # the code that runs is the installed copy, migrations included, not the source tree
-    where = _run(python, "-c", "import app, app.metadata.migrate as m; print(app.__file__); "
-                 "print(sorted(e.name for e in m.MIGRATIONS.iterdir()))",
-                 cwd=elsewhere, env=env).splitlines()
+    where = _run(
+        python,
+        "-c",
+        "import app, app.metadata.migrate as m; print(app.__file__); "
+        "print(sorted(e.name for e in m.MIGRATIONS.iterdir()))",
+        cwd=elsewhere,
+        env=env,
+    ).splitlines()
     assert Path(where[0]).is_relative_to(site), where
     assert not Path(where[0]).is_relative_to(ROOT), where
     shipped = [p.name for _, p in migration_files()]
@@ -92,7 +132,11 @@ def test_the_installed_wheel_serves_from_outside_the_checkout(tmp_path: Path) ->
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(
             [str(python), "-m", "app", "serve", "--port", str(port), "--data-dir", str(data)],
-            cwd=elsewhere, env=env, stdout=log, stderr=subprocess.STDOUT)
+            cwd=elsewhere,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -108,8 +152,10 @@ def test_the_installed_wheel_serves_from_outside_the_checkout(tmp_path: Path) ->
 
         r = httpx.post(url + "/v1/topics", json={"name": "installed", "partitions": 1})
         assert r.status_code == 201, r.text
-        r = httpx.post(url + "/v1/topics/installed/records",
-                       json={"records": [{"key": "k", "value": "from the wheel"}]})
+        r = httpx.post(
+            url + "/v1/topics/installed/records",
+            json={"records": [{"key": "k", "value": "from the wheel"}]},
+        )
         assert r.status_code == 200, r.text
         assert r.json()["offsets"][0]["offset"] == 0
         r = httpx.get(url + "/v1/topics/installed/partitions/0/records", params={"offset": 0})
@@ -117,8 +163,9 @@ def test_the_installed_wheel_serves_from_outside_the_checkout(tmp_path: Path) ->
         assert [(x["key"], x["value"]) for x in r.json()["records"]] == [("k", "from the wheel")]
 
         with sqlite3.connect(f"file:{data / 'metadata.db'}?mode=ro", uri=True) as db:
-            applied = [row[0] for row in db.execute(
-                "SELECT name FROM schema_migrations ORDER BY version")]
+            applied = [
+                row[0] for row in db.execute("SELECT name FROM schema_migrations ORDER BY version")
+            ]
         assert applied == shipped
     finally:
         if proc.poll() is None:

@@ -39,4 +39,3 @@ def test_consumer_groups_run_as_written(server: ServerProcess) -> None:
 
 def test_share_groups_run_as_written(server: ServerProcess) -> None:
     run_as_written(server, console_steps(SHARE))
-

@@ -44,8 +44,15 @@ GROUP = "sq"
 TXN_TIMEOUT_MS = 2000
 ENV = {"SLUICE_TXN_TIMEOUT_CHECK_INTERVAL_MS": "200"}
 # errors after which a consumer gives up its life and starts a new one
-RESTART = {"PRODUCER_FENCED", "INVALID_PRODUCER_EPOCH", "TRANSACTION_TIMED_OUT",
-           "UNKNOWN_MEMBER_ID", "INVALID_TXN_STATE", "NOT_READY", "CONCURRENT_TRANSACTIONS"}
+RESTART = {
+    "PRODUCER_FENCED",
+    "INVALID_PRODUCER_EPOCH",
+    "TRANSACTION_TIMED_OUT",
+    "UNKNOWN_MEMBER_ID",
+    "INVALID_TXN_STATE",
+    "NOT_READY",
+    "CONCURRENT_TRANSACTIONS",
+}
 
 
 @dataclass
@@ -67,8 +74,9 @@ class Killed(Exception):
     """The consumer is killed here: it abandons everything it holds."""
 
 
-def life(api: Api, cid: int, n: int, rng: random.Random, stats: Stats,
-         stop: threading.Event) -> None:
+def life(
+    api: Api, cid: int, n: int, rng: random.Random, stats: Stats, stop: threading.Event
+) -> None:
     """One life of a consumer, until it is killed, fenced or told to stop."""
     tid = f"sq-consumer-{cid}-{n}"
     pid, epoch = api.init_producer(tid, timeout_ms=TXN_TIMEOUT_MS)
@@ -79,9 +87,16 @@ def life(api: Api, cid: int, n: int, rng: random.Random, stats: Stats,
             raise Killed
 
     while not stop.is_set():
-        got = api.post(f"/v1/share-groups/{GROUP}/fetch", {
-            "member_id": member, "subscribed_topics": ["in"], "max_records": BATCH,
-            "acquire_mode": "record_limit", "max_wait_ms": 200})
+        got = api.post(
+            f"/v1/share-groups/{GROUP}/fetch",
+            {
+                "member_id": member,
+                "subscribed_topics": ["in"],
+                "max_records": BATCH,
+                "acquire_mode": "record_limit",
+                "max_wait_ms": 200,
+            },
+        )
         member = got["member_id"]
         if not got["records"]:
             continue
@@ -89,21 +104,43 @@ def life(api: Api, cid: int, n: int, rng: random.Random, stats: Stats,
         by_partition: dict[int, list[dict[str, Any]]] = defaultdict(list)
         for r in got["records"]:
             by_partition[r["partition"]].append(
-                {"key": r["value"], "value": "result-of-" + r["value"]})
-        answer = api.post("/v1/produce", {
-            "producer_id": pid, "producer_epoch": epoch, "transactional_id": tid,
-            "batches": [{"topic": "out", "partition": p, "base_sequence": 0, "records": rs}
-                        for p, rs in sorted(by_partition.items())]})
+                {"key": r["value"], "value": "result-of-" + r["value"]}
+            )
+        answer = api.post(
+            "/v1/produce",
+            {
+                "producer_id": pid,
+                "producer_epoch": epoch,
+                "transactional_id": tid,
+                "batches": [
+                    {"topic": "out", "partition": p, "base_sequence": 0, "records": rs}
+                    for p, rs in sorted(by_partition.items())
+                ],
+            },
+        )
         failed = [b["error"] for b in answer["batches"] if b["error"]]
         maybe_die()
         if not failed:
-            answer = api.post(f"/v1/transactions/{tid}/acknowledgements", {
-                "producer_id": pid, "producer_epoch": epoch, "group_id": GROUP,
-                "member_id": member, "acknowledgements": [
-                    {"topic": a["topic"], "partition": a["partition"],
-                     "first_offset": a["first_offset"], "last_offset": a["last_offset"],
-                     "type": "accept", "delivery_count": a["delivery_count"]}
-                    for a in got["acquired"]]})
+            answer = api.post(
+                f"/v1/transactions/{tid}/acknowledgements",
+                {
+                    "producer_id": pid,
+                    "producer_epoch": epoch,
+                    "group_id": GROUP,
+                    "member_id": member,
+                    "acknowledgements": [
+                        {
+                            "topic": a["topic"],
+                            "partition": a["partition"],
+                            "first_offset": a["first_offset"],
+                            "last_offset": a["last_offset"],
+                            "type": "accept",
+                            "delivery_count": a["delivery_count"],
+                        }
+                        for a in got["acquired"]
+                    ],
+                },
+            )
             failed = [x["error"] for x in answer["results"] if x["error"]]
         maybe_die()
         if failed:  # e.g. a lock expired while we worked: start over with these records
@@ -156,7 +193,8 @@ def acknowledged(api: Api, ends: dict[int, int]) -> int:
 
 
 def test_exactly_once_from_a_share_group_across_consumer_and_server_kills(
-        server_factory: Callable[..., ServerProcess]) -> None:
+    server_factory: Callable[..., ServerProcess],
+) -> None:
     seed = int(os.environ.get("SLUICE_SHARE_EOS_SEED", random.randrange(1 << 30)))
     print(f"SLUICE_SHARE_EOS_SEED={seed}")
     server = server_factory(**ENV)
@@ -164,19 +202,34 @@ def test_exactly_once_from_a_share_group_across_consumer_and_server_kills(
     api = Api(server.url)
     api.create_topic("in", PARTITIONS)
     api.create_topic("out", PARTITIONS)
-    api.client.patch(f"/v1/share-groups/{GROUP}/config", json={
-        "auto_offset_reset": "earliest", "record_lock_duration_ms": 4000,
-        "delivery_count_limit": 10}).raise_for_status()
+    api.client.patch(
+        f"/v1/share-groups/{GROUP}/config",
+        json={
+            "auto_offset_reset": "earliest",
+            "record_lock_duration_ms": 4000,
+            "delivery_count_limit": 10,
+        },
+    ).raise_for_status()
     for start in range(0, INPUTS, 500):
-        api.produce("in", [{"value": f"i-{i:05d}", "partition": i % PARTITIONS}
-                           for i in range(start, start + 500)], idempotency_key=f"in-{start}")
+        api.produce(
+            "in",
+            [
+                {"value": f"i-{i:05d}", "partition": i % PARTITIONS}
+                for i in range(start, start + 500)
+            ],
+            idempotency_key=f"in-{start}",
+        )
     ends = {p["partition"]: p["high_watermark"] for p in api.get("/v1/topics/in")["partitions"]}
     assert sum(ends.values()) == INPUTS
 
     stats = Stats()
     stop = threading.Event()
-    threads = [threading.Thread(target=consumer, args=(server.url, c, seed, stats, stop),
-                                name=f"sq-consumer-{c}") for c in range(CONSUMERS)]
+    threads = [
+        threading.Thread(
+            target=consumer, args=(server.url, c, seed, stats, stop), name=f"sq-consumer-{c}"
+        )
+        for c in range(CONSUMERS)
+    ]
     for t in threads:
         t.start()
     deadline = time.monotonic() + 50
@@ -194,7 +247,8 @@ def test_exactly_once_from_a_share_group_across_consumer_and_server_kills(
             # kill by commits made (steady), not by the start offsets (they jump when an
             # abandoned transaction's timeout releases the records holding them back)
             if kills < SERVER_KILLS and stats.commits >= (kills + 1) * COMMITS // (
-                    SERVER_KILLS + 2):
+                SERVER_KILLS + 2
+            ):
                 server.kill()
                 server.start()
                 kills += 1
@@ -223,6 +277,7 @@ def test_exactly_once_from_a_share_group_across_consumer_and_server_kills(
     # committed transaction, and the windows are empty at the inputs' ends
     d = api.get(f"/v1/share-groups/{GROUP}")
     assert {p["partition"]: (p["start_offset"], p["lag"]) for p in d["partitions"]} == {
-        p: (end, 0) for p, end in ends.items()}
+        p: (end, 0) for p, end in ends.items()
+    }
     api.close()
     assert server.stop() == 0

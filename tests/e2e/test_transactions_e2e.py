@@ -44,23 +44,45 @@ def init(url: str, **body: Any) -> tuple[int, int]:
     return a["producer_id"], a["producer_epoch"]
 
 
-def produce(url: str, pid: int, epoch: int, tid: str | None, topic: str, partition: int,
-            seq: int, *vals: str) -> httpx.Response:
-    return post(url, "/v1/produce", {
-        "producer_id": pid, "producer_epoch": epoch, "transactional_id": tid,
-        "batches": [{"topic": topic, "partition": partition, "base_sequence": seq,
-                     "records": [{"value": v} for v in vals]}]})
+def produce(
+    url: str,
+    pid: int,
+    epoch: int,
+    tid: str | None,
+    topic: str,
+    partition: int,
+    seq: int,
+    *vals: str,
+) -> httpx.Response:
+    return post(
+        url,
+        "/v1/produce",
+        {
+            "producer_id": pid,
+            "producer_epoch": epoch,
+            "transactional_id": tid,
+            "batches": [
+                {
+                    "topic": topic,
+                    "partition": partition,
+                    "base_sequence": seq,
+                    "records": [{"value": v} for v in vals],
+                }
+            ],
+        },
+    )
 
 
 def end(url: str, tid: str, pid: int, epoch: int, how: str = "commit") -> httpx.Response:
-    return post(url, f"/v1/transactions/{tid}/{how}",
-                {"producer_id": pid, "producer_epoch": epoch})
+    return post(url, f"/v1/transactions/{tid}/{how}", {"producer_id": pid, "producer_epoch": epoch})
 
 
 def committed(url: str, topic: str, partition: int = 0) -> list[str]:
-    r = httpx.get(f"{url}/v1/topics/{topic}/partitions/{partition}/records",
-                  params={"offset": 0, "isolation_level": "read_committed",
-                          "max_records": 10000}, timeout=30)
+    r = httpx.get(
+        f"{url}/v1/topics/{topic}/partitions/{partition}/records",
+        params={"offset": 0, "isolation_level": "read_committed", "max_records": 10000},
+        timeout=30,
+    )
     return [rec["value"] for rec in ok(r)["records"]]
 
 
@@ -85,8 +107,7 @@ def topic(url: str, name: str, partitions: int = 1) -> None:
     assert r.status_code == 201, r.text
 
 
-def test_kip588_timed_out_producer_recovers_and_carries_on(
-        server_factory: ServerFactory) -> None:
+def test_kip588_timed_out_producer_recovers_and_carries_on(server_factory: ServerFactory) -> None:
     s = server_factory(**FAST_SWEEP)
     s.start()
     url = s.url
@@ -97,8 +118,9 @@ def test_kip588_timed_out_producer_recovers_and_carries_on(
     err = error(end(url, "tx", pid, e), 409, "TRANSACTION_TIMED_OUT")
     assert err["retriable"] is True
     error(produce(url, pid, e, "tx", "t", 0, 1, "late"), 409, "INVALID_PRODUCER_EPOCH")
-    pid2, e2 = init(url, transactional_id="tx", transaction_timeout_ms=60_000,
-                    producer_id=pid, producer_epoch=e)
+    pid2, e2 = init(
+        url, transactional_id="tx", transaction_timeout_ms=60_000, producer_id=pid, producer_epoch=e
+    )
     assert (pid2, e2) == (pid, e + 2)
     ok(produce(url, pid, e2, "tx", "t", 0, 0, "kept"))
     assert ok(end(url, "tx", pid, e2)) == {"producer_id": pid, "producer_epoch": e2 + 1}
@@ -109,8 +131,15 @@ def test_kip588_timed_out_producer_recovers_and_carries_on(
     err = error(end(url, "tx", pid, e2 + 1), 409, "PRODUCER_FENCED")
     assert err["retriable"] is False
     error(produce(url, pid, e2 + 1, "tx", "t", 0, 0, "zombie"), 409, "INVALID_PRODUCER_EPOCH")
-    error(post(url, "/v1/producers", {"transactional_id": "tx", "producer_id": pid,
-                                      "producer_epoch": e2 + 1}), 409, "PRODUCER_FENCED")
+    error(
+        post(
+            url,
+            "/v1/producers",
+            {"transactional_id": "tx", "producer_id": pid, "producer_epoch": e2 + 1},
+        ),
+        409,
+        "PRODUCER_FENCED",
+    )
     assert committed(url, "t") == ["kept"]
     assert "Traceback" not in s.logs()
 
@@ -126,8 +155,7 @@ def test_kip588_recovery_across_a_restart(server_factory: ServerFactory) -> None
     s2 = server_factory(s.data_dir, **FAST_SWEEP)
     s2.start()
     error(end(s2.url, "tx", pid, e), 409, "TRANSACTION_TIMED_OUT")
-    assert init(s2.url, transactional_id="tx", producer_id=pid, producer_epoch=e) == (
-        pid, e + 2)
+    assert init(s2.url, transactional_id="tx", producer_id=pid, producer_epoch=e) == (pid, e + 2)
     ok(produce(s2.url, pid, e + 2, "tx", "t", 0, 0, "kept"))
     ok(end(s2.url, "tx", pid, e + 2))
     s2.stop()
@@ -161,7 +189,8 @@ def test_kill9_with_an_open_transaction_keeps_it_open(server_factory: ServerFact
 
 
 def test_kill9_in_prepare_commit_finishes_the_commit_at_restart(
-        server_factory: ServerFactory) -> None:
+    server_factory: ServerFactory,
+) -> None:
     """The server dies with PrepareCommit durable and no marker written yet: the row is set
     exactly as the coordinator writes it before the markers (the state a kill at that moment
     leaves), and recovery must write every marker and complete."""
@@ -175,9 +204,11 @@ def test_kill9_in_prepare_commit_finishes_the_commit_at_restart(
     db = sqlite3.connect(s.data_dir / "metadata.db")
     with db:
         # Prepare* also names who may retry the end once complete: the committing producer
-        n = db.execute("UPDATE transactions SET state = 'PrepareCommit', "
-                       "last_producer_id = producer_id, last_epoch = producer_epoch "
-                       "WHERE transactional_id = 'tx' AND state = 'Ongoing'").rowcount
+        n = db.execute(
+            "UPDATE transactions SET state = 'PrepareCommit', "
+            "last_producer_id = producer_id, last_epoch = producer_epoch "
+            "WHERE transactional_id = 'tx' AND state = 'Ongoing'"
+        ).rowcount
     db.close()
     assert n == 1
     s2 = server_factory(s.data_dir)

@@ -30,9 +30,11 @@ pytestmark = pytest.mark.slow
 
 T = TypeVar("T")
 GROUP = "workers"
-ENV = {"SLUICE_GROUP_SESSION_TIMEOUT_MS": "1000",
-       "SLUICE_GROUP_HEARTBEAT_INTERVAL_MS": "1000",
-       "SLUICE_TXN_TIMEOUT_CHECK_INTERVAL_MS": "100"}
+ENV = {
+    "SLUICE_GROUP_SESSION_TIMEOUT_MS": "1000",
+    "SLUICE_GROUP_HEARTBEAT_INTERVAL_MS": "1000",
+    "SLUICE_TXN_TIMEOUT_CHECK_INTERVAL_MS": "100",
+}
 
 
 def until(what: str, probe: Callable[[], T | None], timeout: float = 20) -> T:
@@ -98,16 +100,31 @@ def values(api: Api, topic: str, partition: int) -> list[str]:
     return [r["value"] for r in api.read_all(topic, partition, committed=True)]
 
 
-def process(api: Api, tid: str, pid: int, epoch: int, partition: int, start: int,
-            member: Member | None, member_epoch: int | None = None) -> int:
+def process(
+    api: Api,
+    tid: str,
+    pid: int,
+    epoch: int,
+    partition: int,
+    start: int,
+    member: Member | None,
+    member_epoch: int | None = None,
+) -> int:
     """Read ``in`` from ``start``, write one result per record to ``out``, send offsets."""
     page = api.read("in", partition, max(start, 0))
     results = [{"value": "result-of-" + r["value"]} for r in page["records"]]
     api.txn_produce(tid, pid, epoch, "out", partition, 0, results)
     if member_epoch is None:
         member_epoch = member.epoch if member else -1
-    api.send_offsets(tid, pid, epoch, GROUP, member.member_id if member else None,
-                     member_epoch, {("in", partition): page["next_offset"]})
+    api.send_offsets(
+        tid,
+        pid,
+        epoch,
+        GROUP,
+        member.member_id if member else None,
+        member_epoch,
+        {("in", partition): page["next_offset"]},
+    )
     return int(page["next_offset"])
 
 
@@ -127,8 +144,9 @@ def test_per_partition_transactional_ids_fence_the_paused_worker(api: Api) -> No
     pid1, epoch1 = api.init_producer(tid)
     assert committed_offset(api, "in", 0, require_stable=True) == -1
     page = api.read("in", 0, 0)
-    api.send_offsets(tid, pid1, epoch1, GROUP, w1.member_id, w1.epoch,
-                     {("in", 0): page["next_offset"]})
+    api.send_offsets(
+        tid, pid1, epoch1, GROUP, w1.member_id, w1.epoch, {("in", 0): page["next_offset"]}
+    )
     # worker 1 pauses here (a long collector pause): no heartbeats, nothing sent
 
     w2 = Member(api, ["in"])
@@ -158,8 +176,9 @@ def test_ids_per_worker_without_stable_offsets_duplicate_the_result(api: Api) ->
     w1 = Member(api, ["in"])
     w1.wait_for({0})
     pid1, epoch1 = api.init_producer("worker-1")
-    process(api, "worker-1", pid1, epoch1, 0, committed_offset(api, "in", 0,
-                                                                require_stable=True), w1)
+    process(
+        api, "worker-1", pid1, epoch1, 0, committed_offset(api, "in", 0, require_stable=True), w1
+    )
     # worker 1 pauses with its transaction open
 
     w2 = Member(api, ["in"])
@@ -232,18 +251,39 @@ def test_kip447_member_epoch_fences_the_zombie_and_stable_fetch_waits(api: Api) 
     assert pid1b == pid1 and epoch1b > epoch1
     # ... with the group metadata it read under, which a rebalance has made stale
     page = api.read("in", moved, 0)
-    api.txn_produce("worker-1", pid1b, epoch1b, "out", moved, 0,
-                    [{"value": "result-of-" + r["value"]} for r in page["records"]])
+    api.txn_produce(
+        "worker-1",
+        pid1b,
+        epoch1b,
+        "out",
+        moved,
+        0,
+        [{"value": "result-of-" + r["value"]} for r in page["records"]],
+    )
     with pytest.raises(ApiError) as stale:
-        api.send_offsets("worker-1", pid1b, epoch1b, GROUP, w1.member_id, read_epoch,
-                         {("in", moved): page["next_offset"]})
+        api.send_offsets(
+            "worker-1",
+            pid1b,
+            epoch1b,
+            GROUP,
+            w1.member_id,
+            read_epoch,
+            {("in", moved): page["next_offset"]},
+        )
     assert stale.value.code == "ILLEGAL_GENERATION"
     pid1b, epoch1b = api.abort("worker-1", pid1b, epoch1b)
 
     # worker 1 refreshes its membership and processes what it owns now
     assert w1.beat() == {kept}
-    process(api, "worker-1", pid1b, epoch1b, kept,
-            committed_offset(api, "in", kept, require_stable=True), w1)
+    process(
+        api,
+        "worker-1",
+        pid1b,
+        epoch1b,
+        kept,
+        committed_offset(api, "in", kept, require_stable=True),
+        w1,
+    )
     api.commit("worker-1", pid1b, epoch1b)
 
     for p in (0, 1):

@@ -32,8 +32,9 @@ def assert_error(r: httpx.Response, status: int, code: str) -> dict[str, Any]:
     return dict(err)
 
 
-async def create_topic(c: httpx.AsyncClient, name: str, partitions: int = 1,
-                       config: dict[str, Any] | None = None) -> dict[str, Any]:
+async def create_topic(
+    c: httpx.AsyncClient, name: str, partitions: int = 1, config: dict[str, Any] | None = None
+) -> dict[str, Any]:
     body: dict[str, Any] = {"name": name, "partitions": partitions}
     if config is not None:
         body["config"] = config
@@ -42,8 +43,13 @@ async def create_topic(c: httpx.AsyncClient, name: str, partitions: int = 1,
     return dict(r.json())
 
 
-async def produce(c: httpx.AsyncClient, topic: str, records: list[dict[str, Any]],
-                  encoding: str | None = None, **kwargs: Any) -> list[dict[str, Any]]:
+async def produce(
+    c: httpx.AsyncClient,
+    topic: str,
+    records: list[dict[str, Any]],
+    encoding: str | None = None,
+    **kwargs: Any,
+) -> list[dict[str, Any]]:
     """Produce and expect 200; answers the offsets."""
     body: dict[str, Any] = {"records": records}
     if encoding is not None:
@@ -55,8 +61,9 @@ async def produce(c: httpx.AsyncClient, topic: str, records: list[dict[str, Any]
     return list(offsets)
 
 
-async def read(c: httpx.AsyncClient, topic: str, partition: int = 0,
-               **params: Any) -> dict[str, Any]:
+async def read(
+    c: httpx.AsyncClient, topic: str, partition: int = 0, **params: Any
+) -> dict[str, Any]:
     r = await c.get(f"/v1/topics/{topic}/partitions/{partition}/records", params=params)
     assert r.status_code == 200, r.text
     return dict(r.json())

@@ -73,8 +73,10 @@ BAD_BODIES: dict[str, Any] = {
     "invalid base64": {"records": [{"value": "!!!not base64"}], "encoding": "base64"},
     "base64 missing padding": {"records": [{"value": "QUI"}], "encoding": "base64"},
     "invalid base64 key": {"records": [{"key": "@@", "value": "QQ=="}], "encoding": "base64"},
-    "invalid base64 in one record": {"records": [{"value": "QQ=="}, {"value": "Q"}],
-                                     "encoding": "base64"},
+    "invalid base64 in one record": {
+        "records": [{"value": "QQ=="}, {"value": "Q"}],
+        "encoding": "base64",
+    },
     "unknown encoding": {"records": [{"value": "a"}], "encoding": "rot13"},
     "encoding a number": {"records": [{"value": "a"}], "encoding": 8},
     "encoding a list": {"records": [{"value": "a"}], "encoding": ["utf8"]},
@@ -85,11 +87,11 @@ BAD_BODIES: dict[str, Any] = {
     "header without key": {"records": [{"value": "a", "headers": [{"value": "v"}]}]},
     "header key a number": {"records": [{"value": "a", "headers": [{"key": 1, "value": "v"}]}]},
     "header key null": {"records": [{"value": "a", "headers": [{"key": None, "value": "v"}]}]},
-    "header value wrong type": {"records": [{"value": "a",
-                                             "headers": [{"key": "k", "value": 5}]}]},
-    "header value invalid base64": {"records": [{"value": "QQ==",
-                                                 "headers": [{"key": "k", "value": "*"}]}],
-                                    "encoding": "base64"},
+    "header value wrong type": {"records": [{"value": "a", "headers": [{"key": "k", "value": 5}]}]},
+    "header value invalid base64": {
+        "records": [{"value": "QQ==", "headers": [{"key": "k", "value": "*"}]}],
+        "encoding": "base64",
+    },
     "negative partition": {"records": [{"value": "a", "partition": -1}]},
     "bool partition": {"records": [{"value": "a", "partition": True}]},
     "false partition": {"records": [{"value": "a", "partition": False}]},
@@ -111,8 +113,13 @@ async def test_invalid_produce_body(c: httpx.AsyncClient, name: str) -> None:
 
 
 async def test_bad_record_after_good_ones_appends_nothing(c: httpx.AsyncClient) -> None:
-    body = {"records": [{"value": "ok", "partition": 1}, {"value": "ok2"},
-                        {"value": "x", "timestamp": -5}]}
+    body = {
+        "records": [
+            {"value": "ok", "partition": 1},
+            {"value": "ok2"},
+            {"value": "x", "timestamp": -5},
+        ]
+    }
     r = await c.post(f"/v1/topics/{TOPIC}/records", json=body)
     await check_refused(c, r, 400, "INVALID_REQUEST")
 
@@ -120,25 +127,33 @@ async def test_bad_record_after_good_ones_appends_nothing(c: httpx.AsyncClient) 
 # -- limits -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("record", [
-    {"value": "x" * 2000},
-    {"key": "k" * 1100, "value": None},
-    {"key": "k" * 600, "value": "v" * 600},
-    {"value": "v", "headers": [{"key": "h", "value": "x" * 1100}]},
-    {"value": "v", "headers": [{"key": "h" * 1100, "value": None}]},
-    {"value": "v", "headers": [{"key": f"h{i}", "value": "x" * 100} for i in range(12)]},
-], ids=["value", "key", "key+value", "header value", "header key", "many headers"])
+@pytest.mark.parametrize(
+    "record",
+    [
+        {"value": "x" * 2000},
+        {"key": "k" * 1100, "value": None},
+        {"key": "k" * 600, "value": "v" * 600},
+        {"value": "v", "headers": [{"key": "h", "value": "x" * 1100}]},
+        {"value": "v", "headers": [{"key": "h" * 1100, "value": None}]},
+        {"value": "v", "headers": [{"key": f"h{i}", "value": "x" * 100} for i in range(12)]},
+    ],
+    ids=["value", "key", "key+value", "header value", "header key", "many headers"],
+)
 async def test_record_too_large(c: httpx.AsyncClient, record: dict[str, Any]) -> None:
     r = await c.post(f"/v1/topics/{TOPIC}/records", json={"records": [{"value": "ok"}, record]})
     await check_refused(c, r, 413, "RECORD_TOO_LARGE")
 
 
 async def test_record_too_large_in_base64_and_json(c: httpx.AsyncClient) -> None:
-    r = await c.post(f"/v1/topics/{TOPIC}/records",
-                     json={"records": [{"value": b64(b"\x00" * 1500)}], "encoding": "base64"})
+    r = await c.post(
+        f"/v1/topics/{TOPIC}/records",
+        json={"records": [{"value": b64(b"\x00" * 1500)}], "encoding": "base64"},
+    )
     await check_refused(c, r, 413, "RECORD_TOO_LARGE")
-    r = await c.post(f"/v1/topics/{TOPIC}/records",
-                     json={"records": [{"value": list(range(400))}], "encoding": "json"})
+    r = await c.post(
+        f"/v1/topics/{TOPIC}/records",
+        json={"records": [{"value": list(range(400))}], "encoding": "json"},
+    )
     await check_refused(c, r, 413, "RECORD_TOO_LARGE")
 
 
@@ -156,6 +171,7 @@ async def test_body_larger_than_max_request_bytes(c: httpx.AsyncClient) -> None:
 
 async def test_streamed_body_larger_than_max_request_bytes(c: httpx.AsyncClient) -> None:
     """Without a Content-Length (chunked), the limit still holds while reading."""
+
     async def chunks() -> AsyncIterator[bytes]:
         yield b'{"records": [{"value": "a"}], "pad": "'
         for _ in range(20):
@@ -185,34 +201,40 @@ async def test_unknown_topic_is_404(c: httpx.AsyncClient) -> None:
 
 
 async def test_unknown_partition_is_404(c: httpx.AsyncClient) -> None:
-    r = await c.post(f"/v1/topics/{TOPIC}/records", json={"records": [{"value": "a",
-                                                                         "partition": 2}]})
+    r = await c.post(
+        f"/v1/topics/{TOPIC}/records", json={"records": [{"value": "a", "partition": 2}]}
+    )
     await check_refused(c, r, 404, "UNKNOWN_TOPIC_OR_PARTITION")
 
 
 # -- query and path parameters ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path,params", [
-    ("partitions/0/records", {"offset": "-1"}),
-    ("partitions/0/records", {"offset": "abc"}),
-    ("partitions/0/records", {"offset": "1.5"}),
-    ("partitions/0/records", {"max_records": "abc"}),
-    ("partitions/0/records", {"max_records": "0"}),
-    ("partitions/0/records", {"max_records": "-5"}),
-    ("partitions/0/records", {"max_bytes": "0"}),
-    ("partitions/0/records", {"max_bytes": "lots"}),
-    ("partitions/0/records", {"max_wait_ms": "-1"}),
-    ("partitions/0/records", {"max_wait_ms": "soon"}),
-    ("partitions/0/records", {"encoding": "hex"}),
-    ("partitions/0/records", {"isolation_level": "read_whatever"}),
-    ("partitions/x/records", {}),
-    ("partitions/x/offsets", {}),
-    ("partitions/0/offsets", {"isolation_level": "none"}),
-    ("partitions/0/offsets", {"at": "whenever"}),
-], ids=lambda v: str(v))
-async def test_bad_query_or_path_params(c: httpx.AsyncClient, path: str,
-                                        params: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    "path,params",
+    [
+        ("partitions/0/records", {"offset": "-1"}),
+        ("partitions/0/records", {"offset": "abc"}),
+        ("partitions/0/records", {"offset": "1.5"}),
+        ("partitions/0/records", {"max_records": "abc"}),
+        ("partitions/0/records", {"max_records": "0"}),
+        ("partitions/0/records", {"max_records": "-5"}),
+        ("partitions/0/records", {"max_bytes": "0"}),
+        ("partitions/0/records", {"max_bytes": "lots"}),
+        ("partitions/0/records", {"max_wait_ms": "-1"}),
+        ("partitions/0/records", {"max_wait_ms": "soon"}),
+        ("partitions/0/records", {"encoding": "hex"}),
+        ("partitions/0/records", {"isolation_level": "read_whatever"}),
+        ("partitions/x/records", {}),
+        ("partitions/x/offsets", {}),
+        ("partitions/0/offsets", {"isolation_level": "none"}),
+        ("partitions/0/offsets", {"at": "whenever"}),
+    ],
+    ids=lambda v: str(v),
+)
+async def test_bad_query_or_path_params(
+    c: httpx.AsyncClient, path: str, params: dict[str, str]
+) -> None:
     r = await c.get(f"/v1/topics/{TOPIC}/{path}", params=params)
     await check_refused(c, r, 400, "INVALID_REQUEST")
 
@@ -220,8 +242,7 @@ async def test_bad_query_or_path_params(c: httpx.AsyncClient, path: str,
 async def test_wrong_method_and_unknown_route(c: httpx.AsyncClient) -> None:
     r = await c.put(f"/v1/topics/{TOPIC}/records", json={"records": [{"value": "a"}]})
     await check_refused(c, r, 405, "METHOD_NOT_ALLOWED")
-    r = await c.post(f"/v1/topics/{TOPIC}/partitions/0/records",
-                     json={"records": [{"value": "a"}]})
+    r = await c.post(f"/v1/topics/{TOPIC}/partitions/0/records", json={"records": [{"value": "a"}]})
     await check_refused(c, r, 405, "METHOD_NOT_ALLOWED")
     r = await c.post(f"/v1/topic/{TOPIC}/records", json={"records": [{"value": "a"}]})
     await check_refused(c, r, 404, "NOT_FOUND")

@@ -46,8 +46,7 @@ class Boom(Exception):
     pass
 
 
-async def test_concurrent_writers_share_commits_and_see_their_rows_committed(
-        db: Database) -> None:
+async def test_concurrent_writers_share_commits_and_see_their_rows_committed(db: Database) -> None:
     seen: dict[str, bool] = {}
 
     async def write(i: int) -> None:
@@ -100,7 +99,8 @@ async def test_a_failing_writer_is_rolled_back_alone(db: Database) -> None:
 
 
 async def test_a_failing_statement_is_a_storage_error_and_undoes_only_that_writer(
-        db: Database) -> None:
+    db: Database,
+) -> None:
     async def good() -> None:
         async with db.transaction() as conn:
             await conn.execute("INSERT INTO t VALUES ('ok', 1)")
@@ -120,8 +120,7 @@ async def test_a_failing_statement_is_a_storage_error_and_undoes_only_that_write
 async def test_writers_apply_in_arrival_order(db: Database) -> None:
     async def append(i: int) -> None:
         async with db.transaction() as conn:
-            await conn.execute("UPDATE seq SET v = v || ? || ',' WHERE singleton = 1",
-                               (str(i),))
+            await conn.execute("UPDATE seq SET v = v || ? || ',' WHERE singleton = 1", (str(i),))
 
     await asyncio.gather(*(append(i) for i in range(30)))
     other = sqlite3.connect(db.path)
@@ -133,7 +132,8 @@ async def test_writers_apply_in_arrival_order(db: Database) -> None:
 
 
 async def test_a_writer_cancelled_while_waiting_for_the_commit_does_not_strand_others(
-        db: Database) -> None:
+    db: Database,
+) -> None:
     first_in, second_in = asyncio.Event(), asyncio.Event()
     release_first, release_second = asyncio.Event(), asyncio.Event()
 
@@ -172,8 +172,7 @@ async def _settled(db: Database) -> None:
         await asyncio.sleep(0)
 
 
-async def test_a_shared_transaction_lost_underneath_fails_its_writers_only(
-        db: Database) -> None:
+async def test_a_shared_transaction_lost_underneath_fails_its_writers_only(db: Database) -> None:
     inside = asyncio.Event()
     release = asyncio.Event()
 
@@ -226,10 +225,15 @@ asyncio.run(main(sys.argv[1]))
 
 @pytest.mark.slow
 async def test_kill9_keeps_every_answered_writer_and_no_half_writer(
-        tmp_path: Path, db: Database) -> None:
+    tmp_path: Path, db: Database
+) -> None:
     await db.close()
-    proc = subprocess.Popen([sys.executable, "-c", _CHILD, db.path], stdout=subprocess.PIPE,
-                            text=True, cwd=Path(__file__).parents[2])
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _CHILD, db.path],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).parents[2],
+    )
     answered: list[str] = []
     try:
         assert proc.stdout is not None

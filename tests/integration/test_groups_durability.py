@@ -21,8 +21,7 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
-async def gs(settings_factory: Callable[..., Settings],
-             clock: FakeClock) -> AsyncIterator[Served]:
+async def gs(settings_factory: Callable[..., Settings], clock: FakeClock) -> AsyncIterator[Served]:
     async with running(settings_factory(), clock) as s:
         yield s
 
@@ -30,21 +29,36 @@ async def gs(settings_factory: Callable[..., Settings],
 async def test_a_failed_write_changes_nothing(gs: Served) -> None:
     c = gs.client
     await create_topic(c, "t", 2)
-    r = await c.post("/v1/groups/g/heartbeat", json={
-        "member_id": "a", "member_epoch": 0, "subscribed_topics": ["t"]})
+    r = await c.post(
+        "/v1/groups/g/heartbeat",
+        json={"member_id": "a", "member_epoch": 0, "subscribed_topics": ["t"]},
+    )
     assert r.status_code == 200
     before = (await c.get("/v1/groups/g")).json()
     seq = gs.broker.groups.groups["g"].commit_seq
     blocker = sqlite3.connect(gs.broker.data.metadata, isolation_level=None)
     try:
         blocker.execute("BEGIN IMMEDIATE")
-        assert_error(await c.post("/v1/groups/g/heartbeat", json={
-            "member_id": "b", "member_epoch": 0, "subscribed_topics": ["t"]}),
-            503, "STORAGE_ERROR")
-        assert_error(await c.post("/v1/groups/g/offsets", json={
-            "member_id": "a", "member_epoch": 1,
-            "offsets": [{"topic": "t", "partition": 0, "offset": 5}]}),
-            503, "STORAGE_ERROR")
+        assert_error(
+            await c.post(
+                "/v1/groups/g/heartbeat",
+                json={"member_id": "b", "member_epoch": 0, "subscribed_topics": ["t"]},
+            ),
+            503,
+            "STORAGE_ERROR",
+        )
+        assert_error(
+            await c.post(
+                "/v1/groups/g/offsets",
+                json={
+                    "member_id": "a",
+                    "member_epoch": 1,
+                    "offsets": [{"topic": "t", "partition": 0, "offset": 5}],
+                },
+            ),
+            503,
+            "STORAGE_ERROR",
+        )
     finally:
         blocker.execute("ROLLBACK")
         blocker.close()
@@ -52,10 +66,17 @@ async def test_a_failed_write_changes_nothing(gs: Served) -> None:
     assert gs.broker.groups.groups["g"].commit_seq == seq
     assert (await c.get("/v1/groups/g/offsets")).json() == {"offsets": []}
     # the same requests succeed once the database is writable again
-    r = await c.post("/v1/groups/g/heartbeat", json={
-        "member_id": "b", "member_epoch": 0, "subscribed_topics": ["t"]})
+    r = await c.post(
+        "/v1/groups/g/heartbeat",
+        json={"member_id": "b", "member_epoch": 0, "subscribed_topics": ["t"]},
+    )
     assert r.status_code == 200 and r.json()["member_epoch"] == 2
-    r = await c.post("/v1/groups/g/offsets", json={
-        "member_id": "a", "member_epoch": 1,
-        "offsets": [{"topic": "t", "partition": 0, "offset": 5}]})
+    r = await c.post(
+        "/v1/groups/g/offsets",
+        json={
+            "member_id": "a",
+            "member_epoch": 1,
+            "offsets": [{"topic": "t", "partition": 0, "offset": 5}],
+        },
+    )
     assert r.status_code == 200 and r.json()["offsets"][0]["error"] is None

@@ -47,8 +47,10 @@ async def fetch(c: httpx.AsyncClient, group: str = "g", **params: Any) -> list[d
 
 
 async def commit(c: httpx.AsyncClient, partition: int, offset: int, **body: Any) -> None:
-    r = await c.post("/v1/groups/g/offsets", json={
-        "offsets": [{"topic": "t", "partition": partition, "offset": offset}], **body})
+    r = await c.post(
+        "/v1/groups/g/offsets",
+        json={"offsets": [{"topic": "t", "partition": partition, "offset": offset}], **body},
+    )
     assert r.status_code == 200 and r.json()["offsets"][0]["error"] is None, r.text
 
 
@@ -68,8 +70,9 @@ async def test_check_txn_member_rules(gs: Served, clock: FakeClock) -> None:
     groups = gs.broker.groups
     await create_topic(c, "t", 2)
 
-    def check(group: str, member: str | None, epoch: int, instance: str | None = None
-              ) -> ErrorCode | None:
+    def check(
+        group: str, member: str | None, epoch: int, instance: str | None = None
+    ) -> ErrorCode | None:
         return code_of(lambda: groups.check_txn_member(group, member, epoch, instance))
 
     # a missing group: accepted with a negative epoch, ILLEGAL_GENERATION otherwise
@@ -107,12 +110,14 @@ async def test_staged_offsets_are_invisible_until_the_transaction_commits(gs: Se
     groups = gs.broker.groups
     await create_topic(c, "t", 2)
     await commit(c, 0, 1)
-    await groups.stage_txn_offsets("g", 7, [OffsetCommit("t", 0, 10, "txn"),
-                                            OffsetCommit("t", 1, 20)])
+    await groups.stage_txn_offsets(
+        "g", 7, [OffsetCommit("t", 0, 10, "txn"), OffsetCommit("t", 1, 20)]
+    )
     # plain fetch: the last committed values only
     assert await fetch(c) == [
         {"topic": "t", "partition": 0, "offset": 1, "metadata": None, "error": None},
-        {"topic": "t", "partition": 1, "offset": -1, "metadata": None, "error": None}]
+        {"topic": "t", "partition": 1, "offset": -1, "metadata": None, "error": None},
+    ]
     # require_stable: PENDING_TRANSACTION for both, even where nothing was committed before
     stable = await fetch(c, require_stable="true")
     assert [o["error"]["code"] for o in stable] == ["PENDING_TRANSACTION"] * 2
@@ -122,14 +127,16 @@ async def test_staged_offsets_are_invisible_until_the_transaction_commits(gs: Se
     await groups.end_txn_offsets("g", 7, commit=True)
     assert await fetch(c, require_stable="true") == [
         {"topic": "t", "partition": 0, "offset": 10, "metadata": "txn", "error": None},
-        {"topic": "t", "partition": 1, "offset": 20, "metadata": None, "error": None}]
+        {"topic": "t", "partition": 1, "offset": 20, "metadata": None, "error": None},
+    ]
     # a second end is a no-op, in either direction
     await groups.end_txn_offsets("g", 7, commit=True)
     await groups.end_txn_offsets("g", 7, commit=False)
     assert [o["offset"] for o in await fetch(c)] == [10, 20]
     assert (await c.get("/v1/groups/g")).json()["offsets"] == [
         {"topic": "t", "partition": 0, "offset": 10, "lag": 0},
-        {"topic": "t", "partition": 1, "offset": 20, "lag": 0}]
+        {"topic": "t", "partition": 1, "offset": 20, "lag": 0},
+    ]
 
 
 async def test_pending_never_overwrites_a_newer_plain_commit(gs: Served) -> None:
@@ -159,7 +166,8 @@ async def test_abort_discards_the_pending_offsets(gs: Served) -> None:
     assert (await fetch(c, require_stable="true"))[0]["error"]["code"] == "PENDING_TRANSACTION"
     await groups.end_txn_offsets("g", 9, commit=False)
     assert await fetch(c, require_stable="true") == [
-        {"topic": "t", "partition": 0, "offset": 4, "metadata": None, "error": None}]
+        {"topic": "t", "partition": 0, "offset": 4, "metadata": None, "error": None}
+    ]
     await groups.end_txn_offsets("g", 9, commit=True)  # already ended: nothing happens
     assert (await fetch(c))[0]["offset"] == 4
     await groups.end_txn_offsets("nope", 1, commit=True)  # unknown group: a no-op too
@@ -169,8 +177,7 @@ async def test_staging_an_unknown_topic_stages_nothing(gs: Served) -> None:
     c = gs.client
     groups = gs.broker.groups
     await create_topic(c, "t", 1)
-    for bad in ([OffsetCommit("t", 0, 1), OffsetCommit("nope", 0, 1)],
-                [OffsetCommit("t", 5, 1)]):
+    for bad in ([OffsetCommit("t", 0, 1), OffsetCommit("nope", 0, 1)], [OffsetCommit("t", 5, 1)]):
         with pytest.raises(SluiceError) as info:
             await groups.stage_txn_offsets("g", 7, bad)
         assert info.value.code is ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
@@ -201,7 +208,8 @@ async def test_deletes_refuse_while_offsets_are_pending(gs: Served) -> None:
 
 
 async def test_groups_offsets_and_pending_offsets_survive_a_restart(
-        settings: Settings, clock: FakeClock) -> None:
+    settings: Settings, clock: FakeClock
+) -> None:
     async with running(settings, clock) as s:
         c = s.client
         await create_topic(c, "t", 2)
@@ -213,8 +221,10 @@ async def test_groups_offsets_and_pending_offsets_survive_a_restart(
         await s.broker.groups.stage_txn_offsets("g", 7, [OffsetCommit("t", 1, 9, "p")])
         await s.broker.groups.stage_txn_offsets("g", 8, [OffsetCommit("t", 0, 2)])
         await commit(c, 0, 6, member_id="a", member_epoch=1)  # newer than producer 8's
-        r = await c.post("/v1/groups/other/offsets", json={
-            "offsets": [{"topic": "gone", "partition": 0, "offset": 3}]})
+        r = await c.post(
+            "/v1/groups/other/offsets",
+            json={"offsets": [{"topic": "gone", "partition": 0, "offset": 3}]},
+        )
         assert r.status_code == 200
         assert (await c.delete("/v1/topics/gone")).status_code == 204
         before = (await c.get("/v1/groups/g")).json()
@@ -233,13 +243,16 @@ async def test_groups_offsets_and_pending_offsets_survive_a_restart(
         assert a["member_id"] == "a"
         stable = await fetch(c, require_stable="true")
         assert [o["error"] and o["error"]["code"] for o in stable] == [
-            "PENDING_TRANSACTION", "PENDING_TRANSACTION"]
+            "PENDING_TRANSACTION",
+            "PENDING_TRANSACTION",
+        ]
         await s.broker.groups.end_txn_offsets("g", 7, commit=True)
         await s.broker.groups.end_txn_offsets("g", 8, commit=True)
         assert [(o["partition"], o["offset"], o["metadata"]) for o in await fetch(c)] == [
-            (0, 6, None), (1, 9, "p")]
+            (0, 6, None),
+            (1, 9, "p"),
+        ]
         assert await fetch(c, "other") == []
     async with running(settings, clock) as s:
-        assert [(o["partition"], o["offset"]) for o in await fetch(s.client)] == [
-            (0, 6), (1, 9)]
+        assert [(o["partition"], o["offset"]) for o in await fetch(s.client)] == [(0, 6), (1, 9)]
         assert s.broker.groups.groups["g"].pending == {}

@@ -39,7 +39,8 @@ async def test_in_order_batches_append_and_count_records(client: httpx.AsyncClie
 
 
 async def test_retry_of_each_of_the_last_five_batches_answers_its_offset(
-        client: httpx.AsyncClient) -> None:
+    client: httpx.AsyncClient,
+) -> None:
     await create_topic(client, "t")
     pid, epoch = await init_producer(client)
     offsets = []
@@ -101,18 +102,19 @@ async def test_sequence_wraps_at_int_max(client: httpx.AsyncClient) -> None:
 
 
 async def test_no_state_producer_may_start_anywhere_per_partition(
-        client: httpx.AsyncClient) -> None:
+    client: httpx.AsyncClient,
+) -> None:
     await create_topic(client, "t", partitions=2)
     pid, epoch = await init_producer(client)
     res = await produce_ok(client, pid, epoch, [batch("t", 0, 100), batch("t", 1, 7)])
     assert [r["error"] for r in res] == [None, None]
     assert error_code(await produce_one(client, pid, epoch, "t", 0, 7)) == (
-        "OUT_OF_ORDER_SEQUENCE_NUMBER")
+        "OUT_OF_ORDER_SEQUENCE_NUMBER"
+    )
     assert (await produce_one(client, pid, epoch, "t", 1, 8))["error"] is None
 
 
-async def test_unknown_producer_id_is_400_and_appends_nothing(
-        client: httpx.AsyncClient) -> None:
+async def test_unknown_producer_id_is_400_and_appends_nothing(client: httpx.AsyncClient) -> None:
     await create_topic(client, "t")
     r = await produce_raw(client, 987654, 0, [batch("t", 0, 0)])
     assert_error(r, 400, "UNKNOWN_PRODUCER_ID")
@@ -124,8 +126,9 @@ async def test_unknown_producer_id_is_400_and_appends_nothing(
 async def test_per_batch_errors_leave_other_batches_alone(client: httpx.AsyncClient) -> None:
     await create_topic(client, "t")
     pid, epoch = await init_producer(client)
-    res = await produce_ok(client, pid, epoch, [batch("t", 0, 0), batch("t", 5, 0),
-                                                batch("nope", 0, 0)])
+    res = await produce_ok(
+        client, pid, epoch, [batch("t", 0, 0), batch("t", 5, 0), batch("nope", 0, 0)]
+    )
     assert res[0]["error"] is None
     assert [error_code(r) for r in res[1:]] == ["UNKNOWN_TOPIC_OR_PARTITION"] * 2
     assert [r["base_offset"] for r in res] == [0, -1, -1]
@@ -165,11 +168,13 @@ async def test_duplicate_state_survives_a_clean_restart(settings_factory) -> Non
         nxt = await produce_one(s.client, pid, epoch, "t", 0, 4)
         assert (nxt["base_offset"], nxt["error"]) == (4, None)
         assert error_code(await produce_one(s.client, pid, epoch, "t", 0, 9)) == (
-            "OUT_OF_ORDER_SEQUENCE_NUMBER")
+            "OUT_OF_ORDER_SEQUENCE_NUMBER"
+        )
 
 
 async def test_replayed_state_is_not_expired_by_old_record_timestamps(
-        settings_factory: Callable[..., Settings], clock: FakeClock) -> None:
+    settings_factory: Callable[..., Settings], clock: FakeClock
+) -> None:
     """After a crash (no producer-state snapshot, the log is replayed) a producer whose records
     carry old create times is as alive as before: its idleness counts from when it wrote, not
     from the timestamps its records carry, so the producer-expiry sweep keeps it and a retry
@@ -180,8 +185,12 @@ async def test_replayed_state_is_not_expired_by_old_record_timestamps(
     from tests.integration.conftest import running
 
     settings = settings_factory(producer_id_expiration_ms=3_600_000)
-    old = {"topic": "t", "partition": 0, "base_sequence": 0,
-           "records": [{"value": "a", "timestamp": 1_000}, {"value": "b", "timestamp": 2_000}]}
+    old = {
+        "topic": "t",
+        "partition": 0,
+        "base_sequence": 0,
+        "records": [{"value": "a", "timestamp": 1_000}, {"value": "b", "timestamp": 2_000}],
+    }
     async with running(settings, clock) as s:
         await create_topic(s.client, "t")
         pid, epoch = await init_producer(s.client)

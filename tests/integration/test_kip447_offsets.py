@@ -29,40 +29,61 @@ async def running(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
 
 
 async def init(c: httpx.AsyncClient, tid: str, **extra: Any) -> tuple[int, int]:
-    r = await c.post("/v1/producers", json={"transactional_id": tid,
-                                            "transaction_timeout_ms": 60_000, **extra})
+    r = await c.post(
+        "/v1/producers", json={"transactional_id": tid, "transaction_timeout_ms": 60_000, **extra}
+    )
     assert r.status_code == 200, r.text
     return r.json()["producer_id"], r.json()["producer_epoch"]
 
 
 async def join(c: httpx.AsyncClient, topics: list[str]) -> tuple[str, int]:
-    r = await c.post(f"/v1/groups/{GROUP}/heartbeat", json={
-        "member_id": None, "member_epoch": 0, "subscribed_topics": topics})
+    r = await c.post(
+        f"/v1/groups/{GROUP}/heartbeat",
+        json={"member_id": None, "member_epoch": 0, "subscribed_topics": topics},
+    )
     assert r.status_code == 200, r.text
     return r.json()["member_id"], r.json()["member_epoch"]
 
 
-async def send_offsets(c: httpx.AsyncClient, tid: str, pid: int, epoch: int,
-                       member: str | None, member_epoch: int,
-                       offsets: dict[int, int], instance: str | None = None
-                       ) -> httpx.Response:
-    return await c.post(f"/v1/transactions/{tid}/offsets", json={
-        "producer_id": pid, "producer_epoch": epoch, "group_id": GROUP, "member_id": member,
-        "member_epoch": member_epoch, "group_instance_id": instance,
-        "offsets": [{"topic": "in", "partition": p, "offset": o, "metadata": f"m{o}"}
-                    for p, o in offsets.items()]})
+async def send_offsets(
+    c: httpx.AsyncClient,
+    tid: str,
+    pid: int,
+    epoch: int,
+    member: str | None,
+    member_epoch: int,
+    offsets: dict[int, int],
+    instance: str | None = None,
+) -> httpx.Response:
+    return await c.post(
+        f"/v1/transactions/{tid}/offsets",
+        json={
+            "producer_id": pid,
+            "producer_epoch": epoch,
+            "group_id": GROUP,
+            "member_id": member,
+            "member_epoch": member_epoch,
+            "group_instance_id": instance,
+            "offsets": [
+                {"topic": "in", "partition": p, "offset": o, "metadata": f"m{o}"}
+                for p, o in offsets.items()
+            ],
+        },
+    )
 
 
 async def end(c: httpx.AsyncClient, tid: str, pid: int, epoch: int, how: str) -> tuple[int, int]:
-    r = await c.post(f"/v1/transactions/{tid}/{how}",
-                     json={"producer_id": pid, "producer_epoch": epoch})
+    r = await c.post(
+        f"/v1/transactions/{tid}/{how}", json={"producer_id": pid, "producer_epoch": epoch}
+    )
     assert r.status_code == 200, r.text
     return r.json()["producer_id"], r.json()["producer_epoch"]
 
 
 async def fetch(c: httpx.AsyncClient, stable: bool) -> dict[int, dict[str, Any]]:
-    r = await c.get(f"/v1/groups/{GROUP}/offsets",
-                    params={"topic": "in", "require_stable": str(stable).lower()})
+    r = await c.get(
+        f"/v1/groups/{GROUP}/offsets", params={"topic": "in", "require_stable": str(stable).lower()}
+    )
     assert r.status_code == 200, r.text
     return {o["partition"]: o for o in r.json()["offsets"]}
 
@@ -71,17 +92,24 @@ def offset_of(entry: dict[str, Any] | None) -> int:
     return -1 if entry is None or entry.get("offset") is None else int(entry["offset"])
 
 
-async def plain_commit(c: httpx.AsyncClient, member: str, epoch: int,
-                       offsets: dict[int, int]) -> None:
-    r = await c.post(f"/v1/groups/{GROUP}/offsets", json={
-        "member_id": member, "member_epoch": epoch,
-        "offsets": [{"topic": "in", "partition": p, "offset": o} for p, o in offsets.items()]})
+async def plain_commit(
+    c: httpx.AsyncClient, member: str, epoch: int, offsets: dict[int, int]
+) -> None:
+    r = await c.post(
+        f"/v1/groups/{GROUP}/offsets",
+        json={
+            "member_id": member,
+            "member_epoch": epoch,
+            "offsets": [{"topic": "in", "partition": p, "offset": o} for p, o in offsets.items()],
+        },
+    )
     assert r.status_code == 200, r.text
     assert all(o["error"] is None for o in r.json()["offsets"]), r.text
 
 
 async def test_pending_until_commit_then_materialised(
-        settings_factory: Callable[..., Settings]) -> None:
+    settings_factory: Callable[..., Settings],
+) -> None:
     async with running(settings_factory()) as c:
         await create_topic(c, "in", 2)
         member, mepoch = await join(c, ["in"])
@@ -102,27 +130,30 @@ async def test_pending_until_commit_then_materialised(
         await end(c, "t1", pid, epoch, "commit")
         stable = await fetch(c, True)
         assert {p: (offset_of(stable[p]), stable[p]["error"]) for p in (0, 1)} == {
-            0: (5, None), 1: (7, None)}
+            0: (5, None),
+            1: (7, None),
+        }
         assert stable[0]["metadata"] == "m5"
 
 
 async def test_abort_discards_and_a_newer_plain_commit_wins(
-        settings_factory: Callable[..., Settings]) -> None:
+    settings_factory: Callable[..., Settings],
+) -> None:
     async with running(settings_factory()) as c:
         await create_topic(c, "in", 2)
         member, mepoch = await join(c, ["in"])
         await plain_commit(c, member, mepoch, {0: 1, 1: 1})
 
         pid, epoch = await init(c, "t1")
-        assert (await send_offsets(c, "t1", pid, epoch, member, mepoch, {0: 9})
-                ).status_code == 200
+        assert (await send_offsets(c, "t1", pid, epoch, member, mepoch, {0: 9})).status_code == 200
         pid, epoch = await end(c, "t1", pid, epoch, "abort")
         stable = await fetch(c, True)
         assert offset_of(stable[0]) == 1 and stable[0]["error"] is None
 
         # staged first, then a plain commit of the same partition, then the transaction commits
-        assert (await send_offsets(c, "t1", pid, epoch, member, mepoch, {0: 20, 1: 20})
-                ).status_code == 200
+        assert (
+            await send_offsets(c, "t1", pid, epoch, member, mepoch, {0: 20, 1: 20})
+        ).status_code == 200
         await plain_commit(c, member, mepoch, {0: 30})
         await end(c, "t1", pid, epoch, "commit")
         stable = await fetch(c, True)
@@ -131,7 +162,8 @@ async def test_abort_discards_and_a_newer_plain_commit_wins(
 
 
 async def test_member_fencing_of_transactional_offsets(
-        settings_factory: Callable[..., Settings]) -> None:
+    settings_factory: Callable[..., Settings],
+) -> None:
     async with running(settings_factory()) as c:
         await create_topic(c, "in", 1)
         pid, epoch = await init(c, "t1")
@@ -140,17 +172,22 @@ async def test_member_fencing_of_transactional_offsets(
         pid, epoch = await end(c, "t1", pid, epoch, "commit")
 
         member, mepoch = await join(c, ["in"])
-        assert_error(await send_offsets(c, "t1", pid, epoch, member, mepoch + 5, {0: 4}),
-                     409, "ILLEGAL_GENERATION")
-        assert_error(await send_offsets(c, "t1", pid, epoch, "no-such-member", mepoch, {0: 4}),
-                     404, "UNKNOWN_MEMBER_ID")
+        assert_error(
+            await send_offsets(c, "t1", pid, epoch, member, mepoch + 5, {0: 4}),
+            409,
+            "ILLEGAL_GENERATION",
+        )
+        assert_error(
+            await send_offsets(c, "t1", pid, epoch, "no-such-member", mepoch, {0: 4}),
+            404,
+            "UNKNOWN_MEMBER_ID",
+        )
         # nothing was staged by the refused calls
         stable = await fetch(c, True)
         assert offset_of(stable[0]) == 3 and stable[0]["error"] is None
 
 
-async def test_pending_offsets_survive_a_restart(
-        settings_factory: Callable[..., Settings]) -> None:
+async def test_pending_offsets_survive_a_restart(settings_factory: Callable[..., Settings]) -> None:
     settings = settings_factory()
     async with running(settings) as c:
         await create_topic(c, "in", 1)
@@ -165,7 +202,8 @@ async def test_pending_offsets_survive_a_restart(
 
 
 async def test_fencing_a_producer_aborts_its_pending_offsets(
-        settings_factory: Callable[..., Settings]) -> None:
+    settings_factory: Callable[..., Settings],
+) -> None:
     async with running(settings_factory()) as c:
         await create_topic(c, "in", 1)
         pid, epoch = await init(c, "t1")
@@ -174,5 +212,6 @@ async def test_fencing_a_producer_aborts_its_pending_offsets(
         assert pid2 == pid and epoch2 > epoch
         stable = await fetch(c, True)
         assert offset_of(stable.get(0)) == -1 and (stable.get(0) or {}).get("error") is None
-        assert_error(await send_offsets(c, "t1", pid, epoch, None, -1, {0: 12}),
-                     409, "PRODUCER_FENCED")
+        assert_error(
+            await send_offsets(c, "t1", pid, epoch, None, -1, {0: 12}), 409, "PRODUCER_FENCED"
+        )

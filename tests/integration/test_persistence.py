@@ -30,14 +30,21 @@ async def dump(c: httpx.AsyncClient) -> dict[str, Any]:
         d = await describe(c, t["name"])
         out[t["name"]] = d
         for p in d["partitions"]:
-            body = await read(c, t["name"], p["partition"], offset=p["log_start_offset"],
-                              encoding="base64", max_records=10_000)
+            body = await read(
+                c,
+                t["name"],
+                p["partition"],
+                offset=p["log_start_offset"],
+                encoding="base64",
+                max_records=10_000,
+            )
             out[f"{t['name']}/{p['partition']}"] = body
     return out
 
 
 async def test_topics_and_records_survive_a_restart(
-        settings_factory: Callable[..., Settings]) -> None:
+    settings_factory: Callable[..., Settings],
+) -> None:
     settings = settings_factory()
     t0 = time.time_ns() // 1_000_000
     binary = os.urandom(300) + b"\xff\x00"
@@ -47,30 +54,67 @@ async def test_topics_and_records_survive_a_restart(
         await create_topic(c, "dropped", 1)
         await produce(c, "dropped", [{"value": "gone"}])
         assert (await c.delete("/v1/topics/dropped")).status_code == 204
-        assert (await c.patch("/v1/topics/audit", json={"partitions": 2,
-                                                        "config": {"segment_ms": 60_000}})
-                ).status_code == 200
+        assert (
+            await c.patch(
+                "/v1/topics/audit", json={"partitions": 2, "config": {"segment_ms": 60_000}}
+            )
+        ).status_code == 200
         for i in range(20):
-            await produce(c, "orders", [
-                {"key": f"customer-{i % 5}", "value": f"order {i} " + "x" * 80,
-                 "timestamp": t0 + i, "headers": [{"key": "n", "value": str(i)}]},
-                {"value": f"unkeyed {i}"},
-            ])
-        await produce(c, "audit", [{"key": b64(b"\x00\x01"), "value": b64(binary),
-                                    "headers": [{"key": "bin", "value": b64(b"\xfe")},
-                                                {"key": "null", "value": None}],
-                                    "partition": 1, "timestamp": t0 - 1000}], encoding="base64")
-        await produce(c, "audit", [{"value": {"json": [1, 2]}, "partition": 0},
-                                   {"value": None, "key": "k", "partition": 0}], encoding="json")
-        idem = await produce(c, "audit", [{"value": "once", "partition": 0}],
-                             headers={"Idempotency-Key": "restart-key"})
-        r = await c.post("/v1/topics/orders/delete-records",
-                         json={"partitions": [{"partition": 0, "before_offset": 2}]})
+            await produce(
+                c,
+                "orders",
+                [
+                    {
+                        "key": f"customer-{i % 5}",
+                        "value": f"order {i} " + "x" * 80,
+                        "timestamp": t0 + i,
+                        "headers": [{"key": "n", "value": str(i)}],
+                    },
+                    {"value": f"unkeyed {i}"},
+                ],
+            )
+        await produce(
+            c,
+            "audit",
+            [
+                {
+                    "key": b64(b"\x00\x01"),
+                    "value": b64(binary),
+                    "headers": [
+                        {"key": "bin", "value": b64(b"\xfe")},
+                        {"key": "null", "value": None},
+                    ],
+                    "partition": 1,
+                    "timestamp": t0 - 1000,
+                }
+            ],
+            encoding="base64",
+        )
+        await produce(
+            c,
+            "audit",
+            [
+                {"value": {"json": [1, 2]}, "partition": 0},
+                {"value": None, "key": "k", "partition": 0},
+            ],
+            encoding="json",
+        )
+        idem = await produce(
+            c,
+            "audit",
+            [{"value": "once", "partition": 0}],
+            headers={"Idempotency-Key": "restart-key"},
+        )
+        r = await c.post(
+            "/v1/topics/orders/delete-records",
+            json={"partitions": [{"partition": 0, "before_offset": 2}]},
+        )
         assert r.status_code == 200
         before = await dump(c)
 
-    assert before["list"] == {"topics": [{"name": "audit", "partitions": 2},
-                                         {"name": "orders", "partitions": 3}]}
+    assert before["list"] == {
+        "topics": [{"name": "audit", "partitions": 2}, {"name": "orders", "partitions": 3}]
+    }
     assert sum(p["high_watermark"] for p in before["orders"]["partitions"]) == 40
 
     async with running(settings) as c:
@@ -81,8 +125,10 @@ async def test_topics_and_records_survive_a_restart(
         assert base64.b64decode(rec["value"]) == binary
         assert base64.b64decode(rec["key"]) == b"\x00\x01"
         assert rec["timestamp"] == t0 - 1000
-        assert rec["headers"] == [{"key": "bin", "value": b64(b"\xfe")},
-                                  {"key": "null", "value": None}]
+        assert rec["headers"] == [
+            {"key": "bin", "value": b64(b"\xfe")},
+            {"key": "null", "value": None},
+        ]
         recs = (await read(c, "audit", 0, encoding="json"))["records"]
         assert [x["value"] for x in recs[:2]] == [{"json": [1, 2]}, None]
         assert (recs[2]["encoding"], recs[2]["value"]) == ("base64", b64(b"once"))
@@ -91,8 +137,12 @@ async def test_topics_and_records_survive_a_restart(
         got = await produce(c, "orders", [{"value": "next", "partition": p} for p in range(3)])
         assert [o["offset"] for o in got] == [hw[0], hw[1], hw[2]]
         # the Idempotency-Key is remembered
-        again = await produce(c, "audit", [{"value": "once", "partition": 0}],
-                              headers={"Idempotency-Key": "restart-key"})
+        again = await produce(
+            c,
+            "audit",
+            [{"value": "once", "partition": 0}],
+            headers={"Idempotency-Key": "restart-key"},
+        )
         assert again == idem
         assert (await describe(c, "audit"))["partitions"][0]["high_watermark"] == 3
         # the deleted topic stays deleted; the log start stays moved

@@ -39,14 +39,16 @@ async def test_keyed_records_go_to_kafkas_murmur2_partition(client: httpx.AsyncC
     for p in set(expected):
         recs = (await read(client, "keyed", p))["records"]
         assert sorted(r["key"] for r in recs if r["value"] == "v") == sorted(
-            k for k, e in zip(keys, expected, strict=True) if e == p)
+            k for k, e in zip(keys, expected, strict=True) if e == p
+        )
 
 
 async def test_binary_keys_hash_their_bytes(client: httpx.AsyncClient) -> None:
     await create_topic(client, "bin", 5)
     keys = [bytes([i, 0xFF, 0xFE, i * 3 % 256]) for i in range(20)]
-    got = await produce(client, "bin", [{"key": b64(k), "value": None} for k in keys],
-                        encoding="base64")
+    got = await produce(
+        client, "bin", [{"key": b64(k), "value": None} for k in keys], encoding="base64"
+    )
     assert [o["partition"] for o in got] == [partition_for_key(k, 5) for k in keys]
 
 
@@ -54,12 +56,10 @@ async def test_json_keys_hash_their_json_text(client: httpx.AsyncClient) -> None
     await create_topic(client, "jk", 6)
     keys: list[Any] = [{"id": 1}, [1, 2], 17, "s", True]
     got = await produce(client, "jk", [{"key": k, "value": 1} for k in keys], encoding="json")
-    assert [o["partition"] for o in got] == [partition_for_key(orjson.dumps(k), 6)
-                                             for k in keys]
+    assert [o["partition"] for o in got] == [partition_for_key(orjson.dumps(k), 6) for k in keys]
 
 
-async def test_unkeyed_records_of_a_request_share_one_partition(
-        client: httpx.AsyncClient) -> None:
+async def test_unkeyed_records_of_a_request_share_one_partition(client: httpx.AsyncClient) -> None:
     await create_topic(client, "sticky", 3)
     used = []
     for _ in range(6):
@@ -72,14 +72,19 @@ async def test_unkeyed_records_of_a_request_share_one_partition(
         used.append(p)
     # round-robin by request: every three consecutive requests cover the three partitions
     for i in range(len(used) - 2):
-        assert set(used[i:i + 3]) == {0, 1, 2}, used
+        assert set(used[i : i + 3]) == {0, 1, 2}, used
     assert await watermarks(client, "sticky") == [10, 10, 10]
 
 
 async def test_null_key_is_unkeyed_and_mixes_with_keyed(client: httpx.AsyncClient) -> None:
     await create_topic(client, "mix", 4)
-    records: list[dict[str, Any]] = [{"key": None, "value": "u1"}, {"key": "k1", "value": "a"},
-               {"value": "u2"}, {"key": "k2", "value": "b"}, {"value": "u3", "partition": 3}]
+    records: list[dict[str, Any]] = [
+        {"key": None, "value": "u1"},
+        {"key": "k1", "value": "a"},
+        {"value": "u2"},
+        {"key": "k2", "value": "b"},
+        {"value": "u3", "partition": 3},
+    ]
     got = await produce(client, "mix", records)
     assert got[0]["partition"] == got[2]["partition"]
     assert got[1]["partition"] == partition_for_key(b"k1", 4)
@@ -99,8 +104,16 @@ async def test_explicit_partition_wins_over_key(client: httpx.AsyncClient) -> No
 
 async def test_unknown_partition_is_404_and_appends_nothing(client: httpx.AsyncClient) -> None:
     await create_topic(client, "up", 2)
-    r = await client.post("/v1/topics/up/records", json={"records": [
-        {"value": "ok", "partition": 0}, {"value": "a"}, {"value": "bad", "partition": 2}]})
+    r = await client.post(
+        "/v1/topics/up/records",
+        json={
+            "records": [
+                {"value": "ok", "partition": 0},
+                {"value": "a"},
+                {"value": "bad", "partition": 2},
+            ]
+        },
+    )
     assert_error(r, 404, "UNKNOWN_TOPIC_OR_PARTITION")
     assert await watermarks(client, "up") == [0, 0]
 
@@ -109,10 +122,18 @@ async def test_offsets_answered_in_request_order(client: httpx.AsyncClient) -> N
     await create_topic(client, "order", 3)
     await produce(client, "order", [{"value": "pre", "partition": 2}])
     parts = [1, 0, 2, 1, 1, 0, 2]
-    got = await produce(client, "order", [{"value": f"v{i}", "partition": p}
-                                          for i, p in enumerate(parts)])
+    got = await produce(
+        client, "order", [{"value": f"v{i}", "partition": p} for i, p in enumerate(parts)]
+    )
     assert [(o["partition"], o["offset"]) for o in got] == [
-        (1, 0), (0, 0), (2, 1), (1, 1), (1, 2), (0, 1), (2, 2)]
+        (1, 0),
+        (0, 0),
+        (2, 1),
+        (1, 1),
+        (1, 2),
+        (0, 1),
+        (2, 2),
+    ]
     for p in range(3):
         recs = (await read(client, "order", p))["records"]
         want = [f"v{i}" for i, q in enumerate(parts) if q == p]
@@ -142,14 +163,16 @@ async def test_utf8_roundtrip(client: httpx.AsyncClient) -> None:
     # the same bytes, shown in base64
     recs = (await read(client, "u", encoding="base64"))["records"]
     assert [None if r["value"] is None else base64.b64decode(r["value"]) for r in recs] == [
-        None if v is None else v.encode() for v in values]
+        None if v is None else v.encode() for v in values
+    ]
 
 
 async def test_base64_roundtrip_keeps_every_byte(client: httpx.AsyncClient) -> None:
     await create_topic(client, "b")
     blobs = [bytes(range(256)), b"", b"\x00", b"\xff" * 1000, "é".encode()]
-    got = await produce(client, "b", [{"key": b64(x[:3]), "value": b64(x)} for x in blobs],
-                        encoding="base64")
+    got = await produce(
+        client, "b", [{"key": b64(x[:3]), "value": b64(x)} for x in blobs], encoding="base64"
+    )
     assert [o["offset"] for o in got] == list(range(len(blobs)))
     recs = (await read(client, "b", encoding="base64"))["records"]
     assert [base64.b64decode(r["value"]) for r in recs] == blobs
@@ -159,14 +182,27 @@ async def test_base64_roundtrip_keeps_every_byte(client: httpx.AsyncClient) -> N
 JSON_VALUES: list[Any] = [
     {"a": 1, "nested": {"list": [1, 2.5, "x", None, True]}},
     [1, "two", {"three": 3}],
-    42, -7, 3.25, 0, "a string", True, False, None, {}, [],
+    42,
+    -7,
+    3.25,
+    0,
+    "a string",
+    True,
+    False,
+    None,
+    {},
+    [],
 ]
 
 
 async def test_json_roundtrip(client: httpx.AsyncClient) -> None:
     await create_topic(client, "j")
-    await produce(client, "j", [{"key": {"k": i}, "value": v} for i, v in enumerate(JSON_VALUES)],
-                  encoding="json")
+    await produce(
+        client,
+        "j",
+        [{"key": {"k": i}, "value": v} for i, v in enumerate(JSON_VALUES)],
+        encoding="json",
+    )
     recs = (await read(client, "j", encoding="json"))["records"]
     assert [r["value"] for r in recs] == JSON_VALUES
     assert [r["key"] for r in recs] == [{"k": i} for i in range(len(JSON_VALUES))]
@@ -189,11 +225,15 @@ async def test_utf8_json_text_reads_as_json(client: httpx.AsyncClient) -> None:
 
 async def test_per_record_encoding_overrides_the_request(client: httpx.AsyncClient) -> None:
     await create_topic(client, "per")
-    await produce(client, "per", [
-        {"value": "plain"},
-        {"value": b64(b"\x01\x02"), "encoding": "base64"},
-        {"value": {"j": 1}, "encoding": "json"},
-    ])
+    await produce(
+        client,
+        "per",
+        [
+            {"value": "plain"},
+            {"value": b64(b"\x01\x02"), "encoding": "base64"},
+            {"value": {"j": 1}, "encoding": "json"},
+        ],
+    )
     recs = (await read(client, "per", encoding="base64"))["records"]
     assert [base64.b64decode(r["value"]) for r in recs] == [b"plain", b"\x01\x02", b'{"j":1}']
 
@@ -201,12 +241,20 @@ async def test_per_record_encoding_overrides_the_request(client: httpx.AsyncClie
 async def test_non_utf8_bytes_come_back_as_base64_unchanged(client: httpx.AsyncClient) -> None:
     await create_topic(client, "raw")
     bad = b"\xff\xfe\x00 not utf-8 \xc3"
-    await produce(client, "raw", [
-        {"value": b64(b"fine")},
-        {"key": b64(b"k"), "value": b64(bad),
-         "headers": [{"key": "h", "value": b64(b"hv")}, {"key": "n", "value": None}]},
-        {"value": b64("ok ✓".encode())},
-    ], encoding="base64")
+    await produce(
+        client,
+        "raw",
+        [
+            {"value": b64(b"fine")},
+            {
+                "key": b64(b"k"),
+                "value": b64(bad),
+                "headers": [{"key": "h", "value": b64(b"hv")}, {"key": "n", "value": None}],
+            },
+            {"value": b64("ok ✓".encode())},
+        ],
+        encoding="base64",
+    )
     recs = (await read(client, "raw", encoding="utf8"))["records"]
     assert recs[0]["value"] == "fine" and "encoding" not in recs[0]
     assert recs[2]["value"] == "ok ✓" and "encoding" not in recs[2]
@@ -227,9 +275,18 @@ async def test_non_utf8_bytes_come_back_as_base64_unchanged(client: httpx.AsyncC
 
 async def test_non_utf8_header_value_makes_the_record_base64(client: httpx.AsyncClient) -> None:
     await create_topic(client, "hdr")
-    await produce(client, "hdr", [{"key": b64(b"key"), "value": b64(b"value"),
-                                   "headers": [{"key": "bin", "value": b64(b"\x80")}]}],
-                  encoding="base64")
+    await produce(
+        client,
+        "hdr",
+        [
+            {
+                "key": b64(b"key"),
+                "value": b64(b"value"),
+                "headers": [{"key": "bin", "value": b64(b"\x80")}],
+            }
+        ],
+        encoding="base64",
+    )
     rec = (await read(client, "hdr"))["records"][0]
     assert rec["encoding"] == "base64"
     assert (rec["key"], rec["value"]) == (b64(b"key"), b64(b"value"))
@@ -241,17 +298,26 @@ async def test_non_utf8_header_value_makes_the_record_base64(client: httpx.Async
 
 async def test_headers_roundtrip(client: httpx.AsyncClient) -> None:
     await create_topic(client, "h")
-    headers = [{"key": "trace", "value": "abc"}, {"key": "trace", "value": "dup"},
-               {"key": "empty", "value": ""}, {"key": "none", "value": None},
-               {"key": "ünï", "value": "✓"}, {"key": "", "value": "no key name"}]
-    await produce(client, "h", [{"value": "v", "headers": headers}, {"value": "w"},
-                                {"value": "x", "headers": []}])
+    headers = [
+        {"key": "trace", "value": "abc"},
+        {"key": "trace", "value": "dup"},
+        {"key": "empty", "value": ""},
+        {"key": "none", "value": None},
+        {"key": "ünï", "value": "✓"},
+        {"key": "", "value": "no key name"},
+    ]
+    await produce(
+        client,
+        "h",
+        [{"value": "v", "headers": headers}, {"value": "w"}, {"value": "x", "headers": []}],
+    )
     recs = (await read(client, "h"))["records"]
     assert recs[0]["headers"] == headers
     assert recs[1]["headers"] == []
     assert recs[2]["headers"] == []
-    await produce(client, "h", [{"value": 1, "headers": [{"key": "j", "value": {"a": [1]}}]}],
-                  encoding="json")
+    await produce(
+        client, "h", [{"value": 1, "headers": [{"key": "j", "value": {"a": [1]}}]}], encoding="json"
+    )
     rec = (await read(client, "h", offset=3, encoding="json"))["records"][0]
     assert rec["headers"] == [{"key": "j", "value": {"a": [1]}}]
 
@@ -259,8 +325,9 @@ async def test_headers_roundtrip(client: httpx.AsyncClient) -> None:
 async def test_timestamps_given_are_kept(client: httpx.AsyncClient) -> None:
     await create_topic(client, "ts")
     stamps = [now_ms() - 5000, 0, now_ms() - 10_000, 2**40]
-    got = await produce(client, "ts", [{"value": str(i), "timestamp": t}
-                                       for i, t in enumerate(stamps)])
+    got = await produce(
+        client, "ts", [{"value": str(i), "timestamp": t} for i, t in enumerate(stamps)]
+    )
     assert [o["timestamp"] for o in got] == stamps
     recs = (await read(client, "ts"))["records"]
     assert [r["timestamp"] for r in recs] == stamps
@@ -291,12 +358,22 @@ async def test_server_time_is_the_clock(fake_clock_served: Served, clock: FakeCl
 
 async def test_read_records_carry_their_coordinates(client: httpx.AsyncClient) -> None:
     await create_topic(client, "co", 2)
-    got = await produce(client, "co", [{"key": "k", "value": "v", "partition": 1,
-                                        "timestamp": 123}])
+    got = await produce(
+        client, "co", [{"key": "k", "value": "v", "partition": 1, "timestamp": 123}]
+    )
     assert got == [{"partition": 1, "offset": 0, "timestamp": 123}]
     recs = (await read(client, "co", 1))["records"]
-    assert recs == [{"topic": "co", "partition": 1, "offset": 0, "timestamp": 123,
-                     "key": "k", "value": "v", "headers": []}]
+    assert recs == [
+        {
+            "topic": "co",
+            "partition": 1,
+            "offset": 0,
+            "timestamp": 123,
+            "key": "k",
+            "value": "v",
+            "headers": [],
+        }
+    ]
 
 
 # -- body tolerance -----------------------------------------------------------------------------
@@ -304,8 +381,10 @@ async def test_read_records_carry_their_coordinates(client: httpx.AsyncClient) -
 
 async def test_unknown_fields_are_ignored(client: httpx.AsyncClient) -> None:
     await create_topic(client, "unk")
-    r = await client.post("/v1/topics/unk/records", json={
-        "records": [{"value": "v", "extra": {"x": 1}, "offset": 99}], "future_option": True})
+    r = await client.post(
+        "/v1/topics/unk/records",
+        json={"records": [{"value": "v", "extra": {"x": 1}, "offset": 99}], "future_option": True},
+    )
     assert r.status_code == 200, r.text
     assert r.json()["offsets"][0]["offset"] == 0
     rec = (await read(client, "unk"))["records"][0]
@@ -314,19 +393,22 @@ async def test_unknown_fields_are_ignored(client: httpx.AsyncClient) -> None:
 
 @pytest.mark.parametrize("content_type", ["text/plain", "application/octet-stream", None])
 async def test_body_parsed_as_json_whatever_the_content_type(
-        client: httpx.AsyncClient, content_type: str | None) -> None:
+    client: httpx.AsyncClient, content_type: str | None
+) -> None:
     await create_topic(client, "ct")
     headers = {"content-type": content_type} if content_type else {}
-    r = await client.post("/v1/topics/ct/records", content=b'{"records": [{"value": "v"}]}',
-                          headers=headers)
+    r = await client.post(
+        "/v1/topics/ct/records", content=b'{"records": [{"value": "v"}]}', headers=headers
+    )
     assert r.status_code == 200, r.text
     assert await watermarks(client, "ct") == [1]
 
 
 async def test_topic_max_message_bytes_is_413(client: httpx.AsyncClient) -> None:
     await create_topic(client, "small", config={"max_message_bytes": 100})
-    r = await client.post("/v1/topics/small/records",
-                          json={"records": [{"value": "ok"}, {"value": "x" * 200}]})
+    r = await client.post(
+        "/v1/topics/small/records", json={"records": [{"value": "ok"}, {"value": "x" * 200}]}
+    )
     assert_error(r, 413, "RECORD_TOO_LARGE")
     assert await watermarks(client, "small") == [0]
     await produce(client, "small", [{"value": "x" * 90}])
@@ -334,12 +416,12 @@ async def test_topic_max_message_bytes_is_413(client: httpx.AsyncClient) -> None
 
 async def test_ten_thousand_records_in_one_request(client: httpx.AsyncClient) -> None:
     await create_topic(client, "many", 2)
-    got = await produce(client, "many", [{"value": str(i), "partition": i % 2}
-                                         for i in range(10_000)])
+    got = await produce(
+        client, "many", [{"value": str(i), "partition": i % 2} for i in range(10_000)]
+    )
     assert got[-1] == {"partition": 1, "offset": 4999, "timestamp": got[-1]["timestamp"]}
     assert await watermarks(client, "many") == [5000, 5000]
-    r = await client.post("/v1/topics/many/records",
-                          json={"records": [{"value": "x"}] * 10_001})
+    r = await client.post("/v1/topics/many/records", json={"records": [{"value": "x"}] * 10_001})
     assert_error(r, 413, "REQUEST_TOO_LARGE")
     assert await watermarks(client, "many") == [5000, 5000]
 
@@ -352,10 +434,14 @@ def _idem(key: str) -> dict[str, Any]:
 
 
 async def test_idempotent_retry_returns_same_offsets_appends_nothing(
-        client: httpx.AsyncClient) -> None:
+    client: httpx.AsyncClient,
+) -> None:
     await create_topic(client, "idem", 3)
     records: list[dict[str, Any]] = [
-        {"value": "a"}, {"key": "k", "value": "b"}, {"value": "c", "partition": 2}]
+        {"value": "a"},
+        {"key": "k", "value": "b"},
+        {"value": "c", "partition": 2},
+    ]
     first = await produce(client, "idem", records, **_idem("req-1"))
     hws = await watermarks(client, "idem")
     assert sum(hws) == 3
@@ -372,8 +458,9 @@ async def test_idempotent_retry_returns_same_offsets_appends_nothing(
 async def test_idempotency_key_with_a_different_body_is_409(client: httpx.AsyncClient) -> None:
     await create_topic(client, "idem")
     first = await produce(client, "idem", [{"value": "a"}], **_idem("K"))
-    r = await client.post("/v1/topics/idem/records", json={"records": [{"value": "b"}]},
-                          **_idem("K"))
+    r = await client.post(
+        "/v1/topics/idem/records", json={"records": [{"value": "b"}]}, **_idem("K")
+    )
     err = assert_error(r, 409, "IDEMPOTENCY_KEY_REUSED")
     assert err["retriable"] is False
     assert await watermarks(client, "idem") == [1]
@@ -383,9 +470,9 @@ async def test_idempotency_key_with_a_different_body_is_409(client: httpx.AsyncC
 async def test_concurrent_identical_requests_append_once(client: httpx.AsyncClient) -> None:
     await create_topic(client, "race", 2)
     body = {"records": [{"value": f"v{i}"} for i in range(4)]}
-    rs = await asyncio.gather(*(client.post("/v1/topics/race/records", json=body,
-                                            **_idem("same"))
-                                for _ in range(8)))
+    rs = await asyncio.gather(
+        *(client.post("/v1/topics/race/records", json=body, **_idem("same")) for _ in range(8))
+    )
     assert [r.status_code for r in rs] == [200] * 8, [r.text for r in rs]
     answers = {r.content for r in rs}
     assert len(answers) == 1
@@ -394,10 +481,14 @@ async def test_concurrent_identical_requests_append_once(client: httpx.AsyncClie
 
 async def test_concurrent_different_bodies_same_key(client: httpx.AsyncClient) -> None:
     await create_topic(client, "race")
-    rs = await asyncio.gather(*(client.post("/v1/topics/race/records",
-                                            json={"records": [{"value": str(i)}]},
-                                            **_idem("shared"))
-                                for i in range(5)))
+    rs = await asyncio.gather(
+        *(
+            client.post(
+                "/v1/topics/race/records", json={"records": [{"value": str(i)}]}, **_idem("shared")
+            )
+            for i in range(5)
+        )
+    )
     assert sorted(r.status_code for r in rs) == [200, 409, 409, 409, 409]
     assert await watermarks(client, "race") == [1]
 
@@ -407,22 +498,26 @@ async def test_idempotency_key_reused_on_another_topic_is_409(client: httpx.Asyn
     await create_topic(client, "first")
     await create_topic(client, "second")
     await produce(client, "first", [{"value": "a"}], **_idem("cross"))
-    r = await client.post("/v1/topics/second/records", json={"records": [{"value": "a"}]},
-                          **_idem("cross"))
+    r = await client.post(
+        "/v1/topics/second/records", json={"records": [{"value": "a"}]}, **_idem("cross")
+    )
     assert_error(r, 409, "IDEMPOTENCY_KEY_REUSED")
     assert await watermarks(client, "second") == [0]
 
 
 async def test_retry_after_key_used_on_another_topic_appends_nothing(
-        client: httpx.AsyncClient) -> None:
+    client: httpx.AsyncClient,
+) -> None:
     """A retry of the original request must never append it a second time."""
     await create_topic(client, "first")
     await create_topic(client, "second")
     original = await produce(client, "first", [{"value": "a"}], **_idem("cross"))
-    await client.post("/v1/topics/second/records", json={"records": [{"value": "a"}]},
-                      **_idem("cross"))
-    r = await client.post("/v1/topics/first/records", json={"records": [{"value": "a"}]},
-                          **_idem("cross"))
+    await client.post(
+        "/v1/topics/second/records", json={"records": [{"value": "a"}]}, **_idem("cross")
+    )
+    r = await client.post(
+        "/v1/topics/first/records", json={"records": [{"value": "a"}]}, **_idem("cross")
+    )
     assert await watermarks(client, "first") == [1]
     assert r.status_code == 200 and r.json()["offsets"] == original
 
@@ -441,21 +536,24 @@ async def test_idempotency_key_after_topic_recreated(client: httpx.AsyncClient) 
 @pytest.mark.parametrize("key", ["", "x" * 256])
 async def test_idempotency_key_length(client: httpx.AsyncClient, key: str) -> None:
     await create_topic(client, "len")
-    r = await client.post("/v1/topics/len/records", json={"records": [{"value": "a"}]},
-                          **_idem(key))
+    r = await client.post(
+        "/v1/topics/len/records", json={"records": [{"value": "a"}]}, **_idem(key)
+    )
     assert_error(r, 400, "INVALID_REQUEST")
     assert await watermarks(client, "len") == [0]
     await produce(client, "len", [{"value": "a"}], **_idem("x" * 255))
 
 
 async def test_idempotent_produce_of_unknown_topic(client: httpx.AsyncClient) -> None:
-    r = await client.post("/v1/topics/ghost/records", json={"records": [{"value": "a"}]},
-                          **_idem("g"))
+    r = await client.post(
+        "/v1/topics/ghost/records", json={"records": [{"value": "a"}]}, **_idem("g")
+    )
     assert_error(r, 404, "UNKNOWN_TOPIC_OR_PARTITION")
 
 
-async def test_idempotency_key_expires_after_retention(fake_clock_served: Served,
-                                                      clock: FakeClock) -> None:
+async def test_idempotency_key_expires_after_retention(
+    fake_clock_served: Served, clock: FakeClock
+) -> None:
     c = fake_clock_served.client
     await create_topic(c, "exp")
     first = await produce(c, "exp", [{"value": "a"}], **_idem("old"))
@@ -472,7 +570,8 @@ async def test_idempotency_key_expires_after_retention(fake_clock_served: Served
 
 
 async def test_json_integers_beyond_64_bits_are_refused_not_altered(
-        client: httpx.AsyncClient) -> None:
+    client: httpx.AsyncClient,
+) -> None:
     await client.post("/v1/topics", json={"name": "big"})
     body = b'{"encoding": "json", "records": [{"value": {"n": 1180591620717411303424}}]}'
     r = await client.post("/v1/topics/big/records", content=body)
@@ -484,8 +583,11 @@ async def test_json_integers_beyond_64_bits_are_refused_not_altered(
     # the same big number sent as text is kept, and shown exactly (base64) under json
     text = '{"n": 1180591620717411303424}'
     await client.post("/v1/topics/big/records", json={"records": [{"value": text}]})
-    got = (await client.get("/v1/topics/big/partitions/0/records",
-                            params={"offset": 0, "encoding": "json"})).json()["records"]
+    got = (
+        await client.get(
+            "/v1/topics/big/partitions/0/records", params={"offset": 0, "encoding": "json"}
+        )
+    ).json()["records"]
     assert got[0]["value"] == {"n": 9223372036854775807}
     assert got[1]["encoding"] == "base64"
     assert base64.b64decode(got[1]["value"]) == text.encode()

@@ -16,11 +16,20 @@ async def test_read_shape_and_paging(client: httpx.AsyncClient) -> None:
     await create_topic(client, "r")
     await produce(client, "r", [{"value": f"v{i}"} for i in range(10)])
     body = await read(client, "r", offset=0)
-    assert set(body) == {"records", "next_offset", "high_watermark", "last_stable_offset",
-                         "log_start_offset"}
+    assert set(body) == {
+        "records",
+        "next_offset",
+        "high_watermark",
+        "last_stable_offset",
+        "log_start_offset",
+    }
     assert [x["offset"] for x in body["records"]] == list(range(10))
-    assert (body["next_offset"], body["high_watermark"], body["last_stable_offset"],
-            body["log_start_offset"]) == (10, 10, 10, 0)
+    assert (
+        body["next_offset"],
+        body["high_watermark"],
+        body["last_stable_offset"],
+        body["log_start_offset"],
+    ) == (10, 10, 10, 0)
     # pages of three from the middle
     offsets, nxt = [], 2
     while nxt < 10:
@@ -45,8 +54,9 @@ async def test_read_across_batches_and_segments(client: httpx.AsyncClient) -> No
         page = await read(client, "segs", offset=nxt, max_records=7)
         if not page["records"]:
             break
-        assert [x["offset"] for x in page["records"]] == list(range(nxt, nxt + len(
-            page["records"])))
+        assert [x["offset"] for x in page["records"]] == list(
+            range(nxt, nxt + len(page["records"]))
+        )
         got += [x["value"] for x in page["records"]]
         nxt = page["next_offset"]
     assert got == values
@@ -89,8 +99,13 @@ async def test_max_records_above_limit_is_clamped(client: httpx.AsyncClient) -> 
 async def test_offset_at_high_watermark_is_empty(client: httpx.AsyncClient) -> None:
     await create_topic(client, "hw")
     body = await read(client, "hw", offset=0)
-    assert body == {"records": [], "next_offset": 0, "high_watermark": 0,
-                    "last_stable_offset": 0, "log_start_offset": 0}
+    assert body == {
+        "records": [],
+        "next_offset": 0,
+        "high_watermark": 0,
+        "last_stable_offset": 0,
+        "log_start_offset": 0,
+    }
     await produce(client, "hw", [{"value": "a"}] * 2)
     body = await read(client, "hw", offset=2)
     assert body["records"] == [] and body["next_offset"] == 2 and body["high_watermark"] == 2
@@ -104,20 +119,31 @@ async def test_offset_beyond_high_watermark_is_409(client: httpx.AsyncClient) ->
         err = assert_error(r, 409, "OFFSET_OUT_OF_RANGE")
         assert err["kafka_code"] == 1
     # a long poll beyond the end is refused at once, not parked
-    r = await asyncio.wait_for(client.get("/v1/topics/hw/partitions/0/records",
-                                          params={"offset": 3, "max_wait_ms": 60_000}), 5)
+    r = await asyncio.wait_for(
+        client.get(
+            "/v1/topics/hw/partitions/0/records", params={"offset": 3, "max_wait_ms": 60_000}
+        ),
+        5,
+    )
     assert_error(r, 409, "OFFSET_OUT_OF_RANGE")
 
 
 async def test_unknown_topic_or_partition_on_read(client: httpx.AsyncClient) -> None:
-    assert_error(await client.get("/v1/topics/ghost/partitions/0/records"),
-                 404, "UNKNOWN_TOPIC_OR_PARTITION")
+    assert_error(
+        await client.get("/v1/topics/ghost/partitions/0/records"), 404, "UNKNOWN_TOPIC_OR_PARTITION"
+    )
     await create_topic(client, "two", 2)
     for p in (2, 99, -1):
-        assert_error(await client.get(f"/v1/topics/two/partitions/{p}/records"),
-                     404, "UNKNOWN_TOPIC_OR_PARTITION")
-        assert_error(await client.get(f"/v1/topics/two/partitions/{p}/offsets"),
-                     404, "UNKNOWN_TOPIC_OR_PARTITION")
+        assert_error(
+            await client.get(f"/v1/topics/two/partitions/{p}/records"),
+            404,
+            "UNKNOWN_TOPIC_OR_PARTITION",
+        )
+        assert_error(
+            await client.get(f"/v1/topics/two/partitions/{p}/offsets"),
+            404,
+            "UNKNOWN_TOPIC_OR_PARTITION",
+        )
 
 
 # -- long polls ---------------------------------------------------------------------------------
@@ -127,8 +153,9 @@ async def test_long_poll_woken_by_produce(served: Served) -> None:
     c = served.client
     await create_topic(c, "lp")
     started = time.monotonic()
-    poll = asyncio.create_task(c.get("/v1/topics/lp/partitions/0/records",
-                                     params={"offset": 0, "max_wait_ms": 5000}))
+    poll = asyncio.create_task(
+        c.get("/v1/topics/lp/partitions/0/records", params={"offset": 0, "max_wait_ms": 5000})
+    )
     await parked(served.broker, "lp", 0)
     assert not poll.done()
     await produce(c, "lp", [{"value": "wake"}, {"value": "up"}])
@@ -143,8 +170,9 @@ async def test_long_poll_woken_by_produce(served: Served) -> None:
 async def test_long_poll_ignores_other_partitions(served: Served) -> None:
     c = served.client
     await create_topic(c, "lp", 2)
-    poll = asyncio.create_task(c.get("/v1/topics/lp/partitions/0/records",
-                                     params={"offset": 0, "max_wait_ms": 5000}))
+    poll = asyncio.create_task(
+        c.get("/v1/topics/lp/partitions/0/records", params={"offset": 0, "max_wait_ms": 5000})
+    )
     await parked(served.broker, "lp", 0)
     await produce(c, "lp", [{"value": "elsewhere", "partition": 1}])
     assert not poll.done()
@@ -158,9 +186,12 @@ async def test_many_long_polls_woken_together(served: Served) -> None:
     c = served.client
     await create_topic(c, "lp")
     await produce(c, "lp", [{"value": "old"}])
-    polls = [asyncio.create_task(c.get("/v1/topics/lp/partitions/0/records",
-                                       params={"offset": 1, "max_wait_ms": 5000}))
-             for _ in range(5)]
+    polls = [
+        asyncio.create_task(
+            c.get("/v1/topics/lp/partitions/0/records", params={"offset": 1, "max_wait_ms": 5000})
+        )
+        for _ in range(5)
+    ]
     await parked(served.broker, "lp", 0, n=5)
     await produce(c, "lp", [{"value": "new"}])
     rs = await asyncio.wait_for(asyncio.gather(*polls), 3)
@@ -171,26 +202,29 @@ async def test_shutdown_releases_long_polls(served: Served) -> None:
     """SIGTERM begins the shutdown: parked long polls answer at once, produce is 503."""
     c = served.client
     await create_topic(c, "lp")
-    poll = asyncio.create_task(c.get("/v1/topics/lp/partitions/0/records",
-                                     params={"offset": 0, "max_wait_ms": 30_000}))
+    poll = asyncio.create_task(
+        c.get("/v1/topics/lp/partitions/0/records", params={"offset": 0, "max_wait_ms": 30_000})
+    )
     await parked(served.broker, "lp", 0)
     served.broker.begin_shutdown()
     r = await asyncio.wait_for(poll, 3)
     assert r.status_code == 200
     assert r.json()["records"] == []
-    err = assert_error(await c.post("/v1/topics/lp/records", json={"records": [{"value": "a"}]}),
-                       503, "NOT_READY")
+    err = assert_error(
+        await c.post("/v1/topics/lp/records", json={"records": [{"value": "a"}]}), 503, "NOT_READY"
+    )
     assert err["retriable"] is True
     assert_error(await c.get("/readyz"), 503, "NOT_READY")
     assert (await c.get("/healthz")).status_code == 200
 
 
 async def test_concurrent_produces_get_distinct_contiguous_offsets(
-        client: httpx.AsyncClient) -> None:
+    client: httpx.AsyncClient,
+) -> None:
     await create_topic(client, "cc")
-    answers = await asyncio.gather(*(produce(client, "cc", [{"value": f"{i}-{j}"}
-                                                            for j in range(3)])
-                                     for i in range(20)))
+    answers = await asyncio.gather(
+        *(produce(client, "cc", [{"value": f"{i}-{j}"} for j in range(3)]) for i in range(20))
+    )
     offsets = sorted(o["offset"] for a in answers for o in a)
     assert offsets == list(range(60))
     for i, a in enumerate(answers):  # each request's records are contiguous
@@ -241,11 +275,15 @@ async def test_list_offsets_by_timestamp(client: httpx.AsyncClient) -> None:
     await create_topic(client, "lt")
     # timestamps not in order (create time from producers), across several batches
     stamps = [1000, 3000, 2000, 4000, 4000, 2500]
-    await produce(client, "lt", [{"value": "a", "timestamp": stamps[0]},
-                                 {"value": "b", "timestamp": stamps[1]}])
+    await produce(
+        client,
+        "lt",
+        [{"value": "a", "timestamp": stamps[0]}, {"value": "b", "timestamp": stamps[1]}],
+    )
     await produce(client, "lt", [{"value": "c", "timestamp": stamps[2]}])
-    await produce(client, "lt", [{"value": str(i), "timestamp": t} for i, t in
-                                 enumerate(stamps[3:])])
+    await produce(
+        client, "lt", [{"value": str(i), "timestamp": t} for i, t in enumerate(stamps[3:])]
+    )
 
     def first_at_or_after(target: int) -> dict[str, int]:
         for off, ts in enumerate(stamps):

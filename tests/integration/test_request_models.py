@@ -40,22 +40,23 @@ def _no_ack_errors(acks: dict[Any, Any]) -> None:
 
 
 def _txn_acks(body: dict[str, Any]) -> None:
-    _no_ack_errors(txn.parse_acknowledgements(
-        body, SETTINGS.share_max_release_delay_ms).acks)
+    _no_ack_errors(txn.parse_acknowledgements(body, SETTINGS.share_max_release_delay_ms).acks)
 
 
 PARSERS: dict[type[BaseModel], Callable[[dict[str, Any]], object]] = {
     schemas.ProduceRequest: lambda b: records.parse_produce(
-        b, NOW_MS, SETTINGS.max_records_per_request, SETTINGS.max_record_bytes,
-        orjson.dumps(b)),
-    schemas.TopicCreate: lambda b: topics.parse_create(b, SETTINGS.default_partitions,
-                                                       SETTINGS.max_partitions),
+        b, NOW_MS, SETTINGS.max_records_per_request, SETTINGS.max_record_bytes, orjson.dumps(b)
+    ),
+    schemas.TopicCreate: lambda b: topics.parse_create(
+        b, SETTINGS.default_partitions, SETTINGS.max_partitions
+    ),
     schemas.TopicPatch: lambda b: topics.parse_patch(b, SETTINGS.max_partitions),
     schemas.DeleteRecordsRequest: topics.parse_delete_records,
     schemas.InitProducerRequest: txn.parse_init,
     schemas.ProducerIdentity: txn.parse_producer,
     schemas.StatefulProduceRequest: lambda b: txn.parse_produce(
-        b, NOW_MS, SETTINGS.max_records_per_request, SETTINGS.max_record_bytes),
+        b, NOW_MS, SETTINGS.max_records_per_request, SETTINGS.max_record_bytes
+    ),
     schemas.TxnOffsetsRequest: txn.parse_offsets,
     schemas.GroupHeartbeatRequest: groups.parse_heartbeat,
     schemas.OffsetCommitRequest: groups.parse_commit,
@@ -66,7 +67,9 @@ PARSERS: dict[type[BaseModel], Callable[[dict[str, Any]], object]] = {
 # share-group bodies (app.api.wire.share) succeed only against a group with acquired
 # records: checked over HTTP below
 SHARE_ROUTER_PARSED: tuple[type[BaseModel], ...] = (
-    schemas.ShareHeartbeatRequest, schemas.ShareFetchRequest, schemas.ShareAcknowledgeRequest,
+    schemas.ShareHeartbeatRequest,
+    schemas.ShareFetchRequest,
+    schemas.ShareAcknowledgeRequest,
     schemas.ShareOffsetsReset,
 )
 
@@ -83,8 +86,9 @@ def _model_in(annotation: Any) -> type[BaseModel] | None:
     return None
 
 
-def required_paths(model: type[BaseModel], example: dict[str, Any],
-                   at: Path = ()) -> Iterator[Path]:
+def required_paths(
+    model: type[BaseModel], example: dict[str, Any], at: Path = ()
+) -> Iterator[Path]:
     """Paths of the example's fields that ``model`` documents as required, nested models
     included (through the first item of a list)."""
     for field_name, info in model.model_fields.items():
@@ -112,10 +116,12 @@ def without(example: dict[str, Any], path: Path) -> dict[str, Any]:
     return body
 
 
-def cases(models: tuple[type[BaseModel], ...] | list[type[BaseModel]]
-          ) -> list[Any]:
-    return [pytest.param(m, i, id=f"{m.__name__}[{i}]")
-            for m in models for i in range(len(schemas.examples(m)))]
+def cases(models: tuple[type[BaseModel], ...] | list[type[BaseModel]]) -> list[Any]:
+    return [
+        pytest.param(m, i, id=f"{m.__name__}[{i}]")
+        for m in models
+        for i in range(len(schemas.examples(m)))
+    ]
 
 
 # -- coverage -----------------------------------------------------------------------------------
@@ -153,8 +159,12 @@ def test_required_fields_are_required(model: type[BaseModel], i: int) -> None:
 def test_required_paths_walks_nested_models() -> None:
     example = schemas.examples(schemas.StatefulProduceRequest)[0]
     paths = set(required_paths(schemas.StatefulProduceRequest, example))
-    assert {("producer_id",), ("batches",), ("batches", 0, "topic"),
-            ("batches", 0, "records")} <= paths
+    assert {
+        ("producer_id",),
+        ("batches",),
+        ("batches", 0, "topic"),
+        ("batches", 0, "records"),
+    } <= paths
 
 
 # -- share groups, over HTTP -------------------------------------------------------------------
@@ -167,8 +177,10 @@ def _refused(r: httpx.Response) -> bool:
     assert r.status_code == 200, r.text
     answer = r.json()
     per_partition = answer.get("results", []) + answer.get("acknowledgement_errors", [])
-    return any(p["error"] is not None and p["error"]["code"] == ErrorCode.INVALID_REQUEST.name
-               for p in per_partition)
+    return any(
+        p["error"] is not None and p["error"]["code"] == ErrorCode.INVALID_REQUEST.name
+        for p in per_partition
+    )
 
 
 async def test_share_router_examples(served: Served) -> None:
@@ -183,30 +195,45 @@ async def test_share_router_examples(served: Served) -> None:
     for group in ("analytics", "reporting"):
         r = await c.patch(f"/v1/share-groups/{group}/config", json=config)
         assert r.status_code == 200, r.text
-    r = await c.post("/v1/share-groups/analytics/heartbeat",
-                     json=schemas.examples(schemas.ShareHeartbeatRequest)[0])
+    r = await c.post(
+        "/v1/share-groups/analytics/heartbeat",
+        json=schemas.examples(schemas.ShareHeartbeatRequest)[0],
+    )
     assert r.status_code == 200, r.text
     member = r.json()["member_id"]  # the examples' member ids are replaced by this one
     await produce(c, "orders", [{"value": str(i), "partition": 0} for i in range(30)])
-    r = await c.post("/v1/share-groups/analytics/fetch",
-                     json={"member_id": member, "max_records": 1000})
+    r = await c.post(
+        "/v1/share-groups/analytics/fetch", json={"member_id": member, "max_records": 1000}
+    )
     assert r.status_code == 200, r.text
-    assert [(a["partition"], a["first_offset"], a["last_offset"])
-            for a in r.json()["acquired"]] == [(0, 0, 29)]
+    assert [
+        (a["partition"], a["first_offset"], a["last_offset"]) for a in r.json()["acquired"]
+    ] == [(0, 0, 29)]
 
     bodies: list[tuple[type[BaseModel], str, dict[str, Any]]] = [
-        (schemas.ShareAcknowledgeRequest, "/v1/share-groups/analytics/acknowledge",
-         {**schemas.examples(schemas.ShareAcknowledgeRequest)[0], "member_id": member}),
-        (schemas.ShareFetchRequest, "/v1/share-groups/analytics/fetch",
-         {**schemas.examples(schemas.ShareFetchRequest)[0], "member_id": member}),
-        (schemas.ShareOffsetsReset, "/v1/share-groups/reporting/offsets",
-         schemas.examples(schemas.ShareOffsetsReset)[0]),
+        (
+            schemas.ShareAcknowledgeRequest,
+            "/v1/share-groups/analytics/acknowledge",
+            {**schemas.examples(schemas.ShareAcknowledgeRequest)[0], "member_id": member},
+        ),
+        (
+            schemas.ShareFetchRequest,
+            "/v1/share-groups/analytics/fetch",
+            {**schemas.examples(schemas.ShareFetchRequest)[0], "member_id": member},
+        ),
+        (
+            schemas.ShareOffsetsReset,
+            "/v1/share-groups/reporting/offsets",
+            schemas.examples(schemas.ShareOffsetsReset)[0],
+        ),
     ]
     # the heartbeat example (a join) was posted above and has no required field
-    assert not list(required_paths(schemas.ShareHeartbeatRequest,
-                                   schemas.examples(schemas.ShareHeartbeatRequest)[0]))
-    assert {m for m, _, _ in bodies} | {schemas.ShareHeartbeatRequest} == set(
-        SHARE_ROUTER_PARSED)
+    assert not list(
+        required_paths(
+            schemas.ShareHeartbeatRequest, schemas.examples(schemas.ShareHeartbeatRequest)[0]
+        )
+    )
+    assert {m for m, _, _ in bodies} | {schemas.ShareHeartbeatRequest} == set(SHARE_ROUTER_PARSED)
     for model, path, body in bodies:
         for field in required_paths(model, body):
             r = await c.post(path, json=without(body, field))

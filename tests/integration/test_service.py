@@ -48,7 +48,8 @@ async def test_readyz_when_ready(client: httpx.AsyncClient) -> None:
 
 
 async def test_readyz_503_before_start_and_after_stop(
-        settings_factory: Callable[..., Settings]) -> None:
+    settings_factory: Callable[..., Settings],
+) -> None:
     app = create_app(settings_factory())
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://sluice") as c:
@@ -67,8 +68,15 @@ SAMPLE = re.compile(r"^[a-zA-Z_:][a-zA-Z0-9_:]*(\{" + LABEL + r"(?:," + LABEL + 
 
 
 def _counter(text: str, route: str, method: str, status: str) -> float:
-    pattern = (r'^sluice_http_requests_total\{route="' + re.escape(route) + r'",method="'
-               + method + r'",status="' + status + r'"\} (\S+)$')
+    pattern = (
+        r'^sluice_http_requests_total\{route="'
+        + re.escape(route)
+        + r'",method="'
+        + method
+        + r'",status="'
+        + status
+        + r'"\} (\S+)$'
+    )
     m = re.search(pattern, text, re.M)
     return float(m.group(1)) if m else 0.0
 
@@ -102,13 +110,24 @@ async def test_openapi_documents_every_path_and_method(client: httpx.AsyncClient
     for path, methods in DOCUMENTED.items():
         assert path in paths, path
         assert methods <= set(paths[path]), (path, set(paths[path]))
-    read_params = {p["name"] for p in
-                   paths["/v1/topics/{topic}/partitions/{partition}/records"]["get"]["parameters"]}
-    assert {"topic", "partition", "offset", "max_records", "max_bytes", "max_wait_ms",
-            "isolation_level", "encoding"} <= read_params
-    offsets_params = {p["name"] for p in
-                      paths["/v1/topics/{topic}/partitions/{partition}/offsets"]["get"]
-                      ["parameters"]}
+    read_params = {
+        p["name"]
+        for p in paths["/v1/topics/{topic}/partitions/{partition}/records"]["get"]["parameters"]
+    }
+    assert {
+        "topic",
+        "partition",
+        "offset",
+        "max_records",
+        "max_bytes",
+        "max_wait_ms",
+        "isolation_level",
+        "encoding",
+    } <= read_params
+    offsets_params = {
+        p["name"]
+        for p in paths["/v1/topics/{topic}/partitions/{partition}/offsets"]["get"]["parameters"]
+    }
     assert {"at", "isolation_level"} <= offsets_params
     produce_params = {p["name"] for p in paths["/v1/topics/{topic}/records"]["post"]["parameters"]}
     assert "Idempotency-Key" in produce_params
@@ -131,7 +150,8 @@ async def test_openapi_request_bodies_are_components(client: httpx.AsyncClient) 
     for (path, method), model in REQUEST_BODIES.items():
         body = doc["paths"][path][method]["requestBody"]
         assert body["content"]["application/json"]["schema"] == {
-            "$ref": f"#/components/schemas/{model}"}
+            "$ref": f"#/components/schemas/{model}"
+        }
         assert model in schemas
     assert {"records", "encoding"} <= set(schemas["ProduceRequest"]["properties"])
     assert {"name", "partitions", "config"} <= set(schemas["TopicCreate"]["properties"])
@@ -145,8 +165,12 @@ async def test_openapi_never_documents_422(client: httpx.AsyncClient) -> None:
     """docs/api.md#conventions: malformed requests are 400 INVALID_REQUEST, never 422; the
     document must agree."""
     doc = (await client.get("/openapi.json")).json()
-    documented_422 = sorted(f"{m.upper()} {p}" for p, ops in doc["paths"].items()
-                            for m, op in ops.items() if "422" in op.get("responses", {}))
+    documented_422 = sorted(
+        f"{m.upper()} {p}"
+        for p, ops in doc["paths"].items()
+        for m, op in ops.items()
+        if "422" in op.get("responses", {})
+    )
     assert documented_422 == []
 
 

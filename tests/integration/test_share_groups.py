@@ -35,21 +35,20 @@ G = "g1"
 
 
 @pytest.fixture
-async def s(settings_factory: Callable[..., Settings], clock: FakeClock
-            ) -> AsyncIterator[Served]:
+async def s(settings_factory: Callable[..., Settings], clock: FakeClock) -> AsyncIterator[Served]:
     async with running(settings_factory(), clock) as served:
         yield served
 
 
 async def earliest(s: Served, g: str = G, **config: Any) -> None:
-    r = await s.client.patch(f"/v1/share-groups/{g}/config",
-                             json={"auto_offset_reset": "earliest", **config})
+    r = await s.client.patch(
+        f"/v1/share-groups/{g}/config", json={"auto_offset_reset": "earliest", **config}
+    )
     assert r.status_code == 200, r.text
 
 
 async def values(s: Served, n: int, topic: str = "t", partition: int = 0) -> None:
-    await produce(s.client, topic, [{"value": f"v{i}", "partition": partition}
-                                    for i in range(n)])
+    await produce(s.client, topic, [{"value": f"v{i}", "partition": partition} for i in range(n)])
 
 
 # -- the seed's worked example, step by step --------------------------------------------------
@@ -70,8 +69,9 @@ async def test_seed_worked_example_through_http(s: Served, clock: FakeClock) -> 
 
     got = await fetch(c, G, c1, max_records=10)
     assert offsets(got) == list(range(100, 110))
-    assert got["acquired"] == [{"topic": "t", "partition": 0, "first_offset": 100,
-                                "last_offset": 109, "delivery_count": 1}]
+    assert got["acquired"] == [
+        {"topic": "t", "partition": 0, "first_offset": 100, "last_offset": 109, "delivery_count": 1}
+    ]
     v = await view(c, G)
     assert (v["start_offset"], v["end_offset"]) == (100, 110)
     assert states(v) == [(o, "acquired", 1) for o in range(100, 110)]
@@ -87,8 +87,9 @@ async def test_seed_worked_example_through_http(s: Served, clock: FakeClock) -> 
     assert states(await view(c, G, to=111)) == [(110, "available", 1)]
     await ack_ok(c, G, c2, ack_item(119, 119, "accept"))
     v = await view(c, G)
-    assert states(v) == [(110, "available", 1)] + [(o, "acquired", 1) for o in range(111, 119)
-                                                   ] + [(119, "acknowledged", 1)]
+    assert states(v) == [(110, "available", 1)] + [(o, "acquired", 1) for o in range(111, 119)] + [
+        (119, "acknowledged", 1)
+    ]
 
     clock.advance(9000)
     got = await fetch(c, G, c2, max_records=2, acquire_mode="record_limit")
@@ -101,12 +102,13 @@ async def test_seed_worked_example_through_http(s: Served, clock: FakeClock) -> 
     await expire(s.broker)
     v = await view(c, G)
     assert states(v) == [(110, "acquired", 2), (111, "available", 1), (112, "available", 1)] + [
-        (o, "acquired", 1) for o in range(113, 119)] + [(119, "acknowledged", 1),
-                                                        (120, "acquired", 1)]
+        (o, "acquired", 1) for o in range(113, 119)
+    ] + [(119, "acknowledged", 1), (120, "acquired", 1)]
 
     await ack_ok(c, G, c2, ack_item(113, 118, "accept"))
     assert states(await view(c, G, **{"from": 113, "to": 120})) == [
-        (o, "acknowledged", 1) for o in range(113, 120)]
+        (o, "acknowledged", 1) for o in range(113, 120)
+    ]
     got = await fetch(c, G, c1, max_records=10)
     assert [(r["offset"], r["delivery_count"]) for r in got["records"]] == [(111, 2), (112, 2)]
 
@@ -118,9 +120,19 @@ async def test_seed_worked_example_through_http(s: Served, clock: FakeClock) -> 
     assert (v["start_offset"], v["end_offset"]) == (120, 121)
     assert states(v) == [(120, "acquired", 1)]
     d = await group(c, G)
-    assert d["partitions"] == [{"topic": "t", "partition": 0, "start_offset": 120,
-                                "end_offset": 121, "available": 0, "acquired": 1,
-                                "acknowledged": 0, "archived": 0, "lag": 1}]
+    assert d["partitions"] == [
+        {
+            "topic": "t",
+            "partition": 0,
+            "start_offset": 120,
+            "end_offset": 121,
+            "available": 0,
+            "acquired": 1,
+            "acknowledged": 0,
+            "archived": 0,
+            "lag": 1,
+        }
+    ]
 
 
 # -- membership -------------------------------------------------------------------------------
@@ -141,8 +153,10 @@ async def test_heartbeat_join_assignment_epochs_and_leave(s: Served) -> None:
     moved = await heartbeat(c, G, mid, hb["member_epoch"])
     assert moved["member_epoch"] > hb["member_epoch"]
     assert [a["topic"] for a in moved["assignment"]] == ["t", "later"]
-    r = await c.post(f"/v1/share-groups/{G}/heartbeat",
-                     json={"member_id": mid, "member_epoch": moved["member_epoch"] + 5})
+    r = await c.post(
+        f"/v1/share-groups/{G}/heartbeat",
+        json={"member_id": mid, "member_epoch": moved["member_epoch"] + 5},
+    )
     assert_error(r, 409, "FENCED_MEMBER_EPOCH")
     other = await join(c, G, ["t"])  # every member gets every partition
     assert (await heartbeat(c, G, other, 0, ["t"]))["assignment"][0]["partitions"] == [0, 1, 2]
@@ -150,30 +164,35 @@ async def test_heartbeat_join_assignment_epochs_and_leave(s: Served) -> None:
     assert d["state"] == "Stable" and len(d["members"]) == 2
     left = await heartbeat(c, G, mid, -1)
     assert left["member_epoch"] == -1
-    r = await c.post(f"/v1/share-groups/{G}/heartbeat", json={"member_id": mid,
-                                                             "member_epoch": 3})
+    r = await c.post(f"/v1/share-groups/{G}/heartbeat", json={"member_id": mid, "member_epoch": 3})
     assert_error(r, 404, "UNKNOWN_MEMBER_ID")
     r = await c.delete(f"/v1/share-groups/{G}/members/{other}")
     assert r.status_code == 204
     assert (await group(c, G))["state"] == "Empty"
     r = await c.get("/v1/share-groups")
-    assert r.json() == {"share_groups": [{"group_id": G, "state": "Empty", "members": 0},
-                                         {"group_id": "other", "state": "Stable", "members": 1}]}
+    assert r.json() == {
+        "share_groups": [
+            {"group_id": G, "state": "Empty", "members": 0},
+            {"group_id": "other", "state": "Stable", "members": 1},
+        ]
+    }
 
 
 async def test_group_size_limit(settings_factory: Callable[..., Settings]) -> None:
     async with running(settings_factory(share_max_group_size=2)) as s:
         await join(s.client, G, ["t"])
         await join(s.client, G, ["t"])
-        r = await s.client.post(f"/v1/share-groups/{G}/heartbeat",
-                                json={"member_id": None, "member_epoch": 0,
-                                      "subscribed_topics": ["t"]})
+        r = await s.client.post(
+            f"/v1/share-groups/{G}/heartbeat",
+            json={"member_id": None, "member_epoch": 0, "subscribed_topics": ["t"]},
+        )
         assert_error(r, 429, "GROUP_MAX_SIZE_REACHED")
         assert len((await group(s.client, G))["members"]) == 2
 
 
 async def test_session_timeout_removes_silent_members_keeping_their_locks(
-        s: Served, clock: FakeClock) -> None:
+    s: Served, clock: FakeClock
+) -> None:
     c = s.client
     await create_topic(c, "t")
     await earliest(s)
@@ -242,7 +261,8 @@ async def test_two_members_never_hold_the_same_record(s: Served) -> None:
 
 
 async def test_lock_expiry_keeps_the_count_and_the_late_ack_is_refused(
-        s: Served, clock: FakeClock) -> None:
+    s: Served, clock: FakeClock
+) -> None:
     c = s.client
     await create_topic(c, "t")
     await earliest(s)
@@ -277,8 +297,7 @@ async def test_stale_ack_with_delivery_count_is_refused(s: Served, clock: FakeCl
     await ack_ok(c, G, a, ack_item(0, 0, "accept", delivery_count=2))
 
 
-async def test_ack_after_expiry_refused_even_before_the_sweep(s: Served, clock: FakeClock
-                                                               ) -> None:
+async def test_ack_after_expiry_refused_even_before_the_sweep(s: Served, clock: FakeClock) -> None:
     c = s.client
     await create_topic(c, "t")
     await earliest(s)
@@ -374,11 +393,13 @@ async def test_piggy_backed_acks_are_applied_before_acquiring(s: Served) -> None
     await values(s, 2)
     a = await join(c, G, ["t"])
     await fetch(c, G, a, max_records=1, acquire_mode="record_limit")
-    got = await fetch(c, G, a, acknowledgements=[ack_item(0, 0, "release"),
-                                                  ack_item(5, 3, "accept", partition=1)])
+    got = await fetch(
+        c, G, a, acknowledgements=[ack_item(0, 0, "release"), ack_item(5, 3, "accept", partition=1)]
+    )
     assert [(r["offset"], r["delivery_count"]) for r in got["records"]] == [(0, 2), (1, 1)]
     assert [(e["partition"], e["error"]["code"]) for e in got["acknowledgement_errors"]] == [
-        (1, "INVALID_REQUEST")]
+        (1, "INVALID_REQUEST")
+    ]
 
 
 async def test_control_markers_never_delivered_and_json_encoding(s: Served) -> None:
@@ -388,14 +409,14 @@ async def test_control_markers_never_delivered_and_json_encoding(s: Served) -> N
     await produce(c, "t", [{"value": {"n": 1}}], encoding="json")
     lg = s.broker.topics.get("t").log(0)
     from app.storage.record import CONTROL_FLAG, Record
+
     lg.append([Record(0, None, b"")], now_ms=0, attributes=CONTROL_FLAG)
     await s.broker.flusher.wait_durable([lg])
     await produce(c, "t", [{"value": {"n": 2}}], encoding="json")
     a = await join(c, G, ["t"])
     got = await fetch(c, G, a, encoding="json")
     assert [(r["offset"], r["value"]) for r in got["records"]] == [(0, {"n": 1}), (2, {"n": 2})]
-    assert states(await view(c, G)) == [(0, "acquired", 1), (1, "archived", 0),
-                                        (2, "acquired", 1)]
+    assert states(await view(c, G)) == [(0, "acquired", 1), (1, "archived", 0), (2, "acquired", 1)]
     await ack_ok(c, G, a, ack_item(0, 2, ["accept", "accept", "accept"]))
 
 
@@ -408,8 +429,9 @@ async def test_acks_arriving_together_share_one_commit(s: Served) -> None:
     a = await join(c, G, ["t"])
     assert len((await fetch(c, G, a))["records"]) == 12
     rounds = s.broker.share.writer.rounds
-    results = await asyncio.gather(*(ack(c, G, a, ack_item(0, 2, "accept", partition=p))
-                                     for p in range(4)))
+    results = await asyncio.gather(
+        *(ack(c, G, a, ack_item(0, 2, "accept", partition=p)) for p in range(4))
+    )
     assert all(r[0]["error"] is None for r in results)
     assert s.broker.share.writer.rounds - rounds < 4
     assert [p["start_offset"] for p in (await group(c, G))["partitions"]] == [3] * 4
@@ -466,8 +488,12 @@ async def test_many_waiters_woken_one_at_a_time_without_losing_work(s: Served) -
     await create_topic(c, "t")
     members = [await join(c, G, ["t"]) for _ in range(5)]
     await fetch(c, G, members[0])
-    tasks = [asyncio.create_task(fetch(c, G, m, max_wait_ms=30_000, max_records=2,
-                                       acquire_mode="record_limit")) for m in members]
+    tasks = [
+        asyncio.create_task(
+            fetch(c, G, m, max_wait_ms=30_000, max_records=2, acquire_mode="record_limit")
+        )
+        for m in members
+    ]
     await parked(s.broker, 5)
     await values(s, 4)  # work for two of them
     await until(lambda: sum(t.done() for t in tasks) >= 2)
@@ -487,16 +513,29 @@ async def test_config_patch_creates_the_group_and_validates(s: Served) -> None:
     c = s.client
     r = await c.patch("/v1/share-groups/new/config", json={"record_lock_duration_ms": 5000})
     assert r.status_code == 200
-    assert r.json() == {"record_lock_duration_ms": 5000, "delivery_count_limit": 5,
-                        "partition_max_record_locks": 2000, "auto_offset_reset": "latest",
-                        "isolation_level": "read_uncommitted", "renew_enabled": True,
-                        "dead_letter_topic": None}
+    assert r.json() == {
+        "record_lock_duration_ms": 5000,
+        "delivery_count_limit": 5,
+        "partition_max_record_locks": 2000,
+        "auto_offset_reset": "latest",
+        "isolation_level": "read_uncommitted",
+        "renew_enabled": True,
+        "dead_letter_topic": None,
+    }
     d = await group(c, "new")
     assert d["state"] == "Empty" and d["members"] == [] and d["partitions"] == []
-    for bad in ({"nope": 1}, {"delivery_count_limit": 1}, {"delivery_count_limit": 11},
-                {"partition_max_record_locks": 99}, {"record_lock_duration_ms": 999},
-                {"auto_offset_reset": "by_duration:x"}, {"isolation_level": "dirty"},
-                {"renew_enabled": 1}, {"dead_letter_topic": "missing"}, [1]):
+    for bad in (
+        {"nope": 1},
+        {"delivery_count_limit": 1},
+        {"delivery_count_limit": 11},
+        {"partition_max_record_locks": 99},
+        {"record_lock_duration_ms": 999},
+        {"auto_offset_reset": "by_duration:x"},
+        {"isolation_level": "dirty"},
+        {"renew_enabled": 1},
+        {"dead_letter_topic": "missing"},
+        [1],
+    ):
         r = await c.patch("/v1/share-groups/new/config", json=bad)
         assert_error(r, 400, "INVALID_CONFIG")
     assert (await group(c, "new"))["config"]["record_lock_duration_ms"] == 5000
@@ -515,8 +554,9 @@ async def test_reset_only_when_empty_and_delete(s: Served) -> None:
     await heartbeat(c, G, a, -1)
     r = await c.post(f"/v1/share-groups/{G}/offsets", json={**body, "dry_run": True})
     assert r.status_code == 200
-    assert r.json()["topics"] == [{"topic": "t", "partitions": [
-        {"partition": 0, "start_offset": 0}]}]
+    assert r.json()["topics"] == [
+        {"topic": "t", "partitions": [{"partition": 0, "start_offset": 0}]}
+    ]
     assert (await view(c, G))["start_offset"] == 5
     r = await c.post(f"/v1/share-groups/{G}/offsets", json=body)
     assert r.status_code == 200
@@ -524,24 +564,28 @@ async def test_reset_only_when_empty_and_delete(s: Served) -> None:
     b = await join(c, G, ["t"])
     assert offsets(await fetch(c, G, b)) == [0, 1, 2, 3, 4]
     await heartbeat(c, G, b, -1)
-    r = await c.post(f"/v1/share-groups/{G}/offsets",
-                     json={"topics": [{"topic": "t", "to": {"offset": 3}}]})
+    r = await c.post(
+        f"/v1/share-groups/{G}/offsets", json={"topics": [{"topic": "t", "to": {"offset": 3}}]}
+    )
     assert r.status_code == 200
     v = await view(c, G)
     assert (v["start_offset"], v["records"]) == (3, [])
-    r = await c.post(f"/v1/share-groups/{G}/offsets",
-                     json={"topics": [{"topic": "t", "to": {"offset": 99}}]})
+    r = await c.post(
+        f"/v1/share-groups/{G}/offsets", json={"topics": [{"topic": "t", "to": {"offset": 99}}]}
+    )
     assert_error(r, 409, "OFFSET_OUT_OF_RANGE")
-    assert (await c.delete(f"/v1/share-groups/{G}/offsets", params={"topic": "t"})
-            ).status_code == 204
+    assert (
+        await c.delete(f"/v1/share-groups/{G}/offsets", params={"topic": "t"})
+    ).status_code == 204
     assert (await view(c, G))["start_offset"] == -1
     assert (await c.delete(f"/v1/share-groups/{G}")).status_code == 204
     assert_error(await c.get(f"/v1/share-groups/{G}"), 404, "GROUP_ID_NOT_FOUND")
     assert_error(await c.delete(f"/v1/share-groups/{G}"), 404, "GROUP_ID_NOT_FOUND")
 
 
-async def test_state_survives_a_restart(settings_factory: Callable[..., Settings],
-                                        clock: FakeClock) -> None:
+async def test_state_survives_a_restart(
+    settings_factory: Callable[..., Settings], clock: FakeClock
+) -> None:
     settings = settings_factory()
     async with running(settings, clock) as s:
         c = s.client
@@ -550,8 +594,9 @@ async def test_state_survives_a_restart(settings_factory: Callable[..., Settings
         await values(s, 6)
         a = await join(c, G, ["t"])
         await fetch(c, G, a)
-        await ack_ok(c, G, a, ack_item(0, 5, ["accept", "release", "reject", "accept",
-                                              "accept", "accept"]))
+        await ack_ok(
+            c, G, a, ack_item(0, 5, ["accept", "release", "reject", "accept", "accept", "accept"])
+        )
         await fetch(c, G, a)  # 1 again (dc 2): acquired, not persisted
         await settle(s.broker)
     async with running(settings, clock) as s:
@@ -561,7 +606,8 @@ async def test_state_survives_a_restart(settings_factory: Callable[..., Settings
         assert states(v)[:2] == [(1, "available", 1), (2, "archived", 1)]
         d = await group(c, G)
         assert d["config"]["delivery_count_limit"] == 3 and d["config"]["auto_offset_reset"] == (
-            "earliest")
+            "earliest"
+        )
         b = await join(c, G, ["t"])
         got = await fetch(c, G, b)
         assert [(r["offset"], r["delivery_count"]) for r in got["records"]] == [(1, 2)]
@@ -575,13 +621,19 @@ async def test_dead_letter_copy_carries_the_headers(s: Served, clock: FakeClock)
     await create_topic(c, "t", partitions=3)
     await create_topic(c, "dlq", partitions=2)
     await earliest(s, dead_letter_topic="dlq", delivery_count_limit=2)
-    await produce(c, "t", [{"key": "k", "value": "bad", "partition": 2,
-                            "headers": [{"key": "h", "value": "x"}]},
-                           {"value": "slow", "partition": 2}])
+    await produce(
+        c,
+        "t",
+        [
+            {"key": "k", "value": "bad", "partition": 2, "headers": [{"key": "h", "value": "x"}]},
+            {"value": "slow", "partition": 2},
+        ],
+    )
     a = await join(c, G, ["t"])
     await fetch(c, G, a)
-    await ack_ok(c, G, a, ack_item(0, 0, "reject", partition=2),
-                 ack_item(1, 1, "release", partition=2))
+    await ack_ok(
+        c, G, a, ack_item(0, 0, "reject", partition=2), ack_item(1, 1, "release", partition=2)
+    )
     await fetch(c, G, a)
     clock.advance(30_000)
     await expire(s.broker)  # offset 1 at the limit
@@ -591,12 +643,21 @@ async def test_dead_letter_copy_carries_the_headers(s: Served, clock: FakeClock)
     first = recs[0]
     assert (first["key"], first["value"]) == ("k", "bad")
     headers = {h["key"]: h["value"] for h in first["headers"]}
-    assert headers == {"h": "x", "sluice.dlq.topic": "t", "sluice.dlq.partition": "2",
-                       "sluice.dlq.offset": "0", "sluice.dlq.group": G,
-                       "sluice.dlq.delivery_count": "1", "sluice.dlq.reason": "rejected"}
+    assert headers == {
+        "h": "x",
+        "sluice.dlq.topic": "t",
+        "sluice.dlq.partition": "2",
+        "sluice.dlq.offset": "0",
+        "sluice.dlq.group": G,
+        "sluice.dlq.delivery_count": "1",
+        "sluice.dlq.reason": "rejected",
+    }
     second = {h["key"]: h["value"] for h in recs[1]["headers"]}
-    assert (second["sluice.dlq.offset"], second["sluice.dlq.delivery_count"],
-            second["sluice.dlq.reason"]) == ("1", "2", "delivery_count_limit")
+    assert (
+        second["sluice.dlq.offset"],
+        second["sluice.dlq.delivery_count"],
+        second["sluice.dlq.reason"],
+    ) == ("1", "2", "delivery_count_limit")
     v = await view(c, G, partition=2)
     assert (v["start_offset"], v["records"]) == (2, [])
 
@@ -604,19 +665,23 @@ async def test_dead_letter_copy_carries_the_headers(s: Served, clock: FakeClock)
 # -- bad input --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("item", "why"), [
-    ({"first_offset": 3, "last_offset": 2, "type": "accept"}, "first > last"),
-    ({"first_offset": 0, "last_offset": 2, "types": ["accept", "accept"]}, "count"),
-    ({"first_offset": 0, "last_offset": 0, "type": "gap"}, "unknown type"),
-    ({"first_offset": 0, "last_offset": 0, "types": []}, "empty types"),
-    ({"first_offset": 0, "last_offset": 0}, "no type"),
-    ({"first_offset": "0", "last_offset": 0, "type": "accept"}, "string offset"),
-    ({"first_offset": 0, "last_offset": 0, "type": "accept", "delay_ms": 5}, "delay on accept"),
-    ({"first_offset": 0, "last_offset": 0, "type": "release", "delay_ms": -1}, "neg delay"),
-    ({"first_offset": 0, "last_offset": 9, "type": "accept"}, "beyond the window"),
-])
+@pytest.mark.parametrize(
+    ("item", "why"),
+    [
+        ({"first_offset": 3, "last_offset": 2, "type": "accept"}, "first > last"),
+        ({"first_offset": 0, "last_offset": 2, "types": ["accept", "accept"]}, "count"),
+        ({"first_offset": 0, "last_offset": 0, "type": "gap"}, "unknown type"),
+        ({"first_offset": 0, "last_offset": 0, "types": []}, "empty types"),
+        ({"first_offset": 0, "last_offset": 0}, "no type"),
+        ({"first_offset": "0", "last_offset": 0, "type": "accept"}, "string offset"),
+        ({"first_offset": 0, "last_offset": 0, "type": "accept", "delay_ms": 5}, "delay on accept"),
+        ({"first_offset": 0, "last_offset": 0, "type": "release", "delay_ms": -1}, "neg delay"),
+        ({"first_offset": 0, "last_offset": 9, "type": "accept"}, "beyond the window"),
+    ],
+)
 async def test_malformed_ranges_are_per_partition_errors_changing_nothing(
-        s: Served, item: dict[str, Any], why: str) -> None:
+    s: Served, item: dict[str, Any], why: str
+) -> None:
     c = s.client
     await create_topic(c, "t", partitions=2)
     await earliest(s)
@@ -625,8 +690,9 @@ async def test_malformed_ranges_are_per_partition_errors_changing_nothing(
     a = await join(c, G, ["t"])
     await fetch(c, G, a)
     before = await view(c, G)
-    results = await ack(c, G, a, {"topic": "t", "partition": 0, **item},
-                        ack_item(0, 0, "accept", partition=1))
+    results = await ack(
+        c, G, a, {"topic": "t", "partition": 0, **item}, ack_item(0, 0, "accept", partition=1)
+    )
     assert results[0]["error"]["code"] == "INVALID_REQUEST", why
     assert results[1]["error"] is None
     assert await view(c, G) == before
@@ -645,27 +711,46 @@ async def test_not_ascending_ranges_change_nothing(s: Served) -> None:
     assert states(await view(c, G)) == [(o, "acquired", 1) for o in range(4)]
 
 
-@pytest.mark.parametrize(("path", "body", "status", "code"), [
-    ("heartbeat", {"member_epoch": 0}, 400, "INVALID_REQUEST"),
-    ("heartbeat", {"member_epoch": "x", "subscribed_topics": ["t"]}, 400, "INVALID_REQUEST"),
-    ("heartbeat", {"member_epoch": 0, "subscribed_topics": "t"}, 400, "INVALID_REQUEST"),
-    ("heartbeat", {"member_epoch": 0, "subscribed_topics": ["bad name"]}, 400, "INVALID_TOPIC"),
-    ("heartbeat", {"member_id": "x", "member_epoch": -7}, 400, "INVALID_REQUEST"),
-    ("heartbeat", {"member_id": "x", "member_epoch": 4}, 404, "UNKNOWN_MEMBER_ID"),
-    ("heartbeat", [1, 2], 400, "INVALID_REQUEST"),
-    ("fetch", {"member_id": "ghost"}, 404, "UNKNOWN_MEMBER_ID"),
-    ("fetch", {"member_id": None, "subscribed_topics": ["t"], "max_records": 0}, 400,
-     "INVALID_REQUEST"),
-    ("fetch", {"member_id": None, "subscribed_topics": ["t"], "acquire_mode": "x"}, 400,
-     "INVALID_REQUEST"),
-    ("fetch", {"member_id": None, "subscribed_topics": ["t"], "acknowledgements": {}}, 400,
-     "INVALID_REQUEST"),
-    ("acknowledge", {"member_id": "ghost", "acknowledgements": []}, 404, "UNKNOWN_MEMBER_ID"),
-    ("acknowledge", {"acknowledgements": []}, 400, "INVALID_REQUEST"),
-    ("acknowledge", {"member_id": "m", "acknowledgements": [{"topic": "t"}]}, 400,
-     "INVALID_REQUEST"),
-    ("offsets", {"topics": []}, 400, "INVALID_REQUEST"),
-])
+@pytest.mark.parametrize(
+    ("path", "body", "status", "code"),
+    [
+        ("heartbeat", {"member_epoch": 0}, 400, "INVALID_REQUEST"),
+        ("heartbeat", {"member_epoch": "x", "subscribed_topics": ["t"]}, 400, "INVALID_REQUEST"),
+        ("heartbeat", {"member_epoch": 0, "subscribed_topics": "t"}, 400, "INVALID_REQUEST"),
+        ("heartbeat", {"member_epoch": 0, "subscribed_topics": ["bad name"]}, 400, "INVALID_TOPIC"),
+        ("heartbeat", {"member_id": "x", "member_epoch": -7}, 400, "INVALID_REQUEST"),
+        ("heartbeat", {"member_id": "x", "member_epoch": 4}, 404, "UNKNOWN_MEMBER_ID"),
+        ("heartbeat", [1, 2], 400, "INVALID_REQUEST"),
+        ("fetch", {"member_id": "ghost"}, 404, "UNKNOWN_MEMBER_ID"),
+        (
+            "fetch",
+            {"member_id": None, "subscribed_topics": ["t"], "max_records": 0},
+            400,
+            "INVALID_REQUEST",
+        ),
+        (
+            "fetch",
+            {"member_id": None, "subscribed_topics": ["t"], "acquire_mode": "x"},
+            400,
+            "INVALID_REQUEST",
+        ),
+        (
+            "fetch",
+            {"member_id": None, "subscribed_topics": ["t"], "acknowledgements": {}},
+            400,
+            "INVALID_REQUEST",
+        ),
+        ("acknowledge", {"member_id": "ghost", "acknowledgements": []}, 404, "UNKNOWN_MEMBER_ID"),
+        ("acknowledge", {"acknowledgements": []}, 400, "INVALID_REQUEST"),
+        (
+            "acknowledge",
+            {"member_id": "m", "acknowledgements": [{"topic": "t"}]},
+            400,
+            "INVALID_REQUEST",
+        ),
+        ("offsets", {"topics": []}, 400, "INVALID_REQUEST"),
+    ],
+)
 async def test_bad_requests(s: Served, path: str, body: Any, status: int, code: str) -> None:
     await create_topic(s.client, "t")
     await s.client.patch(f"/v1/share-groups/{G}/config", json={})
@@ -678,32 +763,56 @@ async def test_bad_admin_requests(s: Served) -> None:
     await create_topic(c, "t")
     assert_error(await c.get("/v1/share-groups/nope"), 404, "GROUP_ID_NOT_FOUND")
     await c.patch(f"/v1/share-groups/{G}/config", json={})
-    assert_error(await c.get(f"/v1/share-groups/{G}/partitions/zz/0/records"), 404,
-                 "UNKNOWN_TOPIC_OR_PARTITION")
-    assert_error(await c.get(f"/v1/share-groups/{G}/partitions/t/0/records",
-                             params={"from": -1}), 400, "INVALID_REQUEST")
+    assert_error(
+        await c.get(f"/v1/share-groups/{G}/partitions/zz/0/records"),
+        404,
+        "UNKNOWN_TOPIC_OR_PARTITION",
+    )
+    assert_error(
+        await c.get(f"/v1/share-groups/{G}/partitions/t/0/records", params={"from": -1}),
+        400,
+        "INVALID_REQUEST",
+    )
     for to in ("middle", {"offset": -1}, {"timestamp": "x"}, {"a": 1, "b": 2}, None):
-        r = await c.post(f"/v1/share-groups/{G}/offsets",
-                         json={"topics": [{"topic": "t", "to": to}]})
+        r = await c.post(
+            f"/v1/share-groups/{G}/offsets", json={"topics": [{"topic": "t", "to": to}]}
+        )
         assert_error(r, 400, "INVALID_REQUEST")
     # a malformed target is reported where the reset reaches it: after the group and topic
     bad_to = {"topics": [{"topic": "t", "to": "middle"}]}
-    assert_error(await c.post("/v1/share-groups/nope/offsets", json=bad_to), 404,
-                 "GROUP_ID_NOT_FOUND")
-    assert_error(await c.post(f"/v1/share-groups/{G}/offsets",
-                              json={"topics": [{"topic": "zz", "to": "middle"}]}), 404,
-                 "UNKNOWN_TOPIC_OR_PARTITION")
+    assert_error(
+        await c.post("/v1/share-groups/nope/offsets", json=bad_to), 404, "GROUP_ID_NOT_FOUND"
+    )
+    assert_error(
+        await c.post(
+            f"/v1/share-groups/{G}/offsets", json={"topics": [{"topic": "zz", "to": "middle"}]}
+        ),
+        404,
+        "UNKNOWN_TOPIC_OR_PARTITION",
+    )
     assert_error(await c.delete(f"/v1/share-groups/{G}/offsets"), 400, "INVALID_REQUEST")
-    assert_error(await c.delete(f"/v1/share-groups/{G}/members/ghost"), 404,
-                 "UNKNOWN_MEMBER_ID")
-    assert_error(await c.delete(f"/v1/share-groups/{G}/offsets", params={"topic": "zz"}), 404,
-                 "UNKNOWN_TOPIC_OR_PARTITION")
-    assert_error(await c.post(f"/v1/share-groups/{G}/offsets",
-                              json={"topics": [{"topic": "t", "to": "earliest"}],
-                                    "dry_run": "yes"}), 400, "INVALID_REQUEST")
-    assert_error(await c.post("/v1/share-groups/bad name/heartbeat",
-                              json={"member_epoch": 0, "subscribed_topics": ["t"]}), 400,
-                 "INVALID_REQUEST")
+    assert_error(await c.delete(f"/v1/share-groups/{G}/members/ghost"), 404, "UNKNOWN_MEMBER_ID")
+    assert_error(
+        await c.delete(f"/v1/share-groups/{G}/offsets", params={"topic": "zz"}),
+        404,
+        "UNKNOWN_TOPIC_OR_PARTITION",
+    )
+    assert_error(
+        await c.post(
+            f"/v1/share-groups/{G}/offsets",
+            json={"topics": [{"topic": "t", "to": "earliest"}], "dry_run": "yes"},
+        ),
+        400,
+        "INVALID_REQUEST",
+    )
+    assert_error(
+        await c.post(
+            "/v1/share-groups/bad name/heartbeat",
+            json={"member_epoch": 0, "subscribed_topics": ["t"]},
+        ),
+        400,
+        "INVALID_REQUEST",
+    )
     _ = base64
 
 
@@ -714,10 +823,14 @@ async def test_by_duration_and_partitions_added_later(s: Served, clock: FakeCloc
     c = s.client
     await create_topic(c, "t")
     now = clock.now_ms()
-    await produce(c, "t", [{"value": "old", "timestamp": now - 120_000},
-                           {"value": "new", "timestamp": now - 30_000}])
-    r = await c.patch(f"/v1/share-groups/{G}/config",
-                      json={"auto_offset_reset": "by_duration:60000"})
+    await produce(
+        c,
+        "t",
+        [{"value": "old", "timestamp": now - 120_000}, {"value": "new", "timestamp": now - 30_000}],
+    )
+    r = await c.patch(
+        f"/v1/share-groups/{G}/config", json={"auto_offset_reset": "by_duration:60000"}
+    )
     assert r.status_code == 200
     a = await join(c, G, ["t"])
     got = await fetch(c, G, a)
@@ -725,8 +838,14 @@ async def test_by_duration_and_partitions_added_later(s: Served, clock: FakeCloc
     # a partition added later starts from the same rule at the group's first fetch from it
     r = await c.patch("/v1/topics/t", json={"partitions": 2})
     assert r.status_code == 200
-    await produce(c, "t", [{"value": "p1-old", "partition": 1, "timestamp": now - 120_000},
-                           {"value": "p1-new", "partition": 1}])
+    await produce(
+        c,
+        "t",
+        [
+            {"value": "p1-old", "partition": 1, "timestamp": now - 120_000},
+            {"value": "p1-new", "partition": 1},
+        ],
+    )
     got = await fetch(c, G, a)
     assert [(r["partition"], r["value"]) for r in got["records"]] == [(1, "p1-new")]
 
@@ -740,8 +859,9 @@ async def test_delete_records_archives_what_the_log_no_longer_holds(s: Served) -
     await fetch(c, G, a, max_records=2, acquire_mode="record_limit")  # 0-1 acquired
     await fetch(c, G, a, max_records=2, acquire_mode="record_limit")  # 2-3 acquired
     await ack_ok(c, G, a, ack_item(2, 3, "release"))
-    r = await c.post("/v1/topics/t/delete-records",
-                     json={"partitions": [{"partition": 0, "before_offset": 4}]})
+    r = await c.post(
+        "/v1/topics/t/delete-records", json={"partitions": [{"partition": 0, "before_offset": 4}]}
+    )
     assert r.status_code == 200
     got = await fetch(c, G, a)
     assert offsets(got) == [4, 5]  # 2-3 were available below the new log start: archived
@@ -792,8 +912,7 @@ async def test_read_committed_group_waits_for_commit_and_never_sees_aborted(s: S
     assert offsets(got) == [3]  # the aborted records and the markers are never delivered
     v = await view(c, G)
     assert v["start_offset"] == 3  # 0-2 (aborted, and the abort marker) archived: complete
-    assert [(r["offset"], r["state"]) for r in v["records"]] == [
-        (3, "acquired"), (4, "archived")]
+    assert [(r["offset"], r["state"]) for r in v["records"]] == [(3, "acquired"), (4, "archived")]
     await ack_ok(c, G, a, ack_item(0, 4, "accept"))
     v = await view(c, G)
     assert (v["start_offset"], v["end_offset"]) == (5, 5)
@@ -808,8 +927,9 @@ async def test_metrics_show_records_by_state(s: Served) -> None:
     await fetch(c, G, a)
     await ack_ok(c, G, a, ack_item(1, 1, "accept"))
     text = (await c.get("/metrics")).text
-    lines = dict(line.split(" ", 1) for line in text.splitlines()
-                 if line.startswith("sluice_share"))
+    lines = dict(
+        line.split(" ", 1) for line in text.splitlines() if line.startswith("sluice_share")
+    )
     assert lines["sluice_share_records_acquired"] == "2"
     assert lines["sluice_share_records_acknowledged"] == "1"
     assert lines["sluice_share_groups"] == "1" and lines["sluice_share_members"] == "1"
@@ -834,8 +954,7 @@ async def test_heartbeats_and_long_polls_keep_a_member_alive(s: Served, clock: F
     assert s.broker.share.membership.sweep_sessions() == 2
 
 
-async def test_the_initial_start_offset_is_durable_before_records_are_delivered(
-        s: Served) -> None:
+async def test_the_initial_start_offset_is_durable_before_records_are_delivered(s: Served) -> None:
     c = s.client
     await create_topic(c, "t")
     await values(s, 5)
@@ -847,16 +966,26 @@ async def test_the_initial_start_offset_is_durable_before_records_are_delivered(
     assert offsets(await fetch(c, G, a)) == [5, 6]
 
 
-JUNK: list[Any] = [None, 0, -1, 2**70, "x", [], {}, [None], {"member_id": 5},
-                   {"member_id": None, "subscribed_topics": [None]},
-                   {"member_id": "m", "acknowledgements": [None]},
-                   {"member_id": "m", "acknowledgements": [{"topic": "t", "partition": -1}]},
-                   {"member_id": "m", "member_epoch": 2**70},
-                   {"member_id": None, "subscribed_topics": ["t"], "max_wait_ms": "x"},
-                   {"member_id": None, "subscribed_topics": ["t"], "encoding": "rot13"},
-                   {"topics": [{"topic": "t", "partitions": [-1], "to": "earliest"}]},
-                   {"topics": [{"topic": "t", "partitions": [7], "to": "earliest"}]},
-                   {"record_lock_duration_ms": 2**70}]
+JUNK: list[Any] = [
+    None,
+    0,
+    -1,
+    2**70,
+    "x",
+    [],
+    {},
+    [None],
+    {"member_id": 5},
+    {"member_id": None, "subscribed_topics": [None]},
+    {"member_id": "m", "acknowledgements": [None]},
+    {"member_id": "m", "acknowledgements": [{"topic": "t", "partition": -1}]},
+    {"member_id": "m", "member_epoch": 2**70},
+    {"member_id": None, "subscribed_topics": ["t"], "max_wait_ms": "x"},
+    {"member_id": None, "subscribed_topics": ["t"], "encoding": "rot13"},
+    {"topics": [{"topic": "t", "partitions": [-1], "to": "earliest"}]},
+    {"topics": [{"topic": "t", "partitions": [7], "to": "earliest"}]},
+    {"record_lock_duration_ms": 2**70},
+]
 
 
 async def test_junk_never_500_and_changes_nothing(s: Served) -> None:

@@ -26,16 +26,22 @@ DEFAULTS = {k: spec.default for k, spec in TOPIC_CONFIG.items()}
 
 
 def empty_partitions(n: int) -> list[dict[str, int]]:
-    return [{"partition": p, "log_start_offset": 0, "high_watermark": 0,
-             "last_stable_offset": 0} for p in range(n)]
+    return [
+        {"partition": p, "log_start_offset": 0, "high_watermark": 0, "last_stable_offset": 0}
+        for p in range(n)
+    ]
 
 
 async def test_create_answers_201_with_description(client: httpx.AsyncClient) -> None:
-    r = await client.post("/v1/topics", json={"name": "orders", "partitions": 3,
-                                              "config": {"retention_ms": 60_000}})
+    r = await client.post(
+        "/v1/topics", json={"name": "orders", "partitions": 3, "config": {"retention_ms": 60_000}}
+    )
     assert r.status_code == 201
-    assert r.json() == {"name": "orders", "config": {**DEFAULTS, "retention_ms": 60_000},
-                        "partitions": empty_partitions(3)}
+    assert r.json() == {
+        "name": "orders",
+        "config": {**DEFAULTS, "retention_ms": 60_000},
+        "partitions": empty_partitions(3),
+    }
     assert await describe(client, "orders") == r.json()
 
 
@@ -77,24 +83,45 @@ async def test_describe_unknown_topic(client: httpx.AsyncClient) -> None:
 async def test_duplicate_create_is_409(client: httpx.AsyncClient) -> None:
     await create_topic(client, "dup", 2)
     await produce(client, "dup", [{"value": "kept", "partition": 1}])
-    err = assert_error(await client.post("/v1/topics", json={"name": "dup", "partitions": 5}),
-                       409, "TOPIC_ALREADY_EXISTS")
+    err = assert_error(
+        await client.post("/v1/topics", json={"name": "dup", "partitions": 5}),
+        409,
+        "TOPIC_ALREADY_EXISTS",
+    )
     assert err["retriable"] is False
     assert await watermarks(client, "dup") == [0, 1]
 
 
 async def test_concurrent_creates_of_one_name_create_once(client: httpx.AsyncClient) -> None:
-    rs = await asyncio.gather(*(client.post("/v1/topics", json={"name": "race", "partitions": 2})
-                                for _ in range(5)))
+    rs = await asyncio.gather(
+        *(client.post("/v1/topics", json={"name": "race", "partitions": 2}) for _ in range(5))
+    )
     assert sorted(r.status_code for r in rs) == [201, 409, 409, 409, 409]
-    assert (await client.get("/v1/topics")).json() == {"topics": [{"name": "race",
-                                                                   "partitions": 2}]}
+    assert (await client.get("/v1/topics")).json() == {
+        "topics": [{"name": "race", "partitions": 2}]
+    }
 
 
-@pytest.mark.parametrize("name", [
-    "", "x" * 250, "a/b", "a b", " a", "é", "a\tb", ".", "..", None, 5, True, ["a"],
-    {"n": "a"},
-], ids=repr)
+@pytest.mark.parametrize(
+    "name",
+    [
+        "",
+        "x" * 250,
+        "a/b",
+        "a b",
+        " a",
+        "é",
+        "a\tb",
+        ".",
+        "..",
+        None,
+        5,
+        True,
+        ["a"],
+        {"n": "a"},
+    ],
+    ids=repr,
+)
 async def test_invalid_topic_names(client: httpx.AsyncClient, name: Any) -> None:
     r = await client.post("/v1/topics", json={"name": name, "partitions": 1})
     assert_error(r, 400, "INVALID_TOPIC")
@@ -113,8 +140,9 @@ async def test_missing_name_is_invalid_topic(client: httpx.AsyncClient) -> None:
     assert_error(await client.post("/v1/topics", json={"partitions": 1}), 400, "INVALID_TOPIC")
 
 
-@pytest.mark.parametrize("partitions", [0, -1, "3", True, False, 1.5, 2.0, 1001, [1], {"n": 2}],
-                         ids=repr)
+@pytest.mark.parametrize(
+    "partitions", [0, -1, "3", True, False, 1.5, 2.0, 1001, [1], {"n": 2}], ids=repr
+)
 async def test_invalid_partition_counts(client: httpx.AsyncClient, partitions: Any) -> None:
     r = await client.post("/v1/topics", json={"name": "p", "partitions": partitions})
     assert_error(r, 400, "INVALID_PARTITIONS")
@@ -126,23 +154,27 @@ async def test_max_partitions_accepted(client: httpx.AsyncClient) -> None:
     assert len(d["partitions"]) == 1000
 
 
-@pytest.mark.parametrize("config", [
-    {"nope": 1},
-    {"retention_ms": 0},
-    {"retention_ms": -2},
-    {"segment_bytes": 1023},
-    {"segment_bytes": 2**30 + 1},
-    {"index_interval_bytes": 63},
-    {"max_message_bytes": 10},
-    {"retention_bytes": -5},
-    {"retention_ms": "1000"},
-    {"retention_ms": 1.5},
-    {"retention_ms": True},
-    {"retention_ms": [1]},
-    [],
-    "retention_ms=1",
-    5,
-], ids=repr)
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"nope": 1},
+        {"retention_ms": 0},
+        {"retention_ms": -2},
+        {"segment_bytes": 1023},
+        {"segment_bytes": 2**30 + 1},
+        {"index_interval_bytes": 63},
+        {"max_message_bytes": 10},
+        {"retention_bytes": -5},
+        {"retention_ms": "1000"},
+        {"retention_ms": 1.5},
+        {"retention_ms": True},
+        {"retention_ms": [1]},
+        [],
+        "retention_ms=1",
+        5,
+    ],
+    ids=repr,
+)
 async def test_invalid_config_on_create(client: httpx.AsyncClient, config: Any) -> None:
     r = await client.post("/v1/topics", json={"name": "c", "config": config})
     assert_error(r, 400, "INVALID_CONFIG")
@@ -172,8 +204,7 @@ async def test_patch_increases_partitions(client: httpx.AsyncClient) -> None:
     assert r.status_code == 200
     assert [p["high_watermark"] for p in r.json()["partitions"]] == [0, 1, 0, 0, 0]
     assert r.json() == await describe(client, "grow")
-    assert (await client.get("/v1/topics")).json()["topics"] == [{"name": "grow",
-                                                                  "partitions": 5}]
+    assert (await client.get("/v1/topics")).json()["topics"] == [{"name": "grow", "partitions": 5}]
     # new partitions take records, and keys now map over 5 partitions
     got = await produce(client, "grow", [{"value": "n", "partition": 4}])
     assert got[0]["partition"] == 4 and got[0]["offset"] == 0
@@ -189,8 +220,9 @@ async def test_patch_same_partition_count_is_a_no_op(client: httpx.AsyncClient) 
 
 
 @pytest.mark.parametrize("partitions", [1, 0, -1, "4", True, 1001, 2.5], ids=repr)
-async def test_patch_invalid_or_decreasing_partitions(client: httpx.AsyncClient,
-                                                      partitions: Any) -> None:
+async def test_patch_invalid_or_decreasing_partitions(
+    client: httpx.AsyncClient, partitions: Any
+) -> None:
     await create_topic(client, "shrink", 2)
     r = await client.patch("/v1/topics/shrink", json={"partitions": partitions})
     assert_error(r, 400, "INVALID_PARTITIONS")
@@ -210,17 +242,21 @@ async def test_patch_config(client: httpx.AsyncClient) -> None:
     assert (await describe(client, "cfg"))["config"] == r.json()["config"]
 
 
-@pytest.mark.parametrize("config", [
-    {"unknown_key": 1},
-    {"retention_ms": 0},
-    {"segment_bytes": 100},
-    {"max_message_bytes": 2**40},
-    {"segment_bytes": "4096"},
-    {"segment_bytes": False},
-    {"segment_bytes": 4096.0},
-    [{"segment_bytes": 4096}],
-    "x",
-], ids=repr)
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"unknown_key": 1},
+        {"retention_ms": 0},
+        {"segment_bytes": 100},
+        {"max_message_bytes": 2**40},
+        {"segment_bytes": "4096"},
+        {"segment_bytes": False},
+        {"segment_bytes": 4096.0},
+        [{"segment_bytes": 4096}],
+        "x",
+    ],
+    ids=repr,
+)
 async def test_patch_invalid_config(client: httpx.AsyncClient, config: Any) -> None:
     await create_topic(client, "cfg", config={"retention_ms": 1000})
     r = await client.patch("/v1/topics/cfg", json={"config": config})
@@ -230,8 +266,7 @@ async def test_patch_invalid_config(client: httpx.AsyncClient, config: Any) -> N
 
 async def test_patch_is_all_or_nothing(client: httpx.AsyncClient) -> None:
     await create_topic(client, "atomic", 1)
-    r = await client.patch("/v1/topics/atomic",
-                           json={"partitions": 4, "config": {"bogus": 1}})
+    r = await client.patch("/v1/topics/atomic", json={"partitions": 4, "config": {"bogus": 1}})
     assert_error(r, 400, "INVALID_CONFIG")
     d = await describe(client, "atomic")
     assert len(d["partitions"]) == 1
@@ -239,8 +274,11 @@ async def test_patch_is_all_or_nothing(client: httpx.AsyncClient) -> None:
 
 
 async def test_patch_unknown_topic_and_bad_body(client: httpx.AsyncClient) -> None:
-    assert_error(await client.patch("/v1/topics/ghost", json={"partitions": 2}),
-                 404, "UNKNOWN_TOPIC_OR_PARTITION")
+    assert_error(
+        await client.patch("/v1/topics/ghost", json={"partitions": 2}),
+        404,
+        "UNKNOWN_TOPIC_OR_PARTITION",
+    )
     await create_topic(client, "t")
     assert_error(await client.patch("/v1/topics/t", content=b"nope"), 400, "INVALID_REQUEST")
     assert_error(await client.patch("/v1/topics/t", json=[1]), 400, "INVALID_REQUEST")
@@ -258,10 +296,14 @@ async def test_delete_topic(client: httpx.AsyncClient) -> None:
     assert r.content == b""
     assert_error(await client.get("/v1/topics/gone"), 404, "UNKNOWN_TOPIC_OR_PARTITION")
     assert_error(await client.delete("/v1/topics/gone"), 404, "UNKNOWN_TOPIC_OR_PARTITION")
-    assert_error(await client.post("/v1/topics/gone/records", json={"records": [{"value": "x"}]}),
-                 404, "UNKNOWN_TOPIC_OR_PARTITION")
-    assert_error(await client.get("/v1/topics/gone/partitions/0/records"),
-                 404, "UNKNOWN_TOPIC_OR_PARTITION")
+    assert_error(
+        await client.post("/v1/topics/gone/records", json={"records": [{"value": "x"}]}),
+        404,
+        "UNKNOWN_TOPIC_OR_PARTITION",
+    )
+    assert_error(
+        await client.get("/v1/topics/gone/partitions/0/records"), 404, "UNKNOWN_TOPIC_OR_PARTITION"
+    )
     assert (await client.get("/v1/topics")).json() == {"topics": []}
     await assert_healthy(client)
 
@@ -287,21 +329,44 @@ async def test_delete_records_moves_log_start(client: httpx.AsyncClient) -> None
     await create_topic(client, "dr", 2)
     await produce(client, "dr", [{"value": str(i), "partition": 0} for i in range(10)])
     await produce(client, "dr", [{"value": str(i), "partition": 1} for i in range(4)])
-    r = await client.post("/v1/topics/dr/delete-records", json={"partitions": [
-        {"partition": 0, "before_offset": 6}, {"partition": 1, "before_offset": -1}]})
+    r = await client.post(
+        "/v1/topics/dr/delete-records",
+        json={
+            "partitions": [
+                {"partition": 0, "before_offset": 6},
+                {"partition": 1, "before_offset": -1},
+            ]
+        },
+    )
     assert r.status_code == 200, r.text
-    assert r.json() == {"partitions": [{"partition": 0, "log_start_offset": 6},
-                                       {"partition": 1, "log_start_offset": 4}]}
+    assert r.json() == {
+        "partitions": [
+            {"partition": 0, "log_start_offset": 6},
+            {"partition": 1, "log_start_offset": 4},
+        ]
+    }
     d = await describe(client, "dr")
     assert [(p["log_start_offset"], p["high_watermark"]) for p in d["partitions"]] == [
-        (6, 10), (4, 4)]
-    assert_error(await client.get("/v1/topics/dr/partitions/0/records", params={"offset": 5}),
-                 409, "OFFSET_OUT_OF_RANGE")
-    assert_error(await client.get("/v1/topics/dr/partitions/0/records", params={"offset": 0}),
-                 409, "OFFSET_OUT_OF_RANGE")
+        (6, 10),
+        (4, 4),
+    ]
+    assert_error(
+        await client.get("/v1/topics/dr/partitions/0/records", params={"offset": 5}),
+        409,
+        "OFFSET_OUT_OF_RANGE",
+    )
+    assert_error(
+        await client.get("/v1/topics/dr/partitions/0/records", params={"offset": 0}),
+        409,
+        "OFFSET_OUT_OF_RANGE",
+    )
     body = await read(client, "dr", 0, offset=6)
     assert [(x["offset"], x["value"]) for x in body["records"]] == [
-        (6, "6"), (7, "7"), (8, "8"), (9, "9")]
+        (6, "6"),
+        (7, "7"),
+        (8, "8"),
+        (9, "9"),
+    ]
     assert body["log_start_offset"] == 6
     r = await client.get("/v1/topics/dr/partitions/0/offsets", params={"at": "earliest"})
     assert r.json()["offset"] == 6
@@ -309,8 +374,9 @@ async def test_delete_records_moves_log_start(client: httpx.AsyncClient) -> None
     r = await client.get("/v1/topics/dr/partitions/0/offsets", params={"at": "0"})
     assert r.json()["offset"] == 6
     # moving it back is not possible: the log start stays
-    r = await client.post("/v1/topics/dr/delete-records",
-                          json={"partitions": [{"partition": 0, "before_offset": 2}]})
+    r = await client.post(
+        "/v1/topics/dr/delete-records", json={"partitions": [{"partition": 0, "before_offset": 2}]}
+    )
     assert r.status_code == 200
     assert r.json() == {"partitions": [{"partition": 0, "log_start_offset": 6}]}
     # new records still append after the high watermark
@@ -321,48 +387,67 @@ async def test_delete_records_moves_log_start(client: httpx.AsyncClient) -> None
 async def test_delete_records_beyond_high_watermark_is_409(client: httpx.AsyncClient) -> None:
     await create_topic(client, "dr", 2)
     await produce(client, "dr", [{"value": "a", "partition": 0}] * 3)
-    r = await client.post("/v1/topics/dr/delete-records", json={"partitions": [
-        {"partition": 1, "before_offset": 0}, {"partition": 0, "before_offset": 4}]})
+    r = await client.post(
+        "/v1/topics/dr/delete-records",
+        json={
+            "partitions": [
+                {"partition": 1, "before_offset": 0},
+                {"partition": 0, "before_offset": 4},
+            ]
+        },
+    )
     assert_error(r, 409, "OFFSET_OUT_OF_RANGE")
     d = await describe(client, "dr")
     assert [p["log_start_offset"] for p in d["partitions"]] == [0, 0]
     assert len((await read(client, "dr", 0))["records"]) == 3
 
 
-@pytest.mark.parametrize("body", [
-    {},
-    {"partitions": []},
-    {"partitions": "0"},
-    {"partitions": [5]},
-    {"partitions": [{"partition": 0}]},
-    {"partitions": [{"before_offset": 1}]},
-    {"partitions": [{"partition": "0", "before_offset": 1}]},
-    {"partitions": [{"partition": -1, "before_offset": 1}]},
-    {"partitions": [{"partition": 0, "before_offset": -2}]},
-    {"partitions": [{"partition": 0, "before_offset": True}]},
-    {"partitions": [{"partition": 0, "before_offset": 1.0}]},
-    ["partitions"],
-    None,
-], ids=repr)
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"partitions": []},
+        {"partitions": "0"},
+        {"partitions": [5]},
+        {"partitions": [{"partition": 0}]},
+        {"partitions": [{"before_offset": 1}]},
+        {"partitions": [{"partition": "0", "before_offset": 1}]},
+        {"partitions": [{"partition": -1, "before_offset": 1}]},
+        {"partitions": [{"partition": 0, "before_offset": -2}]},
+        {"partitions": [{"partition": 0, "before_offset": True}]},
+        {"partitions": [{"partition": 0, "before_offset": 1.0}]},
+        ["partitions"],
+        None,
+    ],
+    ids=repr,
+)
 async def test_delete_records_malformed(client: httpx.AsyncClient, body: Any) -> None:
     await create_topic(client, "dr")
     await produce(client, "dr", [{"value": "a"}] * 3)
-    assert_error(await client.post("/v1/topics/dr/delete-records", json=body),
-                 400, "INVALID_REQUEST")
+    assert_error(
+        await client.post("/v1/topics/dr/delete-records", json=body), 400, "INVALID_REQUEST"
+    )
     assert (await describe(client, "dr"))["partitions"][0]["log_start_offset"] == 0
     await assert_healthy(client)
 
 
 async def test_delete_records_unknown_topic_or_partition(client: httpx.AsyncClient) -> None:
     body = {"partitions": [{"partition": 0, "before_offset": 0}]}
-    assert_error(await client.post("/v1/topics/ghost/delete-records", json=body),
-                 404, "UNKNOWN_TOPIC_OR_PARTITION")
+    assert_error(
+        await client.post("/v1/topics/ghost/delete-records", json=body),
+        404,
+        "UNKNOWN_TOPIC_OR_PARTITION",
+    )
     await create_topic(client, "dr")
     body = {"partitions": [{"partition": 1, "before_offset": 0}]}
-    assert_error(await client.post("/v1/topics/dr/delete-records", json=body),
-                 404, "UNKNOWN_TOPIC_OR_PARTITION")
-    assert_error(await client.post("/v1/topics/dr/delete-records", content=b""),
-                 400, "INVALID_REQUEST")
+    assert_error(
+        await client.post("/v1/topics/dr/delete-records", json=body),
+        404,
+        "UNKNOWN_TOPIC_OR_PARTITION",
+    )
+    assert_error(
+        await client.post("/v1/topics/dr/delete-records", content=b""), 400, "INVALID_REQUEST"
+    )
 
 
 async def test_delete_records_across_segments(client: httpx.AsyncClient) -> None:
@@ -371,11 +456,16 @@ async def test_delete_records_across_segments(client: httpx.AsyncClient) -> None
     t0 = time.time_ns() // 1_000_000  # recent: older records would fall to retention_ms
     for i in range(30):
         await produce(client, "seg", [{"value": f"{i:03d}" + "x" * 200, "timestamp": t0 + i}])
-    r = await client.post("/v1/topics/seg/delete-records",
-                          json={"partitions": [{"partition": 0, "before_offset": 17}]})
+    r = await client.post(
+        "/v1/topics/seg/delete-records",
+        json={"partitions": [{"partition": 0, "before_offset": 17}]},
+    )
     assert r.json() == {"partitions": [{"partition": 0, "log_start_offset": 17}]}
-    assert_error(await client.get("/v1/topics/seg/partitions/0/records", params={"offset": 16}),
-                 409, "OFFSET_OUT_OF_RANGE")
+    assert_error(
+        await client.get("/v1/topics/seg/partitions/0/records", params={"offset": 16}),
+        409,
+        "OFFSET_OUT_OF_RANGE",
+    )
     body = await read(client, "seg", 0, offset=17)
     assert [x["offset"] for x in body["records"]] == list(range(17, 30))
     assert body["records"][0]["value"].startswith("017")

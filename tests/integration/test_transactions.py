@@ -25,14 +25,14 @@ from tests.integration.txn_helpers import (
 
 
 @pytest.fixture
-async def txn_served(settings_factory: Callable[..., Settings],
-                     clock: FakeClock) -> AsyncIterator[Served]:
+async def txn_served(
+    settings_factory: Callable[..., Settings], clock: FakeClock
+) -> AsyncIterator[Served]:
     async with running(settings_factory(), clock) as s:
         yield s
 
 
-async def test_commit_makes_records_visible_to_read_committed(
-        client: httpx.AsyncClient) -> None:
+async def test_commit_makes_records_visible_to_read_committed(client: httpx.AsyncClient) -> None:
     await create_topic(client, "t", partitions=2)
     pid, epoch = await init_producer(client, transactional_id="tx")
     assert epoch == 0
@@ -44,8 +44,10 @@ async def test_commit_makes_records_visible_to_read_committed(
     assert await values(client, "t", 0) == ["v0", "v1"]
     r = await client.get("/v1/transactions/tx")
     assert r.json()["state"] == "Ongoing"
-    assert r.json()["partitions"] == [{"topic": "t", "partition": 0},
-                                      {"topic": "t", "partition": 1}]
+    assert r.json()["partitions"] == [
+        {"topic": "t", "partition": 0},
+        {"topic": "t", "partition": 1},
+    ]
     r = await end_txn(client, "tx", pid, epoch)
     assert r.status_code == 200, r.text
     assert r.json() == {"producer_id": pid, "producer_epoch": 1}
@@ -72,11 +74,15 @@ async def test_abort_hides_records_from_read_committed_only(client: httpx.AsyncC
     info = await partition_info(client, "t")
     assert info["last_stable_offset"] == 5
     assert await values(client, "t", isolation="read_committed") == ["plain"]
-    r = await client.get("/v1/topics/t/partitions/0/records",
-                         params={"offset": 0, "isolation_level": "read_committed"})
+    r = await client.get(
+        "/v1/topics/t/partitions/0/records",
+        params={"offset": 0, "isolation_level": "read_committed"},
+    )
     assert r.json()["next_offset"] == 5 and r.json()["last_stable_offset"] == 5
-    r = await client.get("/v1/topics/t/partitions/0/offsets",
-                         params={"at": "latest", "isolation_level": "read_committed"})
+    r = await client.get(
+        "/v1/topics/t/partitions/0/offsets",
+        params={"at": "latest", "isolation_level": "read_committed"},
+    )
     assert r.json()["offset"] == 5
     r = await client.get("/v1/topics/t/partitions/0/offsets", params={"at": "latest"})
     assert r.json()["offset"] == 7
@@ -84,8 +90,10 @@ async def test_abort_hides_records_from_read_committed_only(client: httpx.AsyncC
     assert await values(client, "t", isolation="read_committed") == ["plain", "c0", "c1"]
     assert await values(client, "t") == ["a0", "a1", "a2", "plain", "c0", "c1"]
     # read_committed from inside the aborted range skips it; offsets are simply absent
-    r = await client.get("/v1/topics/t/partitions/0/records",
-                         params={"offset": 1, "isolation_level": "read_committed"})
+    r = await client.get(
+        "/v1/topics/t/partitions/0/records",
+        params={"offset": 1, "isolation_level": "read_committed"},
+    )
     assert [x["offset"] for x in r.json()["records"]] == [4, 5, 6]
 
 
@@ -126,7 +134,8 @@ async def test_late_write_of_a_finished_epoch_is_fenced(client: httpx.AsyncClien
 
 
 async def test_second_instance_fences_the_first_and_aborts_its_transaction(
-        client: httpx.AsyncClient) -> None:
+    client: httpx.AsyncClient,
+) -> None:
     await create_topic(client, "t")
     pid, old = await init_producer(client, transactional_id="tx")
     await produce_ok(client, pid, old, [batch("t", 0, 0, 2, tag="zombie")], "tx")
@@ -135,13 +144,15 @@ async def test_second_instance_fences_the_first_and_aborts_its_transaction(
     described = (await client.get("/v1/transactions/tx")).json()
     assert described["state"] == "Empty" and described["producer_epoch"] == new
     # the zombie: produce answers INVALID_PRODUCER_EPOCH, the txn endpoints PRODUCER_FENCED
-    assert_error(await produce_raw(client, pid, old, [batch("t", 0, 2)], "tx"), 409,
-                 "INVALID_PRODUCER_EPOCH")
+    assert_error(
+        await produce_raw(client, pid, old, [batch("t", 0, 2)], "tx"), 409, "INVALID_PRODUCER_EPOCH"
+    )
     err = assert_error(await end_txn(client, "tx", pid, old), 409, "PRODUCER_FENCED")
     assert err["kafka_code"] == 90 and err["retriable"] is False
     assert_error(await end_txn(client, "tx", pid, old, "abort"), 409, "PRODUCER_FENCED")
-    r = await client.post("/v1/producers", json={"transactional_id": "tx", "producer_id": pid,
-                                                 "producer_epoch": old})
+    r = await client.post(
+        "/v1/producers", json={"transactional_id": "tx", "producer_id": pid, "producer_epoch": old}
+    )
     assert_error(r, 409, "PRODUCER_FENCED")
     # its records were aborted; the new instance carries on
     assert await values(client, "t", isolation="read_committed") == []
@@ -150,8 +161,7 @@ async def test_second_instance_fences_the_first_and_aborts_its_transaction(
     assert await values(client, "t", isolation="read_committed") == ["n0"]
 
 
-async def test_non_transactional_batch_during_open_transaction(
-        client: httpx.AsyncClient) -> None:
+async def test_non_transactional_batch_during_open_transaction(client: httpx.AsyncClient) -> None:
     await create_topic(client, "t")
     pid, epoch = await init_producer(client, transactional_id="tx")
     await produce_ok(client, pid, epoch, [batch("t", 0, 0)], "tx")
@@ -165,10 +175,16 @@ async def test_unknown_transactional_id_and_wrong_producer(client: httpx.AsyncCl
     pid, epoch = await init_producer(client, transactional_id="tx")
     other, _ = await init_producer(client)
     assert_error(await end_txn(client, "nope", pid, epoch), 409, "INVALID_PRODUCER_ID_MAPPING")
-    assert_error(await produce_raw(client, pid, epoch, [batch("t", 0, 0)], "nope"), 409,
-                 "INVALID_PRODUCER_ID_MAPPING")
-    assert_error(await produce_raw(client, other, 0, [batch("t", 0, 0)], "tx"), 409,
-                 "INVALID_PRODUCER_ID_MAPPING")
+    assert_error(
+        await produce_raw(client, pid, epoch, [batch("t", 0, 0)], "nope"),
+        409,
+        "INVALID_PRODUCER_ID_MAPPING",
+    )
+    assert_error(
+        await produce_raw(client, other, 0, [batch("t", 0, 0)], "tx"),
+        409,
+        "INVALID_PRODUCER_ID_MAPPING",
+    )
     assert_error(await end_txn(client, "tx", other, 0), 409, "INVALID_PRODUCER_ID_MAPPING")
     assert (await partition_info(client, "t"))["high_watermark"] == 0
     assert (await client.get("/v1/transactions/tx")).json()["state"] == "Empty"
@@ -189,10 +205,14 @@ async def test_concurrent_end_gets_concurrent_transactions(txn_served: Served) -
     await asyncio.wait_for(staged(), 5)
     err = assert_error(await end_txn(c, "tx", pid, epoch), 409, "CONCURRENT_TRANSACTIONS")
     assert err["retriable"] is True and err["kafka_code"] == 51
-    assert_error(await produce_raw(c, pid, epoch, [batch("t", 0, 1)], "tx"), 409,
-                 "CONCURRENT_TRANSACTIONS")
-    assert_error(await c.post("/v1/producers", json={"transactional_id": "tx"}), 409,
-                 "CONCURRENT_TRANSACTIONS")
+    assert_error(
+        await produce_raw(c, pid, epoch, [batch("t", 0, 1)], "tx"), 409, "CONCURRENT_TRANSACTIONS"
+    )
+    assert_error(
+        await c.post("/v1/producers", json={"transactional_id": "tx"}),
+        409,
+        "CONCURRENT_TRANSACTIONS",
+    )
     assert await first == (pid, epoch + 1)
     assert (await end_txn(c, "tx", pid, epoch)).json()["producer_epoch"] == epoch + 1
 
@@ -213,8 +233,9 @@ async def test_timeout_abort_and_kip588_recovery(txn_served: Served, clock: Fake
     err = assert_error(await end_txn(c, "tx", pid, e), 409, "TRANSACTION_TIMED_OUT")
     assert err["retriable"] is True
     assert_error(await end_txn(c, "tx", pid, e, "abort"), 409, "TRANSACTION_TIMED_OUT")
-    assert_error(await produce_raw(c, pid, e, [batch("t", 0, 2)], "tx"), 409,
-                 "INVALID_PRODUCER_EPOCH")
+    assert_error(
+        await produce_raw(c, pid, e, [batch("t", 0, 2)], "tx"), 409, "INVALID_PRODUCER_EPOCH"
+    )
     recovered = await init_producer(c, transactional_id="tx", producer_id=pid, producer_epoch=e)
     assert recovered == (pid, e + 2)
     # after recovery the old epoch is simply fenced on the transaction endpoints ...
@@ -227,8 +248,9 @@ async def test_timeout_abort_and_kip588_recovery(txn_served: Served, clock: Fake
     assert await values(c, "t", isolation="read_committed") == ["ok0"]
 
 
-async def test_a_different_instance_after_a_timeout_is_fenced(txn_served: Served,
-                                                             clock: FakeClock) -> None:
+async def test_a_different_instance_after_a_timeout_is_fenced(
+    txn_served: Served, clock: FakeClock
+) -> None:
     c, b = txn_served.client, txn_served.broker
     await create_topic(c, "t")
     pid, e = await init_producer(c, transactional_id="tx", transaction_timeout_ms=1000)
@@ -237,13 +259,15 @@ async def test_a_different_instance_after_a_timeout_is_fenced(txn_served: Served
     await b.transactions.abort_timed_out()
     assert await init_producer(c, transactional_id="tx") == (pid, e + 2)  # a new instance
     assert_error(await end_txn(c, "tx", pid, e), 409, "PRODUCER_FENCED")
-    r = await c.post("/v1/producers", json={"transactional_id": "tx", "producer_id": pid,
-                                            "producer_epoch": e})
+    r = await c.post(
+        "/v1/producers", json={"transactional_id": "tx", "producer_id": pid, "producer_epoch": e}
+    )
     assert_error(r, 409, "PRODUCER_FENCED")
 
 
 async def test_epoch_exhaustion_rolls_the_transactional_id_to_a_new_producer_id(
-        txn_served: Served) -> None:
+    txn_served: Served,
+) -> None:
     c, b = txn_served.client, txn_served.broker
     await create_topic(c, "t")
     pid, _ = await init_producer(c, transactional_id="tx")
@@ -255,8 +279,10 @@ async def test_epoch_exhaustion_rolls_the_transactional_id_to_a_new_producer_id(
     # a retry of that commit answers the same new id, not a fence
     assert (await end_txn(c, "tx", pid, 32765)).json() == r.json()
     await produce_ok(c, new_pid, 0, [batch("t", 0, 0, tag="n")], "tx")
-    assert (await end_txn(c, "tx", new_pid, 0)).json() == {"producer_id": new_pid,
-                                                          "producer_epoch": 1}
+    assert (await end_txn(c, "tx", new_pid, 0)).json() == {
+        "producer_id": new_pid,
+        "producer_epoch": 1,
+    }
     assert await values(c, "t", isolation="read_committed") == ["v0", "n0"]
     # InitProducerId at the last epoch rolls too
     b.transactions.txns["tx"].producer_epoch = 32765
@@ -266,12 +292,12 @@ async def test_epoch_exhaustion_rolls_the_transactional_id_to_a_new_producer_id(
 
 
 async def test_open_transaction_survives_restart_and_its_timeout_applies(
-        settings_factory: Callable[..., Settings], clock: FakeClock) -> None:
+    settings_factory: Callable[..., Settings], clock: FakeClock
+) -> None:
     settings = settings_factory()
     async with running(settings, clock) as s:
         await create_topic(s.client, "t")
-        pid, e = await init_producer(s.client, transactional_id="tx",
-                                     transaction_timeout_ms=10_000)
+        pid, e = await init_producer(s.client, transactional_id="tx", transaction_timeout_ms=10_000)
         await produce_ok(s.client, pid, e, [batch("t", 0, 0, 3)], "tx")
     async with running(settings, clock) as s:
         described = (await s.client.get("/v1/transactions/tx")).json()
@@ -284,13 +310,15 @@ async def test_open_transaction_survives_restart_and_its_timeout_applies(
     async with running(settings, clock) as s:
         # the timed-out epoch is persisted: recovery still works after a restart
         assert_error(await end_txn(s.client, "tx", pid, e), 409, "TRANSACTION_TIMED_OUT")
-        assert await init_producer(s.client, transactional_id="tx", producer_id=pid,
-                                   producer_epoch=e) == (pid, e + 2)
+        assert await init_producer(
+            s.client, transactional_id="tx", producer_id=pid, producer_epoch=e
+        ) == (pid, e + 2)
         assert await values(s.client, "t", isolation="read_committed") == []
 
 
 async def test_producer_state_expires_unless_a_transaction_is_open(
-        settings_factory: Callable[..., Settings], clock: FakeClock) -> None:
+    settings_factory: Callable[..., Settings], clock: FakeClock
+) -> None:
     async with running(settings_factory(producer_id_expiration_ms=60_000), clock) as s:
         c = s.client
         await create_topic(c, "t")
@@ -312,28 +340,31 @@ async def test_list_and_describe(client: httpx.AsyncClient) -> None:
     await produce_ok(client, pid, e, [batch("t", 0, 0)], "a")
     r = await client.get("/v1/transactions")
     assert [(t["transactional_id"], t["state"]) for t in r.json()["transactions"]] == [
-        ("a", "Ongoing"), ("b", "Empty")]
+        ("a", "Ongoing"),
+        ("b", "Empty"),
+    ]
     r = await client.get("/v1/transactions", params={"state": "Ongoing"})
     (only,) = r.json()["transactions"]
     assert only["transactional_id"] == "a" and only["start_ms"] > 0
     assert only["timeout_ms"] == 60_000
-    assert_error(await client.get("/v1/transactions", params={"state": "Nope"}), 400,
-                 "INVALID_REQUEST")
+    assert_error(
+        await client.get("/v1/transactions", params={"state": "Nope"}), 400, "INVALID_REQUEST"
+    )
     assert_error(await client.get("/v1/transactions/zzz"), 404, "NOT_FOUND")
     text = (await client.get("/metrics")).text
     assert "sluice_transactions_open 1\n" in text
     assert "sluice_transactional_ids 2\n" in text
 
 
-async def test_idle_transactional_id_expires(settings_factory: Callable[..., Settings],
-                                             clock: FakeClock) -> None:
+async def test_idle_transactional_id_expires(
+    settings_factory: Callable[..., Settings], clock: FakeClock
+) -> None:
     settings = settings_factory(transactional_id_expiration_ms=100_000)
     async with running(settings, clock) as s:
         c, b = s.client, s.broker
         await create_topic(c, "t")
         pid, e = await init_producer(c, transactional_id="idle", transaction_timeout_ms=900_000)
-        busy, be = await init_producer(c, transactional_id="busy",
-                                       transaction_timeout_ms=900_000)
+        busy, be = await init_producer(c, transactional_id="busy", transaction_timeout_ms=900_000)
         await produce_ok(c, busy, be, [batch("t", 0, 0)], "busy")
         clock.advance(100_001)
         assert await b.transactions.abort_timed_out() == 0
@@ -347,7 +378,8 @@ async def test_idle_transactional_id_expires(settings_factory: Callable[..., Set
 
 
 async def test_delete_records_past_an_open_transaction_keeps_the_lso_readable(
-        client: httpx.AsyncClient) -> None:
+    client: httpx.AsyncClient,
+) -> None:
     """ListOffsets "latest" under read_committed answers an offset a read_committed consumer
     can fetch from, even when delete-records moved the log start past the first offset of a
     transaction still open."""
@@ -356,19 +388,24 @@ async def test_delete_records_past_an_open_transaction_keeps_the_lso_readable(
     pid, epoch = await init_producer(client, transactional_id="tx")
     await produce_ok(client, pid, epoch, [batch("t", 0, 0, 2)], "tx")  # offsets 2-3
     await produce(client, "t", [{"value": "p2", "partition": 0}])  # offset 4
-    r = await client.post("/v1/topics/t/delete-records",
-                          json={"partitions": [{"partition": 0, "before_offset": 3}]})
+    r = await client.post(
+        "/v1/topics/t/delete-records", json={"partitions": [{"partition": 0, "before_offset": 3}]}
+    )
     assert r.status_code == 200, r.text
     info = await partition_info(client, "t")
     assert info["log_start_offset"] == 3
     assert info["last_stable_offset"] == 3
-    r = await client.get("/v1/topics/t/partitions/0/offsets",
-                         params={"at": "latest", "isolation_level": "read_committed"})
+    r = await client.get(
+        "/v1/topics/t/partitions/0/offsets",
+        params={"at": "latest", "isolation_level": "read_committed"},
+    )
     assert r.status_code == 200, r.text
     latest = r.json()["offset"]
     assert latest == 3
-    r = await client.get("/v1/topics/t/partitions/0/records",
-                         params={"offset": latest, "isolation_level": "read_committed"})
+    r = await client.get(
+        "/v1/topics/t/partitions/0/records",
+        params={"offset": latest, "isolation_level": "read_committed"},
+    )
     assert r.status_code == 200, r.text
     assert r.json()["records"] == [] and r.json()["last_stable_offset"] == 3
     assert (await end_txn(client, "tx", pid, epoch, "abort")).status_code == 200
@@ -376,7 +413,8 @@ async def test_delete_records_past_an_open_transaction_keeps_the_lso_readable(
 
 
 async def test_markers_are_durable_before_the_end_completes_with_fsync_interval(
-        settings_factory: Callable[..., Settings]) -> None:
+    settings_factory: Callable[..., Settings],
+) -> None:
     """With fsync=interval a produce answer may precede its fsync, but a transaction's end may
     not: Complete* in SQLite says the markers exist, and recovery never writes them again. A
     power loss that dropped markers written after a durable Complete* would leave the
@@ -397,7 +435,8 @@ async def test_markers_are_durable_before_the_end_completes_with_fsync_interval(
 
 
 async def test_commit_racing_the_timeout_abort_is_never_invalid_txn_state(
-        txn_served: Served, clock: FakeClock) -> None:
+    txn_served: Served, clock: FakeClock
+) -> None:
     """docs/semantics.md#kip-588-timeouts: a commit that loses the race against the timeout
     abort gets the retriable CONCURRENT_TRANSACTIONS while the abort runs and
     TRANSACTION_TIMED_OUT after it (never the fatal INVALID_TXN_STATE); one that wins commits
@@ -410,8 +449,9 @@ async def test_commit_racing_the_timeout_abort_is_never_invalid_txn_state(
         await produce_ok(c, pid, e, [batch("t", 0, 0)], tid)
         clock.advance(1001)
 
-        async def commit(tid: str = tid, pid: int = pid, e: int = e,
-                         delay: int = delay) -> httpx.Response:
+        async def commit(
+            tid: str = tid, pid: int = pid, e: int = e, delay: int = delay
+        ) -> httpx.Response:
             for _ in range(delay):
                 await asyncio.sleep(0)
             return await end_txn(c, tid, pid, e)
@@ -424,8 +464,7 @@ async def test_commit_racing_the_timeout_abort_is_never_invalid_txn_state(
     pid, e = await init_producer(c, transactional_id="won", transaction_timeout_ms=1000)
     await produce_ok(c, pid, e, [batch("t", 0, 0, tag="w")], "won")
     clock.advance(1001)
-    r, aborted = await asyncio.gather(end_txn(c, "won", pid, e),
-                                      b.transactions.abort_timed_out())
+    r, aborted = await asyncio.gather(end_txn(c, "won", pid, e), b.transactions.abort_timed_out())
     assert r.status_code == 200, r.text
     assert aborted == 0
     assert await values(c, "t", isolation="read_committed") == ["w0"]
@@ -433,8 +472,7 @@ async def test_commit_racing_the_timeout_abort_is_never_invalid_txn_state(
     assert info["last_stable_offset"] == info["high_watermark"]
 
 
-async def test_first_init_of_a_transactional_id_is_staged_until_durable(
-        txn_served: Served) -> None:
+async def test_first_init_of_a_transactional_id_is_staged_until_durable(txn_served: Served) -> None:
     """Two first InitProducerIds of one transactional id race: while the first one's row is
     not durable yet, the second is turned away (retriable) instead of bumping an epoch that
     may never exist. Here the first write fails: afterwards memory and SQLite agree, and no
@@ -484,7 +522,8 @@ async def test_first_init_of_a_transactional_id_is_staged_until_durable(
 
 
 async def test_an_instance_fenced_mid_init_stays_fenced(
-        settings_factory: Callable[..., Settings]) -> None:
+    settings_factory: Callable[..., Settings],
+) -> None:
     """A new instance's InitProducerId aborts the open transaction of the older one, then
     bumps the epoch. If the server stops (here: the last write fails) between the two, the
     older instance must still be fenced, as it is once the init completes: its commit or
@@ -501,8 +540,12 @@ async def test_an_instance_fenced_mid_init_stays_fenced(
         store = s.broker.transactions.store
         real_save = store.save
 
-        async def bump_fails(row: TxnRow | None, *, also: Sequence[Write] = (),
-                             real_save: Callable[..., Awaitable[None]] = real_save) -> None:
+        async def bump_fails(
+            row: TxnRow | None,
+            *,
+            also: Sequence[Write] = (),
+            real_save: Callable[..., Awaitable[None]] = real_save,
+        ) -> None:
             if row is not None and row.state == "Empty":
                 raise OSError("disk full")
             await real_save(row, also=also)
@@ -516,8 +559,9 @@ async def test_an_instance_fenced_mid_init_stays_fenced(
         c = s.client
         for how in ("commit", "abort"):
             assert_error(await end_txn(c, "tx", pid, e, how), 409, "PRODUCER_FENCED")
-        assert_error(await produce_raw(c, pid, e, [batch("t", 0, 2)], "tx"), 409,
-                     "INVALID_PRODUCER_EPOCH")
+        assert_error(
+            await produce_raw(c, pid, e, [batch("t", 0, 2)], "tx"), 409, "INVALID_PRODUCER_EPOCH"
+        )
         assert await init_producer(c, transactional_id="tx") == (pid, e + 2)
         assert await values(c, "t", isolation="read_committed") == []
         info = await partition_info(c, "t")
@@ -525,7 +569,8 @@ async def test_an_instance_fenced_mid_init_stays_fenced(
 
 
 async def test_a_lost_answer_to_a_recovering_init_that_aborted_is_retried(
-        client: httpx.AsyncClient) -> None:
+    client: httpx.AsyncClient,
+) -> None:
     """The recovering producer's own open transaction is aborted by its init; the retry of
     that init (same producer id and epoch) answers the same epoch instead of fencing it."""
     c = client
@@ -535,10 +580,8 @@ async def test_a_lost_answer_to_a_recovering_init_that_aborted_is_retried(
     first = await init_producer(c, transactional_id="tx", producer_id=pid, producer_epoch=e)
     assert first[0] == pid and first[1] > e
     assert (await c.get("/v1/transactions/tx")).json()["state"] == "Empty"
-    assert await init_producer(c, transactional_id="tx", producer_id=pid,
-                               producer_epoch=e) == first
+    assert await init_producer(c, transactional_id="tx", producer_id=pid, producer_epoch=e) == first
     assert_error(await end_txn(c, "tx", pid, e), 409, "PRODUCER_FENCED")
     await produce_ok(c, *first, [batch("t", 0, 0, tag="ok")], "tx")
     assert (await end_txn(c, "tx", *first)).status_code == 200
     assert await values(c, "t", isolation="read_committed") == ["ok0"]
-

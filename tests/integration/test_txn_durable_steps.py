@@ -27,16 +27,23 @@ from .txn_helpers import batch, end_txn, init_producer, produce_ok, values
 
 
 @pytest.fixture
-async def gs(settings_factory: Callable[..., Settings],
-             clock: FakeClock) -> AsyncIterator[Served]:
+async def gs(settings_factory: Callable[..., Settings], clock: FakeClock) -> AsyncIterator[Served]:
     async with running(settings_factory(), clock) as s:
         yield s
 
 
 async def send_offsets(s: Served, pid: int, epoch: int, offset: int) -> None:
-    r = await s.client.post("/v1/transactions/tx/offsets", json={
-        "producer_id": pid, "producer_epoch": epoch, "group_id": "g", "member_id": None,
-        "member_epoch": -1, "offsets": [{"topic": "in", "partition": 0, "offset": offset}]})
+    r = await s.client.post(
+        "/v1/transactions/tx/offsets",
+        json={
+            "producer_id": pid,
+            "producer_epoch": epoch,
+            "group_id": "g",
+            "member_id": None,
+            "member_epoch": -1,
+            "offsets": [{"topic": "in", "partition": 0, "offset": offset}],
+        },
+    )
     assert r.status_code == 200, r.text
 
 
@@ -45,15 +52,21 @@ def on_disk(s: Served) -> dict[str, Any]:
     conn = sqlite3.connect(s.broker.data.metadata)
     try:
         (state,) = conn.execute(
-            "SELECT state FROM transactions WHERE transactional_id = 'tx'").fetchone()
-        committed = conn.execute("SELECT committed_offset FROM consumer_group_offsets "
-                                 "WHERE group_id = 'g'").fetchall()
-        pending = conn.execute("SELECT committed_offset FROM consumer_group_pending_offsets "
-                               "WHERE group_id = 'g'").fetchall()
+            "SELECT state FROM transactions WHERE transactional_id = 'tx'"
+        ).fetchone()
+        committed = conn.execute(
+            "SELECT committed_offset FROM consumer_group_offsets WHERE group_id = 'g'"
+        ).fetchall()
+        pending = conn.execute(
+            "SELECT committed_offset FROM consumer_group_pending_offsets WHERE group_id = 'g'"
+        ).fetchall()
     finally:
         conn.close()
-    return {"state": state, "committed": [r[0] for r in committed],
-            "pending": [r[0] for r in pending]}
+    return {
+        "state": state,
+        "committed": [r[0] for r in committed],
+        "pending": [r[0] for r in pending],
+    }
 
 
 class MarkersThenBlock:
@@ -64,8 +77,9 @@ class MarkersThenBlock:
         self.markers = markers
         self.blocker = blocker
 
-    async def append_markers(self, producer_id: int, epoch: int, commit: bool,
-                             partitions: Collection[tuple[str, int]]) -> None:
+    async def append_markers(
+        self, producer_id: int, epoch: int, commit: bool, partitions: Collection[tuple[str, int]]
+    ) -> None:
         await self.markers.append_markers(producer_id, epoch, commit, partitions)
         self.blocker.execute("BEGIN IMMEDIATE")
 
@@ -100,15 +114,21 @@ async def test_offsets_take_one_commit_and_ending_two(gs: Served) -> None:
         before = stats.commits
         await send_offsets(gs, pid, e, 10 * (i + 1))
         assert stats.commits - before == 1  # the group joins and its offsets are staged
-        assert on_disk(gs) == {"state": "Ongoing", "committed": [10 * i] if i else [],
-                               "pending": [10 * (i + 1)]}
+        assert on_disk(gs) == {
+            "state": "Ongoing",
+            "committed": [10 * i] if i else [],
+            "pending": [10 * (i + 1)],
+        }
         before, rounds = stats.commits, flusher.rounds
         r = await end_txn(c, "tx", pid, e)
         assert r.status_code == 200, r.text
         assert stats.commits - before == 2  # Prepare*, then offsets ended with Complete*
         assert flusher.rounds - rounds == 1  # the markers between them
-        assert on_disk(gs) == {"state": "CompleteCommit", "committed": [10 * (i + 1)],
-                               "pending": []}
+        assert on_disk(gs) == {
+            "state": "CompleteCommit",
+            "committed": [10 * (i + 1)],
+            "pending": [],
+        }
         pid, e = r.json()["producer_id"], r.json()["producer_epoch"]
 
 
@@ -139,9 +159,17 @@ async def test_a_bad_offset_changes_neither_the_transaction_nor_the_group(gs: Se
     await create_topic(c, "in", 1)
     pid, e = await init_producer(c, transactional_id="tx")
     before = gs.broker.db.stats.commits
-    r = await c.post("/v1/transactions/tx/offsets", json={
-        "producer_id": pid, "producer_epoch": e, "group_id": "g", "member_id": None,
-        "member_epoch": -1, "offsets": [{"topic": "in", "partition": 0, "offset": -1}]})
+    r = await c.post(
+        "/v1/transactions/tx/offsets",
+        json={
+            "producer_id": pid,
+            "producer_epoch": e,
+            "group_id": "g",
+            "member_id": None,
+            "member_epoch": -1,
+            "offsets": [{"topic": "in", "partition": 0, "offset": -1}],
+        },
+    )
     assert r.status_code == 400, r.text
     assert gs.broker.db.stats.commits == before
     assert on_disk(gs)["state"] == "Empty"
@@ -151,11 +179,19 @@ async def test_a_bad_offset_changes_neither_the_transaction_nor_the_group(gs: Se
 # -- with transactional share acknowledgements ------------------------------------------------
 
 
-async def hold_share_acks(s: Served, pid: int, epoch: int, member: str,
-                          *items: dict[str, Any]) -> None:
-    r = await s.client.post("/v1/transactions/tx/acknowledgements", json={
-        "producer_id": pid, "producer_epoch": epoch, "group_id": "sg", "member_id": member,
-        "acknowledgements": list(items)})
+async def hold_share_acks(
+    s: Served, pid: int, epoch: int, member: str, *items: dict[str, Any]
+) -> None:
+    r = await s.client.post(
+        "/v1/transactions/tx/acknowledgements",
+        json={
+            "producer_id": pid,
+            "producer_epoch": epoch,
+            "group_id": "sg",
+            "member_id": member,
+            "acknowledgements": list(items),
+        },
+    )
     assert r.status_code == 200, r.text
     assert all(x["error"] is None for x in r.json()["results"]), r.text
 
@@ -166,8 +202,9 @@ async def share_setup(s: Served, n: int, **config: Any) -> str:
     c = s.client
     await create_topic(c, "in", 1)
     await create_topic(c, "out", 1)
-    r = await c.patch("/v1/share-groups/sg/config",
-                      json={"auto_offset_reset": "earliest", **config})
+    r = await c.patch(
+        "/v1/share-groups/sg/config", json={"auto_offset_reset": "earliest", **config}
+    )
     assert r.status_code == 200, r.text
     await produce(c, "in", [{"value": f"v{i}"} for i in range(n)])
     member = await join(c, "sg", ["in"])
@@ -179,13 +216,18 @@ async def share_setup(s: Served, n: int, **config: Any) -> str:
 def share_on_disk(s: Served) -> dict[str, Any]:
     conn = sqlite3.connect(s.broker.data.metadata)
     try:
-        (start,) = conn.execute("SELECT start_offset FROM share_partitions "
-                                "WHERE group_id = 'sg'").fetchone()
-        batches = conn.execute("SELECT first_offset, last_offset, state FROM "
-                               "share_state_batches WHERE group_id = 'sg' "
-                               "ORDER BY first_offset").fetchall()
-        held = conn.execute("SELECT first_offset, last_offset FROM share_txn_acks "
-                            "WHERE group_id = 'sg' ORDER BY first_offset").fetchall()
+        (start,) = conn.execute(
+            "SELECT start_offset FROM share_partitions WHERE group_id = 'sg'"
+        ).fetchone()
+        batches = conn.execute(
+            "SELECT first_offset, last_offset, state FROM "
+            "share_state_batches WHERE group_id = 'sg' "
+            "ORDER BY first_offset"
+        ).fetchall()
+        held = conn.execute(
+            "SELECT first_offset, last_offset FROM share_txn_acks "
+            "WHERE group_id = 'sg' ORDER BY first_offset"
+        ).fetchall()
     finally:
         conn.close()
     return {"start": start, "batches": batches, "held": held}
@@ -199,11 +241,11 @@ async def test_offsets_and_share_acks_end_with_complete_in_one_commit(gs: Served
     await produce_ok(c, pid, e, [batch("out", 0, 0)], "tx")
     await send_offsets(gs, pid, e, 10)
     before = stats.commits
-    await hold_share_acks(gs, pid, e, m, ack_item(0, 2, ["accept", "release", "accept"],
-                                                  topic="in"))
+    await hold_share_acks(
+        gs, pid, e, m, ack_item(0, 2, ["accept", "release", "accept"], topic="in")
+    )
     assert stats.commits - before == 1  # the share group joins and its acks are held
-    assert share_on_disk(gs) == {"start": 0, "batches": [],
-                                 "held": [(0, 0), (1, 1), (2, 2)]}
+    assert share_on_disk(gs) == {"start": 0, "batches": [], "held": [(0, 0), (1, 1), (2, 2)]}
     before, rounds = stats.commits, flusher.rounds
     r = await end_txn(c, "tx", pid, e)
     assert r.status_code == 200, r.text
@@ -212,12 +254,14 @@ async def test_offsets_and_share_acks_end_with_complete_in_one_commit(gs: Served
     assert flusher.rounds - rounds == 1  # the markers between them
     assert on_disk(gs) == {"state": "CompleteCommit", "committed": [10], "pending": []}
     assert share_on_disk(gs) == {"start": 1, "batches": [(1, 1, 0), (2, 2, 2)], "held": []}
-    assert states(await view(c, "sg", "in")) == [(1, "available", 1), (2, "acknowledged", 1),
-                                                 (3, "acquired", 1)]
+    assert states(await view(c, "sg", "in")) == [
+        (1, "available", 1),
+        (2, "acknowledged", 1),
+        (3, "acquired", 1),
+    ]
 
 
-async def test_dead_letter_copies_of_an_ending_are_durable_before_its_commit(
-        gs: Served) -> None:
+async def test_dead_letter_copies_of_an_ending_are_durable_before_its_commit(gs: Served) -> None:
     c = gs.client
     await create_topic(c, "dlq", 1)
     m = await share_setup(gs, 3, dead_letter_topic="dlq")
@@ -233,8 +277,7 @@ async def test_dead_letter_copies_of_an_ending_are_durable_before_its_commit(
     assert share_on_disk(gs) == {"start": 2, "batches": [], "held": []}
 
 
-async def test_a_failed_completion_keeps_share_acks_held_and_is_finished_later(
-        gs: Served) -> None:
+async def test_a_failed_completion_keeps_share_acks_held_and_is_finished_later(gs: Served) -> None:
     c = gs.client
     m = await share_setup(gs, 3)
     pid, e = await init_producer(c, transactional_id="tx")
@@ -263,9 +306,16 @@ async def test_held_share_acks_and_the_transaction_row_commit_together(gs: Serve
     blocker = sqlite3.connect(gs.broker.data.metadata, isolation_level=None)
     blocker.execute("BEGIN IMMEDIATE")  # the next metadata write cannot commit
     try:
-        r = await c.post("/v1/transactions/tx/acknowledgements", json={
-            "producer_id": pid, "producer_epoch": e, "group_id": "sg", "member_id": m,
-            "acknowledgements": [ack_item(0, 1, "accept", topic="in")]})
+        r = await c.post(
+            "/v1/transactions/tx/acknowledgements",
+            json={
+                "producer_id": pid,
+                "producer_epoch": e,
+                "group_id": "sg",
+                "member_id": m,
+                "acknowledgements": [ack_item(0, 1, "accept", topic="in")],
+            },
+        )
     finally:
         blocker.execute("ROLLBACK")
         blocker.close()

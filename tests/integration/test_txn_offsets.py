@@ -29,21 +29,23 @@ class RecordingParticipant:
         self.calls: list[tuple[Any, ...]] = []
         self.refuse: ErrorCode | None = None
 
-    def check_txn_member(self, group_id: str, member_id: str | None, member_epoch: int,
-                         group_instance_id: str | None) -> None:
+    def check_txn_member(
+        self, group_id: str, member_id: str | None, member_epoch: int, group_instance_id: str | None
+    ) -> None:
         self.calls.append(("check", group_id, member_id, member_epoch, group_instance_id))
         if self.refuse is not None:
             raise SluiceError(self.refuse, "refused by the test")
 
     @asynccontextmanager
-    async def staging_txn_offsets(self, group_id: str, producer_id: int,
-                                  offsets: Sequence[OffsetCommit]
-                                  ) -> AsyncIterator[TxnWrite | None]:
+    async def staging_txn_offsets(
+        self, group_id: str, producer_id: int, offsets: Sequence[OffsetCommit]
+    ) -> AsyncIterator[TxnWrite | None]:
         yield _Recorded(self.calls, ("stage", group_id, producer_id, list(offsets)))
 
     @asynccontextmanager
-    async def ending_txn_offsets(self, group_id: str, producer_id: int, commit: bool
-                                 ) -> AsyncIterator[TxnWrite | None]:
+    async def ending_txn_offsets(
+        self, group_id: str, producer_id: int, commit: bool
+    ) -> AsyncIterator[TxnWrite | None]:
         yield _Recorded(self.calls, ("end", group_id, producer_id, commit))
 
 
@@ -62,9 +64,16 @@ class _Recorded:
 
 
 def _body(pid: int, epoch: int, group: str = "g", **extra: Any) -> dict[str, Any]:
-    return {"producer_id": pid, "producer_epoch": epoch, "group_id": group,
-            "member_id": "m1", "member_epoch": 3, "group_instance_id": None,
-            "offsets": [{"topic": "t", "partition": 0, "offset": 10, "metadata": "x"}], **extra}
+    return {
+        "producer_id": pid,
+        "producer_epoch": epoch,
+        "group_id": group,
+        "member_id": "m1",
+        "member_epoch": 3,
+        "group_instance_id": None,
+        "offsets": [{"topic": "t", "partition": 0, "offset": 10, "metadata": "x"}],
+        **extra,
+    }
 
 
 @pytest.fixture
@@ -73,8 +82,9 @@ def participant() -> RecordingParticipant:
 
 
 @pytest.fixture
-async def served(settings_factory: Callable[..., Settings],
-                 participant: RecordingParticipant) -> AsyncIterator[Served]:
+async def served(
+    settings_factory: Callable[..., Settings], participant: RecordingParticipant
+) -> AsyncIterator[Served]:
     """A server whose offsets in transactions go to the recording participant."""
     settings = settings_factory()
     proto: OffsetParticipant = participant  # the recording class satisfies the protocol
@@ -83,20 +93,25 @@ async def served(settings_factory: Callable[..., Settings],
 
 
 async def test_without_groups_the_endpoint_is_a_clear_503(
-        settings_factory: Callable[..., Settings]) -> None:
+    settings_factory: Callable[..., Settings],
+) -> None:
     settings = settings_factory()
     # a server without consumer groups
     async with running(settings, broker=Broker(settings, offset_participant=None)) as served:
         c = served.client
         pid, e = await init_producer(c, transactional_id="tx")
-        err = assert_error(await c.post("/v1/transactions/tx/offsets", json=_body(pid, e)),
-                           503, "GROUPS_UNAVAILABLE")
+        err = assert_error(
+            await c.post("/v1/transactions/tx/offsets", json=_body(pid, e)),
+            503,
+            "GROUPS_UNAVAILABLE",
+        )
         assert "consumer groups" in err["message"]
         assert (await c.get("/v1/transactions/tx")).json()["state"] == "Empty"
 
 
 async def test_offsets_join_the_transaction_and_end_with_it(
-        served: Served, participant: RecordingParticipant) -> None:
+    served: Served, participant: RecordingParticipant
+) -> None:
     c = served.client
     await create_topic(c, "t")
     pid, e = await init_producer(c, transactional_id="tx")
@@ -106,8 +121,10 @@ async def test_offsets_join_the_transaction_and_end_with_it(
     described = (await c.get("/v1/transactions/tx")).json()
     assert described["state"] == "Ongoing" and described["groups"] == ["g"]
     await produce_ok(c, pid, e, [batch("t", 0, 0)], "tx")
-    assert participant.calls == [("check", "g", "m1", 3, None),
-                                 ("stage", "g", pid, [OffsetCommit("t", 0, 10, "x")])]
+    assert participant.calls == [
+        ("check", "g", "m1", 3, None),
+        ("stage", "g", pid, [OffsetCommit("t", 0, 10, "x")]),
+    ]
     assert (await end_txn(c, "tx", pid, e)).status_code == 200
     assert participant.calls[-1] == ("end", "g", pid, True)
     # next transaction, aborted
@@ -117,8 +134,9 @@ async def test_offsets_join_the_transaction_and_end_with_it(
     assert (await c.get("/v1/transactions/tx")).json()["groups"] == []
 
 
-async def test_member_refused_changes_nothing(served: Served,
-                                              participant: RecordingParticipant) -> None:
+async def test_member_refused_changes_nothing(
+    served: Served, participant: RecordingParticipant
+) -> None:
     c = served.client
     pid, e = await init_producer(c, transactional_id="tx")
     participant.refuse = ErrorCode.INVALID_REQUEST
@@ -129,11 +147,11 @@ async def test_member_refused_changes_nothing(served: Served,
 
 
 async def test_fenced_and_timed_out_producers_are_refused_before_the_group(
-        settings_factory: Any, clock: FakeClock) -> None:
+    settings_factory: Any, clock: FakeClock
+) -> None:
     settings = settings_factory()
     p = RecordingParticipant()
-    async with running(settings, clock,
-                       broker=Broker(settings, clock, offset_participant=p)) as s:
+    async with running(settings, clock, broker=Broker(settings, clock, offset_participant=p)) as s:
         c = s.client
         pid, e = await init_producer(c, transactional_id="tx", transaction_timeout_ms=1000)
         await c.post("/v1/transactions/tx/offsets", json=_body(pid, e))
@@ -141,28 +159,32 @@ async def test_fenced_and_timed_out_producers_are_refused_before_the_group(
         assert await s.broker.transactions.abort_timed_out() == 1
         assert p.calls[-1] == ("end", "g", pid, False)  # the timeout aborts the offsets too
         n = len(p.calls)
-        assert_error(await c.post("/v1/transactions/tx/offsets", json=_body(pid, e)), 409,
-                     "TRANSACTION_TIMED_OUT")
+        assert_error(
+            await c.post("/v1/transactions/tx/offsets", json=_body(pid, e)),
+            409,
+            "TRANSACTION_TIMED_OUT",
+        )
         pid, e2 = await init_producer(c, transactional_id="tx")
-        assert_error(await c.post("/v1/transactions/tx/offsets", json=_body(pid, e)), 409,
-                     "PRODUCER_FENCED")
+        assert_error(
+            await c.post("/v1/transactions/tx/offsets", json=_body(pid, e)), 409, "PRODUCER_FENCED"
+        )
         assert len(p.calls) == n
-        assert (await c.post("/v1/transactions/tx/offsets",
-                             json=_body(pid, e2))).status_code == 200
+        assert (await c.post("/v1/transactions/tx/offsets", json=_body(pid, e2))).status_code == 200
 
 
-async def test_recovery_ends_the_offsets_of_a_prepared_transaction(
-        settings_factory: Any) -> None:
+async def test_recovery_ends_the_offsets_of_a_prepared_transaction(settings_factory: Any) -> None:
     settings = settings_factory()
-    async with running(settings,
-                       broker=Broker(settings, offset_participant=RecordingParticipant())) as s:
+    async with running(
+        settings, broker=Broker(settings, offset_participant=RecordingParticipant())
+    ) as s:
         await create_topic(s.client, "t")
         pid, e = await init_producer(s.client, transactional_id="tx")
         await s.client.post("/v1/transactions/tx/offsets", json=_body(pid, e))
         await produce_ok(s.client, pid, e, [batch("t", 0, 0)], "tx")
         await s.broker.db.writer.execute(  # as if the server died right after PrepareCommit
             "UPDATE transactions SET state = 'PrepareCommit', last_producer_id = producer_id, "
-            "last_epoch = producer_epoch WHERE transactional_id = 'tx'")
+            "last_epoch = producer_epoch WHERE transactional_id = 'tx'"
+        )
     p = RecordingParticipant()
     from app.main import create_app
 

@@ -37,8 +37,7 @@ TID = "tx"
 
 
 @pytest.fixture
-async def s(settings_factory: Callable[..., Settings], clock: FakeClock
-            ) -> AsyncIterator[Served]:
+async def s(settings_factory: Callable[..., Settings], clock: FakeClock) -> AsyncIterator[Served]:
     async with running(settings_factory(), clock) as served:
         yield served
 
@@ -49,8 +48,9 @@ async def setup(s: Served, n: int = 5, **config: Any) -> str:
     c = s.client
     await create_topic(c, "t")
     await create_topic(c, "out")
-    r = await c.patch(f"/v1/share-groups/{G}/config",
-                      json={"auto_offset_reset": "earliest", **config})
+    r = await c.patch(
+        f"/v1/share-groups/{G}/config", json={"auto_offset_reset": "earliest", **config}
+    )
     assert r.status_code == 200, r.text
     await produce(c, "t", [{"value": f"v{i}"} for i in range(n)])
     m = await join(c, G, ["t"])
@@ -58,15 +58,30 @@ async def setup(s: Served, n: int = 5, **config: Any) -> str:
     return m
 
 
-async def txn_ack(s: Served, pid: int, epoch: int, member: str, *items: dict[str, Any],
-                  tid: str = TID, group: str = G) -> Any:
-    return await s.client.post(f"/v1/transactions/{tid}/acknowledgements", json={
-        "producer_id": pid, "producer_epoch": epoch, "group_id": group, "member_id": member,
-        "acknowledgements": list(items)})
+async def txn_ack(
+    s: Served,
+    pid: int,
+    epoch: int,
+    member: str,
+    *items: dict[str, Any],
+    tid: str = TID,
+    group: str = G,
+) -> Any:
+    return await s.client.post(
+        f"/v1/transactions/{tid}/acknowledgements",
+        json={
+            "producer_id": pid,
+            "producer_epoch": epoch,
+            "group_id": group,
+            "member_id": member,
+            "acknowledgements": list(items),
+        },
+    )
 
 
-async def txn_ack_ok(s: Served, pid: int, epoch: int, member: str, *items: dict[str, Any],
-                     tid: str = TID) -> None:
+async def txn_ack_ok(
+    s: Served, pid: int, epoch: int, member: str, *items: dict[str, Any], tid: str = TID
+) -> None:
     r = await txn_ack(s, pid, epoch, member, *items, tid=tid)
     assert r.status_code == 200, r.text
     assert all(x["error"] is None for x in r.json()["results"]), r.text
@@ -78,8 +93,7 @@ async def describe(s: Served, tid: str = TID) -> dict[str, Any]:
     return dict(r.json())
 
 
-async def test_commit_applies_the_acknowledgements_with_the_produced_results(
-        s: Served) -> None:
+async def test_commit_applies_the_acknowledgements_with_the_produced_results(s: Served) -> None:
     c = s.client
     m = await setup(s, 4)
     pid, e = await init_producer(c, transactional_id=TID)
@@ -110,8 +124,7 @@ async def test_abort_releases_with_the_delivery_count_unchanged(s: Served) -> No
     assert r.status_code == 200, r.text
     assert states(await view(c, G)) == [(o, "available", 1) for o in range(3)]
     got = await fetch(c, G, m)
-    assert [(x["offset"], x["delivery_count"]) for x in got["records"]] == [
-        (0, 2), (1, 2), (2, 2)]
+    assert [(x["offset"], x["delivery_count"]) for x in got["records"]] == [(0, 2), (1, 2), (2, 2)]
 
 
 async def test_acknowledgements_start_a_transaction_when_none_is_open(s: Served) -> None:
@@ -138,12 +151,14 @@ async def test_timeout_abort_releases(s: Served, clock: FakeClock) -> None:
     clock.advance(31_000)
     assert await s.broker.transactions.abort_timed_out() == 1
     assert states(await view(c, G)) == [(0, "available", 1), (1, "available", 1)]
-    assert_error(await txn_ack(s, pid, e, m, ack_item(0, 0, "accept")), 409,
-                 "TRANSACTION_TIMED_OUT")
+    assert_error(
+        await txn_ack(s, pid, e, m, ack_item(0, 0, "accept")), 409, "TRANSACTION_TIMED_OUT"
+    )
 
 
 async def test_held_records_refuse_plain_acks_renew_and_release_on_leave(
-        s: Served, clock: FakeClock) -> None:
+    s: Served, clock: FakeClock
+) -> None:
     c = s.client
     m = await setup(s, 3)
     pid, e = await init_producer(c, transactional_id=TID)
@@ -155,8 +170,7 @@ async def test_held_records_refuse_plain_acks_renew_and_release_on_leave(
     assert res["error"]["code"] == "INVALID_RECORD_STATE"  # already held
     # the member leaves: only its unheld record is released
     await heartbeat(c, G, m, -1)
-    assert states(await view(c, G)) == [(0, "acquired", 1), (1, "acquired", 1),
-                                        (2, "available", 0)]
+    assert states(await view(c, G)) == [(0, "acquired", 1), (1, "acquired", 1), (2, "available", 0)]
     m2 = await join(c, G, ["t"])
     assert offsets(await fetch(c, G, m2)) == [2]
     # the session sweep does not touch held records either
@@ -178,8 +192,7 @@ async def test_fencing_the_producer_aborts_and_releases(s: Served) -> None:
     pid2, e2 = await init_producer(c, transactional_id=TID)  # a new instance fences the old
     assert (pid2, e2) != (pid, e)
     assert states(await view(c, G)) == [(0, "available", 1), (1, "available", 1)]
-    assert_error(await txn_ack(s, pid, e, m, ack_item(0, 0, "accept")), 409,
-                 "PRODUCER_FENCED")
+    assert_error(await txn_ack(s, pid, e, m, ack_item(0, 0, "accept")), 409, "PRODUCER_FENCED")
     assert_error(await end_txn(c, TID, pid, e), 409, "PRODUCER_FENCED")
 
 
@@ -187,14 +200,20 @@ async def test_partial_results_per_partition(s: Served) -> None:
     c = s.client
     m = await setup(s, 2)
     pid, e = await init_producer(c, transactional_id=TID)
-    r = await txn_ack(s, pid, e, m, ack_item(0, 0, "accept"), ack_item(0, 0, "accept",
-                                                                       partition=3),
-                      ack_item(5, 2, "accept", topic="t2"))
+    r = await txn_ack(
+        s,
+        pid,
+        e,
+        m,
+        ack_item(0, 0, "accept"),
+        ack_item(0, 0, "accept", partition=3),
+        ack_item(5, 2, "accept", topic="t2"),
+    )
     assert r.status_code == 200, r.text
-    codes = [(x["topic"], x["partition"], x["error"] and x["error"]["code"])
-             for x in r.json()["results"]]
-    assert codes == [("t", 0, None), ("t", 3, "INVALID_RECORD_STATE"),
-                     ("t2", 0, "INVALID_REQUEST")]
+    codes = [
+        (x["topic"], x["partition"], x["error"] and x["error"]["code"]) for x in r.json()["results"]
+    ]
+    assert codes == [("t", 0, None), ("t", 3, "INVALID_RECORD_STATE"), ("t2", 0, "INVALID_REQUEST")]
     assert states(await view(c, G))[0] == (0, "acquired", 1)
     await end_txn(c, TID, pid, e)
     assert states(await view(c, G)) == [(1, "acquired", 1)]
@@ -205,66 +224,91 @@ async def test_bad_input_is_a_documented_4xx_and_changes_nothing(s: Served) -> N
     m = await setup(s, 1)
     pid, e = await init_producer(c, transactional_id=TID)
     item = ack_item(0, 0, "accept")
-    good: dict[str, Any] = {"producer_id": pid, "producer_epoch": e, "group_id": G,
-                            "member_id": m, "acknowledgements": [item]}
+    good: dict[str, Any] = {
+        "producer_id": pid,
+        "producer_epoch": e,
+        "group_id": G,
+        "member_id": m,
+        "acknowledgements": [item],
+    }
     url = f"/v1/transactions/{TID}/acknowledgements"
     bad_bodies: list[Any] = [
-        [], "x", {}, {**good, "producer_id": "1"}, {**good, "producer_epoch": -1},
-        {**good, "group_id": None}, {**good, "group_id": ""}, {**good, "member_id": None},
-        {**good, "member_id": ""}, {**good, "acknowledgements": []},
-        {**good, "acknowledgements": None}, {**good, "acknowledgements": [1]},
+        [],
+        "x",
+        {},
+        {**good, "producer_id": "1"},
+        {**good, "producer_epoch": -1},
+        {**good, "group_id": None},
+        {**good, "group_id": ""},
+        {**good, "member_id": None},
+        {**good, "member_id": ""},
+        {**good, "acknowledgements": []},
+        {**good, "acknowledgements": None},
+        {**good, "acknowledgements": [1]},
         {**good, "acknowledgements": [{**item, "partition": -1}]},
     ]
     for body in bad_bodies:
         assert_error(await c.post(url, json=body), 400, "INVALID_REQUEST")
     assert_error(await c.post(url, content=b"{nope"), 400, "INVALID_REQUEST")
-    assert_error(await c.post("/v1/transactions/nope/acknowledgements", json=good), 409,
-                 "INVALID_PRODUCER_ID_MAPPING")
-    assert_error(await c.post(url, json={**good, "member_id": "ghost"}), 404,
-                 "UNKNOWN_MEMBER_ID")
-    assert_error(await c.post(url, json={**good, "group_id": "nogroup"}), 404,
-                 "UNKNOWN_MEMBER_ID")
-    assert_error(await c.post(url, json={**good, "producer_epoch": e + 1}), 409,
-                 "PRODUCER_FENCED")
+    assert_error(
+        await c.post("/v1/transactions/nope/acknowledgements", json=good),
+        409,
+        "INVALID_PRODUCER_ID_MAPPING",
+    )
+    assert_error(await c.post(url, json={**good, "member_id": "ghost"}), 404, "UNKNOWN_MEMBER_ID")
+    assert_error(await c.post(url, json={**good, "group_id": "nogroup"}), 404, "UNKNOWN_MEMBER_ID")
+    assert_error(await c.post(url, json={**good, "producer_epoch": e + 1}), 409, "PRODUCER_FENCED")
     d = await describe(s)
     assert (d["state"], d["share_groups"], d["pending_state"]) == ("Empty", [], None)
     assert states(await view(c, G)) == [(0, "acquired", 1)]
     assert (await view(c, G))["records"][0]["lock_expires_at"] is not None
 
 
-async def test_restart_with_the_transaction_open(settings_factory: Callable[..., Settings],
-                                                 clock: FakeClock) -> None:
+async def test_restart_with_the_transaction_open(
+    settings_factory: Callable[..., Settings], clock: FakeClock
+) -> None:
     settings = settings_factory()
     async with running(settings, clock) as s:
         m = await setup(s, 4)
         pid, e = await init_producer(s.client, transactional_id=TID)
         await produce_ok(s.client, pid, e, [batch("out", 0, 0, 1)], tid=TID)
-        await txn_ack_ok(s, pid, e, m, ack_item(0, 1, ["accept", "release"]),
-                         ack_item(3, 3, "accept"))
+        await txn_ack_ok(
+            s, pid, e, m, ack_item(0, 1, ["accept", "release"]), ack_item(3, 3, "accept")
+        )
     async with running(settings, clock) as s:
         c = s.client
         assert (await describe(s))["state"] == "Ongoing"
-        assert states(await view(c, G)) == [(0, "acquired", 1), (1, "acquired", 1),
-                                            (2, "available", 0), (3, "acquired", 1)]
+        assert states(await view(c, G)) == [
+            (0, "acquired", 1),
+            (1, "acquired", 1),
+            (2, "available", 0),
+            (3, "acquired", 1),
+        ]
         m2 = await join(c, G, ["t"])
         assert offsets(await fetch(c, G, m2)) == [2]  # the held records go to nobody
         r = await end_txn(c, TID, pid, e)
         assert r.status_code == 200, r.text
         assert await values(c, "out", isolation="read_committed") == ["v0"]
-        assert states(await view(c, G)) == [(1, "available", 1), (2, "acquired", 1),
-                                            (3, "acknowledged", 1)]
+        assert states(await view(c, G)) == [
+            (1, "available", 1),
+            (2, "acquired", 1),
+            (3, "acknowledged", 1),
+        ]
     async with running(settings, clock) as s:  # and the end itself was durable
-        assert states(await view(s.client, G)) == [(1, "available", 1), (2, "available", 0),
-                                                   (3, "acknowledged", 1)]
+        assert states(await view(s.client, G)) == [
+            (1, "available", 1),
+            (2, "available", 0),
+            (3, "acknowledged", 1),
+        ]
 
 
 async def test_restart_with_the_transaction_timing_out(
-        settings_factory: Callable[..., Settings], clock: FakeClock) -> None:
+    settings_factory: Callable[..., Settings], clock: FakeClock
+) -> None:
     settings = settings_factory()
     async with running(settings, clock) as s:
         m = await setup(s, 2)
-        pid, e = await init_producer(s.client, transactional_id=TID,
-                                     transaction_timeout_ms=10_000)
+        pid, e = await init_producer(s.client, transactional_id=TID, transaction_timeout_ms=10_000)
         await txn_ack_ok(s, pid, e, m, ack_item(0, 1, "accept"))
     clock.advance(20_000)
     async with running(settings, clock) as s:
@@ -274,7 +318,8 @@ async def test_restart_with_the_transaction_timing_out(
 
 
 async def test_prepare_commit_found_at_start_is_finished(
-        settings_factory: Callable[..., Settings], clock: FakeClock) -> None:
+    settings_factory: Callable[..., Settings], clock: FakeClock
+) -> None:
     settings = settings_factory()
     async with running(settings, clock) as s:
         m = await setup(s, 2)
@@ -282,9 +327,17 @@ async def test_prepare_commit_found_at_start_is_finished(
         await txn_ack_ok(s, pid, e, m, ack_item(0, 1, ["accept", "reject"]))
         # the server dies right after the commit decision became durable
         tm = s.broker.transactions.txns[TID]
-        await s.broker.transactions.store.save(_row(TID, dataclasses.replace(
-            tm.transit(), state=TxnState.PREPARE_COMMIT,  # as the coordinator writes it
-            last_producer_id=tm.producer_id, last_epoch=tm.producer_epoch)))
+        await s.broker.transactions.store.save(
+            _row(
+                TID,
+                dataclasses.replace(
+                    tm.transit(),
+                    state=TxnState.PREPARE_COMMIT,  # as the coordinator writes it
+                    last_producer_id=tm.producer_id,
+                    last_epoch=tm.producer_epoch,
+                ),
+            )
+        )
     async with running(settings, clock) as s:
         d = await describe(s)
         assert (d["state"], d["share_groups"]) == ("CompleteCommit", [])
@@ -301,8 +354,7 @@ async def test_admin_reset_and_delete_wait_for_held_records(s: Served) -> None:
     await txn_ack_ok(s, pid, e, m, ack_item(0, 0, "accept"))
     await heartbeat(c, G, m, -1)  # no member left, but offset 0 is still held
     reset = {"topics": [{"topic": "t", "to": "latest"}]}
-    assert_error(await c.post(f"/v1/share-groups/{G}/offsets", json=reset), 409,
-                 "NON_EMPTY_GROUP")
+    assert_error(await c.post(f"/v1/share-groups/{G}/offsets", json=reset), 409, "NON_EMPTY_GROUP")
     assert_error(await c.delete(f"/v1/share-groups/{G}"), 409, "NON_EMPTY_GROUP")
     assert states(await view(c, G))[0] == (0, "acquired", 1)
     r = await end_txn(c, TID, pid, e, "abort")

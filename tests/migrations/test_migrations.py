@@ -13,7 +13,8 @@ from tests.migrations.dump_schema import migrated_schema, schema_of
 
 
 async def test_all_migrations_on_an_empty_database_equal_the_canonical_schema(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     canonical = aiosqlite.connect(str(tmp_path / "canonical.db"), isolation_level=None)
     async with canonical as conn:
         await conn.executescript((ROOT / "schema.sql").read_text())
@@ -25,7 +26,8 @@ def test_migration_files_are_numbered_without_gaps() -> None:
     files = migration_files()
     assert [v for v, _ in files] == list(range(1, len(files) + 1))
     assert [p.name for _, p in files] == sorted(
-        e.name for e in MIGRATIONS.iterdir() if e.name.endswith(".sql"))
+        e.name for e in MIGRATIONS.iterdir() if e.name.endswith(".sql")
+    )
 
 
 def test_the_migrations_ship_inside_the_package() -> None:
@@ -48,8 +50,7 @@ async def test_migrate_twice_applies_nothing_the_second_time(tmp_path: Path) -> 
         assert await migrate(conn) == []
 
 
-async def test_a_failing_migration_leaves_neither_its_changes_nor_its_row(
-        tmp_path: Path) -> None:
+async def test_a_failing_migration_leaves_neither_its_changes_nor_its_row(tmp_path: Path) -> None:
     d = tmp_path / "migrations"
     d.mkdir()
     (d / "0001_good.sql").write_text("CREATE TABLE good (x INTEGER);")
@@ -58,8 +59,12 @@ async def test_a_failing_migration_leaves_neither_its_changes_nor_its_row(
         with pytest.raises(sqlite3.Error):
             await migrate(conn, d)
         assert await applied(conn) == {1}
-        tables = {r[0] for r in await conn.execute_fetchall(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        tables = {
+            r[0]
+            for r in await conn.execute_fetchall(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+            )
+        }
         assert "good" in tables
         assert "half" not in tables
         assert not conn.in_transaction

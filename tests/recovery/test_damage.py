@@ -23,8 +23,13 @@ from app.storage import record
 from app.storage.log import CHECKPOINT_FILE, LogConfig, PartitionLog
 from app.storage.record import Record, StoredRecord
 
-CFG = LogConfig(segment_bytes=2048, segment_ms=10**12, retention_ms=-1, retention_bytes=-1,
-                index_interval_bytes=256)
+CFG = LogConfig(
+    segment_bytes=2048,
+    segment_ms=10**12,
+    retention_ms=-1,
+    retention_bytes=-1,
+    index_interval_bytes=256,
+)
 LOGGER = "sluice.storage"
 
 
@@ -56,8 +61,14 @@ class Built:
 
 
 def batch_records(i: int) -> list[Record]:
-    return [Record(1_000 + 3 * i + j, f"key-{i}-{j}".encode() if j != 1 else None,
-                   f"value {i}.{j} ".encode() * (1 + (i + j) % 3)) for j in range(3)]
+    return [
+        Record(
+            1_000 + 3 * i + j,
+            f"key-{i}-{j}".encode() if j != 1 else None,
+            f"value {i}.{j} ".encode() * (1 + (i + j) % 3),
+        )
+        for j in range(3)
+    ]
 
 
 def open_log(path: Path) -> PartitionLog:
@@ -99,9 +110,19 @@ def build(path: Path, checkpoint: str, nbatches: int = 22) -> Built:
         data = record.encode_batch(info.base_offset, rs)
         pos = seg.size - len(data)
         assert seg.read(pos, len(data)) == data
-        batches.append(Batch(info.base_offset, info.last_offset + 1, seg.base_offset, pos, data,
-                             tuple(StoredRecord(info.base_offset + j, r.timestamp, r.key, r.value,
-                                                ()) for j, r in enumerate(rs))))
+        batches.append(
+            Batch(
+                info.base_offset,
+                info.last_offset + 1,
+                seg.base_offset,
+                pos,
+                data,
+                tuple(
+                    StoredRecord(info.base_offset + j, r.timestamp, r.key, r.value, ())
+                    for j, r in enumerate(rs)
+                ),
+            )
+        )
         if checkpoint == "sealed" and len(lg.segments) == 2 and i % 2 == 0:
             flush(lg)  # the last of these names a position in what becomes a sealed segment
     lg.close(clean=False)
@@ -110,12 +131,11 @@ def build(path: Path, checkpoint: str, nbatches: int = 22) -> Built:
     segments = sorted({b.segment for b in batches})
     assert len(segments) >= 3
     assert len(built.in_segment(built.active)) >= 3
-    cp = (path / CHECKPOINT_FILE)
+    cp = path / CHECKPOINT_FILE
     if checkpoint == "none":
         assert not cp.exists()
     elif checkpoint == "before_last":
-        assert struct.unpack_from("<qq", cp.read_bytes()) == (built.active,
-                                                              batches[-1].position)
+        assert struct.unpack_from("<qq", cp.read_bytes()) == (built.active, batches[-1].position)
     else:
         cp_base = struct.unpack_from("<q", cp.read_bytes())[0]
         assert cp_base == segments[1] != built.active
@@ -144,8 +164,14 @@ def copy(tmp_path: Path) -> Copies:
     return Copies(tmp_path)
 
 
-def expect_recovered(path: Path, built: Built, damaged: Batch,
-                     caplog: pytest.LogCaptureFixture, *, truncated_file: str | None) -> None:
+def expect_recovered(
+    path: Path,
+    built: Built,
+    damaged: Batch,
+    caplog: pytest.LogCaptureFixture,
+    *,
+    truncated_file: str | None,
+) -> None:
     """The log at ``path`` must hold exactly the batches before ``damaged``, then take appends."""
     caplog.clear()
     with caplog.at_level(logging.INFO, logger=LOGGER):
@@ -162,13 +188,13 @@ def expect_recovered(path: Path, built: Built, damaged: Batch,
         assert seg.base_offset == b.segment
         assert seg.read(b.position, len(b.data)) == b.data
     damaged_file = path / built.log_name(damaged.segment)
-    assert damaged_file.read_bytes() == built.files[damaged_file.name][:damaged.position]
-    assert not [n for n in os.listdir(path)
-                if n.endswith(".log") and int(n[:-4]) > damaged.segment]
+    assert damaged_file.read_bytes() == built.files[damaged_file.name][: damaged.position]
+    assert not [n for n in os.listdir(path) if n.endswith(".log") and int(n[:-4]) > damaged.segment]
     if truncated_file is not None:
         messages = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
-        assert any(str(path / truncated_file) in m and f"at byte {damaged.position}" in m
-                   for m in messages), messages
+        assert any(
+            str(path / truncated_file) in m and f"at byte {damaged.position}" in m for m in messages
+        ), messages
     # appending continues at the damaged batch's offset and survives another reopen
     new = [Record(99_999, b"after", b"recovery"), Record(99_998, None, b"!")]
     info = lg.append(new, now_ms=0)
@@ -177,28 +203,33 @@ def expect_recovered(path: Path, built: Built, damaged: Batch,
     lg = open_log(path)
     assert lg.recovered_bytes_truncated == 0
     got = read_all(lg)
-    assert got[:len(want)] == want
-    assert [(r.offset, r.key, r.value) for r in got[len(want):]] == [
-        (damaged.base, b"after", b"recovery"), (damaged.base + 1, None, b"!")]
+    assert got[: len(want)] == want
+    assert [(r.offset, r.key, r.value) for r in got[len(want) :]] == [
+        (damaged.base, b"after", b"recovery"),
+        (damaged.base + 1, None, b"!"),
+    ]
     lg.close(clean=False)
 
 
 # -- the last batch of the active segment -------------------------------------------------------
 
-def test_truncation_at_every_byte_of_the_last_batch(built: Built, copy: Copies,
-                                                    caplog: pytest.LogCaptureFixture) -> None:
+
+def test_truncation_at_every_byte_of_the_last_batch(
+    built: Built, copy: Copies, caplog: pytest.LogCaptureFixture
+) -> None:
     last = built.batches[-1]
     name = built.log_name(last.segment)
     for cut in range(last.position, last.position + len(last.data)):
         dst = copy(built)
         os.truncate(dst / name, cut)
-        expect_recovered(dst, built, last, caplog,
-                         truncated_file=name if cut > last.position else None)
+        expect_recovered(
+            dst, built, last, caplog, truncated_file=name if cut > last.position else None
+        )
 
 
-def test_flipped_byte_at_every_position_of_the_last_batch(built: Built, copy: Copies,
-                                                          caplog: pytest.LogCaptureFixture
-                                                          ) -> None:
+def test_flipped_byte_at_every_position_of_the_last_batch(
+    built: Built, copy: Copies, caplog: pytest.LogCaptureFixture
+) -> None:
     last = built.batches[-1]
     name = built.log_name(last.segment)
     for i in range(len(last.data)):
@@ -211,7 +242,8 @@ def test_flipped_byte_at_every_position_of_the_last_batch(built: Built, copy: Co
 
 
 def test_random_byte_values_at_sampled_positions_of_the_last_batch(
-        built: Built, copy: Copies, caplog: pytest.LogCaptureFixture) -> None:
+    built: Built, copy: Copies, caplog: pytest.LogCaptureFixture
+) -> None:
     last = built.batches[-1]
     name = built.log_name(last.segment)
     rng = random.Random(7)
@@ -239,8 +271,9 @@ GARBAGE = {
 
 
 @pytest.mark.parametrize("garbage", list(GARBAGE), ids=list(GARBAGE))
-def test_garbage_after_valid_data_is_truncated(built: Built, copy: Copies, garbage: str,
-                                               caplog: pytest.LogCaptureFixture) -> None:
+def test_garbage_after_valid_data_is_truncated(
+    built: Built, copy: Copies, garbage: str, caplog: pytest.LogCaptureFixture
+) -> None:
     end = built.batches[-1]
     name = built.log_name(end.segment)
     dst = copy(built)
@@ -251,10 +284,14 @@ def test_garbage_after_valid_data_is_truncated(built: Built, copy: Copies, garba
     with caplog.at_level(logging.WARNING, logger=LOGGER):
         lg = open_log(dst)
     assert lg.recovered_bytes_truncated == len(GARBAGE[garbage])
-    assert [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING
-            and "truncating" in r.getMessage()] == [
+    assert [
+        r.getMessage()
+        for r in caplog.records
+        if r.levelno == logging.WARNING and "truncating" in r.getMessage()
+    ] == [
         f"recovery: truncating {dst / name} at byte {phantom.position} "
-        f"({len(GARBAGE[garbage])} invalid bytes after the last valid batch)"]
+        f"({len(GARBAGE[garbage])} invalid bytes after the last valid batch)"
+    ]
     lg.close(clean=False)
     shutil.rmtree(dst)
     dst = copy(built)
@@ -264,7 +301,8 @@ def test_garbage_after_valid_data_is_truncated(built: Built, copy: Copies, garba
 
 
 def test_a_replayed_valid_batch_with_a_stale_offset_is_truncated(
-        built: Built, copy: Copies, caplog: pytest.LogCaptureFixture) -> None:
+    built: Built, copy: Copies, caplog: pytest.LogCaptureFixture
+) -> None:
     end = built.batches[-1]
     name = built.log_name(end.segment)
     dst = copy(built)
@@ -276,8 +314,8 @@ def test_a_replayed_valid_batch_with_a_stale_offset_is_truncated(
 
 @pytest.mark.parametrize("checkpoint", ["none", "sealed"])
 def test_a_damaged_batch_in_the_middle_of_the_active_segment_drops_everything_after(
-        checkpoint: str, tmp_path: Path, copy: Copies,
-        caplog: pytest.LogCaptureFixture) -> None:
+    checkpoint: str, tmp_path: Path, copy: Copies, caplog: pytest.LogCaptureFixture
+) -> None:
     built = build(tmp_path / "p", checkpoint)
     assert _trusted_end(built) == 0  # the whole active segment is validated at open
     active = built.in_segment(built.active)
@@ -301,7 +339,8 @@ def _trusted_end(built: Built) -> int:
 
 
 def test_a_damaged_sealed_segment_without_checkpoint_drops_later_segments(
-        tmp_path: Path, copy: Copies, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, copy: Copies, caplog: pytest.LogCaptureFixture
+) -> None:
     built = build(tmp_path / "p", "none")
     first = sorted({b.segment for b in built.batches})[0]
     victim = built.in_segment(first)[2]
@@ -314,6 +353,7 @@ def test_a_damaged_sealed_segment_without_checkpoint_drops_later_segments(
 
 
 # -- the recovery checkpoint --------------------------------------------------------------------
+
 
 def checkpoint_bytes(base: int, position: int, next_offset: int) -> bytes:
     body = struct.pack("<qqq", base, position, next_offset)
@@ -331,20 +371,27 @@ CHECKPOINTS: dict[str, Callable[[Built], bytes]] = {
     "empty": lambda b: b"",
     "too_short": lambda b: b"\x00\x01\x02",
     "too_long": lambda b: random.Random(5).randbytes(100),
-    "bad_crc": lambda b: bytes(a ^ (i == 27) for i, a in enumerate(
-        checkpoint_bytes(b.active, b.batches[-1].position, b.batches[-1].base))),
+    "bad_crc": lambda b: bytes(
+        a ^ (i == 27)
+        for i, a in enumerate(
+            checkpoint_bytes(b.active, b.batches[-1].position, b.batches[-1].base)
+        )
+    ),
     "past_file_end": lambda b: checkpoint_bytes(
-        b.active, len(b.files[b.log_name(b.active)]) + 1000, b.batches[-1].next + 50),
+        b.active, len(b.files[b.log_name(b.active)]) + 1000, b.batches[-1].next + 50
+    ),
     "unknown_segment": lambda b: checkpoint_bytes(987_654_321, 17, 987_654_400),
     "before_first_segment": lambda b: checkpoint_bytes(-5, 0, 0),
-    "stale_older": lambda b: checkpoint_bytes(b.batches[0].segment, b.batches[1].position,
-                                              b.batches[1].base),
+    "stale_older": lambda b: checkpoint_bytes(
+        b.batches[0].segment, b.batches[1].position, b.batches[1].base
+    ),
 }
 
 
 @pytest.mark.parametrize("cp", list(CHECKPOINTS), ids=list(CHECKPOINTS))
-def test_bad_or_stale_checkpoint_still_recovers(cp: str, tmp_path: Path, copy: Copies,
-                                                caplog: pytest.LogCaptureFixture) -> None:
+def test_bad_or_stale_checkpoint_still_recovers(
+    cp: str, tmp_path: Path, copy: Copies, caplog: pytest.LogCaptureFixture
+) -> None:
     built = build(tmp_path / "p", "before_last")
     dst = copy(built)
     (dst / CHECKPOINT_FILE).write_bytes(CHECKPOINTS[cp](built))
@@ -353,7 +400,8 @@ def test_bad_or_stale_checkpoint_still_recovers(cp: str, tmp_path: Path, copy: C
 
 
 def test_a_valid_checkpoint_with_a_missing_active_index_still_recovers(
-        tmp_path: Path, copy: Copies, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, copy: Copies, caplog: pytest.LogCaptureFixture
+) -> None:
     built = build(tmp_path / "p", "before_last")
     dst = copy(built)
     os.unlink(dst / f"{built.active:020d}.index")
@@ -361,8 +409,9 @@ def test_a_valid_checkpoint_with_a_missing_active_index_still_recovers(
     expect_recovered(dst, built, last, caplog, truncated_file=built.log_name(last.segment))
 
 
-def test_the_checkpoint_is_a_trust_boundary(tmp_path: Path, copy: Copies,
-                                            caplog: pytest.LogCaptureFixture) -> None:
+def test_the_checkpoint_is_a_trust_boundary(
+    tmp_path: Path, copy: Copies, caplog: pytest.LogCaptureFixture
+) -> None:
     """Bytes below the checkpoint were fsynced and are trusted: open does not re-read them.
 
     This is the documented design (recovery time depends on the unflushed tail only). A byte
@@ -380,7 +429,7 @@ def test_the_checkpoint_is_a_trust_boundary(tmp_path: Path, copy: Copies,
     trusted = copy(built)
     with open(trusted / name, "r+b") as f:
         f.seek(victim.position + at)
-        f.write(damaged[at:at + 1])
+        f.write(damaged[at : at + 1])
     lg = open_log(trusted)
     assert lg.recovered_bytes_truncated == 0
     assert lg.log_end_offset == built.batches[-1].next
@@ -395,8 +444,9 @@ def test_the_checkpoint_is_a_trust_boundary(tmp_path: Path, copy: Copies,
     expect_recovered(validated, built, victim, caplog, truncated_file=name)
 
 
-def test_a_tail_after_the_checkpoint_is_validated(tmp_path: Path, copy: Copies,
-                                                  caplog: pytest.LogCaptureFixture) -> None:
+def test_a_tail_after_the_checkpoint_is_validated(
+    tmp_path: Path, copy: Copies, caplog: pytest.LogCaptureFixture
+) -> None:
     built = build(tmp_path / "p", "before_last")
     last = built.batches[-1]
     assert _trusted_end(built) == last.position
@@ -410,9 +460,11 @@ def test_a_tail_after_the_checkpoint_is_validated(tmp_path: Path, copy: Copies,
 
 # -- a damaged index below the checkpoint -------------------------------------------------------
 
+
 @pytest.mark.parametrize("shift", [1, -1, 24])
 def test_a_damaged_index_entry_below_the_checkpoint_keeps_the_log_end(
-        tmp_path: Path, shift: int) -> None:
+    tmp_path: Path, shift: int
+) -> None:
     """After a clean close the checkpoint is the active segment's end, and reopening walks from
     the last index entry to it without validating. If that entry's position is damaged (it still
     passes OffsetIndex.load's checks), the walk must not silently stop early: that would move the
@@ -423,8 +475,10 @@ def test_a_damaged_index_entry_below_the_checkpoint_keeps_the_log_end(
     for i in range(12):
         rs = batch_records(i)
         info = lg.append(rs, now_ms=0)
-        want += [StoredRecord(info.base_offset + j, r.timestamp, r.key, r.value, ())
-                 for j, r in enumerate(rs)]
+        want += [
+            StoredRecord(info.base_offset + j, r.timestamp, r.key, r.value, ())
+            for j, r in enumerate(rs)
+        ]
     assert len(lg.segments) >= 2
     end, active = lg.log_end_offset, lg.active.base_offset
     lg.close(clean=True)
@@ -449,7 +503,8 @@ def test_a_damaged_index_entry_below_the_checkpoint_keeps_the_log_end(
 
 
 def test_damage_after_the_checkpoint_in_a_sealed_segment_drops_later_segments(
-        tmp_path: Path, copy: Copies, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, copy: Copies, caplog: pytest.LogCaptureFixture
+) -> None:
     built = build(tmp_path / "p", "sealed")
     cp_base, cp_pos = struct.unpack_from("<qq", (built.path / CHECKPOINT_FILE).read_bytes())
     after = [b for b in built.in_segment(cp_base) if b.position >= cp_pos]

@@ -24,8 +24,12 @@ class Stop(Exception):
     """Stands for the process dying at this point."""
 
 
-async def call(settings: Settings, key: str, body: dict[str, Any],
-               sabotage: Callable[[Broker], None] | None = None) -> httpx.Response | None:
+async def call(
+    settings: Settings,
+    key: str,
+    body: dict[str, Any],
+    sabotage: Callable[[Broker], None] | None = None,
+) -> httpx.Response | None:
     broker = Broker(settings)
     app = create_app(settings, broker=broker)
     async with app.router.lifespan_context(app):
@@ -35,12 +39,12 @@ async def call(settings: Settings, key: str, body: dict[str, Any],
                 await c.post("/v1/topics", json={"name": "t", "partitions": 3})
             if sabotage is not None:
                 sabotage(broker)
-                failed = await c.post("/v1/topics/t/records", json=body,
-                                      headers={"Idempotency-Key": key})
+                failed = await c.post(
+                    "/v1/topics/t/records", json=body, headers={"Idempotency-Key": key}
+                )
                 assert failed.status_code == 500  # the stand-in for the process dying
                 return None
-            return await c.post("/v1/topics/t/records", json=body,
-                                headers={"Idempotency-Key": key})
+            return await c.post("/v1/topics/t/records", json=body, headers={"Idempotency-Key": key})
 
 
 async def total_records(settings: Settings) -> list[tuple[int, str]]:
@@ -71,7 +75,8 @@ def stop_before_appending(broker: Broker) -> None:
 
 @pytest.mark.parametrize("sabotage", [stop_before_completing, stop_before_appending])
 async def test_retry_after_a_stop_appends_exactly_once(
-        settings_factory: Callable[..., Settings], sabotage: Callable[[Broker], None]) -> None:
+    settings_factory: Callable[..., Settings], sabotage: Callable[[Broker], None]
+) -> None:
     settings = settings_factory()
     await call(settings, "key-1", BODY, sabotage)
     retry = await call(settings, "key-1", BODY)
@@ -86,7 +91,8 @@ async def test_retry_after_a_stop_appends_exactly_once(
 
 
 async def test_a_pending_key_with_a_different_body_is_refused(
-        settings_factory: Callable[..., Settings]) -> None:
+    settings_factory: Callable[..., Settings],
+) -> None:
     settings = settings_factory()
     await call(settings, "key-2", BODY, stop_before_completing)
     other = await call(settings, "key-2", {"records": [{"value": "zzz"}]})

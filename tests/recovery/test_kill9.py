@@ -63,9 +63,15 @@ def read_partition(url: str, topic: str, partition: int) -> tuple[list[dict[str,
     offset = 0
     with httpx.Client(base_url=url, timeout=30) as c:
         while True:
-            r = c.get(f"/v1/topics/{topic}/partitions/{partition}/records",
-                      params={"offset": offset, "max_records": 10_000,
-                              "max_bytes": 16 * 1024 * 1024, "encoding": "base64"})
+            r = c.get(
+                f"/v1/topics/{topic}/partitions/{partition}/records",
+                params={
+                    "offset": offset,
+                    "max_records": 10_000,
+                    "max_bytes": 16 * 1024 * 1024,
+                    "encoding": "base64",
+                },
+            )
             assert r.status_code == 200, r.text
             page = r.json()
             assert page["log_start_offset"] == 0
@@ -177,9 +183,17 @@ def make_request(rng: random.Random, req_id: str) -> tuple[dict[str, Any], list[
     return {"records": wire, "encoding": encoding}, sent
 
 
-async def produce_until_killed(url: str, topic: str, rng: random.Random, cycle: int, wid: int,
-                               state: CrashState, killed: threading.Event,
-                               inflight: list[int], first_ack: asyncio.Event) -> int:
+async def produce_until_killed(
+    url: str,
+    topic: str,
+    rng: random.Random,
+    cycle: int,
+    wid: int,
+    state: CrashState,
+    killed: threading.Event,
+    inflight: list[int],
+    first_ack: asyncio.Event,
+) -> int:
     """Produce without retries until the server dies; returns how many requests were acked."""
     acked = 0
     async with httpx.AsyncClient(base_url=url, timeout=20) as client:
@@ -216,23 +230,31 @@ async def produce_until_killed(url: str, topic: str, rng: random.Random, cycle: 
             acked += 1
 
 
-async def crash_cycle(server: ServerProcess, topic: str, rng: random.Random, cycle: int,
-                      state: CrashState) -> None:
+async def crash_cycle(
+    server: ServerProcess, topic: str, rng: random.Random, cycle: int, state: CrashState
+) -> None:
     await asyncio.to_thread(server.start)
     # Every acknowledged record so far must be below the high watermark after recovery.
     hws = await asyncio.to_thread(high_watermarks, server.url, topic)
     for rid, a in state.acked.items():
         if a.offset >= hws[a.partition]:
-            state.problems.append(f"cycle {cycle}: acked {rid} at {a} is above the high "
-                                  f"watermark {hws[a.partition]} after restart")
+            state.problems.append(
+                f"cycle {cycle}: acked {rid} at {a} is above the high "
+                f"watermark {hws[a.partition]} after restart"
+            )
             break
     killed = threading.Event()
     first_ack = asyncio.Event()
     inflight = [0]
     worker_rngs = [random.Random(rng.getrandbits(64)) for _ in range(WORKERS)]
-    tasks = [asyncio.create_task(produce_until_killed(server.url, topic, worker_rngs[w], cycle,
-                                                      w, state, killed, inflight, first_ack))
-             for w in range(WORKERS)]
+    tasks = [
+        asyncio.create_task(
+            produce_until_killed(
+                server.url, topic, worker_rngs[w], cycle, w, state, killed, inflight, first_ack
+            )
+        )
+        for w in range(WORKERS)
+    ]
     # Most kills land in full flow (the delay counts from the first answer of the cycle); some
     # land among the first requests after a recovery.
     delay = rng.uniform(0.05, 0.4)
@@ -266,8 +288,10 @@ def verify_log(url: str, topic: str, state: CrashState) -> tuple[int, int]:
         offsets = [r["offset"] for r in records]
         if offsets != list(range(hw)):
             holes = sorted(set(range(hw)) - set(offsets))[:10]
-            problems.append(f"partition {p}: offsets are not 0..{hw - 1} (missing {holes}, "
-                            f"{len(offsets)} records)")
+            problems.append(
+                f"partition {p}: offsets are not 0..{hw - 1} (missing {holes}, "
+                f"{len(offsets)} records)"
+            )
         for r in records:
             value = unb64(r["value"])
             if value is None or b"|" not in value:
@@ -283,11 +307,16 @@ def verify_log(url: str, topic: str, state: CrashState) -> tuple[int, int]:
             if s is None:
                 problems.append(f"p{p}@{r['offset']}: unknown record id {rid!r}")
                 continue
-            got = (unb64(r["key"]), value,
-                   tuple((h["key"], unb64(h["value"])) for h in r["headers"]))
+            got = (
+                unb64(r["key"]),
+                value,
+                tuple((h["key"], unb64(h["value"])) for h in r["headers"]),
+            )
             if got != (s.key, s.value, s.headers):
-                problems.append(f"{rid} at p{p}@{r['offset']}: stored {got!r} "
-                                f"sent {(s.key, s.value, s.headers)!r}")
+                problems.append(
+                    f"{rid} at p{p}@{r['offset']}: stored {got!r} "
+                    f"sent {(s.key, s.value, s.headers)!r}"
+                )
             if s.partition is not None and s.partition != p:
                 problems.append(f"{rid} was sent to partition {s.partition}, is in {p}")
 
@@ -296,11 +325,12 @@ def verify_log(url: str, topic: str, state: CrashState) -> tuple[int, int]:
         if where is None:
             problems.append(f"LOST acknowledged record {rid} (acked at p{a.partition}@{a.offset})")
         elif where != (a.partition, a.offset):
-            problems.append(f"acknowledged {rid} acked at p{a.partition}@{a.offset}, "
-                            f"found at p{where[0]}@{where[1]}")
+            problems.append(
+                f"acknowledged {rid} acked at p{a.partition}@{a.offset}, "
+                f"found at p{where[0]}@{where[1]}"
+            )
         elif stored[where]["timestamp"] != a.timestamp:
-            problems.append(f"{rid}: timestamp {stored[where]['timestamp']} != acked "
-                            f"{a.timestamp}")
+            problems.append(f"{rid}: timestamp {stored[where]['timestamp']} != acked {a.timestamp}")
 
     # Atomicity per partition: the records of one request on one partition are one batch
     # (contiguous, in request order); an unacknowledged request's batch is all there or not.
@@ -314,8 +344,9 @@ def verify_log(url: str, topic: str, state: CrashState) -> tuple[int, int]:
         for p, items in by_partition.items():
             offs = [o for _, o in items]
             if offs != list(range(offs[0], offs[0] + len(offs))):
-                problems.append(f"{req_id}: its records on partition {p} are not one "
-                                f"contiguous batch: {items}")
+                problems.append(
+                    f"{req_id}: its records on partition {p} are not one contiguous batch: {items}"
+                )
         if req_id in state.unacked_requests:
             present_unacked += bool(by_partition)
             if all(s.partition is not None for s in sent):
@@ -323,8 +354,10 @@ def verify_log(url: str, topic: str, state: CrashState) -> tuple[int, int]:
                     want = {s.rid for s in sent if s.partition == p}
                     have = {s.rid for s in sent if s.rid in found and found[s.rid][0] == p}
                     if have and have != want:
-                        problems.append(f"unacked {req_id}: partial batch on partition {p}: "
-                                        f"{sorted(have)} of {sorted(want)}")
+                        problems.append(
+                            f"unacked {req_id}: partial batch on partition {p}: "
+                            f"{sorted(have)} of {sorted(want)}"
+                        )
         elif req_id not in state.acked_requests:
             for s in sent:
                 if s.rid in found:
@@ -335,7 +368,8 @@ def verify_log(url: str, topic: str, state: CrashState) -> tuple[int, int]:
 
 
 async def test_kill9_during_concurrent_produce_loses_nothing_acknowledged(
-        server_factory: ServerFactory) -> None:
+    server_factory: ServerFactory,
+) -> None:
     seed = int(os.environ.get("SLUICE_CRASH_SEED") or random.SystemRandom().randrange(2**32))
     print(f"kill -9 crash test seed: SLUICE_CRASH_SEED={seed}")
     rng = random.Random(seed)
@@ -356,11 +390,15 @@ async def test_kill9_during_concurrent_produce_loses_nothing_acknowledged(
     try:
         total, present_unacked = await asyncio.to_thread(verify_log, server.url, topic, state)
     finally:
-        print(f"seed {seed}: {len(state.acked)} acked records in {len(state.acked_requests)} "
-              f"requests, {len(state.unacked_requests)} unacked requests; acked per cycle "
-              f"{state.acked_per_cycle}; in flight at kill {state.inflight_at_kill}")
-    print(f"seed {seed}: log holds {total} records; {present_unacked} unacked requests were "
-          f"(fully or partly) stored; {time.monotonic() - started:.1f} s")
+        print(
+            f"seed {seed}: {len(state.acked)} acked records in {len(state.acked_requests)} "
+            f"requests, {len(state.unacked_requests)} unacked requests; acked per cycle "
+            f"{state.acked_per_cycle}; in flight at kill {state.inflight_at_kill}"
+        )
+    print(
+        f"seed {seed}: log holds {total} records; {present_unacked} unacked requests were "
+        f"(fully or partly) stored; {time.monotonic() - started:.1f} s"
+    )
     assert len(state.acked) > 1000, "too little load to mean anything"
     assert sum(1 for n in state.inflight_at_kill if n) >= CYCLES // 2, state.inflight_at_kill
     assert state.unacked_requests, "no request was ever cut by a kill"
@@ -376,9 +414,11 @@ def test_sigterm_drains_and_restarts_clean(server_factory: ServerFactory) -> Non
     server.start()
     url = server.url
     create_topic(url, "drain", 2)
-    first = httpx.post(url + "/v1/topics/drain/records", timeout=10,
-                       json={"records": [{"value": f"pre-{i}", "partition": 0}
-                                         for i in range(10)]})
+    first = httpx.post(
+        url + "/v1/topics/drain/records",
+        timeout=10,
+        json={"records": [{"value": f"pre-{i}", "partition": 0} for i in range(10)]},
+    )
     assert first.status_code == 200, first.text
     acked: dict[int, str] = {o["offset"]: f"pre-{i}" for i, o in enumerate(first.json()["offsets"])}
 
@@ -387,8 +427,11 @@ def test_sigterm_drains_and_restarts_clean(server_factory: ServerFactory) -> Non
     def long_poll() -> None:
         t0 = time.monotonic()
         try:
-            r = httpx.get(url + "/v1/topics/drain/partitions/1/records",
-                          params={"offset": 0, "max_wait_ms": 20_000}, timeout=40)
+            r = httpx.get(
+                url + "/v1/topics/drain/partitions/1/records",
+                params={"offset": 0, "max_wait_ms": 20_000},
+                timeout=40,
+            )
             poll["status"], poll["body"] = r.status_code, r.json()
         except httpx.TransportError as exc:
             poll["error"] = repr(exc)
@@ -407,8 +450,10 @@ def test_sigterm_drains_and_restarts_clean(server_factory: ServerFactory) -> Non
                 n += 1
                 t0 = time.monotonic()
                 try:
-                    r = c.post("/v1/topics/drain/records",
-                               json={"records": [{"value": v, "partition": 0} for v in values]})
+                    r = c.post(
+                        "/v1/topics/drain/records",
+                        json={"records": [{"value": v, "partition": 0} for v in values]},
+                    )
                 except httpx.TransportError as exc:
                     outcomes.append(("error", repr(exc)))
                     spans.append((t0, time.monotonic(), "error"))
@@ -453,8 +498,10 @@ def test_sigterm_drains_and_restarts_clean(server_factory: ServerFactory) -> Non
     assert "stopped cleanly" in server.logs()
     # Sent before the signal by the client's clock; a request still on its way gets the 503.
     straddling = [o for t0, t1, o in spans if t0 <= term_at <= t1]
-    print(f"{len(outcomes)} produce requests, in flight at SIGTERM: {straddling}, last: "
-          f"{last_kind} {str(last)[:80]}; exit after {exit_seconds:.2f} s")
+    print(
+        f"{len(outcomes)} produce requests, in flight at SIGTERM: {straddling}, last: "
+        f"{last_kind} {str(last)[:80]}; exit after {exit_seconds:.2f} s"
+    )
 
     server.start()
     records, hw = read_partition(url, "drain", 0)
@@ -464,8 +511,11 @@ def test_sigterm_drains_and_restarts_clean(server_factory: ServerFactory) -> Non
         assert stored.get(offset) == value, (offset, value, stored.get(offset))
     # Nothing unacknowledged beyond at most the one request that was cut.
     assert hw - len(acked) in (0, 200), (hw, len(acked))
-    again = httpx.post(url + "/v1/topics/drain/records", timeout=10,
-                       json={"records": [{"value": "after", "partition": 0}]})
+    again = httpx.post(
+        url + "/v1/topics/drain/records",
+        timeout=10,
+        json={"records": [{"value": "after", "partition": 0}]},
+    )
     assert again.status_code == 200 and again.json()["offsets"][0]["offset"] == hw, again.text
     assert server.stop() == 0
     check_server_log(server.logs())
@@ -481,9 +531,20 @@ def test_second_server_on_same_dir_refuses(server_factory: ServerFactory) -> Non
     other = server_factory(data_dir=first.data_dir)
     t0 = time.monotonic()
     second = subprocess.run(
-        [sys.executable, "-m", "app", "serve", "--port", str(other.port),
-         "--data-dir", str(first.data_dir)],
-        cwd=ROOT, env=other.env, capture_output=True, timeout=20,
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "serve",
+            "--port",
+            str(other.port),
+            "--data-dir",
+            str(first.data_dir),
+        ],
+        cwd=ROOT,
+        env=other.env,
+        capture_output=True,
+        timeout=20,
     )
     elapsed = time.monotonic() - t0
     stderr = second.stderr.decode(errors="replace")
@@ -495,8 +556,11 @@ def test_second_server_on_same_dir_refuses(server_factory: ServerFactory) -> Non
 
     assert first.proc is not None and first.proc.poll() is None
     assert httpx.get(first.url + "/readyz", timeout=5).status_code == 200
-    r = httpx.post(first.url + "/v1/topics/solo/records", timeout=10,
-                   json={"records": [{"value": "still here"}]})
+    r = httpx.post(
+        first.url + "/v1/topics/solo/records",
+        timeout=10,
+        json={"records": [{"value": "still here"}]},
+    )
     assert r.status_code == 200 and r.json()["offsets"][0]["offset"] == 0, r.text
     records, hw = read_partition(first.url, "solo", 0)
     assert hw == 1 and base64.b64decode(records[0]["value"]) == b"still here"
@@ -525,11 +589,21 @@ def test_restart_recovers_after_torn_tail(server_factory: ServerFactory, tear: s
     create_topic(url, "torn", 1)
     values = [rng.randbytes(rng.randint(1, 200)) for _ in range(n)]
     for start in range(0, n, 10):
-        r = httpx.post(url + "/v1/topics/torn/records", timeout=10, json={
-            "encoding": "base64",
-            "records": [{"key": b64(b"k%d" % i), "value": b64(values[i]),
-                         "headers": [{"key": "i", "value": b64(b"%d" % i)}]}
-                        for i in range(start, start + 10)]})
+        r = httpx.post(
+            url + "/v1/topics/torn/records",
+            timeout=10,
+            json={
+                "encoding": "base64",
+                "records": [
+                    {
+                        "key": b64(b"k%d" % i),
+                        "value": b64(values[i]),
+                        "headers": [{"key": "i", "value": b64(b"%d" % i)}],
+                    }
+                    for i in range(start, start + 10)
+                ],
+            },
+        )
         assert r.status_code == 200, r.text
         assert [o["offset"] for o in r.json()["offsets"]] == list(range(start, start + 10))
     segment = active_segment(server.data_dir)
@@ -537,8 +611,11 @@ def test_restart_recovers_after_torn_tail(server_factory: ServerFactory, tear: s
     if tear == "half_batch":
         # One more (acknowledged) batch whose second half then never reached the disk: the
         # shape of a torn write. Its records are expected to vanish.
-        r = httpx.post(url + "/v1/topics/torn/records", timeout=10,
-                       json={"records": [{"value": "x" * 100} for _ in range(10)]})
+        r = httpx.post(
+            url + "/v1/topics/torn/records",
+            timeout=10,
+            json={"records": [{"value": "x" * 100} for _ in range(10)]},
+        )
         assert r.status_code == 200, r.text
     server.kill()
 
@@ -567,8 +644,11 @@ def test_restart_recovers_after_torn_tail(server_factory: ServerFactory, tear: s
     assert any(f"byte {valid_size}" in ln for ln in lines), lines
     assert all(" WARNING " in ln for ln in lines), lines
 
-    r = httpx.post(url + "/v1/topics/torn/records", timeout=10,
-                   json={"records": [{"value": "next"}, {"value": "after"}]})
+    r = httpx.post(
+        url + "/v1/topics/torn/records",
+        timeout=10,
+        json={"records": [{"value": "next"}, {"value": "after"}]},
+    )
     assert r.status_code == 200, r.text
     assert [o["offset"] for o in r.json()["offsets"]] == [n, n + 1]
     records, hw = read_partition(url, "torn", 0)

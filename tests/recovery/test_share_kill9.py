@@ -29,8 +29,9 @@ G = "workers"
 def produce_all(url: str) -> None:
     with httpx.Client(base_url=url, timeout=30) as c:
         for start in range(0, RECORDS, 100):
-            recs = [{"value": str(i), "partition": i % PARTITIONS}
-                    for i in range(start, start + 100)]
+            recs = [
+                {"value": str(i), "partition": i % PARTITIONS} for i in range(start, start + 100)
+            ]
             r = c.post("/v1/topics/q/records", json={"records": recs})
             assert r.status_code == 200, r.text
 
@@ -48,8 +49,10 @@ class Consumers:
         self.stop = threading.Event()
 
     def run(self, until_acked: int | None = None) -> None:
-        threads = [threading.Thread(target=self._loop, args=(until_acked,), daemon=True)
-                   for _ in range(CONSUMERS)]
+        threads = [
+            threading.Thread(target=self._loop, args=(until_acked,), daemon=True)
+            for _ in range(CONSUMERS)
+        ]
         for t in threads:
             t.start()
         for t in threads:
@@ -58,16 +61,18 @@ class Consumers:
     def _loop(self, until_acked: int | None) -> None:
         try:
             with httpx.Client(base_url=self.url, timeout=10) as c:
-                r = c.post(f"/v1/share-groups/{G}/heartbeat",
-                           json={"member_id": None, "member_epoch": 0,
-                                 "subscribed_topics": ["q"]})
+                r = c.post(
+                    f"/v1/share-groups/{G}/heartbeat",
+                    json={"member_id": None, "member_epoch": 0, "subscribed_topics": ["q"]},
+                )
                 assert r.status_code == 200, r.text
                 member = r.json()["member_id"]
                 idle = 0
                 while not self.stop.is_set():
-                    r = c.post(f"/v1/share-groups/{G}/fetch",
-                               json={"member_id": member, "max_records": 50,
-                                     "max_wait_ms": 200})
+                    r = c.post(
+                        f"/v1/share-groups/{G}/fetch",
+                        json={"member_id": member, "max_records": 50, "max_wait_ms": 200},
+                    )
                     assert r.status_code == 200, r.text
                     recs = r.json()["records"]
                     if not recs:
@@ -77,22 +82,32 @@ class Consumers:
                         continue
                     idle = 0
                     with self.lock:
-                        self.delivered += [(x["partition"], x["offset"], x["delivery_count"],
-                                            x["value"]) for x in recs]
-                    acks = [{"topic": "q", "partition": x["partition"],
-                             "first_offset": x["offset"], "last_offset": x["offset"],
-                             "type": "accept", "delivery_count": x["delivery_count"]}
-                            for x in sorted(recs, key=lambda x: (x["partition"], x["offset"]))]
+                        self.delivered += [
+                            (x["partition"], x["offset"], x["delivery_count"], x["value"])
+                            for x in recs
+                        ]
+                    acks = [
+                        {
+                            "topic": "q",
+                            "partition": x["partition"],
+                            "first_offset": x["offset"],
+                            "last_offset": x["offset"],
+                            "type": "accept",
+                            "delivery_count": x["delivery_count"],
+                        }
+                        for x in sorted(recs, key=lambda x: (x["partition"], x["offset"]))
+                    ]
                     keys = {(x["partition"], x["offset"]) for x in recs}
                     with self.lock:
                         self.unanswered |= keys
-                    r = c.post(f"/v1/share-groups/{G}/acknowledge",
-                               json={"member_id": member, "acknowledgements": acks})
+                    r = c.post(
+                        f"/v1/share-groups/{G}/acknowledge",
+                        json={"member_id": member, "acknowledgements": acks},
+                    )
                     assert r.status_code == 200, r.text
                     with self.lock:
                         self.unanswered -= keys
-                    ok = {res["partition"] for res in r.json()["results"]
-                          if res["error"] is None}
+                    ok = {res["partition"] for res in r.json()["results"] if res["error"] is None}
                     with self.lock:
                         for x in recs:
                             if x["partition"] in ok:
@@ -109,14 +124,17 @@ class Consumers:
 
 
 def test_kill9_during_acknowledge_loop_loses_no_acknowledgement(
-        server_factory: ServerFactory) -> None:
+    server_factory: ServerFactory,
+) -> None:
     server = server_factory()
     server.start()
     url = server.url
     create_topic(url, "q", PARTITIONS)
-    r = httpx.patch(f"{url}/v1/share-groups/{G}/config",
-                    json={"auto_offset_reset": "earliest", "record_lock_duration_ms": 60_000},
-                    timeout=10)
+    r = httpx.patch(
+        f"{url}/v1/share-groups/{G}/config",
+        json={"auto_offset_reset": "earliest", "record_lock_duration_ms": 60_000},
+        timeout=10,
+    )
     assert r.status_code == 200, r.text
     produce_all(url)
 
@@ -150,6 +168,7 @@ def test_kill9_during_acknowledge_loop_loses_no_acknowledgement(
 
     described = httpx.get(f"{url}/v1/share-groups/{G}", timeout=10).json()
     assert [(x["start_offset"], x["lag"]) for x in described["partitions"]] == [
-        (RECORDS // PARTITIONS, 0)] * PARTITIONS
+        (RECORDS // PARTITIONS, 0)
+    ] * PARTITIONS
     assert server.stop() == 0
     check_server_log(server.logs())

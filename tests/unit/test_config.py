@@ -14,12 +14,15 @@ def test_environment_is_read_and_flags_win() -> None:
     assert s.fsync == "interval"
 
 
-@pytest.mark.parametrize(("env", "message"), [
-    ({"SLUICE_PORT": "abc"}, "SLUICE_PORT='abc' is not an integer"),
-    ({"SLUICE_PORT": "70000"}, "SLUICE_PORT=70000: expected 0 to 65535"),
-    ({"SLUICE_FSYNC": "sometimes"}, "SLUICE_FSYNC='sometimes': expected one of"),
-    ({"SLUICE_MAX_RECORD_BYTES": "1"}, "SLUICE_MAX_RECORD_BYTES=1"),
-])
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"SLUICE_PORT": "abc"}, "SLUICE_PORT='abc' is not an integer"),
+        ({"SLUICE_PORT": "70000"}, "SLUICE_PORT=70000: expected 0 to 65535"),
+        ({"SLUICE_FSYNC": "sometimes"}, "SLUICE_FSYNC='sometimes': expected one of"),
+        ({"SLUICE_MAX_RECORD_BYTES": "1"}, "SLUICE_MAX_RECORD_BYTES=1"),
+    ],
+)
 def test_bad_settings_name_the_variable(env: dict[str, str], message: str) -> None:
     with pytest.raises(SettingsError) as info:
         Settings.from_env(env)

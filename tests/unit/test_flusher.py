@@ -13,8 +13,7 @@ from app.storage.record import Record
 
 def make(tmp_path: Path, always: bool = True) -> tuple[Flusher, PartitionLog, list[PartitionLog]]:
     woken: list[PartitionLog] = []
-    flusher = Flusher(always=always, interval_ms=10, checkpoint_interval_ms=1000,
-                      clock=FakeClock())
+    flusher = Flusher(always=always, interval_ms=10, checkpoint_interval_ms=1000, clock=FakeClock())
     flusher.subscribe(woken.append)
     lg = PartitionLog(str(tmp_path / "p0"), LogConfig(), durable_reads=always)
     return flusher, lg, woken

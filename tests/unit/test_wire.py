@@ -10,12 +10,18 @@ from hypothesis import strategies as st
 from app.api.wire import records as wire
 
 text = st.one_of(st.none(), st.text(max_size=20))
-plain = st.fixed_dictionaries({}, optional={
-    "key": text, "value": text, "partition": st.integers(0, 2**31 - 1)})
+plain = st.fixed_dictionaries(
+    {}, optional={"key": text, "value": text, "partition": st.integers(0, 2**31 - 1)}
+)
 odd = st.one_of(
     st.fixed_dictionaries({"value": st.integers()}),
-    st.fixed_dictionaries({"partition": st.one_of(st.booleans(), st.integers(-5, -1),
-                                                  st.just(2**31), st.text(max_size=3))}),
+    st.fixed_dictionaries(
+        {
+            "partition": st.one_of(
+                st.booleans(), st.integers(-5, -1), st.just(2**31), st.text(max_size=3)
+            )
+        }
+    ),
     st.fixed_dictionaries({"value": text, "headers": st.just([])}),
     st.fixed_dictionaries({"value": text, "timestamp": st.integers(0, 10)}),
     st.lists(st.integers(), max_size=2),
@@ -34,8 +40,7 @@ def test_fast_path_equals_the_general_path(records: list[Any]) -> None:
     if fast is not None:
         assert fast == general
     else:
-        assert any(not isinstance(r, dict) or not wire._PLAIN_KEYS.issuperset(r)
-                   for r in records)
+        assert any(not isinstance(r, dict) or not wire._PLAIN_KEYS.issuperset(r) for r in records)
 
 
 def test_oversized_records_leave_the_fast_path() -> None:

@@ -33,14 +33,22 @@ def _refuse(value: Any, where: str, expected: str, code: ErrorCode) -> InvalidRe
     return InvalidRequest(f"{where}: expected {expected}", code)
 
 
-def optional(check: Callable[Concatenate[Any, _P], _T], value: Any,
-             *args: _P.args, **kwargs: _P.kwargs) -> _T | None:
+def optional(
+    check: Callable[Concatenate[Any, _P], _T], value: Any, *args: _P.args, **kwargs: _P.kwargs
+) -> _T | None:
     """None for an absent or null field, else ``check(value, …)``."""
     return None if value is None else check(value, *args, **kwargs)
 
 
-def integer(value: Any, where: str, lo: int | None = None, hi: int | None = None, *,
-            clamp: bool = False, code: ErrorCode = ErrorCode.INVALID_REQUEST) -> int:
+def integer(
+    value: Any,
+    where: str,
+    lo: int | None = None,
+    hi: int | None = None,
+    *,
+    clamp: bool = False,
+    code: ErrorCode = ErrorCode.INVALID_REQUEST,
+) -> int:
     """An integer (never a boolean) within ``[lo, hi]``; a bound left None is open. With
     ``clamp`` a value above ``hi`` is taken as ``hi`` (limits the server may lower)."""
     # ``type(...) is int`` refuses bool (a subclass) in the same test; JSON parsers give
@@ -61,15 +69,25 @@ def integer(value: Any, where: str, lo: int | None = None, hi: int | None = None
     raise _refuse(value, where, expected, code)
 
 
-def string(value: Any, where: str, min_len: int = 1, max_len: int | None = None, *,
-           code: ErrorCode = ErrorCode.INVALID_REQUEST) -> str:
+def string(
+    value: Any,
+    where: str,
+    min_len: int = 1,
+    max_len: int | None = None,
+    *,
+    code: ErrorCode = ErrorCode.INVALID_REQUEST,
+) -> str:
     """A string of ``min_len`` to ``max_len`` characters (no upper bound when None)."""
-    if isinstance(value, str) and len(value) >= min_len and (
-            max_len is None or len(value) <= max_len):
+    if (
+        isinstance(value, str)
+        and len(value) >= min_len
+        and (max_len is None or len(value) <= max_len)
+    ):
         return value
     if max_len is None:
         expected = {0: "a string", 1: "a non-empty string"}.get(
-            min_len, f"a string of at least {min_len} characters")
+            min_len, f"a string of at least {min_len} characters"
+        )
     elif min_len == 0:
         expected = f"a string of at most {max_len} characters"
     else:
@@ -82,8 +100,9 @@ def member_id(value: Any, where: str = "member_id") -> str:
     return string(value, where, 1, MEMBER_ID_MAX_CHARS)
 
 
-def name(value: Any, where: str, *, code: ErrorCode = ErrorCode.INVALID_REQUEST,
-         dot_names: bool = False) -> str:
+def name(
+    value: Any, where: str, *, code: ErrorCode = ErrorCode.INVALID_REQUEST, dot_names: bool = False
+) -> str:
     """A topic, group or transactional id name (the rule is ``app.topics.is_valid_name``).
 
     ``dot_names`` also lets ``.`` and ``..`` through, for the consumer-group bodies that have
@@ -94,15 +113,25 @@ def name(value: Any, where: str, *, code: ErrorCode = ErrorCode.INVALID_REQUEST,
     raise _refuse(value, where, expected if dot_names else f"{expected}, not . or ..", code)
 
 
-def array(value: Any, where: str, *, min_items: int = 0, max_items: int | None = None,
-          code: ErrorCode = ErrorCode.INVALID_REQUEST) -> list[Any]:
+def array(
+    value: Any,
+    where: str,
+    *,
+    min_items: int = 0,
+    max_items: int | None = None,
+    code: ErrorCode = ErrorCode.INVALID_REQUEST,
+) -> list[Any]:
     """A JSON array of ``min_items`` to ``max_items`` items (items unchecked)."""
-    if isinstance(value, list) and len(value) >= min_items and (
-            max_items is None or len(value) <= max_items):
+    if (
+        isinstance(value, list)
+        and len(value) >= min_items
+        and (max_items is None or len(value) <= max_items)
+    ):
         return value
     if max_items is None:
         expected = {0: "a list", 1: "a non-empty list"}.get(
-            min_items, f"a list of at least {min_items} items")
+            min_items, f"a list of at least {min_items} items"
+        )
     elif min_items == 0:
         expected = f"a list of at most {max_items} items"
     else:
@@ -110,15 +139,28 @@ def array(value: Any, where: str, *, min_items: int = 0, max_items: int | None =
     raise _refuse(value, where, expected, code)
 
 
-def names(value: Any, where: str, *, max_items: int, dot_names: bool = False,
-          code: ErrorCode = ErrorCode.INVALID_REQUEST) -> list[str]:
+def names(
+    value: Any,
+    where: str,
+    *,
+    max_items: int,
+    dot_names: bool = False,
+    code: ErrorCode = ErrorCode.INVALID_REQUEST,
+) -> list[str]:
     """A list of at most ``max_items`` names, each checked by ``name``."""
-    return [name(n, f"{where}[{i}]", code=code, dot_names=dot_names)
-            for i, n in enumerate(array(value, where, max_items=max_items, code=code))]
+    return [
+        name(n, f"{where}[{i}]", code=code, dot_names=dot_names)
+        for i, n in enumerate(array(value, where, max_items=max_items, code=code))
+    ]
 
 
-def obj(value: Any, where: str, expected: str = "an object", *,
-        code: ErrorCode = ErrorCode.INVALID_REQUEST) -> dict[str, Any]:
+def obj(
+    value: Any,
+    where: str,
+    expected: str = "an object",
+    *,
+    code: ErrorCode = ErrorCode.INVALID_REQUEST,
+) -> dict[str, Any]:
     """A JSON object; ``expected`` describes its shape in the error."""
     if isinstance(value, dict):
         return value

@@ -49,8 +49,10 @@ def _owned(value: Any) -> frozenset[TopicPartition] | None:
         item = obj(item, where, '{"topic", "partitions": [...]}')
         partitions = array(item.get("partitions"), f"{where}.partitions")
         topic = name(item.get("topic"), f"{where}.topic", dot_names=True)
-        out.update((topic, integer(p, f"{where}.partitions[{j}]", 0, MAX_INT32))
-                   for j, p in enumerate(partitions))
+        out.update(
+            (topic, integer(p, f"{where}.partitions[{j}]", 0, MAX_INT32))
+            for j, p in enumerate(partitions)
+        )
     return frozenset(out)
 
 
@@ -59,23 +61,32 @@ def parse_heartbeat(body: dict[str, Any]) -> HeartbeatRequest:
     if "member_epoch" not in body:
         raise InvalidRequest("member_epoch is required")
     epoch = integer(body["member_epoch"], "member_epoch", -2, MAX_INT32)
-    instance = optional(name, body.get("group_instance_id"), "group_instance_id",
-                        dot_names=True)
+    instance = optional(name, body.get("group_instance_id"), "group_instance_id", dot_names=True)
     return HeartbeatRequest(
         member_id=optional(member_id, body.get("member_id")),
         member_epoch=epoch,
         instance_id=instance,
-        subscribed=optional(names, body.get("subscribed_topics"), "subscribed_topics",
-                            max_items=MAX_SUBSCRIBED_TOPICS, dot_names=True),
-        rebalance_timeout_ms=optional(integer, body.get("rebalance_timeout_ms"),
-                                      "rebalance_timeout_ms", 1000, MAX_INT32),
-        owned=_owned(body.get("owned_partitions")))
+        subscribed=optional(
+            names,
+            body.get("subscribed_topics"),
+            "subscribed_topics",
+            max_items=MAX_SUBSCRIBED_TOPICS,
+            dot_names=True,
+        ),
+        rebalance_timeout_ms=optional(
+            integer, body.get("rebalance_timeout_ms"), "rebalance_timeout_ms", 1000, MAX_INT32
+        ),
+        owned=_owned(body.get("owned_partitions")),
+    )
 
 
 def show_heartbeat(a: HeartbeatAnswer) -> dict[str, Any]:
-    return {"member_id": a.member_id, "member_epoch": a.member_epoch,
-            "heartbeat_interval_ms": a.heartbeat_interval_ms,
-            "assignment": [{"topic": t, "partitions": ps} for t, ps in a.assignment]}
+    return {
+        "member_id": a.member_id,
+        "member_epoch": a.member_epoch,
+        "heartbeat_interval_ms": a.heartbeat_interval_ms,
+        "assignment": [{"topic": t, "partitions": ps} for t, ps in a.assignment],
+    }
 
 
 def parse_commit(body: dict[str, Any]) -> CommitRequest:
@@ -90,18 +101,29 @@ def parse_commit(body: dict[str, Any]) -> CommitRequest:
     for i, item in enumerate(array(body.get("offsets"), "offsets", min_items=1)):
         where = f"offsets[{i}]"
         item = obj(item, where)
-        offsets.append(OffsetCommit(
-            name(item.get("topic"), f"{where}.topic", dot_names=True),
-            integer(item.get("partition"), f"{where}.partition", 0, MAX_INT32),
-            integer(item.get("offset"), f"{where}.offset", 0, MAX_INT64),
-            optional(string, item.get("metadata"), f"{where}.metadata", 0,
-                     OFFSET_METADATA_MAX_CHARS)))
+        offsets.append(
+            OffsetCommit(
+                name(item.get("topic"), f"{where}.topic", dot_names=True),
+                integer(item.get("partition"), f"{where}.partition", 0, MAX_INT32),
+                integer(item.get("offset"), f"{where}.offset", 0, MAX_INT64),
+                optional(
+                    string, item.get("metadata"), f"{where}.metadata", 0, OFFSET_METADATA_MAX_CHARS
+                ),
+            )
+        )
     return CommitRequest(member, epoch, offsets)
 
 
-def show_commit(offsets: Sequence[OffsetCommit], errors: Sequence[SluiceError | None]
-                ) -> dict[str, Any]:
-    return {"offsets": [
-        {"topic": o.topic, "partition": o.partition,
-         "error": None if e is None else e.to_dict()}
-        for o, e in zip(offsets, errors, strict=True)]}
+def show_commit(
+    offsets: Sequence[OffsetCommit], errors: Sequence[SluiceError | None]
+) -> dict[str, Any]:
+    return {
+        "offsets": [
+            {
+                "topic": o.topic,
+                "partition": o.partition,
+                "error": None if e is None else e.to_dict(),
+            }
+            for o, e in zip(offsets, errors, strict=True)
+        ]
+    }

@@ -48,8 +48,9 @@ def _bytes(value: Any, encoding: str, where: str) -> bytes | None:
         raise InvalidRequest(f"{where}: invalid base64") from None
 
 
-def parse_record(raw: Any, i: int, encoding: str, now_ms: int, max_record_bytes: int
-                 ) -> tuple[int | None, Record]:
+def parse_record(
+    raw: Any, i: int, encoding: str, now_ms: int, max_record_bytes: int
+) -> tuple[int | None, Record]:
     """One wire record → (requested partition or None, Record)."""
     where = f"records[{i}]"
     raw = obj(raw, where)
@@ -67,8 +68,9 @@ def parse_record(raw: Any, i: int, encoding: str, now_ms: int, max_record_bytes:
         headers.append(Header(hk, hv))
         size += 8 + len(hk.encode()) + (len(hv) if hv else 0)
     if size > max_record_bytes:
-        raise TooLarge(ErrorCode.RECORD_TOO_LARGE,
-                       f"{where} is {size} bytes; the limit is {max_record_bytes}")
+        raise TooLarge(
+            ErrorCode.RECORD_TOO_LARGE, f"{where} is {size} bytes; the limit is {max_record_bytes}"
+        )
     partition = optional(integer, raw.get("partition"), f"{where}.partition", 0, MAX_INT32)
     ts = raw.get("timestamp")
     timestamp = now_ms if ts is None else integer(ts, f"{where}.timestamp", 0, _MAX_TS)
@@ -77,8 +79,10 @@ def parse_record(raw: Any, i: int, encoding: str, now_ms: int, max_record_bytes:
 
 def _check_int64(value: Any, where: str) -> None:
     if type(value) is int and value not in _INT64:  # a bool is not a number here
-        raise InvalidRequest(f"{where}: integers beyond 64 bits cannot be stored exactly with "
-                             "encoding json; send the value as a string or in base64")
+        raise InvalidRequest(
+            f"{where}: integers beyond 64 bits cannot be stored exactly with "
+            "encoding json; send the value as a string or in base64"
+        )
     if isinstance(value, dict):
         for v in value.values():
             _check_int64(v, where)
@@ -87,8 +91,9 @@ def _check_int64(value: Any, where: str) -> None:
             _check_int64(v, where)
 
 
-def parse_produce(body: Any, now_ms: int, max_records: int, max_record_bytes: int,
-                  raw: bytes = b"") -> list[tuple[int | None, Record]]:
+def parse_produce(
+    body: Any, now_ms: int, max_records: int, max_record_bytes: int, raw: bytes = b""
+) -> list[tuple[int | None, Record]]:
     body = obj(body, "body", "a JSON object")
     if b"json" in raw and _LONG_NUMBER.search(raw):
         # the fast parser turns integers beyond 64 bits into floats: look again exactly
@@ -98,22 +103,24 @@ def parse_produce(body: Any, now_ms: int, max_records: int, max_record_bytes: in
                 _check_int64(r, f"records[{i}]")
     records = array(body.get("records"), "records", min_items=1)
     if len(records) > max_records:
-        raise TooLarge(ErrorCode.REQUEST_TOO_LARGE,
-                       f"{len(records)} records in one request; the limit is {max_records}")
+        raise TooLarge(
+            ErrorCode.REQUEST_TOO_LARGE,
+            f"{len(records)} records in one request; the limit is {max_records}",
+        )
     encoding = encoding_of(body.get("encoding"))
     if encoding == "utf8":
         fast = _parse_plain_utf8(records, now_ms, max_record_bytes)
         if fast is not None:
             return fast
-    return [parse_record(r, i, encoding, now_ms, max_record_bytes)
-            for i, r in enumerate(records)]
+    return [parse_record(r, i, encoding, now_ms, max_record_bytes) for i, r in enumerate(records)]
 
 
 _PLAIN_KEYS = frozenset(("key", "value", "partition"))
 
 
-def _parse_plain_utf8(records: list[Any], now_ms: int, max_record_bytes: int
-                      ) -> list[tuple[int | None, Record]] | None:
+def _parse_plain_utf8(
+    records: list[Any], now_ms: int, max_record_bytes: int
+) -> list[tuple[int | None, Record]] | None:
     """The common shape: string-or-null key and value, maybe a partition, utf8. None otherwise.
 
     Same result as ``parse_record`` for those records, at a fraction of the cost; anything
@@ -172,9 +179,12 @@ def show_record(r: StoredRecord, topic: str, partition: int, encoding: str) -> d
     """A stored record as a wire dict; bytes that the encoding cannot show → whole record base64."""
     try:
         out: dict[str, Any] = {
-            "topic": topic, "partition": partition, "offset": r.offset,
+            "topic": topic,
+            "partition": partition,
+            "offset": r.offset,
             "timestamp": r.timestamp,
-            "key": _show(r.key, encoding), "value": _show(r.value, encoding),
+            "key": _show(r.key, encoding),
+            "value": _show(r.value, encoding),
             "headers": [{"key": h.key, "value": _show(h.value, encoding)} for h in r.headers],
         }
     except ValueError:  # UnicodeDecodeError and orjson.JSONDecodeError are ValueErrors

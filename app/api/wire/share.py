@@ -58,19 +58,25 @@ def topics(value: Any, where: str = "subscribed_topics") -> list[str] | None:
     items = f.array(value, where)
     if len(items) > _MAX_TOPICS:
         raise TooLarge(ErrorCode.REQUEST_TOO_LARGE, f"{where}: more than {_MAX_TOPICS} topics")
-    return list(dict.fromkeys(f.name(t, f"{where}[{i}]", code=ErrorCode.INVALID_TOPIC)
-                              for i, t in enumerate(items)))
+    return list(
+        dict.fromkeys(
+            f.name(t, f"{where}[{i}]", code=ErrorCode.INVALID_TOPIC) for i, t in enumerate(items)
+        )
+    )
 
 
 def parse_heartbeat(body: dict[str, Any]) -> ShareHeartbeat:
     epoch = body.get("member_epoch")
-    return ShareHeartbeat(f.optional(f.member_id, body.get("member_id")),
-                          0 if epoch is None else f.integer(epoch, "member_epoch"),
-                          topics(body.get("subscribed_topics")))
+    return ShareHeartbeat(
+        f.optional(f.member_id, body.get("member_id")),
+        0 if epoch is None else f.integer(epoch, "member_epoch"),
+        topics(body.get("subscribed_topics")),
+    )
 
 
-def parse_fetch(body: dict[str, Any], max_read_records: int, max_wait_ms: int,
-                max_delay_ms: int) -> ShareFetch:
+def parse_fetch(
+    body: dict[str, Any], max_read_records: int, max_wait_ms: int, max_delay_ms: int
+) -> ShareFetch:
     """``max_records`` and ``max_wait_ms`` above the server's limits are lowered to them."""
     mode = body.get("acquire_mode")
     if mode is not None and mode not in _ACQUIRE_MODES:
@@ -88,12 +94,14 @@ def parse_fetch(body: dict[str, Any], max_read_records: int, max_wait_ms: int,
         max_bytes=bounded("max_bytes", _DEFAULT_MAX_BYTES, 1, _MAX_BYTES, False),
         record_limit=mode == "record_limit",
         encoding=encoding_of(body.get("encoding")),
-        acks=parse_acks(body.get("acknowledgements"), max_delay_ms))
+        acks=parse_acks(body.get("acknowledgements"), max_delay_ms),
+    )
 
 
 def parse_acknowledge(body: dict[str, Any], max_delay_ms: int) -> ShareAcknowledge:
-    return ShareAcknowledge(f.member_id(body.get("member_id")),
-                            parse_acks(body.get("acknowledgements"), max_delay_ms))
+    return ShareAcknowledge(
+        f.member_id(body.get("member_id")), parse_acks(body.get("acknowledgements"), max_delay_ms)
+    )
 
 
 def config_changes(body: Any) -> dict[str, object]:
@@ -110,9 +118,16 @@ def parse_reset(body: dict[str, Any]) -> tuple[list[TopicReset], bool]:
         item = f.obj(item, where, '{"topic", "partitions", "to"}')
         name = f.string(item.get("topic"), f"{where}.topic", 0)
         raw = item.get("partitions")
-        partitions = None if raw is None else list(dict.fromkeys(
-            f.integer(p, f"{where}.partitions[{j}]", 0)
-            for j, p in enumerate(f.array(raw, f"{where}.partitions"))))
+        partitions = (
+            None
+            if raw is None
+            else list(
+                dict.fromkeys(
+                    f.integer(p, f"{where}.partitions[{j}]", 0)
+                    for j, p in enumerate(f.array(raw, f"{where}.partitions"))
+                )
+            )
+        )
         targets.append(TopicReset(name, partitions, reset_target(item.get("to"))))
     dry_run = body.get("dry_run", False)
     if not isinstance(dry_run, bool):
@@ -127,11 +142,10 @@ def reset_target(to: Any) -> ResetTarget | InvalidRequest:
     if to == "latest":
         return ResetTarget(ResetKind.LATEST)
     if isinstance(to, dict) and len(to) == 1:
-        (kind, value), = to.items()
+        ((kind, value),) = to.items()
         if kind in ("timestamp", "offset") and type(value) is int and value >= 0:
             return ResetTarget(ResetKind(kind), value)
-    return InvalidRequest('to must be "earliest", "latest", {"timestamp": ms} or '
-                          '{"offset": n}')
+    return InvalidRequest('to must be "earliest", "latest", {"timestamp": ms} or {"offset": n}')
 
 
 def parse_acks(raw: Any, max_delay_ms: int) -> AckRequest:
@@ -143,15 +157,18 @@ def parse_acks(raw: Any, max_delay_ms: int) -> AckRequest:
     for i, item in enumerate(f.array(raw, "acknowledgements")):
         where = f"acknowledgements[{i}]"
         item = f.obj(item, where)
-        key = (f.string(item.get("topic"), f"{where}.topic"),
-               f.integer(item.get("partition"), f"{where}.partition", 0, f.MAX_INT32))
+        key = (
+            f.string(item.get("topic"), f"{where}.topic"),
+            f.integer(item.get("partition"), f"{where}.partition", 0, f.MAX_INT32),
+        )
         if isinstance(out.get(key), SluiceError):
             continue
         try:
             batch = _batch(item, where, max_delay_ms)
             if key in last and batch.first <= last[key]:
-                raise InvalidRequest(f"{where}: ranges of a partition must be ascending and "
-                                     "must not overlap")
+                raise InvalidRequest(
+                    f"{where}: ranges of a partition must be ascending and must not overlap"
+                )
         except InvalidRequest as exc:
             out[key] = exc
             continue
@@ -170,8 +187,9 @@ def _batch(item: dict[str, Any], where: str, max_delay_ms: int) -> AckBatch:
     if item.get("types") is not None:
         raw_types = f.array(item["types"], f"{where}.types", min_items=1)
         if len(raw_types) != 1 and len(raw_types) != last - first + 1:
-            raise InvalidRequest(f"{where}.types: expected 1 or {last - first + 1} types, "
-                                 f"got {len(raw_types)}")
+            raise InvalidRequest(
+                f"{where}.types: expected 1 or {last - first + 1} types, got {len(raw_types)}"
+            )
     elif "type" in item:
         raw_types = [item["type"]]
     else:
@@ -179,8 +197,9 @@ def _batch(item: dict[str, Any], where: str, max_delay_ms: int) -> AckBatch:
     types = []
     for t in raw_types:
         if not isinstance(t, str) or t not in _TYPES:
-            raise InvalidRequest(f"{where}: unknown acknowledgement type {t!r}; expected "
-                                 f"one of {', '.join(_TYPES)}")
+            raise InvalidRequest(
+                f"{where}: unknown acknowledgement type {t!r}; expected one of {', '.join(_TYPES)}"
+            )
         types.append(_TYPES[t])
     dc = f.optional(f.integer, item.get("delivery_count"), f"{where}.delivery_count", 1)
     delay = item.get("delay_ms")
@@ -197,10 +216,11 @@ def show_assignment(member: Member) -> list[dict[str, Any]]:
     return [{"topic": t, "partitions": ps} for t, ps in member.assignment]
 
 
-def show_results(results: list[tuple[tuple[str, int], SluiceError | None]]
-                 ) -> list[dict[str, Any]]:
-    return [{"topic": t, "partition": p, "error": None if e is None else e.to_dict()}
-            for (t, p), e in results]
+def show_results(results: list[tuple[tuple[str, int], SluiceError | None]]) -> list[dict[str, Any]]:
+    return [
+        {"topic": t, "partition": p, "error": None if e is None else e.to_dict()}
+        for (t, p), e in results
+    ]
 
 
 def show_fetch(answer: FetchAnswer, encoding: str) -> dict[str, Any]:
@@ -212,18 +232,32 @@ def show_fetch(answer: FetchAnswer, encoding: str) -> dict[str, Any]:
     return {
         "member_id": answer.member_id,
         "records": records,
-        "acquired": [{"topic": a.topic, "partition": a.partition, "first_offset": a.first,
-                      "last_offset": a.last, "delivery_count": a.delivery_count}
-                     for a in answer.acquired],
+        "acquired": [
+            {
+                "topic": a.topic,
+                "partition": a.partition,
+                "first_offset": a.first,
+                "last_offset": a.last,
+                "delivery_count": a.delivery_count,
+            }
+            for a in answer.acquired
+        ],
         "acquisition_lock_timeout_ms": answer.lock_timeout_ms,
-        "acknowledgement_errors": [{"topic": t, "partition": p, "error": e.to_dict()}
-                                   for t, p, e in answer.ack_errors],
+        "acknowledgement_errors": [
+            {"topic": t, "partition": p, "error": e.to_dict()} for t, p, e in answer.ack_errors
+        ],
     }
 
 
 def show_partition(v: PartitionSummary) -> dict[str, Any]:
-    return {"topic": v.topic, "partition": v.partition, "start_offset": v.start_offset,
-            "end_offset": v.end_offset, **v.counts, "lag": v.lag}
+    return {
+        "topic": v.topic,
+        "partition": v.partition,
+        "start_offset": v.start_offset,
+        "end_offset": v.end_offset,
+        **v.counts,
+        "lag": v.lag,
+    }
 
 
 def show_group(group: ShareGroup, partitions: list[PartitionSummary]) -> dict[str, Any]:
@@ -232,16 +266,33 @@ def show_group(group: ShareGroup, partitions: list[PartitionSummary]) -> dict[st
         "state": group.state.value,
         "group_epoch": group.group_epoch,
         "config": group.config.to_dict(),
-        "members": [{"member_id": m.member_id, "member_epoch": m.member_epoch,
-                     "subscribed_topics": m.subscribed_topics,
-                     "assignment": show_assignment(m), "last_seen_ms": m.last_seen_ms}
-                    for m in group.members.values()],
+        "members": [
+            {
+                "member_id": m.member_id,
+                "member_epoch": m.member_epoch,
+                "subscribed_topics": m.subscribed_topics,
+                "assignment": show_assignment(m),
+                "last_seen_ms": m.last_seen_ms,
+            }
+            for m in group.members.values()
+        ],
         "partitions": [show_partition(v) for v in partitions],
     }
 
 
 def show_record_views(start: int, end: int, views: list[RecordView]) -> dict[str, Any]:
-    return {"start_offset": start, "end_offset": end, "records": [
-        {"offset": v.offset, "state": v.state.label, "delivery_count": v.delivery_count,
-         "member_id": v.member_id, "lock_expires_at": v.lock_expires_at,
-         "available_at": v.available_at} for v in views]}
+    return {
+        "start_offset": start,
+        "end_offset": end,
+        "records": [
+            {
+                "offset": v.offset,
+                "state": v.state.label,
+                "delivery_count": v.delivery_count,
+                "member_id": v.member_id,
+                "lock_expires_at": v.lock_expires_at,
+                "available_at": v.available_at,
+            }
+            for v in views
+        ],
+    }

@@ -42,12 +42,13 @@ def _partitions(value: Any, max_partitions: int) -> int:
 def _config(value: Any) -> dict[str, int | None]:
     """Config changes, typed: key → integer, or null for the key's default."""
     changes = obj(value, "config", code=ErrorCode.INVALID_CONFIG)
-    return {key: optional(integer, v, f"config.{key}", code=ErrorCode.INVALID_CONFIG)
-            for key, v in changes.items()}
+    return {
+        key: optional(integer, v, f"config.{key}", code=ErrorCode.INVALID_CONFIG)
+        for key, v in changes.items()
+    }
 
 
-def parse_create(body: dict[str, Any], default_partitions: int, max_partitions: int
-                 ) -> NewTopic:
+def parse_create(body: dict[str, Any], default_partitions: int, max_partitions: int) -> NewTopic:
     topic = name(body.get("name"), "name", code=ErrorCode.INVALID_TOPIC)
     # an absent count is the server's default; an explicit null is a wrong count
     partitions = _partitions(body.get("partitions", default_partitions), max_partitions)
@@ -69,8 +70,12 @@ def parse_delete_records(body: dict[str, Any]) -> list[tuple[int, int]]:
     out = []
     for i, item in enumerate(array(body.get("partitions"), "partitions", min_items=1)):
         item = obj(item, f"partitions[{i}]")
-        out.append((integer(item.get("partition"), f"partitions[{i}].partition", 0),
-                    integer(item.get("before_offset"), f"partitions[{i}].before_offset", -1)))
+        out.append(
+            (
+                integer(item.get("partition"), f"partitions[{i}].partition", 0),
+                integer(item.get("before_offset"), f"partitions[{i}].before_offset", -1),
+            )
+        )
     return out
 
 
@@ -79,8 +84,12 @@ def show_topic(topic: Topic) -> dict[str, Any]:
         "name": topic.name,
         "config": effective_config(topic.config),
         "partitions": [
-            {"partition": p, "log_start_offset": lg.log_start_offset,
-             "high_watermark": lg.high_watermark, "last_stable_offset": lg.last_stable_offset}
+            {
+                "partition": p,
+                "log_start_offset": lg.log_start_offset,
+                "high_watermark": lg.high_watermark,
+                "last_stable_offset": lg.last_stable_offset,
+            }
             for p, lg in enumerate(topic.logs)
         ],
     }

@@ -90,33 +90,46 @@ def parse_init(body: Any) -> InitProducer:
     tid = transactional_id(b.get("transactional_id"))
     timeout = b.get("transaction_timeout_ms")
     # only the type is checked here: the bounds are the coordinator's settings
-    timeout = DEFAULT_TXN_TIMEOUT_MS if timeout is None else integer(
-        timeout, "transaction_timeout_ms", code=ErrorCode.INVALID_TRANSACTION_TIMEOUT)
+    timeout = (
+        DEFAULT_TXN_TIMEOUT_MS
+        if timeout is None
+        else integer(timeout, "transaction_timeout_ms", code=ErrorCode.INVALID_TRANSACTION_TIMEOUT)
+    )
     return InitProducer(
-        tid, timeout,
+        tid,
+        timeout,
         optional(integer, b.get("producer_id"), "producer_id", 0, MAX_INT64),
-        optional(integer, b.get("producer_epoch"), "producer_epoch", 0, MAX_EPOCH))
+        optional(integer, b.get("producer_epoch"), "producer_epoch", 0, MAX_EPOCH),
+    )
 
 
 def parse_producer(body: Any) -> Producer:
     b = json_object(body)
-    return Producer(integer(b.get("producer_id"), "producer_id", 0, MAX_INT64),
-                    integer(b.get("producer_epoch"), "producer_epoch", 0, MAX_EPOCH))
+    return Producer(
+        integer(b.get("producer_id"), "producer_id", 0, MAX_INT64),
+        integer(b.get("producer_epoch"), "producer_epoch", 0, MAX_EPOCH),
+    )
 
 
-def parse_produce(body: Any, now_ms: int, max_records: int, max_record_bytes: int
-                  ) -> StatefulProduce:
+def parse_produce(
+    body: Any, now_ms: int, max_records: int, max_record_bytes: int
+) -> StatefulProduce:
     b = json_object(body)
     producer = parse_producer(b)
     tid = transactional_id(b.get("transactional_id"))
     encoding = encoding_of(b.get("encoding"))
     raw_batches = array(b.get("batches"), "batches", min_items=1)
     # the size limit first: a request too large is refused whatever else is wrong in it
-    total = sum(len(rb["records"]) for rb in raw_batches
-                if isinstance(rb, dict) and isinstance(rb.get("records"), list))
+    total = sum(
+        len(rb["records"])
+        for rb in raw_batches
+        if isinstance(rb, dict) and isinstance(rb.get("records"), list)
+    )
     if total > max_records:
-        raise TooLarge(ErrorCode.REQUEST_TOO_LARGE,
-                       f"{total} records in one request; the limit is {max_records}")
+        raise TooLarge(
+            ErrorCode.REQUEST_TOO_LARGE,
+            f"{total} records in one request; the limit is {max_records}",
+        )
     batches: list[ProduceBatch] = []
     seen: set[tuple[str, int]] = set()
     for i, rb in enumerate(raw_batches):
@@ -127,8 +140,9 @@ def parse_produce(body: Any, now_ms: int, max_records: int, max_record_bytes: in
         partition = integer(rb.get("partition"), f"{where}.partition", 0, MAX_INT32)
         seq = integer(rb.get("base_sequence"), f"{where}.base_sequence", 0, MAX_SEQUENCE)
         if (topic, partition) in seen:
-            raise InvalidRequest(f"{where}: partition {topic}/{partition} appears twice; one "
-                                 "batch per partition")
+            raise InvalidRequest(
+                f"{where}: partition {topic}/{partition} appears twice; one batch per partition"
+            )
         seen.add((topic, partition))
         records = array(rb.get("records"), f"{where}.records", min_items=1)
         parsed = []
@@ -147,24 +161,38 @@ def parse_offsets(body: Any) -> TxnOffsets:
     group_id = name(b.get("group_id"), "group_id")
     member = optional(member_id, b.get("member_id"))
     member_epoch = b.get("member_epoch")
-    member_epoch = -1 if member_epoch is None else integer(member_epoch, "member_epoch", -2,
-                                                           MAX_INT32)
+    member_epoch = (
+        -1 if member_epoch is None else integer(member_epoch, "member_epoch", -2, MAX_INT32)
+    )
     # any characters: the group's own heartbeat is stricter, this only has to match it
-    instance = optional(string, b.get("group_instance_id"), "group_instance_id", 1,
-                        _INSTANCE_ID_MAX_CHARS)
+    instance = optional(
+        string, b.get("group_instance_id"), "group_instance_id", 1, _INSTANCE_ID_MAX_CHARS
+    )
     offsets = []
     for i, o in enumerate(array(b.get("offsets"), "offsets", min_items=1)):
         where = f"offsets[{i}]"
         o = obj(o, where, '{"topic", "partition", "offset"}')
         # any string: a topic that does not exist refuses the request when it is staged
         topic = string(o.get("topic"), f"{where}.topic", 0)
-        offsets.append(OffsetCommit(
-            topic, integer(o.get("partition"), f"{where}.partition", 0, MAX_INT32),
-            integer(o.get("offset"), f"{where}.offset", 0, MAX_INT64),
-            optional(string, o.get("metadata"), f"{where}.metadata", 0,
-                     OFFSET_METADATA_MAX_CHARS)))
-    return TxnOffsets(producer.producer_id, producer.producer_epoch, group_id, member,
-                      member_epoch, instance, offsets)
+        offsets.append(
+            OffsetCommit(
+                topic,
+                integer(o.get("partition"), f"{where}.partition", 0, MAX_INT32),
+                integer(o.get("offset"), f"{where}.offset", 0, MAX_INT64),
+                optional(
+                    string, o.get("metadata"), f"{where}.metadata", 0, OFFSET_METADATA_MAX_CHARS
+                ),
+            )
+        )
+    return TxnOffsets(
+        producer.producer_id,
+        producer.producer_epoch,
+        group_id,
+        member,
+        member_epoch,
+        instance,
+        offsets,
+    )
 
 
 def parse_acknowledgements(body: Any, max_delay_ms: int) -> TxnAcknowledgements:
@@ -173,5 +201,10 @@ def parse_acknowledgements(body: Any, max_delay_ms: int) -> TxnAcknowledgements:
     group_id = name(b.get("group_id"), "group_id")
     member = member_id(b.get("member_id"))
     raw = array(b.get("acknowledgements"), "acknowledgements", min_items=1)
-    return TxnAcknowledgements(producer.producer_id, producer.producer_epoch, group_id, member,
-                               parse_acks(raw, max_delay_ms))
+    return TxnAcknowledgements(
+        producer.producer_id,
+        producer.producer_epoch,
+        group_id,
+        member,
+        parse_acks(raw, max_delay_ms),
+    )

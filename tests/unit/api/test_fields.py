@@ -74,7 +74,8 @@ def test_optional_lets_null_through_and_checks_the_rest() -> None:
     assert f.optional(f.integer, 3, "n", 0, 10) == 3
     assert f.optional(f.integer, 0, "n", 0, 10) == 0  # falsy but present
     assert refused(f.optional, f.integer, 11, "n", 0, 10).message == (
-        "n: expected an integer from 0 to 10")
+        "n: expected an integer from 0 to 10"
+    )
     err = refused(f.optional, f.integer, False, "n", code=ErrorCode.INVALID_CONFIG)
     assert err.code is ErrorCode.INVALID_CONFIG
 
@@ -88,9 +89,11 @@ def test_string_lengths() -> None:
     assert f.string("", "s", 0) == ""
     assert refused(f.string, "", "s", 1, 3).message == "s: expected a string of 1 to 3 characters"
     assert refused(f.string, "abcd", "s", 1, 3).message == (
-        "s: expected a string of 1 to 3 characters")
+        "s: expected a string of 1 to 3 characters"
+    )
     assert refused(f.string, "abcd", "s", 0, 3).message == (
-        "s: expected a string of at most 3 characters")
+        "s: expected a string of at most 3 characters"
+    )
     assert refused(f.string, "", "s").message == "s: expected a non-empty string"
     assert refused(f.string, "a", "s", 2).message == "s: expected a string of at least 2 characters"
     assert refused(f.string, 5, "s", 0).message == "s: expected a string"
@@ -101,8 +104,9 @@ def test_member_id() -> None:
     assert f.member_id("m" * 255) == "m" * 255
     assert f.member_id("any chars / ok") == "any chars / ok"
     for bad in ("", "m" * 256, 7, True, ["m"]):
-        assert refused(f.member_id, bad).message.startswith("member_id: expected a string of "
-                                                              "1 to 255 characters")
+        assert refused(f.member_id, bad).message.startswith(
+            "member_id: expected a string of 1 to 255 characters"
+        )
     assert f.optional(f.member_id, None) is None
 
 
@@ -114,8 +118,9 @@ def test_name_takes_the_name_characters(value: str) -> None:
     assert f.name(value, "topic") == value
 
 
-@pytest.mark.parametrize("value", ["", "x" * 250, "no spaces", "ümlaut", "a/b", ".", "..",
-                                   None, 5, True, ["a"]])
+@pytest.mark.parametrize(
+    "value", ["", "x" * 250, "no spaces", "ümlaut", "a/b", ".", "..", None, 5, True, ["a"]]
+)
 def test_name_refuses(value: Any) -> None:
     err = refused(f.name, value, "group_id")
     assert err.code is ErrorCode.INVALID_REQUEST
@@ -124,7 +129,8 @@ def test_name_refuses(value: Any) -> None:
 
 def test_name_code_and_dot_names() -> None:
     assert refused(f.name, "a b", "name", code=ErrorCode.INVALID_TOPIC).code is (
-        ErrorCode.INVALID_TOPIC)
+        ErrorCode.INVALID_TOPIC
+    )
     assert f.name(".", "topic", dot_names=True) == "."
     assert f.name("..", "topic", dot_names=True) == ".."
     refused(f.name, "a b", "topic", dot_names=True)  # only the two dot names
@@ -138,9 +144,11 @@ def test_array_sizes() -> None:
     assert f.array([1, "a"], "xs", min_items=1) == [1, "a"]
     assert refused(f.array, [], "xs", min_items=1).message == "xs: expected a non-empty list"
     assert refused(f.array, [1, 2, 3], "xs", max_items=2).message == (
-        "xs: expected a list of at most 2 items")
+        "xs: expected a list of at most 2 items"
+    )
     assert refused(f.array, [], "xs", min_items=1, max_items=2).message == (
-        "xs: expected a list of 1 to 2 items")
+        "xs: expected a list of 1 to 2 items"
+    )
     assert refused(f.array, {"a": 1}, "xs").message == "xs: expected a list"
     assert refused(f.array, "ab", "xs").message == "xs: expected a list"
     assert refused(f.array, None, "xs").message == "xs: required, a list"
@@ -165,4 +173,5 @@ def test_obj() -> None:
     assert refused(f.obj, [1], "offsets[0]").message == "offsets[0]: expected an object"
     assert refused(f.obj, "x", "h", '{"key": string}').message == 'h: expected {"key": string}'
     assert refused(f.obj, 3, "config", code=ErrorCode.INVALID_CONFIG).code is (
-        ErrorCode.INVALID_CONFIG)
+        ErrorCode.INVALID_CONFIG
+    )

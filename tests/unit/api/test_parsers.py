@@ -24,23 +24,27 @@ def code_of(parse: Any, *args: Any) -> ErrorCode:
 def test_create_defaults_and_typed_values() -> None:
     new = topics.parse_create({"name": "orders"}, 3, 10)
     assert new == topics.NewTopic("orders", 3, {})
-    new = topics.parse_create({"name": "o", "partitions": 2,
-                               "config": {"retention_ms": -1, "segment_bytes": None}}, 1, 10)
+    new = topics.parse_create(
+        {"name": "o", "partitions": 2, "config": {"retention_ms": -1, "segment_bytes": None}}, 1, 10
+    )
     assert new == topics.NewTopic("o", 2, {"retention_ms": -1})
 
 
-@pytest.mark.parametrize(("body", "code"), [
-    ({}, ErrorCode.INVALID_TOPIC),
-    ({"name": "bad name", "partitions": 0}, ErrorCode.INVALID_TOPIC),
-    ({"name": "t", "partitions": None}, ErrorCode.INVALID_PARTITIONS),
-    ({"name": "t", "partitions": True}, ErrorCode.INVALID_PARTITIONS),
-    ({"name": "t", "partitions": 11}, ErrorCode.INVALID_PARTITIONS),
-    ({"name": "t", "partitions": 0, "config": {"nope": "x"}}, ErrorCode.INVALID_PARTITIONS),
-    ({"name": "t", "config": []}, ErrorCode.INVALID_CONFIG),
-    ({"name": "t", "config": {"retention_ms": True}}, ErrorCode.INVALID_CONFIG),
-    ({"name": "t", "config": {"segment_bytes": 1}}, ErrorCode.INVALID_CONFIG),
-    ({"name": "t", "config": {"nope": 1}}, ErrorCode.INVALID_CONFIG),
-])
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({}, ErrorCode.INVALID_TOPIC),
+        ({"name": "bad name", "partitions": 0}, ErrorCode.INVALID_TOPIC),
+        ({"name": "t", "partitions": None}, ErrorCode.INVALID_PARTITIONS),
+        ({"name": "t", "partitions": True}, ErrorCode.INVALID_PARTITIONS),
+        ({"name": "t", "partitions": 11}, ErrorCode.INVALID_PARTITIONS),
+        ({"name": "t", "partitions": 0, "config": {"nope": "x"}}, ErrorCode.INVALID_PARTITIONS),
+        ({"name": "t", "config": []}, ErrorCode.INVALID_CONFIG),
+        ({"name": "t", "config": {"retention_ms": True}}, ErrorCode.INVALID_CONFIG),
+        ({"name": "t", "config": {"segment_bytes": 1}}, ErrorCode.INVALID_CONFIG),
+        ({"name": "t", "config": {"nope": 1}}, ErrorCode.INVALID_CONFIG),
+    ],
+)
 def test_create_refuses_with_the_first_fault(body: dict[str, Any], code: ErrorCode) -> None:
     assert code_of(topics.parse_create, body, 1, 10) is code
 
@@ -54,13 +58,21 @@ def test_patch_keeps_null_config_values_for_the_registry_to_merge() -> None:
 
 
 def test_delete_records_has_floors_but_no_ceilings() -> None:
-    body = {"partitions": [{"partition": 2**40, "before_offset": -1},
-                           {"partition": 0, "before_offset": 2**70}]}
+    body = {
+        "partitions": [
+            {"partition": 2**40, "before_offset": -1},
+            {"partition": 0, "before_offset": 2**70},
+        ]
+    }
     assert topics.parse_delete_records(body) == [(2**40, -1), (0, 2**70)]
-    for bad in ({}, {"partitions": []}, {"partitions": [5]},
-                {"partitions": [{"partition": -1, "before_offset": 0}]},
-                {"partitions": [{"partition": 0, "before_offset": -2}]},
-                {"partitions": [{"partition": 0, "before_offset": False}]}):
+    for bad in (
+        {},
+        {"partitions": []},
+        {"partitions": [5]},
+        {"partitions": [{"partition": -1, "before_offset": 0}]},
+        {"partitions": [{"partition": 0, "before_offset": -2}]},
+        {"partitions": [{"partition": 0, "before_offset": False}]},
+    ):
         assert code_of(topics.parse_delete_records, bad) is ErrorCode.INVALID_REQUEST
 
 
@@ -68,24 +80,36 @@ def test_delete_records_has_floors_but_no_ceilings() -> None:
 
 
 def test_heartbeat_becomes_the_domain_request() -> None:
-    req = groups.parse_heartbeat({
-        "member_id": None, "member_epoch": 0, "subscribed_topics": ["a", "b"],
-        "rebalance_timeout_ms": 5000,
-        "owned_partitions": [{"topic": "a", "partitions": [1, 0]}]})
+    req = groups.parse_heartbeat(
+        {
+            "member_id": None,
+            "member_epoch": 0,
+            "subscribed_topics": ["a", "b"],
+            "rebalance_timeout_ms": 5000,
+            "owned_partitions": [{"topic": "a", "partitions": [1, 0]}],
+        }
+    )
     assert (req.member_id, req.member_epoch, req.instance_id) == (None, 0, None)
     assert req.subscribed == ["a", "b"] and req.rebalance_timeout_ms == 5000
     assert req.owned == frozenset({("a", 0), ("a", 1)})
 
 
-@pytest.mark.parametrize("body", [
-    {}, {"member_epoch": None}, {"member_epoch": -3}, {"member_epoch": True},
-    {"member_epoch": 0, "member_id": ""}, {"member_epoch": 0, "group_instance_id": "a b"},
-    {"member_epoch": 0, "subscribed_topics": "a"},
-    {"member_epoch": 0, "subscribed_topics": ["a"] * 10_001},
-    {"member_epoch": 0, "rebalance_timeout_ms": 999},
-    {"member_epoch": 0, "owned_partitions": [{"topic": "a"}]},
-    {"member_epoch": 0, "owned_partitions": [{"topic": "a", "partitions": [-1]}]},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"member_epoch": None},
+        {"member_epoch": -3},
+        {"member_epoch": True},
+        {"member_epoch": 0, "member_id": ""},
+        {"member_epoch": 0, "group_instance_id": "a b"},
+        {"member_epoch": 0, "subscribed_topics": "a"},
+        {"member_epoch": 0, "subscribed_topics": ["a"] * 10_001},
+        {"member_epoch": 0, "rebalance_timeout_ms": 999},
+        {"member_epoch": 0, "owned_partitions": [{"topic": "a"}]},
+        {"member_epoch": 0, "owned_partitions": [{"topic": "a", "partitions": [-1]}]},
+    ],
+)
 def test_heartbeat_refuses(body: dict[str, Any]) -> None:
     assert code_of(groups.parse_heartbeat, body) is ErrorCode.INVALID_REQUEST
 
@@ -96,17 +120,25 @@ def test_group_bodies_take_dot_names_as_they_always_did() -> None:
 
 
 def test_commit_becomes_offset_commits() -> None:
-    req = groups.parse_commit({"offsets": [{"topic": "t", "partition": 1, "offset": 5},
-                                           {"topic": "t", "partition": 0, "offset": 0,
-                                            "metadata": "m"}]})
-    assert req == groups.CommitRequest(None, -1, [OffsetCommit("t", 1, 5),
-                                                  OffsetCommit("t", 0, 0, "m")])
+    req = groups.parse_commit(
+        {
+            "offsets": [
+                {"topic": "t", "partition": 1, "offset": 5},
+                {"topic": "t", "partition": 0, "offset": 0, "metadata": "m"},
+            ]
+        }
+    )
+    assert req == groups.CommitRequest(
+        None, -1, [OffsetCommit("t", 1, 5), OffsetCommit("t", 0, 0, "m")]
+    )
     # a member must say its epoch; a simple commit may say -1 only
     with pytest.raises(InvalidRequest, match="member_epoch is required"):
-        groups.parse_commit({"member_id": "m", "offsets": [{"topic": "t", "partition": 0,
-                                                             "offset": 0}]})
+        groups.parse_commit(
+            {"member_id": "m", "offsets": [{"topic": "t", "partition": 0, "offset": 0}]}
+        )
     assert code_of(groups.parse_commit, {"member_epoch": -2, "offsets": []}) is (
-        ErrorCode.INVALID_REQUEST)
+        ErrorCode.INVALID_REQUEST
+    )
     too_long = {"offsets": [{"topic": "t", "partition": 0, "offset": 0, "metadata": "m" * 4097}]}
     assert code_of(groups.parse_commit, too_long) is ErrorCode.INVALID_REQUEST
 
@@ -115,16 +147,24 @@ def test_commit_becomes_offset_commits() -> None:
 
 
 def test_txn_offsets_default_epoch_and_offset_commits() -> None:
-    req = txn.parse_offsets({"producer_id": 4, "producer_epoch": 0, "group_id": "g",
-                             "offsets": [{"topic": "t", "partition": 0, "offset": 9}]})
+    req = txn.parse_offsets(
+        {
+            "producer_id": 4,
+            "producer_epoch": 0,
+            "group_id": "g",
+            "offsets": [{"topic": "t", "partition": 0, "offset": 9}],
+        }
+    )
     assert req == txn.TxnOffsets(4, 0, "g", None, -1, None, [OffsetCommit("t", 0, 9)])
 
 
 def test_init_producer_timeout_type_has_its_own_code() -> None:
     assert txn.parse_init({}) == txn.InitProducer(None, txn.DEFAULT_TXN_TIMEOUT_MS, None, None)
     assert code_of(txn.parse_init, {"transaction_timeout_ms": "1"}) is (
-        ErrorCode.INVALID_TRANSACTION_TIMEOUT)
+        ErrorCode.INVALID_TRANSACTION_TIMEOUT
+    )
     assert code_of(txn.parse_init, {"transaction_timeout_ms": True}) is (
-        ErrorCode.INVALID_TRANSACTION_TIMEOUT)
+        ErrorCode.INVALID_TRANSACTION_TIMEOUT
+    )
     # the bounds are the coordinator's: any integer passes the wire
     assert txn.parse_init({"transaction_timeout_ms": -5}).timeout_ms == -5

@@ -41,8 +41,10 @@ def test_balanced_across_topics() -> None:
 
 
 def test_only_subscribed_and_existing_topics() -> None:
-    members = [Subscriber("m1", "m1", frozenset({"a"})),
-               Subscriber("m2", "m2", frozenset({"b", "missing"}))]
+    members = [
+        Subscriber("m1", "m1", frozenset({"a"})),
+        Subscriber("m2", "m2", frozenset({"b", "missing"})),
+    ]
     out = assign(members, {"a": 2, "b": 1})
     assert out == {"m1": frozenset({("a", 0), ("a", 1)}), "m2": frozenset({("b", 0)})}
 
@@ -59,4 +61,3 @@ def test_static_members_are_ordered_by_instance_id() -> None:
     # the static member comes back under a new member id: same partitions
     b = [Subscriber("new", "i1", frozenset({"a"})), Subscriber("aaa", "i2", frozenset({"a"}))]
     assert assign(b, {"a": 2})["new"] == out["zzz"]
-

@@ -16,13 +16,24 @@ def lookup(name: str) -> tuple[int, int] | None:
     return TOPICS.get(name)
 
 
-def beat(g: Group, member: str | None, epoch: int, *, instance: str | None = None,
-         topics: list[str] | None = None, max_size: int = 10) -> tuple[str, Draft]:
+def beat(
+    g: Group,
+    member: str | None,
+    epoch: int,
+    *,
+    instance: str | None = None,
+    topics: list[str] | None = None,
+    max_size: int = 10,
+) -> tuple[str, Draft]:
     draft = Draft(g)
     if epoch == 0 and topics is None:
         topics = ["t"]
-    mid = plan_heartbeat(draft, HeartbeatRequest(member, epoch, instance, topics, None, None),
-                         max_size=max_size, lookup=lookup)
+    mid = plan_heartbeat(
+        draft,
+        HeartbeatRequest(member, epoch, instance, topics, None, None),
+        max_size=max_size,
+        lookup=lookup,
+    )
     return mid, draft
 
 
@@ -57,8 +68,10 @@ def test_a_refused_heartbeat_leaves_the_group_alone() -> None:
     g = Group("g", 0)
     install(g, "a", 0)
     before = (dict(g.members), g.epoch, dict(g.targets))
-    for member, epoch, code in (("a", 5, ErrorCode.FENCED_MEMBER_EPOCH),
-                                ("zz", 1, ErrorCode.UNKNOWN_MEMBER_ID)):
+    for member, epoch, code in (
+        ("a", 5, ErrorCode.FENCED_MEMBER_EPOCH),
+        ("zz", 1, ErrorCode.UNKNOWN_MEMBER_ID),
+    ):
         with pytest.raises(SluiceError) as info:
             beat(g, member, epoch)
         assert info.value.code is code
@@ -77,4 +90,3 @@ def test_expiry_removes_and_the_bump_reassigns() -> None:
     expire(draft, 60)
     assert draft.removed == {"b"}
     assert draft.membership_changed
-

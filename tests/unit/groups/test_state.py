@@ -25,10 +25,19 @@ from app.states import IllegalTransition, validate_transition
 S = GroupState
 
 EXPECTED_EDGES = {
-    (S.EMPTY, S.ASSIGNING), (S.EMPTY, S.RECONCILING), (S.EMPTY, S.STABLE), (S.EMPTY, S.DEAD),
-    (S.ASSIGNING, S.EMPTY), (S.ASSIGNING, S.RECONCILING), (S.ASSIGNING, S.STABLE),
-    (S.RECONCILING, S.EMPTY), (S.RECONCILING, S.ASSIGNING), (S.RECONCILING, S.STABLE),
-    (S.STABLE, S.EMPTY), (S.STABLE, S.ASSIGNING), (S.STABLE, S.RECONCILING),
+    (S.EMPTY, S.ASSIGNING),
+    (S.EMPTY, S.RECONCILING),
+    (S.EMPTY, S.STABLE),
+    (S.EMPTY, S.DEAD),
+    (S.ASSIGNING, S.EMPTY),
+    (S.ASSIGNING, S.RECONCILING),
+    (S.ASSIGNING, S.STABLE),
+    (S.RECONCILING, S.EMPTY),
+    (S.RECONCILING, S.ASSIGNING),
+    (S.RECONCILING, S.STABLE),
+    (S.STABLE, S.EMPTY),
+    (S.STABLE, S.ASSIGNING),
+    (S.STABLE, S.RECONCILING),
 }
 
 
@@ -53,9 +62,13 @@ def test_states_are_spelled_as_kafka_spells_them() -> None:
     assert [s.value for s in S] == ["Empty", "Assigning", "Reconciling", "Stable", "Dead"]
 
 
-def member(epoch: int = 5, previous: int = 4, assigned: frozenset[TopicPartition] = frozenset(),
-           revoking: frozenset[TopicPartition] = frozenset(),
-           state: MemberState = MemberState.STABLE) -> Member:
+def member(
+    epoch: int = 5,
+    previous: int = 4,
+    assigned: frozenset[TopicPartition] = frozenset(),
+    revoking: frozenset[TopicPartition] = frozenset(),
+    state: MemberState = MemberState.STABLE,
+) -> Member:
     return Member("m", None, epoch, previous, state, ("t",), 1000, assigned, revoking)
 
 
@@ -108,7 +121,11 @@ def test_a_new_member_gets_its_whole_target_at_the_target_epoch() -> None:
     assert m.subscribed == ("t",)
     out = reconcile(m, tps(0, 1), 4, frozenset())
     assert (out.epoch, out.previous_epoch, out.assigned, out.state) == (
-        4, 0, tps(0, 1), MemberState.STABLE)
+        4,
+        0,
+        tps(0, 1),
+        MemberState.STABLE,
+    )
 
 
 def test_partitions_owned_by_others_wait() -> None:
@@ -132,7 +149,12 @@ def test_revocation_keeps_the_epoch_until_confirmed() -> None:
     assert reconcile(out, tps(0), 5, frozenset()) == out
     done = reconcile(confirm_revocation(out), tps(0), 5, frozenset())
     assert (done.epoch, done.previous_epoch, done.assigned, done.revoking, done.state) == (
-        5, 4, tps(0), frozenset(), MemberState.STABLE)
+        5,
+        4,
+        tps(0),
+        frozenset(),
+        MemberState.STABLE,
+    )
 
 
 def test_confirm_without_revocation_is_the_same_member() -> None:

@@ -18,15 +18,17 @@ from app.producers.state import (
 )
 
 
-def _code(entry: ProducerEntry | None, epoch: int, seq: int, n: int = 1,
-          txn: bool = False) -> ErrorCode:
+def _code(
+    entry: ProducerEntry | None, epoch: int, seq: int, n: int = 1, txn: bool = False
+) -> ErrorCode:
     with pytest.raises(Conflict) as exc:
         check_batch(entry, epoch, seq, n, txn)
     return exc.value.code
 
 
-def _append(m: ProducerStateManager, pid: int, epoch: int, seq: int, n: int, offset: int,
-            txn: bool = False) -> None:
+def _append(
+    m: ProducerStateManager, pid: int, epoch: int, seq: int, n: int, offset: int, txn: bool = False
+) -> None:
     plan = m.prepare(pid, epoch, seq, n, txn)
     assert isinstance(plan, AppendPlan)
     m.commit(plan, offset, offset + n - 1, 0)

@@ -59,21 +59,43 @@ class Harness:
     def read(self, offset: int, max_records: int, upto: int, max_bytes: int) -> ReadResult:
         return self.log.read(offset, max_records, max_bytes, upto=upto)
 
-    def fetch(self, member: str, max_records: int = 500, *, record_limit: bool = False,
-              max_bytes: int = 1 << 30) -> Acquired:
-        return self.sp.acquire(member, max_records, record_limit=record_limit, now=self.now,
-                               limits=self.limits, read=self.read,
-                               bound=self.log.log_end_offset,
-                               log_start=self.log.log_start_offset, max_bytes=max_bytes)
+    def fetch(
+        self,
+        member: str,
+        max_records: int = 500,
+        *,
+        record_limit: bool = False,
+        max_bytes: int = 1 << 30,
+    ) -> Acquired:
+        return self.sp.acquire(
+            member,
+            max_records,
+            record_limit=record_limit,
+            now=self.now,
+            limits=self.limits,
+            read=self.read,
+            bound=self.log.log_end_offset,
+            log_start=self.log.log_start_offset,
+            max_bytes=max_bytes,
+        )
 
-    def ack(self, member: str, first: int, last: int, *types: AckType,
-            delivery_count: int | None = None, delay_ms: int = 0) -> Staged | None:
+    def ack(
+        self,
+        member: str,
+        first: int,
+        last: int,
+        *types: AckType,
+        delivery_count: int | None = None,
+        delay_ms: int = 0,
+    ) -> Staged | None:
         return self.sp.acknowledge(
-            member, [AckBatch(first, last, list(types), delivery_count, delay_ms)],
-            now=self.now, limits=self.limits)
+            member,
+            [AckBatch(first, last, list(types), delivery_count, delay_ms)],
+            now=self.now,
+            limits=self.limits,
+        )
 
-    def ack_durable(self, member: str, first: int, last: int, *types: AckType,
-                    **kw: int) -> None:
+    def ack_durable(self, member: str, first: int, last: int, *types: AckType, **kw: int) -> None:
         staged = self.ack(member, first, last, *types, **kw)
         if staged is not None:
             self.sp.complete(staged, self.now, self.limits)
@@ -91,8 +113,9 @@ class Harness:
         return out
 
     def states(self, lo: int, hi: int) -> list[tuple[int, str, int]]:
-        return [(v.offset, v.state.label, v.delivery_count)
-                for v in self.sp.record_views(lo, hi + 1)]
+        return [
+            (v.offset, v.state.label, v.delivery_count) for v in self.sp.record_views(lo, hi + 1)
+        ]
 
     def window(self) -> tuple[int, int]:
         return self.sp.start_offset, self.sp.end_offset
@@ -133,7 +156,8 @@ def test_seed_worked_example_offsets_100_to_121(tmp_path: Path) -> None:
     assert h.states(110, 110) == [(110, "available", 1)]
     h.ack_durable("c2", 119, 119, A)
     assert h.states(110, 119) == [(110, "available", 1)] + [
-        (o, "acquired", 1) for o in range(111, 119)] + [(119, "acknowledged", 1)]
+        (o, "acquired", 1) for o in range(111, 119)
+    ] + [(119, "acknowledged", 1)]
 
     h.now = T0 + 10_000
     got = h.fetch("c2", 2, record_limit=True)
@@ -144,10 +168,14 @@ def test_seed_worked_example_offsets_100_to_121(tmp_path: Path) -> None:
     assert h.ack("c2", 113, 118, N) is None
     expired = h.advance(10_000)
     assert [(r.first, r.last) for s in expired for r in s.runs] == [(111, 112)]
-    assert h.states(110, 120) == [(110, "acquired", 2), (111, "available", 1),
-                                  (112, "available", 1)] + [
-        (o, "acquired", 1) for o in range(113, 119)] + [
-        (119, "acknowledged", 1), (120, "acquired", 1)]
+    assert h.states(110, 120) == [
+        (110, "acquired", 2),
+        (111, "available", 1),
+        (112, "available", 1),
+    ] + [(o, "acquired", 1) for o in range(113, 119)] + [
+        (119, "acknowledged", 1),
+        (120, "acquired", 1),
+    ]
 
     h.ack_durable("c2", 113, 118, A)
     assert h.states(113, 119) == [(o, "acknowledged", 1) for o in range(113, 120)]
@@ -183,8 +211,14 @@ def test_seed_in_flight_diagram_offsets_0_to_9(h: Harness) -> None:
     h.sp.complete(leave, h.now, h.limits)
     assert h.window() == (2, 9)
     assert h.states(0, 9) == [
-        (2, "acquired", 1), (3, "available", 2), (4, "acquired", 1),
-        (5, "acknowledged", 1), (6, "archived", 1), (7, "available", 0), (8, "available", 0)]
+        (2, "acquired", 1),
+        (3, "available", 2),
+        (4, "acquired", 1),
+        (5, "acknowledged", 1),
+        (6, "archived", 1),
+        (7, "available", 0),
+        (8, "available", 0),
+    ]
     # the durable state: the start, the count of 3, 5 acknowledged, 6 archived
     assert h.sp.snapshot() == (2, [(3, 3, 0, 2), (5, 5, 2, 1), (6, 6, 4, 1)])
     assert h.sp.counts() == {"available": 3, "acquired": 2, "acknowledged": 1, "archived": 1}
@@ -411,7 +445,8 @@ def test_expiry_keeps_count_and_limit_archives(tmp_path: Path) -> None:
     h.fetch("a")
     expired = h.advance(30_000)
     assert [(d.first, d.last, d.delivery_count, d.reason) for d in expired[0].dlq] == [
-        (0, 2, 2, REASON_DELIVERY_LIMIT)]
+        (0, 2, 2, REASON_DELIVERY_LIMIT)
+    ]
     assert h.window() == (3, 3)
 
 
@@ -460,18 +495,26 @@ def test_snapshot_includes_only_taken_changes(h: Harness) -> None:
 def test_load_treats_gaps_as_maybe_unfetched(tmp_path: Path) -> None:
     h = Harness(tmp_path)
     h.produce(10)
-    sp = SharePartition.load("g", "t", 0, 1, 2, [(3, 3, 0, 2), (5, 5, 2, 1), (6, 6, 4, 1)],
-                             h.heap, state_epoch=3)
+    sp = SharePartition.load(
+        "g", "t", 0, 1, 2, [(3, 3, 0, 2), (5, 5, 2, 1), (6, 6, 4, 1)], h.heap, state_epoch=3
+    )
     h.sp = sp
     assert h.window() == (2, 7)
     assert sp.state_epoch == 3
     got = h.fetch("a", 100)
     assert [(r.offset, dc) for r, dc in got.records] == [
-        (2, 1), (3, 3), (4, 1), (7, 1), (8, 1), (9, 1)]
+        (2, 1),
+        (3, 3),
+        (4, 1),
+        (7, 1),
+        (8, 1),
+        (9, 1),
+    ]
 
 
 def test_suspect_records_come_back_in_smaller_chunks_and_alone_at_the_last_attempt(
-        h: Harness) -> None:
+    h: Harness,
+) -> None:
     # limit 5: throttling from a stored count of 3; the last attempt (count 4 → 5) goes alone
     h.produce(8)
     for expected_dc in (1, 2, 3):

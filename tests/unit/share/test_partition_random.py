@@ -73,8 +73,12 @@ def check_reload(h: Harness) -> None:
 @pytest.mark.parametrize("seed", range(100))
 def test_random_operations_keep_the_invariants(tmp_path: Path, seed: int) -> None:
     rng = random.Random(seed)
-    h = Harness(tmp_path, limits=Limits(lock_ms=10_000, delivery_limit=rng.choice([2, 3, 5]),
-                                        max_locks=rng.choice([100, 200])))
+    h = Harness(
+        tmp_path,
+        limits=Limits(
+            lock_ms=10_000, delivery_limit=rng.choice([2, 3, 5]), max_locks=rng.choice([100, 200])
+        ),
+    )
     acked: set[int] = set()
     in_flight: list[Staged] = []
     for _ in range(120):
@@ -84,26 +88,30 @@ def test_random_operations_keep_the_invariants(tmp_path: Path, seed: int) -> Non
             if rng.random() < 0.2:
                 h.marker()
         elif op < 0.40:
-            got = h.fetch(rng.choice(MEMBERS), rng.randint(1, 30),
-                          record_limit=rng.random() < 0.5,
-                          max_bytes=rng.choice([1 << 30, 30]))
+            got = h.fetch(
+                rng.choice(MEMBERS),
+                rng.randint(1, 30),
+                record_limit=rng.random() < 0.5,
+                max_bytes=rng.choice([1 << 30, 30]),
+            )
             offs = [r.offset for r, _ in got.records]
             assert offs == sorted(offs) and not acked & set(offs)
         elif op < 0.70 and h.sp.end_offset > h.sp.start_offset:
             lo = rng.randrange(h.sp.start_offset, h.sp.end_offset)
             hi = min(lo + rng.randint(0, 6), h.sp.end_offset - 1)
             kinds = list(AckType)
-            types = ([rng.choice(kinds)] if rng.random() < 0.5 else
-                     [rng.choice(kinds) for _ in range(hi - lo + 1)])
+            types = (
+                [rng.choice(kinds)]
+                if rng.random() < 0.5
+                else [rng.choice(kinds) for _ in range(hi - lo + 1)]
+            )
             batch = AckBatch(lo, hi, types, delay_ms=0)
             before = [(r.first, r.last, r.state, r.delivery_count) for r in h.sp.runs]
             try:
-                staged = h.sp.acknowledge(rng.choice(MEMBERS), [batch], now=h.now,
-                                          limits=h.limits)
+                staged = h.sp.acknowledge(rng.choice(MEMBERS), [batch], now=h.now, limits=h.limits)
             except SluiceError:
                 # all or nothing: a refused acknowledgement changes nothing, cuts nothing
-                assert [(r.first, r.last, r.state, r.delivery_count)
-                        for r in h.sp.runs] == before
+                assert [(r.first, r.last, r.state, r.delivery_count) for r in h.sp.runs] == before
                 continue
             if staged is not None:
                 in_flight.append(staged)

@@ -30,11 +30,24 @@ def h(tmp_path: Path) -> Harness:
     return Harness(tmp_path)
 
 
-def hold(h: Harness, member: str, first: int, last: int, *types: AckType, pid: int = PID,
-         delivery_count: int | None = None, delay_ms: int = 0) -> list[HeldAck]:
+def hold(
+    h: Harness,
+    member: str,
+    first: int,
+    last: int,
+    *types: AckType,
+    pid: int = PID,
+    delivery_count: int | None = None,
+    delay_ms: int = 0,
+) -> list[HeldAck]:
     """Hold and make the hold durable at once (as the coordinator does after its write)."""
-    held = h.sp.hold_txn(member, [AckBatch(first, last, list(types), delivery_count,
-                                           delay_ms)], pid, now=h.now, limits=h.limits)
+    held = h.sp.hold_txn(
+        member,
+        [AckBatch(first, last, list(types), delivery_count, delay_ms)],
+        pid,
+        now=h.now,
+        limits=h.limits,
+    )
     assert held is not None
     h.sp.complete_hold(held[0])
     return held[1]
@@ -53,16 +66,23 @@ def test_hold_keeps_records_acquired_without_a_lock(h: Harness) -> None:
     h.fetch("c1")
     rows = hold(h, "c1", 0, 2, A)
     assert [(r.first, r.last, r.kind, r.delivery_count, r.member) for r in rows] == [
-        (0, 2, A, 1, "c1")]
+        (0, 2, A, 1, "c1")
+    ]
     views = h.sp.record_views(0, 5)
     assert [(v.state.label, v.member_id, v.lock_expires_at) for v in views[:3]] == [
-        ("acquired", "c1", None)] * 3
+        ("acquired", "c1", None)
+    ] * 3
     assert views[3].lock_expires_at is not None
     assert h.sp.held_by(PID) == 3
     # the lock does not expire under the open transaction; the unheld records do
     h.advance(10 * h.limits.lock_ms)
-    assert h.states(0, 4) == [(0, "acquired", 1), (1, "acquired", 1), (2, "acquired", 1),
-                              (3, "available", 1), (4, "available", 1)]
+    assert h.states(0, 4) == [
+        (0, "acquired", 1),
+        (1, "acquired", 1),
+        (2, "acquired", 1),
+        (3, "available", 1),
+        (4, "available", 1),
+    ]
 
 
 def test_commit_applies_accept_release_reject(h: Harness) -> None:
@@ -138,8 +158,13 @@ def test_hold_is_validated_like_a_plain_ack(h: Harness) -> None:
     ]
     for batches, exc in cases:
         with pytest.raises(exc):
-            h.sp.hold_txn("c2" if exc is Conflict and batches[0].last == 1 else "c1",
-                          batches, PID, now=h.now, limits=h.limits)
+            h.sp.hold_txn(
+                "c2" if exc is Conflict and batches[0].last == 1 else "c1",
+                batches,
+                PID,
+                now=h.now,
+                limits=h.limits,
+            )
     assert h.sp.held_by(PID) == 0
     h.advance(h.limits.lock_ms)
     with pytest.raises(Conflict):  # lock expired (and the sweep released them)
@@ -153,8 +178,12 @@ def test_leaving_member_keeps_held_records(h: Harness) -> None:
     staged = h.sp.release_member("c1")
     assert staged is not None
     h.sp.complete(staged, h.now, h.limits)
-    assert h.states(0, 3) == [(0, "acquired", 1), (1, "acquired", 1),
-                              (2, "available", 0), (3, "available", 0)]
+    assert h.states(0, 3) == [
+        (0, "acquired", 1),
+        (1, "acquired", 1),
+        (2, "available", 0),
+        (3, "available", 0),
+    ]
     assert [r.offset for r, _ in h.fetch("c2").records] == [2, 3]
 
 
@@ -199,12 +228,16 @@ def test_load_restores_held_records_and_the_end_decides_them(h: Harness) -> None
     h.ack_durable("c1", 0, 0, A)
     rows = hold(h, "c1", 1, 2, A) + hold(h, "c1", 4, 4, R, pid=8)
     start, batches = h.sp.snapshot()
-    sp = SharePartition.load("g", "t", 0, 1, start, batches, h.heap, state_epoch=0,
-                             held=rows)
-    views = {v.offset: (v.state.label, v.delivery_count, v.member_id)
-             for v in sp.record_views(0, 6)}
-    assert views == {1: ("acquired", 1, "c1"), 2: ("acquired", 1, "c1"),
-                     3: ("available", 0, None), 4: ("acquired", 1, "c1")}
+    sp = SharePartition.load("g", "t", 0, 1, start, batches, h.heap, state_epoch=0, held=rows)
+    views = {
+        v.offset: (v.state.label, v.delivery_count, v.member_id) for v in sp.record_views(0, 6)
+    }
+    assert views == {
+        1: ("acquired", 1, "c1"),
+        2: ("acquired", 1, "c1"),
+        3: ("available", 0, None),
+        4: ("acquired", 1, "c1"),
+    }
     assert sp.end_offset == 5  # extended to cover the held offset 4
     h.sp = sp
     assert [r.offset for r, _ in h.fetch("c2").records] == [3, 5]  # never 1, 2 or 4

@@ -22,7 +22,11 @@ LEGAL = {
 
 def test_persisted_ids_are_kafkas() -> None:
     assert [(s.name, int(s)) for s in S] == [
-        ("AVAILABLE", 0), ("ACQUIRED", 1), ("ACKNOWLEDGED", 2), ("ARCHIVED", 4)]
+        ("AVAILABLE", 0),
+        ("ACQUIRED", 1),
+        ("ACKNOWLEDGED", 2),
+        ("ARCHIVED", 4),
+    ]
 
 
 @pytest.mark.parametrize(("current", "target"), list(itertools.product(S, S)))
@@ -36,8 +40,7 @@ def test_every_pair(current: RecordState, target: RecordState) -> None:
 
 def test_the_table_has_exactly_the_legal_moves() -> None:
     assert set(VALID_PREVIOUS) == set(S)
-    assert {(prev, target) for target, prevs in VALID_PREVIOUS.items()
-            for prev in prevs} == LEGAL
+    assert {(prev, target) for target, prevs in VALID_PREVIOUS.items() for prev in prevs} == LEGAL
 
 
 def test_terminal_states_are_sticky() -> None:

@@ -50,7 +50,8 @@ def writer(store: ShareStore, h: Harness) -> StateWriter:
 
 
 async def test_a_round_hands_back_its_outcome_and_applies_nothing(
-        store: ShareStore, writer: StateWriter, h: Harness) -> None:
+    store: ShareStore, writer: StateWriter, h: Harness
+) -> None:
     await store.save_group("g", {}, 0)
     staged = h.ack("c1", 0, 0, A)
     assert staged is not None
@@ -66,8 +67,9 @@ async def test_a_round_hands_back_its_outcome_and_applies_nothing(
     await asyncio.wait_for(waiter, 5)
 
 
-async def test_a_fenced_partition_fails_its_changes(store: ShareStore, writer: StateWriter,
-                                                    h: Harness) -> None:
+async def test_a_fenced_partition_fails_its_changes(
+    store: ShareStore, writer: StateWriter, h: Harness
+) -> None:
     await store.save_group("g", {}, 0)
     await store.replace("g", h.sp.topic_id, [(0, 5, 0)], 0)  # a reset: state epoch 5
     staged = h.ack("c1", 0, 0, AckType.REJECT)
@@ -81,7 +83,8 @@ async def test_a_fenced_partition_fails_its_changes(store: ShareStore, writer: S
 
 
 async def test_a_reserved_partition_is_written_once_released(
-        store: ShareStore, writer: StateWriter, h: Harness) -> None:
+    store: ShareStore, writer: StateWriter, h: Harness
+) -> None:
     await store.save_group("g", {}, 0)
     async with writer.exclusive([h.sp]):
         staged = h.ack("c1", 1, 1, A)
@@ -97,8 +100,9 @@ async def test_a_reserved_partition_is_written_once_released(
     writer.answer(outcome)
 
 
-async def test_exclusive_waits_for_the_round_under_way(store: ShareStore, writer: StateWriter,
-                                                      h: Harness) -> None:
+async def test_exclusive_waits_for_the_round_under_way(
+    store: ShareStore, writer: StateWriter, h: Harness
+) -> None:
     await store.save_group("g", {}, 0)
     writer.mark(h.sp)
     outcome = await writer.round(no_dead_letter_topic)  # answered below: still under way
@@ -130,8 +134,7 @@ class GatedCopies:
         self.copied.extend(work)
 
 
-async def test_a_round_cancelled_midway_is_taken_again_whole(store: ShareStore,
-                                                           h: Harness) -> None:
+async def test_a_round_cancelled_midway_is_taken_again_whole(store: ShareStore, h: Harness) -> None:
     await store.save_group("g", {}, 0)
     copies = GatedCopies()
     writer = StateWriter(store, copies, now_ms=h.clock.now_ms)  # type: ignore[arg-type]

@@ -17,23 +17,37 @@ from app.storage.log import CHECKPOINT_FILE, LOG_START_FILE, LogConfig, Partitio
 from app.storage.record import Header, Record, StoredRecord
 
 DAY = 24 * 3600 * 1000
-CFG = LogConfig(segment_bytes=4096, segment_ms=DAY, retention_ms=-1, retention_bytes=-1,
-                index_interval_bytes=256)
+CFG = LogConfig(
+    segment_bytes=4096,
+    segment_ms=DAY,
+    retention_ms=-1,
+    retention_bytes=-1,
+    index_interval_bytes=256,
+)
 
 
-def open_log(path: Path, config: LogConfig = CFG, *, durable: bool = False,
-             now_ms: int = 0) -> PartitionLog:
+def open_log(
+    path: Path, config: LogConfig = CFG, *, durable: bool = False, now_ms: int = 0
+) -> PartitionLog:
     return PartitionLog(str(path), config, durable_reads=durable, now_ms=now_ms)
 
 
 def recs(start_ts: int, n: int, size: int = 50, tag: str = "") -> list[Record]:
-    return [Record(start_ts + i, f"k{tag}{i}".encode() if i % 2 else None,
-                   (f"{tag}{start_ts + i}:".encode() * size)[:size]) for i in range(n)]
+    return [
+        Record(
+            start_ts + i,
+            f"k{tag}{i}".encode() if i % 2 else None,
+            (f"{tag}{start_ts + i}:".encode() * size)[:size],
+        )
+        for i in range(n)
+    ]
 
 
 def stored(first_offset: int, records: list[Record]) -> list[StoredRecord]:
-    return [StoredRecord(first_offset + i, r.timestamp, r.key, r.value, tuple(r.headers))
-            for i, r in enumerate(records)]
+    return [
+        StoredRecord(first_offset + i, r.timestamp, r.key, r.value, tuple(r.headers))
+        for i, r in enumerate(records)
+    ]
 
 
 def flush(lg: PartitionLog) -> None:
@@ -43,8 +57,13 @@ def flush(lg: PartitionLog) -> None:
         lg.complete_flush(ticket)
 
 
-def read_all(lg: PartitionLog, start: int | None = None, upto: int | None = None,
-             max_records: int = 37, max_bytes: int = 1500) -> list[StoredRecord]:
+def read_all(
+    lg: PartitionLog,
+    start: int | None = None,
+    upto: int | None = None,
+    max_records: int = 37,
+    max_bytes: int = 1500,
+) -> list[StoredRecord]:
     """Page through the log the way a consumer does."""
     offset = lg.log_start_offset if start is None else start
     out: list[StoredRecord] = []
@@ -56,8 +75,14 @@ def read_all(lg: PartitionLog, start: int | None = None, upto: int | None = None
         offset = res.next_offset
 
 
-def fill(lg: PartitionLog, batches: int, per_batch: int = 3, size: int = 50, ts0: int = 1000,
-         now_ms: int = 0) -> list[StoredRecord]:
+def fill(
+    lg: PartitionLog,
+    batches: int,
+    per_batch: int = 3,
+    size: int = 50,
+    ts0: int = 1000,
+    now_ms: int = 0,
+) -> list[StoredRecord]:
     out: list[StoredRecord] = []
     for b in range(batches):
         rs = recs(ts0 + b * per_batch, per_batch, size)
@@ -71,6 +96,7 @@ def segment_files(path: Path) -> dict[str, bytes]:
 
 
 # -- rolling ------------------------------------------------------------------------------------
+
 
 def test_roll_by_size(tmp_path: Path) -> None:
     lg = open_log(tmp_path / "p")
@@ -100,8 +126,9 @@ def test_a_batch_larger_than_a_segment_gets_its_own(tmp_path: Path) -> None:
 
 
 def test_roll_by_segment_ms(tmp_path: Path) -> None:
-    cfg = LogConfig(segment_bytes=1 << 20, segment_ms=1000, retention_ms=-1,
-                    index_interval_bytes=256)
+    cfg = LogConfig(
+        segment_bytes=1 << 20, segment_ms=1000, retention_ms=-1, index_interval_bytes=256
+    )
     lg = open_log(tmp_path / "p", cfg, now_ms=5000)
     lg.append(recs(0, 1), now_ms=5000)
     lg.append(recs(1, 1), now_ms=5999)
@@ -133,6 +160,7 @@ def test_an_empty_active_segment_never_rolls_by_time(tmp_path: Path) -> None:
 
 # -- reads --------------------------------------------------------------------------------------
 
+
 def test_read_from_every_offset_starts_exactly_there(tmp_path: Path) -> None:
     lg = open_log(tmp_path / "p")
     want = fill(lg, 50, per_batch=4, size=40)
@@ -142,7 +170,7 @@ def test_read_from_every_offset_starts_exactly_there(tmp_path: Path) -> None:
         assert res.records == want[o:]  # across every later segment boundary
         assert res.next_offset == lg.log_end_offset
         few = lg.read(o, 5, 1 << 20)
-        assert few.records == want[o:o + 5]
+        assert few.records == want[o : o + 5]
         assert few.next_offset == min(o + 5, lg.log_end_offset)
     assert read_all(lg) == want
     lg.close(clean=False)
@@ -175,7 +203,7 @@ def test_max_records_limit(tmp_path: Path) -> None:
     want = fill(lg, 20, per_batch=7)
     for n in (1, 2, 6, 7, 8, 50):
         res = lg.read(3, n, 1 << 20)
-        assert res.records == want[3:3 + n]
+        assert res.records == want[3 : 3 + n]
         assert res.next_offset == 3 + n
     assert lg.read(3, 0, 1 << 20).records == []
     lg.close(clean=False)
@@ -190,29 +218,34 @@ def test_max_bytes_limit_and_at_least_one_record(tmp_path: Path) -> None:
         for start in (0, 5, len(want) - 3, len(want) - 1):
             res = lg.read(start, 1000, max_bytes)
             assert res.records, "at least one record even when larger than max_bytes"
-            assert res.records == want[start:start + len(res.records)]
-            sizes = [record.record_size(Record(r.timestamp, r.key, r.value)) for r in
-                     res.records]
+            assert res.records == want[start : start + len(res.records)]
+            sizes = [record.record_size(Record(r.timestamp, r.key, r.value)) for r in res.records]
             if len(res.records) > 1:
                 assert sum(sizes) <= max_bytes
             end = start + len(res.records)
             if end < len(want):  # as many as fit: one more would not
                 nxt = want[end]
-                assert sum(sizes) + record.record_size(
-                    Record(nxt.timestamp, nxt.key, nxt.value)) > max_bytes
+                assert (
+                    sum(sizes) + record.record_size(Record(nxt.timestamp, nxt.key, nxt.value))
+                    > max_bytes
+                )
     lg.close(clean=False)
 
 
 def test_records_with_headers_read_back(tmp_path: Path) -> None:
     lg = open_log(tmp_path / "p")
-    rs = [Record(1, b"k", b"v", [Header("ключ", None), Header("x", b"")]),
-          Record(2, b"", None, []), Record(3, None, b"", [Header("", b"\x00")])]
+    rs = [
+        Record(1, b"k", b"v", [Header("ключ", None), Header("x", b"")]),
+        Record(2, b"", None, []),
+        Record(3, None, b"", [Header("", b"\x00")]),
+    ]
     lg.append(rs, now_ms=0)
     assert read_all(lg) == stored(0, rs)
     lg.close(clean=False)
 
 
 # -- the high watermark -------------------------------------------------------------------------
+
 
 def test_high_watermark_moves_only_after_a_completed_flush(tmp_path: Path) -> None:
     lg = open_log(tmp_path / "p", durable=True)
@@ -289,13 +322,15 @@ def test_durable_reads_after_reopen_see_everything_recovered(tmp_path: Path) -> 
 
 # -- timestamps ---------------------------------------------------------------------------------
 
+
 def test_offset_for_timestamp(tmp_path: Path) -> None:
     lg = open_log(tmp_path / "p", durable=True)
     stamps = [10, 50, 20, 60, 30, 30, 70, 5, 80, 40] * 20
     stamps = [t + 100 * (i // 10) for i, t in enumerate(stamps)]  # rising across groups
     for i in range(0, len(stamps), 2):
-        lg.append([Record(stamps[i], None, b"x" * 100), Record(stamps[i + 1], None, b"y" * 100)],
-                  now_ms=0)
+        lg.append(
+            [Record(stamps[i], None, b"x" * 100), Record(stamps[i + 1], None, b"y" * 100)], now_ms=0
+        )
     flush(lg)
     assert len(lg.segments) >= 3
     for target in range(-1, max(stamps) + 3):
@@ -333,6 +368,7 @@ def test_offset_for_timestamp_skips_control_batches(tmp_path: Path) -> None:
 
 # -- retention ----------------------------------------------------------------------------------
 
+
 def test_retention_by_time(tmp_path: Path) -> None:
     cfg = LogConfig(segment_bytes=4096, retention_ms=1000, index_interval_bytes=256)
     lg = open_log(tmp_path / "p", cfg, durable=True)
@@ -349,7 +385,7 @@ def test_retention_by_time(tmp_path: Path) -> None:
     assert not os.path.exists(segs[0].log_path)
     assert not os.path.exists(segs[0].index.path)
     assert lg.read(0, 10, 1000).records == []
-    assert read_all(lg) == want[segs[2].base_offset:]
+    assert read_all(lg) == want[segs[2].base_offset :]
     # everything expired: still never the active segment
     everything = lg.deletable_segments(now_ms=10**9)
     assert lg.active not in everything
@@ -358,7 +394,7 @@ def test_retention_by_time(tmp_path: Path) -> None:
     lg.close(clean=True)
     lg = open_log(tmp_path / "p", cfg, durable=True)
     assert lg.log_start_offset == segs[2].base_offset
-    assert read_all(lg) == want[segs[2].base_offset:]
+    assert read_all(lg) == want[segs[2].base_offset :]
     lg.close(clean=False)
 
 
@@ -375,14 +411,15 @@ def test_nothing_above_the_high_watermark_is_deleted(tmp_path: Path) -> None:
 
 
 def test_retention_by_bytes(tmp_path: Path) -> None:
-    cfg = LogConfig(segment_bytes=4096, retention_ms=-1, retention_bytes=6000,
-                    index_interval_bytes=256)
+    cfg = LogConfig(
+        segment_bytes=4096, retention_ms=-1, retention_bytes=6000, index_interval_bytes=256
+    )
     lg = open_log(tmp_path / "p", cfg)
     want = fill(lg, 60, size=60)
     segs = list(lg.segments)
     doomed = lg.deletable_segments(now_ms=0)
-    kept = segs[len(doomed):]
-    assert doomed == segs[:len(doomed)]
+    kept = segs[len(doomed) :]
+    assert doomed == segs[: len(doomed)]
     assert doomed
     # segments go while what stays is still at least retention_bytes, and no further
     kept_bytes = sum(s.size for s in kept)
@@ -391,13 +428,14 @@ def test_retention_by_bytes(tmp_path: Path) -> None:
     lg.remove_segments(doomed)
     assert lg.size_bytes == sum(s.size for s in kept)
     assert lg.deletable_segments(now_ms=0) == []
-    assert read_all(lg) == want[kept[0].base_offset:]
+    assert read_all(lg) == want[kept[0].base_offset :]
     lg.close(clean=False)
 
 
 def test_retention_bytes_never_deletes_the_active_segment(tmp_path: Path) -> None:
-    cfg = LogConfig(segment_bytes=4096, retention_ms=-1, retention_bytes=0,
-                    index_interval_bytes=256)
+    cfg = LogConfig(
+        segment_bytes=4096, retention_ms=-1, retention_bytes=0, index_interval_bytes=256
+    )
     lg = open_log(tmp_path / "p", cfg)
     fill(lg, 60, size=60)
     doomed = lg.deletable_segments(now_ms=0)
@@ -468,6 +506,7 @@ def test_a_corrupt_log_start_file_is_ignored(tmp_path: Path) -> None:
 
 # -- reopening ----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("clean", [True, False])
 def test_reopen_keeps_everything_and_the_same_bytes(tmp_path: Path, clean: bool) -> None:
     lg = open_log(tmp_path / "p", durable=True)
@@ -510,14 +549,23 @@ def test_leftover_temp_and_orphan_index_files_are_removed(tmp_path: Path) -> Non
 
 # -- control batches ----------------------------------------------------------------------------
 
+
 def test_control_batches_take_an_offset_and_are_never_read(tmp_path: Path) -> None:
     lg = open_log(tmp_path / "p")
     a = lg.append([Record(1, None, b"a")], now_ms=0)
-    c1 = lg.append([Record(2, b"ctl", b"COMMIT")], now_ms=0, attributes=record.CONTROL_FLAG,
-                   producer_id=7, producer_epoch=0)
+    c1 = lg.append(
+        [Record(2, b"ctl", b"COMMIT")],
+        now_ms=0,
+        attributes=record.CONTROL_FLAG,
+        producer_id=7,
+        producer_epoch=0,
+    )
     b = lg.append([Record(3, None, b"b")], now_ms=0)
-    c2 = lg.append([Record(4, None, b"ABORT")], now_ms=0,
-                   attributes=record.CONTROL_FLAG | record.TRANSACTIONAL_FLAG)
+    c2 = lg.append(
+        [Record(4, None, b"ABORT")],
+        now_ms=0,
+        attributes=record.CONTROL_FLAG | record.TRANSACTIONAL_FLAG,
+    )
     assert (a.base_offset, c1.base_offset, b.base_offset, c2.base_offset) == (0, 1, 2, 3)
     assert lg.log_end_offset == 4
     res = lg.read(0, 100, 1 << 20)
@@ -539,6 +587,7 @@ def test_control_batches_take_an_offset_and_are_never_read(tmp_path: Path) -> No
 
 # -- a model-based run --------------------------------------------------------------------------
 
+
 class LogMachine(RuleBasedStateMachine):
     """Random appends, flushes, reopens, rolls, deletions; reads always match a plain list."""
 
@@ -546,8 +595,9 @@ class LogMachine(RuleBasedStateMachine):
         super().__init__()
         self.root = tempfile.mkdtemp(prefix="sluice-log-")
         self.path = os.path.join(self.root, "p")
-        self.cfg = LogConfig(segment_bytes=1024, segment_ms=500, retention_ms=-1,
-                             index_interval_bytes=128)
+        self.cfg = LogConfig(
+            segment_bytes=1024, segment_ms=500, retention_ms=-1, index_interval_bytes=128
+        )
         self.now = 0
         self.lg = PartitionLog(self.path, self.cfg, durable_reads=True, now_ms=0)
         self.model: list[StoredRecord | None] = []  # None: a control record
@@ -557,8 +607,13 @@ class LogMachine(RuleBasedStateMachine):
         self.lg.close(clean=False)
         shutil.rmtree(self.root)
 
-    @rule(n=st.integers(1, 5), size=st.integers(0, 300), dt=st.integers(0, 300),
-          control=st.booleans(), ts=st.lists(st.integers(0, 10_000), min_size=5, max_size=5))
+    @rule(
+        n=st.integers(1, 5),
+        size=st.integers(0, 300),
+        dt=st.integers(0, 300),
+        control=st.booleans(),
+        ts=st.lists(st.integers(0, 10_000), min_size=5, max_size=5),
+    )
     def append(self, n: int, size: int, dt: int, control: bool, ts: list[int]) -> None:
         self.now += dt
         rs = [Record(ts[i], None if i % 2 else b"k", bytes([i]) * size) for i in range(n)]
@@ -602,22 +657,28 @@ class LogMachine(RuleBasedStateMachine):
             assert res.records == []
             return
         visible = [r for r in self.model[offset:hw] if r is not None]
-        assert res.records == visible[:len(res.records)]
+        assert res.records == visible[: len(res.records)]
         assert 1 <= len(res.records) <= max_records or not visible
         assert res.next_offset <= hw
 
     @rule(ts=st.integers(-1, 10_001))
     def timestamp(self, ts: int) -> None:
         hw = self.lg.high_watermark
-        want = next(((r.offset, r.timestamp) for r in self.model[self.start:hw]
-                     if r is not None and r.timestamp >= ts), None)
+        want = next(
+            (
+                (r.offset, r.timestamp)
+                for r in self.model[self.start : hw]
+                if r is not None and r.timestamp >= ts
+            ),
+            None,
+        )
         assert self.lg.offset_for_timestamp(ts) == want
 
     @invariant()
     def everything_readable(self) -> None:
         hw = self.lg.high_watermark
         got = read_all(self.lg, max_records=7, max_bytes=700)
-        assert got == [r for r in self.model[self.start:hw] if r is not None]
+        assert got == [r for r in self.model[self.start : hw] if r is not None]
         bases = [s.base_offset for s in self.lg.segments]
         assert bases == sorted(bases)
         for seg, nxt in zip(self.lg.segments, self.lg.segments[1:], strict=False):

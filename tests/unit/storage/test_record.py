@@ -17,12 +17,15 @@ PROPERTY = settings(max_examples=200, deadline=None)
 
 
 def expected(base: int, records: list[Record]) -> list[StoredRecord]:
-    return [StoredRecord(base + i, r.timestamp, r.key, r.value, tuple(r.headers))
-            for i, r in enumerate(records)]
+    return [
+        StoredRecord(base + i, r.timestamp, r.key, r.value, tuple(r.headers))
+        for i, r in enumerate(records)
+    ]
 
 
-def roundtrip(base: int, records: list[Record], **kw: int
-              ) -> tuple[record.BatchHeader, list[StoredRecord]]:
+def roundtrip(
+    base: int, records: list[Record], **kw: int
+) -> tuple[record.BatchHeader, list[StoredRecord]]:
     data = record.encode_batch(base, records, **kw)
     h = record.check_batch(data)
     return h, list(record.decode_records(data, 0, h))
@@ -39,8 +42,16 @@ def recrc(data: bytearray) -> bytes:
 
 # -- round trips ------------------------------------------------------------------------------
 
-KEY_VALUE_CASES = [(None, None), (b"", b""), (None, b""), (b"", None), (b"k", None),
-                   (None, b"v"), (b"\x00", b"\x00" * 1000), (b"key", b"value")]
+KEY_VALUE_CASES = [
+    (None, None),
+    (b"", b""),
+    (None, b""),
+    (b"", None),
+    (b"k", None),
+    (None, b"v"),
+    (b"\x00", b"\x00" * 1000),
+    (b"key", b"value"),
+]
 
 
 @pytest.mark.parametrize("with_headers", [False, True])
@@ -56,10 +67,19 @@ def test_null_and_empty_keys_and_values_stay_distinct(with_headers: bool) -> Non
 
 
 def test_headers_with_null_values_and_unicode_keys() -> None:
-    headers = [Header("", None), Header("ключ", b""), Header("🔑 ключ", b"\x00\xff"),
-               Header("a", None), Header("a", b"dup"), Header("ä" * 300, b"x" * 300)]
-    records = [Record(5, b"k", b"v", headers), Record(6, None, None, headers[:1]),
-               Record(7, None, b"plain")]
+    headers = [
+        Header("", None),
+        Header("ключ", b""),
+        Header("🔑 ключ", b"\x00\xff"),
+        Header("a", None),
+        Header("a", b"dup"),
+        Header("ä" * 300, b"x" * 300),
+    ]
+    records = [
+        Record(5, b"k", b"v", headers),
+        Record(6, None, None, headers[:1]),
+        Record(7, None, b"plain"),
+    ]
     _, got = roundtrip(0, records)
     assert got == expected(0, records)
     assert got[0].headers[0].value is None
@@ -70,8 +90,14 @@ def test_headers_with_null_values_and_unicode_keys() -> None:
 def test_many_records_offsets_and_timestamps() -> None:
     n = 5000
     # non-monotonic timestamps: deltas from the first one are negative too
-    records = [Record(1_000_000 + (i * 7919) % 10_007 - 5000, str(i).encode() if i % 3 else None,
-                      bytes([i % 256]) * (i % 17)) for i in range(n)]
+    records = [
+        Record(
+            1_000_000 + (i * 7919) % 10_007 - 5000,
+            str(i).encode() if i % 3 else None,
+            bytes([i % 256]) * (i % 17),
+        )
+        for i in range(n)
+    ]
     h, got = roundtrip(123_456_789, records)
     assert got == expected(123_456_789, records)
     assert h.base_offset == 123_456_789
@@ -99,21 +125,25 @@ def test_header_fields_and_sizes() -> None:
 
 def test_producer_id_epoch_and_sequence() -> None:
     records = [Record(1, None, b"x"), Record(2, None, b"y")]
-    h, got = roundtrip(9, records, producer_id=2**62 + 5, producer_epoch=32767,
-                       base_sequence=2**31 - 1)
+    h, got = roundtrip(
+        9, records, producer_id=2**62 + 5, producer_epoch=32767, base_sequence=2**31 - 1
+    )
     assert (h.producer_id, h.producer_epoch, h.base_sequence) == (2**62 + 5, 32767, 2**31 - 1)
     assert got == expected(9, records)
     h, _ = roundtrip(9, records)
     assert (h.producer_id, h.producer_epoch, h.base_sequence) == (-1, -1, -1)
 
 
-@pytest.mark.parametrize(("attributes", "transactional", "control"), [
-    (0, False, False),
-    (record.TRANSACTIONAL_FLAG, True, False),
-    (record.CONTROL_FLAG, False, True),
-    (record.TRANSACTIONAL_FLAG | record.CONTROL_FLAG, True, True),
-    (record.KEYED_FLAG, False, False),
-])
+@pytest.mark.parametrize(
+    ("attributes", "transactional", "control"),
+    [
+        (0, False, False),
+        (record.TRANSACTIONAL_FLAG, True, False),
+        (record.CONTROL_FLAG, False, True),
+        (record.TRANSACTIONAL_FLAG | record.CONTROL_FLAG, True, True),
+        (record.KEYED_FLAG, False, False),
+    ],
+)
 def test_attribute_bits(attributes: int, transactional: bool, control: bool) -> None:
     h, got = roundtrip(0, [Record(1, None, b"m")], attributes=attributes)
     assert h.attributes == attributes
@@ -140,14 +170,20 @@ def test_an_empty_batch_cannot_be_encoded() -> None:
 
 # -- framing checks behind a valid CRC ----------------------------------------------------------
 
-@pytest.mark.parametrize(("at", "fmt", "value"), [
-    (12, ">b", 2),  # magic
-    (53, ">i", 0),  # record_count
-    (19, ">i", 5),  # last_offset_delta disagrees with record_count
-    (0, ">q", -1),  # negative base offset
-], ids=["magic", "record_count", "last_offset_delta", "base_offset"])
-def test_read_header_rejects_bad_fields_even_with_a_valid_crc(at: int, fmt: str,
-                                                              value: int) -> None:
+
+@pytest.mark.parametrize(
+    ("at", "fmt", "value"),
+    [
+        (12, ">b", 2),  # magic
+        (53, ">i", 0),  # record_count
+        (19, ">i", 5),  # last_offset_delta disagrees with record_count
+        (0, ">q", -1),  # negative base offset
+    ],
+    ids=["magic", "record_count", "last_offset_delta", "base_offset"],
+)
+def test_read_header_rejects_bad_fields_even_with_a_valid_crc(
+    at: int, fmt: str, value: int
+) -> None:
     good = record.encode_batch(0, [Record(1, None, b"v"), Record(2, None, b"w")])
     bad = bytearray(good)
     struct.pack_into(fmt, bad, at, value)
@@ -192,7 +228,7 @@ def test_decode_rejects_a_key_length_past_the_record() -> None:
 def test_decode_rejects_invalid_utf8_in_a_header_key() -> None:
     data = bytearray(record.encode_batch(0, [Record(1, None, None, [Header("ab", b"")])]))
     i = data.index(b"ab")
-    data[i:i + 2] = b"\xff\xfe"
+    data[i : i + 2] = b"\xff\xfe"
     fixed = recrc(data)
     with pytest.raises(CorruptRecordError):
         list(record.decode_records(fixed, 0, record.check_batch(fixed)))
@@ -204,23 +240,33 @@ blobs = st.none() | st.binary(max_size=64)
 headers = st.lists(st.builds(Header, st.text(max_size=12), blobs), max_size=4)
 records_st = st.lists(
     st.builds(Record, st.integers(-(2**40), 2**41), blobs, blobs, headers),
-    min_size=1, max_size=20,
+    min_size=1,
+    max_size=20,
 )
-batch_args = st.fixed_dictionaries({
-    "producer_id": st.integers(-1, 2**63 - 1),
-    "producer_epoch": st.integers(-1, 2**15 - 1),
-    "base_sequence": st.integers(-1, 2**31 - 1),
-    "attributes": st.sampled_from([0, record.TRANSACTIONAL_FLAG, record.CONTROL_FLAG,
-                                   record.TRANSACTIONAL_FLAG | record.CONTROL_FLAG,
-                                   record.KEYED_FLAG]),
-})
+batch_args = st.fixed_dictionaries(
+    {
+        "producer_id": st.integers(-1, 2**63 - 1),
+        "producer_epoch": st.integers(-1, 2**15 - 1),
+        "base_sequence": st.integers(-1, 2**31 - 1),
+        "attributes": st.sampled_from(
+            [
+                0,
+                record.TRANSACTIONAL_FLAG,
+                record.CONTROL_FLAG,
+                record.TRANSACTIONAL_FLAG | record.CONTROL_FLAG,
+                record.KEYED_FLAG,
+            ]
+        ),
+    }
+)
 bases = st.integers(0, 2**62)
 
 
 @PROPERTY
 @given(bases, records_st, batch_args)
-def test_property_encode_check_decode_is_identity(base: int, records: list[Record],
-                                                  kw: dict[str, int]) -> None:
+def test_property_encode_check_decode_is_identity(
+    base: int, records: list[Record], kw: dict[str, int]
+) -> None:
     data = record.encode_batch(base, records, **kw)
     h = record.check_batch(data)
     assert list(record.decode_records(data, 0, h)) == expected(base, records)
@@ -228,7 +274,11 @@ def test_property_encode_check_decode_is_identity(base: int, records: list[Recor
     assert h.next_offset == base + len(records)
     assert h.max_timestamp == max(r.timestamp for r in records)
     assert (h.producer_id, h.producer_epoch, h.base_sequence, h.attributes) == (
-        kw["producer_id"], kw["producer_epoch"], kw["base_sequence"], kw["attributes"])
+        kw["producer_id"],
+        kw["producer_epoch"],
+        kw["base_sequence"],
+        kw["attributes"],
+    )
     assert sum(record.record_size(r) for r in records) == len(data) - record.HEADER_SIZE
 
 
@@ -245,8 +295,9 @@ def _damaged_is_detected(data: bytes, damaged: bytes, base: int, records: list[R
 
 @PROPERTY
 @given(bases, records_st, st.data())
-def test_property_any_single_byte_change_is_detected(base: int, records: list[Record],
-                                                     data_st: st.DataObject) -> None:
+def test_property_any_single_byte_change_is_detected(
+    base: int, records: list[Record], data_st: st.DataObject
+) -> None:
     data = record.encode_batch(base, records)
     pos = data_st.draw(st.integers(0, len(data) - 1), label="position")
     mode = data_st.draw(st.sampled_from(["flip", "random"]), label="mode")
@@ -254,14 +305,15 @@ def test_property_any_single_byte_change_is_detected(base: int, records: list[Re
         new = data[pos] ^ (1 << data_st.draw(st.integers(0, 7), label="bit"))
     else:
         new = data_st.draw(st.integers(0, 255).filter(lambda b: b != data[pos]), label="byte")
-    damaged = data[:pos] + bytes([new]) + data[pos + 1:]
+    damaged = data[:pos] + bytes([new]) + data[pos + 1 :]
     _damaged_is_detected(data, damaged, base, records)
 
 
 @PROPERTY
 @given(bases, records_st, st.data())
-def test_property_truncation_at_any_length_is_detected(base: int, records: list[Record],
-                                                       data_st: st.DataObject) -> None:
+def test_property_truncation_at_any_length_is_detected(
+    base: int, records: list[Record], data_st: st.DataObject
+) -> None:
     data = record.encode_batch(base, records)
     n = data_st.draw(st.integers(0, len(data) - 1), label="length")
     with pytest.raises(CorruptRecordError):
@@ -272,8 +324,11 @@ def test_property_truncation_at_any_length_is_detected(base: int, records: list[
 
 
 def test_every_bit_flip_and_every_truncation_of_one_batch_is_detected() -> None:
-    records = [Record(1, b"k", b"v" * 20, [Header("é", None)]), Record(0, None, b""),
-               Record(9, b"", None)]
+    records = [
+        Record(1, b"k", b"v" * 20, [Header("é", None)]),
+        Record(0, None, b""),
+        Record(9, b"", None),
+    ]
     data = record.encode_batch(77, records, producer_id=3, producer_epoch=1, base_sequence=4)
     for pos in range(len(data)):
         for bit in range(8):
@@ -282,8 +337,9 @@ def test_every_bit_flip_and_every_truncation_of_one_batch_is_detected() -> None:
             _damaged_is_detected(data, bytes(damaged), 77, records)
         for byte in (0x00, 0xFF):
             if data[pos] != byte:
-                _damaged_is_detected(data, data[:pos] + bytes([byte]) + data[pos + 1:],
-                                     77, records)
+                _damaged_is_detected(
+                    data, data[:pos] + bytes([byte]) + data[pos + 1 :], 77, records
+                )
     for n in range(len(data)):
         with pytest.raises(CorruptRecordError):
             record.check_batch(data[:n])

@@ -22,8 +22,9 @@ BASE = 100
 
 def batch(base: int, n: int, ts: list[int] | int, size: int = 40) -> bytes:
     stamps = ts if isinstance(ts, list) else [ts] * n
-    return record.encode_batch(base, [Record(stamps[i], None, bytes([i % 251]) * size)
-                                      for i in range(n)])
+    return record.encode_batch(
+        base, [Record(stamps[i], None, bytes([i % 251]) * size) for i in range(n)]
+    )
 
 
 class Model:
@@ -73,6 +74,7 @@ def index_file_entries(path: str) -> list[tuple[int, int, int]]:
 
 
 # -- appends ------------------------------------------------------------------------------------
+
 
 def test_append_returns_consecutive_positions_and_reads_them_back(tmp_path: Path) -> None:
     seg, model = fill(tmp_path)
@@ -156,6 +158,7 @@ def test_index_lookups_with_monotonic_timestamps(tmp_path: Path) -> None:
 
 # -- rebuilding the index -----------------------------------------------------------------------
 
+
 def _damage_index(path: str, how: str, segment_size: int) -> None:
     data = Path(path).read_bytes()
     rng = random.Random(how)
@@ -174,21 +177,28 @@ def _damage_index(path: str, how: str, segment_size: int) -> None:
     elif how == "position_past_end":
         Path(path).write_bytes(data + struct.pack("<qqq", 10**9, segment_size + 10, 0))
     elif how == "not_increasing":
-        Path(path).write_bytes(data[ENTRY_SIZE:2 * ENTRY_SIZE] + data)
+        Path(path).write_bytes(data[ENTRY_SIZE : 2 * ENTRY_SIZE] + data)
     else:  # pragma: no cover
         raise AssertionError(how)
 
 
-DAMAGES = ["deleted", "wrong_size_longer", "wrong_size_shorter", "garbage",
-           "garbage_other_length", "zeros", "position_past_end", "not_increasing"]
+DAMAGES = [
+    "deleted",
+    "wrong_size_longer",
+    "wrong_size_shorter",
+    "garbage",
+    "garbage_other_length",
+    "zeros",
+    "position_past_end",
+    "not_increasing",
+]
 
 
 @pytest.mark.parametrize("how", DAMAGES)
 @pytest.mark.parametrize("opening", ["sealed", "recovered"])
-def test_damaged_index_is_rebuilt_with_the_same_lookups(tmp_path: Path, how: str,
-                                                        opening: str,
-                                                        caplog: pytest.LogCaptureFixture
-                                                        ) -> None:
+def test_damaged_index_is_rebuilt_with_the_same_lookups(
+    tmp_path: Path, how: str, opening: str, caplog: pytest.LogCaptureFixture
+) -> None:
     seg, model = fill(tmp_path, nbatches=70, seed=3)
     seg.flush()
     original_file = Path(seg.index.path).read_bytes()
@@ -205,8 +215,10 @@ def test_damaged_index_is_rebuilt_with_the_same_lookups(tmp_path: Path, how: str
         assert again.next_offset == nxt
         with caplog.at_level("INFO", logger="sluice.storage"):
             assert {o: again.position_for(o) for o in lookups} == lookups
-        assert any("rebuilding the index" in r.getMessage() and again.log_path in r.getMessage()
-                   for r in caplog.records)
+        assert any(
+            "rebuilding the index" in r.getMessage() and again.log_path in r.getMessage()
+            for r in caplog.records
+        )
     else:
         assert again.recover(0) == 0
         assert again.next_offset == nxt
@@ -226,7 +238,7 @@ def test_a_valid_but_shorter_index_is_kept_and_still_gives_safe_lookups(tmp_path
     nxt, max_ts = seg.next_offset, seg.max_timestamp
     seg.close()
     keep = 2
-    Path(seg.index.path).write_bytes(Path(seg.index.path).read_bytes()[:keep * ENTRY_SIZE])
+    Path(seg.index.path).write_bytes(Path(seg.index.path).read_bytes()[: keep * ENTRY_SIZE])
     again = Segment(str(tmp_path), BASE, INTERVAL)
     again.load_trusted(nxt)
     for b in model.batches:
@@ -252,6 +264,7 @@ def test_trusted_last_segment_finds_its_end_and_max_timestamp(tmp_path: Path) ->
 
 # -- recovery scans across read chunks ----------------------------------------------------------
 
+
 def test_recover_walks_batches_across_the_scan_chunk_boundary(tmp_path: Path) -> None:
     seg = Segment(str(tmp_path), 0, 4096)
     seg.recover(0)
@@ -275,6 +288,7 @@ def test_recover_walks_batches_across_the_scan_chunk_boundary(tmp_path: Path) ->
 
 
 # -- the index on its own -----------------------------------------------------------------------
+
 
 def test_offset_index_empty_and_truncate(tmp_path: Path) -> None:
     idx = OffsetIndex(str(tmp_path / "x.index"))
@@ -302,6 +316,7 @@ def test_offset_index_empty_and_truncate(tmp_path: Path) -> None:
 
 
 # -- an index entry that passes the file checks but points off a batch boundary -----------------
+
 
 @pytest.mark.parametrize("shift", [1, -1, 13])
 def test_an_index_entry_off_a_batch_boundary_is_not_trusted(tmp_path: Path, shift: int) -> None:

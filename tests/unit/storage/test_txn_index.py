@@ -14,8 +14,12 @@ TXN = record.TRANSACTIONAL_FLAG
 
 
 def _open(path: Path, durable: bool = False) -> PartitionLog:
-    return PartitionLog(str(path), LogConfig(segment_bytes=1024), durable_reads=durable,
-                        producer_state=ProducerStateManager())
+    return PartitionLog(
+        str(path),
+        LogConfig(segment_bytes=1024),
+        durable_reads=durable,
+        producer_state=ProducerStateManager(),
+    )
 
 
 def _recs(*values: str) -> list[Record]:
@@ -23,8 +27,9 @@ def _recs(*values: str) -> list[Record]:
 
 
 def _txn(lg: PartitionLog, pid: int, *values: str) -> None:
-    lg.append(_recs(*values), now_ms=1, producer_id=pid, producer_epoch=0, base_sequence=0,
-              attributes=TXN)
+    lg.append(
+        _recs(*values), now_ms=1, producer_id=pid, producer_epoch=0, base_sequence=0, attributes=TXN
+    )
 
 
 def _flush(lg: PartitionLog) -> None:

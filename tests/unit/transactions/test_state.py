@@ -16,11 +16,12 @@ S = TxnState
 # docs/semantics.md#transaction-states, written out again independently of the module
 EXPECTED: set[tuple[TxnState, TxnState]] = {
     *((prev, S.EMPTY) for prev in (S.EMPTY, S.COMPLETE_COMMIT, S.COMPLETE_ABORT)),
-    *((prev, S.ONGOING) for prev in (S.ONGOING, S.EMPTY, S.COMPLETE_COMMIT,
-                                     S.COMPLETE_ABORT)),
+    *((prev, S.ONGOING) for prev in (S.ONGOING, S.EMPTY, S.COMPLETE_COMMIT, S.COMPLETE_ABORT)),
     (S.ONGOING, S.PREPARE_COMMIT),
-    *((prev, S.PREPARE_ABORT) for prev in (S.ONGOING, S.PREPARE_EPOCH_FENCE, S.EMPTY,
-                                           S.COMPLETE_COMMIT, S.COMPLETE_ABORT)),
+    *(
+        (prev, S.PREPARE_ABORT)
+        for prev in (S.ONGOING, S.PREPARE_EPOCH_FENCE, S.EMPTY, S.COMPLETE_COMMIT, S.COMPLETE_ABORT)
+    ),
     (S.PREPARE_COMMIT, S.COMPLETE_COMMIT),
     (S.PREPARE_ABORT, S.COMPLETE_ABORT),
     *((prev, S.DEAD) for prev in (S.EMPTY, S.COMPLETE_COMMIT, S.COMPLETE_ABORT)),
@@ -39,14 +40,22 @@ def test_every_pair_of_states(current: TxnState, target: TxnState) -> None:
 
 def test_table_covers_every_state() -> None:
     assert set(VALID_PREVIOUS) == set(S)
-    assert {(prev, target) for target, prevs in VALID_PREVIOUS.items()
-            for prev in prevs} == EXPECTED
+    assert {
+        (prev, target) for target, prevs in VALID_PREVIOUS.items() for prev in prevs
+    } == EXPECTED
 
 
 def test_kafka_spelling() -> None:
-    assert [s.value for s in S] == ["Empty", "Ongoing", "PrepareCommit", "PrepareAbort",
-                                    "CompleteCommit", "CompleteAbort", "Dead",
-                                    "PrepareEpochFence"]
+    assert [s.value for s in S] == [
+        "Empty",
+        "Ongoing",
+        "PrepareCommit",
+        "PrepareAbort",
+        "CompleteCommit",
+        "CompleteAbort",
+        "Dead",
+        "PrepareEpochFence",
+    ]
 
 
 def _meta() -> TxnMetadata:
@@ -55,13 +64,18 @@ def _meta() -> TxnMetadata:
 
 def test_prepare_then_complete_applies_the_target() -> None:
     tm = _meta()
-    target = dataclasses.replace(tm.transit(), state=S.ONGOING,
-                                 partitions=frozenset({("a", 0)}), start_ms=5)
+    target = dataclasses.replace(
+        tm.transit(), state=S.ONGOING, partitions=frozenset({("a", 0)}), start_ms=5
+    )
     transit = tm.prepare(target)
     assert tm.pending is transit and tm.state is S.EMPTY  # nothing applied yet
     tm.complete(transit)
     assert (tm.state, tm.partitions, tm.start_ms, tm.pending) == (
-        S.ONGOING, frozenset({("a", 0)}), 5, None)
+        S.ONGOING,
+        frozenset({("a", 0)}),
+        5,
+        None,
+    )
 
 
 def test_a_pending_change_turns_others_away() -> None:
@@ -96,6 +110,9 @@ def test_completing_something_else_than_the_pending_change_fails() -> None:
 
 
 def test_prepare_and_complete_flags() -> None:
-    assert {s for s in S if s.is_prepare} == {S.PREPARE_COMMIT, S.PREPARE_ABORT,
-                                             S.PREPARE_EPOCH_FENCE}
+    assert {s for s in S if s.is_prepare} == {
+        S.PREPARE_COMMIT,
+        S.PREPARE_ABORT,
+        S.PREPARE_EPOCH_FENCE,
+    }
     assert {s for s in S if s.is_complete} == {S.COMPLETE_COMMIT, S.COMPLETE_ABORT}
