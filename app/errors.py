@@ -130,7 +130,8 @@ class ErrorCode(enum.Enum):
 
 
 class SluiceError(Exception):
-    """Base of every error a client can see."""
+    """Base of every error a client can see. Every class of the tree is built the same way:
+    ``(code, message)``, the message defaulting to the code's own."""
 
     def __init__(self, code: ErrorCode, message: str | None = None) -> None:
         self.code = code
@@ -149,34 +150,27 @@ class SluiceError(Exception):
 
 
 class InvalidRequest(SluiceError):
-    def __init__(self, message: str, code: ErrorCode = ErrorCode.INVALID_REQUEST) -> None:
-        super().__init__(code, message)
+    """400: the request itself is wrong; sending it again changes nothing."""
 
 
 class NotFound(SluiceError):
-    def __init__(self, message: str, code: ErrorCode = ErrorCode.NOT_FOUND) -> None:
-        super().__init__(code, message)
+    """404: the resource named does not exist."""
 
 
 class Conflict(SluiceError):
-    pass
+    """409: the request is well formed but the state of the resource refuses it."""
 
 
 class TooLarge(SluiceError):
-    pass
+    """413: a body or a record over its limit."""
 
 
 class Unavailable(SluiceError):
-    pass
+    """429, 503 and the like: the server cannot serve it now."""
 
 
 class StorageError(Unavailable):
     """The disk refused a write, read or fsync (``OSError``), mapped where it happens."""
-
-    def __init__(
-        self, code: ErrorCode = ErrorCode.STORAGE_ERROR, message: str | None = None
-    ) -> None:
-        super().__init__(code, message)
 
     @classmethod
     def of(cls, what: str, exc: OSError) -> StorageError:

@@ -105,8 +105,10 @@ class Reads:
         if at == "latest":
             return (lg.last_stable_offset if committed else lg.high_watermark), -1
         if at.startswith("-") and at[1:].isascii() and at[1:].isdigit():
-            raise InvalidRequest("at: a timestamp must be ≥ 0", ErrorCode.INVALID_TIMESTAMP)
+            raise InvalidRequest(ErrorCode.INVALID_TIMESTAMP, "at: a timestamp must be ≥ 0")
         if not at.isascii() or not at.isdigit() or len(at) > 18:
-            raise InvalidRequest("at must be earliest, latest or a timestamp in ms")
+            raise InvalidRequest(
+                ErrorCode.INVALID_REQUEST, "at must be earliest, latest or a timestamp in ms"
+            )
         found = lg.offset_for_timestamp(int(at), upto=lg.last_stable_offset if committed else None)
         return found if found is not None else (-1, -1)

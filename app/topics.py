@@ -55,8 +55,8 @@ def is_valid_name(name: str) -> bool:
 def validate_name(name: str, what: str = "topic") -> str:
     if not is_valid_name(name):
         raise InvalidRequest(
-            f"invalid {what} name {name!r}: 1-249 characters of [A-Za-z0-9._-]",
             ErrorCode.INVALID_TOPIC if what == "topic" else ErrorCode.INVALID_REQUEST,
+            f"invalid {what} name {name!r}: 1-249 characters of [A-Za-z0-9._-]",
         )
     return name
 
@@ -65,8 +65,8 @@ def check_partitions(partitions: int, max_partitions: int) -> int:
     """A partition count a topic may have."""
     if not 1 <= partitions <= max_partitions:
         raise InvalidRequest(
-            f"partitions must be an integer from 1 to {max_partitions}",
             ErrorCode.INVALID_PARTITIONS,
+            f"partitions must be an integer from 1 to {max_partitions}",
         )
     return partitions
 
@@ -81,8 +81,8 @@ def validate_config(
         spec = TOPIC_CONFIG.get(key)
         if spec is None:
             raise InvalidRequest(
-                f"unknown config key {key!r}; known: {', '.join(sorted(TOPIC_CONFIG))}",
                 ErrorCode.INVALID_CONFIG,
+                f"unknown config key {key!r}; known: {', '.join(sorted(TOPIC_CONFIG))}",
             )
         if value is None:
             out.pop(key, None)
@@ -90,7 +90,7 @@ def validate_config(
         if not (spec.lo <= value <= spec.hi or (spec.minus_one_ok and value == -1)):
             bounds = f"{spec.lo} to {spec.hi}" + (" or -1" if spec.minus_one_ok else "")
             raise InvalidRequest(
-                f"config {key}={value} is out of bounds ({bounds})", ErrorCode.INVALID_CONFIG
+                ErrorCode.INVALID_CONFIG, f"config {key}={value} is out of bounds ({bounds})"
             )
         out[key] = value
     return out
@@ -146,8 +146,8 @@ class Topic:
     def log(self, partition: int) -> PartitionLog:
         if not 0 <= partition < len(self.logs):
             raise NotFound(
-                f"topic {self.name!r} has no partition {partition}",
                 ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+                f"topic {self.name!r} has no partition {partition}",
             )
         return self.logs[partition]
 
@@ -184,7 +184,7 @@ class TopicRegistry:
     def get(self, name: str) -> Topic:
         topic = self.topics.get(name)
         if topic is None or topic.deleting:
-            raise NotFound(f"topic {name!r} does not exist", ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+            raise NotFound(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"topic {name!r} does not exist")
         return topic
 
     async def create(
@@ -224,8 +224,8 @@ class TopicRegistry:
                 new_count = check_partitions(partitions, self.max_partitions)
                 if new_count < topic.partitions:
                     raise InvalidRequest(
-                        f"partitions can only grow (now {topic.partitions})",
                         ErrorCode.INVALID_PARTITIONS,
+                        f"partitions can only grow (now {topic.partitions})",
                     )
             new_config = topic.config if config is None else validate_config(config, topic.config)
             await self.store.update(topic.topic_id, new_count, new_config)

@@ -90,7 +90,7 @@ async def read_body(request: Request, limit: int) -> bytes:
                     f"the body is {declared} bytes; the limit is {limit}",
                 )
         except ValueError:
-            raise InvalidRequest("invalid Content-Length") from None
+            raise InvalidRequest(ErrorCode.INVALID_REQUEST, "invalid Content-Length") from None
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
@@ -108,17 +108,19 @@ async def read_json(request: Request, limit: int, *, optional: bool = False) -> 
     if not raw.strip():
         if optional:
             return {}, raw
-        raise InvalidRequest("the body is empty; expected a JSON object")
+        raise InvalidRequest(ErrorCode.INVALID_REQUEST, "the body is empty; expected a JSON object")
     try:
         return orjson.loads(raw), raw
     except orjson.JSONDecodeError as exc:
-        raise InvalidRequest(f"the body is not valid JSON: {exc}") from None
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST, f"the body is not valid JSON: {exc}"
+        ) from None
 
 
 def json_object(body: Any) -> dict[str, Any]:
     """A parsed body that must be a JSON object."""
     if not isinstance(body, dict):
-        raise InvalidRequest("the body must be a JSON object")
+        raise InvalidRequest(ErrorCode.INVALID_REQUEST, "the body must be a JSON object")
     return body
 
 

@@ -60,7 +60,7 @@ class OffsetView:
 
 
 def _group_not_found(group_id: str) -> NotFound:
-    return NotFound(f"consumer group {group_id!r} does not exist", ErrorCode.GROUP_ID_NOT_FOUND)
+    return NotFound(ErrorCode.GROUP_ID_NOT_FOUND, f"consumer group {group_id!r} does not exist")
 
 
 def _by_topic(tps: frozenset[TopicPartition]) -> list[tuple[str, list[int]]]:
@@ -234,11 +234,19 @@ class GroupCoordinator:
         """
         self._check(group_id)
         if member_epoch == STATIC_LEAVE_EPOCH and instance_id is None:
-            raise InvalidRequest("member_epoch -2 (temporary leave) needs a group_instance_id")
+            raise InvalidRequest(
+                ErrorCode.INVALID_REQUEST,
+                "member_epoch -2 (temporary leave) needs a group_instance_id",
+            )
         if member_epoch != JOIN_EPOCH and member_id is None:
-            raise InvalidRequest("member_id is required unless member_epoch is 0")
+            raise InvalidRequest(
+                ErrorCode.INVALID_REQUEST, "member_id is required unless member_epoch is 0"
+            )
         if member_epoch == JOIN_EPOCH and subscribed is None:
-            raise InvalidRequest("subscribed_topics is required when joining (member_epoch 0)")
+            raise InvalidRequest(
+                ErrorCode.INVALID_REQUEST,
+                "subscribed_topics is required when joining (member_epoch 0)",
+            )
         if member_epoch != JOIN_EPOCH and group_id not in self.groups:
             raise unknown_member(group_id, member_id)
         async with self._locked(
@@ -287,7 +295,9 @@ class GroupCoordinator:
         self._check(group_id)
         simple = member_id is None
         if simple and member_epoch != LEAVE_EPOCH:
-            raise InvalidRequest("a commit without member_id must have member_epoch -1")
+            raise InvalidRequest(
+                ErrorCode.INVALID_REQUEST, "a commit without member_id must have member_epoch -1"
+            )
         if group_id not in self.groups and member_epoch >= 0:
             raise unknown_member(group_id, member_id)
         async with self._locked(group_id, create=True) as g:
@@ -295,8 +305,8 @@ class GroupCoordinator:
             if simple:
                 if g.members:
                     raise NotFound(
-                        f"group {group_id!r} has members: commit with a member id and epoch",
                         ErrorCode.UNKNOWN_MEMBER_ID,
+                        f"group {group_id!r} has members: commit with a member id and epoch",
                     )
             elif not (member_epoch < 0 and not g.members):
                 assert member_id is not None
@@ -428,10 +438,14 @@ class GroupCoordinator:
         keyed = []
         for o in offsets:
             if o.offset < 0:
-                raise InvalidRequest(f"offset {o.offset} of {o.topic}/{o.partition} is negative")
+                raise InvalidRequest(
+                    ErrorCode.INVALID_REQUEST,
+                    f"offset {o.offset} of {o.topic}/{o.partition} is negative",
+                )
             if o.metadata is not None and len(o.metadata) > OFFSET_METADATA_MAX_CHARS:
                 raise InvalidRequest(
-                    f"offset metadata is longer than {OFFSET_METADATA_MAX_CHARS} characters"
+                    ErrorCode.INVALID_REQUEST,
+                    f"offset metadata is longer than {OFFSET_METADATA_MAX_CHARS} characters",
                 )
             keyed.append((self._topic_key(o.topic, o.partition), o.offset, o.metadata))
         if not keyed:

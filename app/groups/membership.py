@@ -48,7 +48,7 @@ class HeartbeatRequest:
 
 def unknown_member(group_id: str, member_id: str | None) -> NotFound:
     return NotFound(
-        f"member {member_id!r} is not a member of group {group_id!r}", ErrorCode.UNKNOWN_MEMBER_ID
+        ErrorCode.UNKNOWN_MEMBER_ID, f"member {member_id!r} is not a member of group {group_id!r}"
     )
 
 
@@ -103,7 +103,9 @@ def plan_heartbeat(
             draft.remove(mid)
         elif req.member_epoch == STATIC_LEAVE_EPOCH:
             if member.instance_id is None:
-                raise InvalidRequest("member_epoch -2 is for static members only")
+                raise InvalidRequest(
+                    ErrorCode.INVALID_REQUEST, "member_epoch -2 is for static members only"
+                )
             if not member.left_temporarily:
                 # it stopped working on everything: what it was revoking is released; it
                 # keeps its assignment until it rejoins or its session ends
@@ -137,7 +139,9 @@ def _join(draft: Draft, req: HeartbeatRequest, max_size: int) -> str:
             # partitions (no rebalance unless its subscription changed)
             new_id = member_id or uuid.uuid4().hex
             if new_id in draft.members:
-                raise InvalidRequest(f"member id {new_id!r} is already in use")
+                raise InvalidRequest(
+                    ErrorCode.INVALID_REQUEST, f"member id {new_id!r} is already in use"
+                )
             changed = draft.membership_changed
             draft.remove(holder.member_id)
             draft.membership_changed = changed

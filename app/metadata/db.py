@@ -27,7 +27,7 @@ from typing import Any
 
 import aiosqlite
 
-from app.errors import ErrorCode, Unavailable
+from app.errors import ErrorCode, StorageError
 
 _PRAGMAS = (
     "PRAGMA journal_mode=WAL",
@@ -94,8 +94,8 @@ class _Batch:
     )
 
 
-def _storage_error(exc: sqlite3.Error) -> Unavailable:
-    return Unavailable(ErrorCode.STORAGE_ERROR, f"metadata write failed: {exc}")
+def _storage_error(exc: sqlite3.Error) -> StorageError:
+    return StorageError(ErrorCode.STORAGE_ERROR, f"metadata write failed: {exc}")
 
 
 class Database:

@@ -187,7 +187,9 @@ class ProduceService:
     ) -> list[Produced]:
         """Plain produce whose retries answer the first answer (see the module docstring)."""
         if not 1 <= len(key) <= 255:
-            raise InvalidRequest("Idempotency-Key must be 1 to 255 characters")
+            raise InvalidRequest(
+                ErrorCode.INVALID_REQUEST, "Idempotency-Key must be 1 to 255 characters"
+            )
         topic = self.topics.get(topic_name)
         digest = hashlib.sha256(topic_name.encode() + b"\0" + body).digest()
         tag = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
@@ -251,8 +253,8 @@ class ProduceService:
     ) -> list[BatchResult]:
         if not self.ids.is_known(producer_id):
             raise InvalidRequest(
-                f"producer id {producer_id} was never issued; call POST /v1/producers",
                 ErrorCode.UNKNOWN_PRODUCER_ID,
+                f"producer id {producer_id} was never issued; call POST /v1/producers",
             )
         results = [BatchResult(b.topic, b.partition, -1, None) for b in batches]
         logs: list[PartitionLog | None] = []

@@ -79,7 +79,7 @@ class ShareGroupAdmin:
             and dlq not in self.topics.topics
         ):
             raise InvalidRequest(
-                f"dead_letter_topic {dlq!r} does not exist", ErrorCode.INVALID_CONFIG
+                ErrorCode.INVALID_CONFIG, f"dead_letter_topic {dlq!r} does not exist"
             )
         group = await self.membership.group_for_join(group_id)
         await self.store.save_group(group_id, explicit, group.created_ms)

@@ -250,7 +250,10 @@ class ShareGroupCoordinator:
     ) -> FetchAnswer:
         if member_id is None:
             if subscribed is None:
-                raise InvalidRequest("member_id is null: subscribed_topics is required to join")
+                raise InvalidRequest(
+                    ErrorCode.INVALID_REQUEST,
+                    "member_id is null: subscribed_topics is required to join",
+                )
             member, group = await self.membership.join(group_id, None, subscribed)
         else:
             group, member = self.membership.member(group_id, member_id)
@@ -276,8 +279,8 @@ class ShareGroupCoordinator:
                 await self.polls.park(touched, remaining)
                 if group.members.get(member.member_id) is not member:
                     raise NotFound(
-                        f"member {member.member_id!r} left share group {group_id!r}",
                         ErrorCode.UNKNOWN_MEMBER_ID,
+                        f"member {member.member_id!r} left share group {group_id!r}",
                     )
         finally:
             member.fetching -= 1

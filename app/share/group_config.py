@@ -27,7 +27,7 @@ _MAX_DURATION_MS = 100 * 365 * 24 * 3600 * 1000
 
 
 def _bad(message: str) -> InvalidRequest:
-    return InvalidRequest(message, ErrorCode.INVALID_CONFIG)
+    return InvalidRequest(ErrorCode.INVALID_CONFIG, message)
 
 
 def _int(key: str, value: object, lo: int, hi: int) -> int:

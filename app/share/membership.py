@@ -149,7 +149,7 @@ class Membership:
     def group(self, group_id: str) -> ShareGroup:
         group = self.groups.get(group_id)
         if group is None:
-            raise NotFound(f"share group {group_id!r} does not exist", ErrorCode.GROUP_ID_NOT_FOUND)
+            raise NotFound(ErrorCode.GROUP_ID_NOT_FOUND, f"share group {group_id!r} does not exist")
         return group
 
     async def group_for_join(self, group_id: str) -> ShareGroup:
@@ -179,8 +179,8 @@ class Membership:
         member = group.members.get(member_id) if group is not None else None
         if group is None or member is None:
             raise NotFound(
-                f"member {member_id!r} is not in share group {group_id!r}",
                 ErrorCode.UNKNOWN_MEMBER_ID,
+                f"member {member_id!r} is not in share group {group_id!r}",
             )
         member.last_seen_ms = self.clock.now_ms()
         return group, member
@@ -207,10 +207,15 @@ class Membership:
     ) -> tuple[Member, ShareGroup]:
         if member_epoch == 0:
             if subscribed is None:
-                raise InvalidRequest("subscribed_topics is required to join (member_epoch 0)")
+                raise InvalidRequest(
+                    ErrorCode.INVALID_REQUEST,
+                    "subscribed_topics is required to join (member_epoch 0)",
+                )
             return await self.join(group_id, member_id, subscribed)
         if member_id is None:
-            raise InvalidRequest("member_id is required unless member_epoch is 0")
+            raise InvalidRequest(
+                ErrorCode.INVALID_REQUEST, "member_id is required unless member_epoch is 0"
+            )
         if member_epoch == -1:
             group, member = self.member(group_id, member_id)
             await self.leave(group_id, member_id)
@@ -218,7 +223,10 @@ class Membership:
             member.assignment = []
             return member, group
         if member_epoch < -1:
-            raise InvalidRequest("member_epoch must be 0 (join), -1 (leave) or the current one")
+            raise InvalidRequest(
+                ErrorCode.INVALID_REQUEST,
+                "member_epoch must be 0 (join), -1 (leave) or the current one",
+            )
         group, member = self.member(group_id, member_id)
         if member_epoch not in (member.member_epoch, member.previous_epoch):
             raise Conflict(

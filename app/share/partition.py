@@ -585,7 +585,9 @@ class SharePartition:
         durable write (renew only, or every range below the start).
         """
         if not limits.renew_enabled and any(AckType.RENEW in b.types for b in batches):
-            raise InvalidRequest("renew is disabled for this group (renew_enabled=false)")
+            raise InvalidRequest(
+                ErrorCode.INVALID_REQUEST, "renew is disabled for this group (renew_enabled=false)"
+            )
         self._check_acks(member, batches, now)
         staged = Staged(self, StagedKind.ACK)
         renewed: list[Run] = []
@@ -624,8 +626,9 @@ class SharePartition:
                 continue  # already complete: silently skipped
             if hi >= self.end_offset:
                 raise InvalidRequest(
+                    ErrorCode.INVALID_REQUEST,
                     f"offsets {b.first}-{b.last} reach beyond the in-flight window "
-                    f"[{self.start_offset}, {self.end_offset})"
+                    f"[{self.start_offset}, {self.end_offset})",
                 )
             for run in self._overlapping(lo, hi):
                 if _is_gap(run):
@@ -696,8 +699,9 @@ class SharePartition:
         for b in batches:
             if AckType.RENEW in b.types:
                 raise InvalidRequest(
+                    ErrorCode.INVALID_REQUEST,
                     "renew cannot join a transaction: the lock of records "
-                    "under a transactional acknowledgement is suspended"
+                    "under a transactional acknowledgement is suspended",
                 )
         self._check_acks(member, batches, now)
         staged = Staged(self, StagedKind.TXN)

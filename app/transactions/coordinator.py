@@ -127,17 +127,19 @@ class TransactionCoordinator:
     ) -> tuple[int, int]:
         if not 1 <= timeout_ms <= self.settings.txn_max_timeout_ms:
             raise InvalidRequest(
-                f"transaction_timeout_ms must be from 1 to {self.settings.txn_max_timeout_ms}",
                 ErrorCode.INVALID_TRANSACTION_TIMEOUT,
+                f"transaction_timeout_ms must be from 1 to {self.settings.txn_max_timeout_ms}",
             )
         if (producer_id is None) != (producer_epoch is None):
-            raise InvalidRequest("producer_id and producer_epoch go together")
+            raise InvalidRequest(
+                ErrorCode.INVALID_REQUEST, "producer_id and producer_epoch go together"
+            )
         if tid is None:
             if producer_id is None or producer_epoch is None:
                 return await self.ids.next_id(), 0
             if not self.ids.is_known(producer_id):
                 raise InvalidRequest(
-                    f"producer id {producer_id} was never issued", ErrorCode.UNKNOWN_PRODUCER_ID
+                    ErrorCode.UNKNOWN_PRODUCER_ID, f"producer id {producer_id} was never issued"
                 )
             return await self._next_epoch(producer_id, producer_epoch)
         tm = self.txns.get(tid)
@@ -579,12 +581,15 @@ class TransactionCoordinator:
     def describe(self, tid: str) -> dict[str, Any]:
         tm = self.txns.get(tid)
         if tm is None:
-            raise NotFound(f"unknown transactional id {tid!r}")
+            raise NotFound(ErrorCode.NOT_FOUND, f"unknown transactional id {tid!r}")
         return _describe(tm)
 
     def list(self, state: str | None) -> list[dict[str, Any]]:
         if state is not None and state not in {s.value for s in TxnState}:
-            raise InvalidRequest(f"state must be one of {', '.join(s.value for s in TxnState)}")
+            raise InvalidRequest(
+                ErrorCode.INVALID_REQUEST,
+                f"state must be one of {', '.join(s.value for s in TxnState)}",
+            )
         return [
             _describe(tm)
             for tid, tm in sorted(self.txns.items())

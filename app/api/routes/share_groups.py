@@ -6,7 +6,7 @@ from starlette.responses import Response
 from app.api import deps, schemas
 from app.api.deps import json_response, read_json, read_object
 from app.api.wire import share as wire
-from app.errors import InvalidRequest
+from app.errors import ErrorCode, InvalidRequest
 from app.topics import validate_name
 
 router = APIRouter(prefix="/v1/share-groups", tags=["share groups"])
@@ -139,7 +139,9 @@ async def records(
     to: int | None = Query(None, ge=0),
 ) -> Response:
     if from_ is not None and to is not None and to - from_ > 100_000:
-        raise InvalidRequest("from/to: at most 100000 offsets per request")
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST, "from/to: at most 100000 offsets per request"
+        )
     start, end, views = deps.share_admin(request).record_views(
         group_id, topic, partition, from_, to
     )

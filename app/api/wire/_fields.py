@@ -29,8 +29,8 @@ _T = TypeVar("_T")
 
 def _refuse(value: Any, where: str, expected: str, code: ErrorCode) -> InvalidRequest:
     if value is None:
-        return InvalidRequest(f"{where}: required, {expected}", code)
-    return InvalidRequest(f"{where}: expected {expected}", code)
+        return InvalidRequest(code, f"{where}: required, {expected}")
+    return InvalidRequest(code, f"{where}: expected {expected}")
 
 
 def optional(

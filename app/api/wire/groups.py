@@ -22,7 +22,7 @@ from app.api.wire._fields import (
     optional,
     string,
 )
-from app.errors import InvalidRequest, SluiceError
+from app.errors import ErrorCode, InvalidRequest, SluiceError
 from app.groups.coordinator import OFFSET_METADATA_MAX_CHARS, HeartbeatAnswer
 from app.groups.group import OffsetCommit
 from app.groups.membership import HeartbeatRequest
@@ -59,7 +59,7 @@ def _owned(value: Any) -> frozenset[TopicPartition] | None:
 def parse_heartbeat(body: dict[str, Any]) -> HeartbeatRequest:
     # absent and null differ here: null is a wrong value, absent a missing field
     if "member_epoch" not in body:
-        raise InvalidRequest("member_epoch is required")
+        raise InvalidRequest(ErrorCode.INVALID_REQUEST, "member_epoch is required")
     epoch = integer(body["member_epoch"], "member_epoch", -2, MAX_INT32)
     instance = optional(name, body.get("group_instance_id"), "group_instance_id", dot_names=True)
     return HeartbeatRequest(
@@ -95,7 +95,7 @@ def parse_commit(body: dict[str, Any]) -> CommitRequest:
     # carry its epoch
     raw_epoch = body.get("member_epoch", -1 if member is None else None)
     if raw_epoch is None:
-        raise InvalidRequest("member_epoch is required with a member_id")
+        raise InvalidRequest(ErrorCode.INVALID_REQUEST, "member_epoch is required with a member_id")
     epoch = integer(raw_epoch, "member_epoch", -1, MAX_INT32)
     offsets = []
     for i, item in enumerate(array(body.get("offsets"), "offsets", min_items=1)):

@@ -29,7 +29,9 @@ def encoding_of(value: Any, where: str = "encoding") -> str:
     if value is None:
         return "utf8"
     if value not in ENCODINGS:
-        raise InvalidRequest(f"{where} must be one of {', '.join(ENCODINGS)}")
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST, f"{where} must be one of {', '.join(ENCODINGS)}"
+        )
     return str(value)
 
 
@@ -39,13 +41,15 @@ def _bytes(value: Any, encoding: str, where: str) -> bytes | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise InvalidRequest(f"{where}: expected a string or null for encoding {encoding}")
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST, f"{where}: expected a string or null for encoding {encoding}"
+        )
     if encoding == "utf8":
         return value.encode()
     try:
         return base64.b64decode(value, validate=True)
     except (binascii.Error, ValueError):
-        raise InvalidRequest(f"{where}: invalid base64") from None
+        raise InvalidRequest(ErrorCode.INVALID_REQUEST, f"{where}: invalid base64") from None
 
 
 def parse_record(
@@ -80,8 +84,9 @@ def parse_record(
 def _check_int64(value: Any, where: str) -> None:
     if type(value) is int and value not in _INT64:  # a bool is not a number here
         raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST,
             f"{where}: integers beyond 64 bits cannot be stored exactly with "
-            "encoding json; send the value as a string or in base64"
+            "encoding json; send the value as a string or in base64",
         )
     if isinstance(value, dict):
         for v in value.values():

@@ -80,7 +80,9 @@ def parse_fetch(
     """``max_records`` and ``max_wait_ms`` above the server's limits are lowered to them."""
     mode = body.get("acquire_mode")
     if mode is not None and mode not in _ACQUIRE_MODES:
-        raise InvalidRequest("acquire_mode: expected batch_optimized or record_limit")
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST, "acquire_mode: expected batch_optimized or record_limit"
+        )
 
     def bounded(name: str, default: int, lo: int, hi: int, clamp: bool) -> int:
         value = body.get(name)
@@ -131,7 +133,7 @@ def parse_reset(body: dict[str, Any]) -> tuple[list[TopicReset], bool]:
         targets.append(TopicReset(name, partitions, reset_target(item.get("to"))))
     dry_run = body.get("dry_run", False)
     if not isinstance(dry_run, bool):
-        raise InvalidRequest("dry_run: expected true or false")
+        raise InvalidRequest(ErrorCode.INVALID_REQUEST, "dry_run: expected true or false")
     return targets, dry_run
 
 
@@ -145,7 +147,10 @@ def reset_target(to: Any) -> ResetTarget | InvalidRequest:
         ((kind, value),) = to.items()
         if kind in ("timestamp", "offset") and type(value) is int and value >= 0:
             return ResetTarget(ResetKind(kind), value)
-    return InvalidRequest('to must be "earliest", "latest", {"timestamp": ms} or {"offset": n}')
+    return InvalidRequest(
+        ErrorCode.INVALID_REQUEST,
+        'to must be "earliest", "latest", {"timestamp": ms} or {"offset": n}',
+    )
 
 
 def parse_acks(raw: Any, max_delay_ms: int) -> AckRequest:
@@ -167,7 +172,8 @@ def parse_acks(raw: Any, max_delay_ms: int) -> AckRequest:
             batch = _batch(item, where, max_delay_ms)
             if key in last and batch.first <= last[key]:
                 raise InvalidRequest(
-                    f"{where}: ranges of a partition must be ascending and must not overlap"
+                    ErrorCode.INVALID_REQUEST,
+                    f"{where}: ranges of a partition must be ascending and must not overlap",
                 )
         except InvalidRequest as exc:
             out[key] = exc
@@ -183,29 +189,35 @@ def _batch(item: dict[str, Any], where: str, max_delay_ms: int) -> AckBatch:
     first = f.integer(item.get("first_offset"), f"{where}.first_offset", 0, _MAX_OFFSET)
     last = f.integer(item.get("last_offset"), f"{where}.last_offset", 0, _MAX_OFFSET)
     if first > last:
-        raise InvalidRequest(f"{where}: first_offset {first} > last_offset {last}")
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST, f"{where}: first_offset {first} > last_offset {last}"
+        )
     if item.get("types") is not None:
         raw_types = f.array(item["types"], f"{where}.types", min_items=1)
         if len(raw_types) != 1 and len(raw_types) != last - first + 1:
             raise InvalidRequest(
-                f"{where}.types: expected 1 or {last - first + 1} types, got {len(raw_types)}"
+                ErrorCode.INVALID_REQUEST,
+                f"{where}.types: expected 1 or {last - first + 1} types, got {len(raw_types)}",
             )
     elif "type" in item:
         raw_types = [item["type"]]
     else:
-        raise InvalidRequest(f"{where}: type or types is required")
+        raise InvalidRequest(ErrorCode.INVALID_REQUEST, f"{where}: type or types is required")
     types = []
     for t in raw_types:
         if not isinstance(t, str) or t not in _TYPES:
             raise InvalidRequest(
-                f"{where}: unknown acknowledgement type {t!r}; expected one of {', '.join(_TYPES)}"
+                ErrorCode.INVALID_REQUEST,
+                f"{where}: unknown acknowledgement type {t!r}; expected one of {', '.join(_TYPES)}",
             )
         types.append(_TYPES[t])
     dc = f.optional(f.integer, item.get("delivery_count"), f"{where}.delivery_count", 1)
     delay = item.get("delay_ms")
     delay = 0 if delay is None else f.integer(delay, f"{where}.delay_ms", 0, max_delay_ms)
     if delay and AckType.RELEASE not in types:
-        raise InvalidRequest(f"{where}.delay_ms: only a release may carry a delay")
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST, f"{where}.delay_ms: only a release may carry a delay"
+        )
     return AckBatch(first, last, types, dc, delay)
 
 

@@ -141,7 +141,8 @@ def parse_produce(
         seq = integer(rb.get("base_sequence"), f"{where}.base_sequence", 0, MAX_SEQUENCE)
         if (topic, partition) in seen:
             raise InvalidRequest(
-                f"{where}: partition {topic}/{partition} appears twice; one batch per partition"
+                ErrorCode.INVALID_REQUEST,
+                f"{where}: partition {topic}/{partition} appears twice; one batch per partition",
             )
         seen.add((topic, partition))
         records = array(rb.get("records"), f"{where}.records", min_items=1)
@@ -150,7 +151,7 @@ def parse_produce(
             try:
                 parsed.append(parse_record(r, j, encoding, now_ms, max_record_bytes)[1])
             except InvalidRequest as exc:
-                raise InvalidRequest(f"{where}.{exc.message}") from None
+                raise InvalidRequest(ErrorCode.INVALID_REQUEST, f"{where}.{exc.message}") from None
         batches.append(ProduceBatch(topic, partition, seq, parsed))
     return StatefulProduce(producer.producer_id, producer.producer_epoch, tid, batches)
 
