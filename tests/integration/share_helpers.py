@@ -78,8 +78,15 @@ async def ack_ok(c: httpx.AsyncClient, g: str, member_id: str, *items: dict[str,
 
 
 async def view(
-    c: httpx.AsyncClient, g: str, topic: str = "t", partition: int = 0, **params: int
+    c: httpx.AsyncClient,
+    g: str,
+    topic: str = "t",
+    partition: int = 0,
+    *,
+    from_: int | None = None,
+    to: int | None = None,
 ) -> dict[str, Any]:
+    params = {k: v for k, v in (("from", from_), ("to", to)) if v is not None}
     r = await c.get(f"/v1/share-groups/{g}/partitions/{topic}/{partition}/records", params=params)
     assert r.status_code == 200, r.text
     return dict(r.json())

@@ -106,7 +106,7 @@ async def test_seed_worked_example_through_http(s: Served, clock: FakeClock) -> 
     ] + [(119, "acknowledged", 1), (120, "acquired", 1)]
 
     await ack_ok(c, G, c2, ack_item(113, 118, "accept"))
-    assert states(await view(c, G, **{"from": 113, "to": 120})) == [
+    assert states(await view(c, G, from_=113, to=120)) == [
         (o, "acknowledged", 1) for o in range(113, 120)
     ]
     got = await fetch(c, G, c1, max_records=10)

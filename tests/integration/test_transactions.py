@@ -494,7 +494,7 @@ async def test_first_init_of_a_transactional_id_is_staged_until_durable(txn_serv
             raise OSError("disk full")
         await real_save(row)
 
-    store.save = first_write_fails  # type: ignore[method-assign]
+    store.save = first_write_fails  # type: ignore[method-assign, assignment]
     first = asyncio.create_task(coordinator.init_producer_id("tx", 60_000, None, None))
     for _ in range(10):
         await asyncio.sleep(0)

@@ -65,6 +65,7 @@ def test_delete_records_has_floors_but_no_ceilings() -> None:
         ]
     }
     assert topics.parse_delete_records(body) == [(2**40, -1), (0, 2**70)]
+    bad: dict[str, Any]
     for bad in (
         {},
         {"partitions": []},

@@ -173,7 +173,7 @@ def test_no_partition_is_ever_owned_twice_under_random_schedules() -> None:
             epoch += 1
             parts = list(range(rng.randint(0, 8)))
             rng.shuffle(parts)
-            targets = {i: frozenset() for i in ids}
+            targets: dict[str, frozenset[TopicPartition]] = {i: frozenset() for i in ids}
             for k, p in enumerate(parts):
                 targets[ids[k % len(ids)]] |= tps(p)
             for _step in range(rng.randint(0, 6)):
