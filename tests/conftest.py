@@ -21,6 +21,8 @@ import pytest
 from app.clock import FakeClock
 from app.config import Settings
 from app.main import create_app
+from app.metadata.db import Database
+from app.metadata.migrate import migrate
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,6 +42,18 @@ def settings_factory(tmp_path: Path) -> Callable[..., Settings]:
         return Settings(data_dir=str(tmp_path / "data"), **overrides)
 
     return make
+
+
+@pytest.fixture
+async def metadata_db(tmp_path: Path) -> AsyncIterator[Database]:
+    """A real metadata database in a temp file, every migration applied."""
+    db = Database(str(tmp_path / "meta.db"))
+    await db.open()
+    await migrate(db.writer)
+    try:
+        yield db
+    finally:
+        await db.close()
 
 
 @pytest.fixture

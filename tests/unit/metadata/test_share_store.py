@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from app.metadata.db import Database
-from app.metadata.migrate import migrate
 from app.metadata.share_store import PartitionRow, ShareStore
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[ShareStore]:
-    db = Database(str(tmp_path / "meta.db"))
-    await db.open()
-    await migrate(db.writer)
-    try:
-        yield ShareStore(db)
-    finally:
-        await db.close()
+def store(metadata_db: Database) -> ShareStore:
+    return ShareStore(metadata_db)
 
 
 async def test_round_trip_and_replace_batches(store: ShareStore) -> None:

@@ -4,14 +4,12 @@ themselves, and leave reserved partitions for a later round."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from app.errors import Conflict, ErrorCode
 from app.metadata.db import Database
-from app.metadata.migrate import migrate
 from app.metadata.share_store import ShareStore
 from app.share.dead_letters import DeadLetters
 from app.share.partition import AckType
@@ -20,14 +18,8 @@ from tests.unit.share.test_partition import A, Harness
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[ShareStore]:
-    db = Database(str(tmp_path / "meta.db"))
-    await db.open()
-    await migrate(db.writer)
-    try:
-        yield ShareStore(db)
-    finally:
-        await db.close()
+def store(metadata_db: Database) -> ShareStore:
+    return ShareStore(metadata_db)
 
 
 def no_dead_letter_topic(group_id: str) -> None:
