@@ -22,6 +22,7 @@ from app.config import Settings
 from app.datadir import DataDir
 from app.flusher import Flusher
 from app.groups.coordinator import GroupCoordinator
+from app.groups.txn import GroupTxnParticipant
 from app.metadata.db import Database
 from app.metadata.groups import GroupStore
 from app.metadata.migrate import migrate
@@ -88,7 +89,11 @@ class Broker:
             self.clock,
             settings,
             markers=self.appender,
-            offsets=self.groups if offset_participant == "groups" else offset_participant,
+            offsets=(
+                GroupTxnParticipant(self.groups)
+                if offset_participant == "groups"
+                else offset_participant
+            ),
             acks=ShareTxnParticipant(self.share),
         )
         self.producers = ProduceService(

@@ -1,4 +1,5 @@
-"""GroupCoordinator (``broker.groups``): heartbeat membership, offsets, KIP-447 pending offsets.
+"""GroupCoordinator: heartbeat membership, offsets and admin of consumer groups (the groups'
+side of transactions is ``app.groups.txn``).
 
 Every change to a group runs under the group's lock: plan synchronously (membership on a
 ``Draft``, by ``app.groups.membership``), await the SQLite commit, then install. A failed write
@@ -35,7 +36,6 @@ from app.groups.state import (
     MemberState,
     TopicPartition,
 )
-from app.metadata.db import Tx
 from app.metadata.groups import GroupStore, OffsetRow
 from app.topics import TopicRegistry, validate_name
 
@@ -161,7 +161,7 @@ class GroupCoordinator:
         validate_name(group_id, "group")
 
     @asynccontextmanager
-    async def _locked(
+    async def locked(
         self, group_id: str, *, create: bool, missing: Callable[[], SluiceError] | None = None
     ) -> AsyncIterator[Group]:
         """The group under its lock; a missing group is created in memory when ``create``
@@ -205,7 +205,7 @@ class GroupCoordinator:
         t = self.topics.topics.get(name)
         return None if t is None or t.deleting else (t.topic_id, t.partitions)
 
-    def _topic_key(self, topic: str, partition: int) -> OffsetKey:
+    def topic_key(self, topic: str, partition: int) -> OffsetKey:
         t = self.topics.get(topic)
         t.log(partition)  # raises UNKNOWN_TOPIC_OR_PARTITION
         return OffsetKey(t.topic_id, partition)
@@ -249,7 +249,7 @@ class GroupCoordinator:
             )
         if member_epoch != JOIN_EPOCH and group_id not in self.groups:
             raise unknown_member(group_id, member_id)
-        async with self._locked(
+        async with self.locked(
             group_id,
             create=member_epoch == JOIN_EPOCH,
             missing=lambda: unknown_member(group_id, member_id),
@@ -300,7 +300,7 @@ class GroupCoordinator:
             )
         if group_id not in self.groups and member_epoch >= 0:
             raise unknown_member(group_id, member_id)
-        async with self._locked(group_id, create=True) as g:
+        async with self.locked(group_id, create=True) as g:
             await self._expire_locked(g)
             if simple:
                 if g.members:
@@ -323,7 +323,7 @@ class GroupCoordinator:
             rows: dict[OffsetKey, OffsetRow] = {}
             for o in offsets:
                 try:
-                    key = self._topic_key(o.topic, o.partition)
+                    key = self.topic_key(o.topic, o.partition)
                 except SluiceError as exc:
                     errors.append(exc)
                     continue
@@ -381,124 +381,6 @@ class GroupCoordinator:
             )
         return out
 
-    # -- the group side of KIP-447 ------------------------------------------------------------
-
-    def check_txn_member(
-        self, group_id: str, member_id: str | None, member_epoch: int, group_instance_id: str | None
-    ) -> None:
-        """Fencing of a transactional offset commit (docs/semantics.md#kip-447-offsets,
-        KIP-848 rules as reported for TxnOffsetCommit). Raises ``SluiceError``; changes nothing.
-
-        - member epoch < 0 and the group has no live member (or does not exist): accepted;
-        - a missing group with epoch ≥ 0: ``ILLEGAL_GENERATION``;
-        - ``group_instance_id`` held by another member: ``FENCED_INSTANCE_ID``;
-        - unknown member (including one past its session): ``UNKNOWN_MEMBER_ID``;
-        - epoch ≠ the member's epoch: ``ILLEGAL_GENERATION``.
-        """
-        g = self.groups.get(group_id)
-        if g is None or g.dead:
-            if member_epoch < 0:
-                return
-            raise Conflict(
-                ErrorCode.ILLEGAL_GENERATION, f"consumer group {group_id!r} does not exist"
-            )
-        expired = set(g.expired(self.clock.now_ms()))
-        live = {mid: m for mid, m in g.members.items() if mid not in expired}
-        if member_epoch < 0 and not live:
-            return
-        if group_instance_id is not None:
-            holder = next((m for m in live.values() if m.instance_id == group_instance_id), None)
-            if holder is not None and holder.member_id != member_id:
-                raise Conflict(
-                    ErrorCode.FENCED_INSTANCE_ID,
-                    f"instance {group_instance_id!r} belongs to member {holder.member_id!r}",
-                )
-        m = live.get(member_id) if member_id is not None else None
-        if m is None:
-            raise unknown_member(group_id, member_id)
-        if member_epoch != m.epoch:
-            raise Conflict(
-                ErrorCode.ILLEGAL_GENERATION,
-                f"member epoch {member_epoch} is not the member's epoch {m.epoch}",
-            )
-
-    @asynccontextmanager
-    async def staging_txn_offsets(
-        self, group_id: str, producer_id: int, offsets: Sequence[OffsetCommit]
-    ) -> AsyncIterator[_StageTxnOffsets | None]:
-        """Stage the offsets as PENDING for ``producer_id``, with the group's commit sequence
-        at staging time; invisible to plain offset fetch. The caller writes it in its SQLite
-        transaction and completes it once durable, inside the context (the group's lock is
-        held).
-
-        Creates the group (Empty) when it does not exist. An unknown topic or partition, a
-        negative offset or oversized metadata raises and stages nothing.
-        """
-        validate_name(group_id, "group")  # no readiness check: recovery may call it
-        keyed = []
-        for o in offsets:
-            if o.offset < 0:
-                raise InvalidRequest(
-                    ErrorCode.INVALID_REQUEST,
-                    f"offset {o.offset} of {o.topic}/{o.partition} is negative",
-                )
-            if o.metadata is not None and len(o.metadata) > OFFSET_METADATA_MAX_CHARS:
-                raise InvalidRequest(
-                    ErrorCode.INVALID_REQUEST,
-                    f"offset metadata is longer than {OFFSET_METADATA_MAX_CHARS} characters",
-                )
-            keyed.append((self._topic_key(o.topic, o.partition), o.offset, o.metadata))
-        if not keyed:
-            yield None
-            return
-        async with self._locked(group_id, create=True) as g:
-            seq = g.commit_seq + 1
-            rows = {k: OffsetRow(k.topic_id, k.partition, o, md, seq) for k, o, md in keyed}
-            yield _StageTxnOffsets(g, producer_id, seq, rows, self.clock.now_ms())
-
-    async def stage_txn_offsets(
-        self, group_id: str, producer_id: int, offsets: Sequence[OffsetCommit]
-    ) -> None:
-        """``staging_txn_offsets`` in a SQLite transaction of its own; durable on return."""
-        async with self.staging_txn_offsets(group_id, producer_id, offsets) as staging:
-            if staging is not None:
-                async with self.store.db.transaction() as tx:
-                    await staging.write(tx)
-                staging.complete()
-
-    @asynccontextmanager
-    async def ending_txn_offsets(
-        self, group_id: str, producer_id: int, commit: bool
-    ) -> AsyncIterator[_EndTxnOffsets | None]:
-        """Commit: the producer's pending offsets become committed, except where a plain
-        commit made after the staging is newer (compared by commit sequence). Abort: they are
-        discarded. None when nothing is pending (a second end is a no-op). Written and
-        completed by the caller like ``staging_txn_offsets``."""
-        g = self.groups.get(group_id)
-        if g is None or producer_id not in g.pending:
-            yield None
-            return
-        async with g.lock:
-            staged = g.pending.get(producer_id)
-            if g.dead or staged is None:
-                yield None
-                return
-            winners: dict[OffsetKey, Committed] = {}
-            if commit:
-                for k, c in staged.items():
-                    current = g.offsets.get(k)
-                    if current is None or current.seq < c.seq:
-                        winners[k] = c
-            yield _EndTxnOffsets(g, producer_id, winners, self.clock.now_ms())
-
-    async def end_txn_offsets(self, group_id: str, producer_id: int, commit: bool) -> None:
-        """``ending_txn_offsets`` in a SQLite transaction of its own; durable; idempotent."""
-        async with self.ending_txn_offsets(group_id, producer_id, commit) as ending:
-            if ending is not None:
-                async with self.store.db.transaction() as tx:
-                    await ending.write(tx)
-                ending.complete()
-
     # -- admin --------------------------------------------------------------------------------
 
     def list_groups(self) -> list[dict[str, Any]]:
@@ -553,7 +435,7 @@ class GroupCoordinator:
 
     async def delete_group(self, group_id: str) -> None:
         self._check(group_id)
-        async with self._locked(group_id, create=False) as g:
+        async with self.locked(group_id, create=False) as g:
             await self._expire_locked(g)
             self._check_deletable(g)
             if g.pending:
@@ -568,7 +450,7 @@ class GroupCoordinator:
 
     async def delete_offsets(self, group_id: str, topic: str | None) -> None:
         self._check(group_id)
-        async with self._locked(group_id, create=False) as g:
+        async with self.locked(group_id, create=False) as g:
             await self._expire_locked(g)
             self._check_deletable(g)
             if topic is None:
@@ -607,57 +489,3 @@ class GroupCoordinator:
             "members": sum(len(g.members) for g in self.groups.values()),
             "pending_transactions": sum(len(g.pending) for g in self.groups.values()),
         }
-
-
-# transactions: a participant's writes, made in the transaction coordinator's SQLite transaction
-
-
-@dataclass(slots=True)
-class _StageTxnOffsets:
-    group: Group
-    producer_id: int
-    seq: int
-    rows: dict[OffsetKey, OffsetRow]
-    now_ms: int
-
-    async def write(self, tx: Tx) -> None:
-        await GroupStore.write_pending(
-            tx,
-            self.group.group_id,
-            self.producer_id,
-            self.seq,
-            list(self.rows.values()),
-            self.now_ms,
-        )
-
-    def complete(self) -> None:
-        g = self.group
-        g.persisted = True
-        g.commit_seq = self.seq
-        staged = g.pending.setdefault(self.producer_id, {})
-        for k, r in self.rows.items():
-            staged[k] = Committed(r.offset, r.metadata, self.seq)
-
-
-@dataclass(slots=True)
-class _EndTxnOffsets:
-    group: Group
-    producer_id: int
-    winners: dict[OffsetKey, Committed]
-    now_ms: int
-
-    async def write(self, tx: Tx) -> None:
-        await GroupStore.write_end_pending(
-            tx,
-            self.group.group_id,
-            self.producer_id,
-            [
-                OffsetRow(k.topic_id, k.partition, c.offset, c.metadata, c.seq)
-                for k, c in self.winners.items()
-            ],
-            self.now_ms,
-        )
-
-    def complete(self) -> None:
-        self.group.offsets.update(self.winners)
-        del self.group.pending[self.producer_id]

@@ -13,13 +13,11 @@ The recovery checkpoint names a (segment, position) below which everything was f
 segments before it are trusted without reading and only the tail is validated, so recovery time
 depends on the unflushed tail, not on the log's size.
 
-Transactions: the log keeps its transaction index in memory: the first offset of every open
-transaction (per producer id) and the aborted transactions (per producer id, first offset and
-marker offset). ``last_stable_offset`` is the first offset of the oldest transaction still open
-(or whose marker is not yet durable), else the high watermark; ``read(committed=True)`` stops
-there and leaves out aborted batches, at O(returned data). With each recovery checkpoint the log
-writes a producer-state snapshot (this index plus the producer-state hook's entries); at open it
-restores the snapshot and replays only the batches written after it.
+Transactions: the log keeps a ``TxnIndex`` (``txn_index.py``) of its open and aborted
+transactions; ``last_stable_offset`` comes from it, and ``read(committed=True)`` stops there and
+leaves out aborted batches, at O(returned data). With each recovery checkpoint the log writes a
+producer-state snapshot (the index plus the producer-state hook's entries); at open it restores
+the snapshot and replays only the batches written after it.
 """
 
 from __future__ import annotations
@@ -46,6 +44,7 @@ from app.storage.files import (
 )
 from app.storage.record import Record, StoredRecord, marker_is_commit, marker_record
 from app.storage.segment import Segment, segment_name
+from app.storage.txn_index import TxnIndex
 
 log = logging.getLogger("sluice.storage")
 
@@ -120,9 +119,7 @@ class PartitionLog:
     ) -> None:
         self.directory = directory
         self.producer_state = producer_state
-        self._txn_open: dict[int, int] = {}  # producer id → first offset of its open txn
-        self._txn_closing: list[tuple[int, int]] = []  # (marker offset, first offset)
-        self._aborted: dict[int, list[tuple[int, int]]] = {}  # pid → [(marker off, first)]
+        self.txns = TxnIndex(durable_reads=durable_reads)
         self.config = config
         self.durable_reads = durable_reads
         self.segments: list[Segment] = []
@@ -218,9 +215,7 @@ class PartitionLog:
         start = self.segments[0].base_offset
         if snap is not None and start <= snap["offset"] <= self.log_end_offset:
             start = snap["offset"]
-            self._txn_open = {pid: first for pid, first in snap["open"]}
-            for pid, first, last in snap["aborted"]:
-                self._aborted.setdefault(pid, []).append((last, first))
+            self.txns.restore(snap["open"], snap["aborted"])
             if self.producer_state is not None:
                 self.producer_state.restore(snap["producers"])
         elif snap is not None or self.log_end_offset > start:
@@ -239,13 +234,13 @@ class PartitionLog:
                 if h.is_control:
                     (marker,) = record.decode_records(seg.read(p, h.size), 0, h)
                     commit = marker_is_commit(marker.key)
-                    self._end_txn(h.producer_id, h.base_offset, commit)
+                    self.txns.on_marker(h.producer_id, h.base_offset, commit)
                 elif h.is_transactional:
-                    self._txn_open.setdefault(h.producer_id, h.base_offset)
+                    self.txns.on_data(h.producer_id, h.base_offset)
                 if self.producer_state is not None:
                     self.producer_state.replay(h, commit, now_ms)
             pos = 0
-        self._txn_closing.clear()
+        self.txns.opened_again()
 
     def _path(self, name: str) -> str:
         return os.path.join(self.directory, name)
@@ -316,9 +311,9 @@ class PartitionLog:
             raise StorageError.of("append", exc) from exc
         if attributes & record.TRANSACTIONAL_FLAG and producer_id >= 0:
             if attributes & record.CONTROL_FLAG:
-                self._end_txn(producer_id, base, marker_is_commit(records[0].key))
+                self.txns.on_marker(producer_id, base, marker_is_commit(records[0].key))
             else:
-                self._txn_open.setdefault(producer_id, base)
+                self.txns.on_data(producer_id, base)
         return AppendInfo(base, base + len(records) - 1, max_ts, first_ts)
 
     def append_marker(
@@ -333,52 +328,27 @@ class PartitionLog:
             attributes=record.TRANSACTIONAL_FLAG | record.CONTROL_FLAG,
         )
 
-    def _end_txn(self, producer_id: int, marker_offset: int, commit: bool) -> None:
-        first = self._txn_open.pop(producer_id, None)
-        if first is None:
-            return  # a marker written again (recovery) or for a partition with no data
-        if self.durable_reads:  # the transaction counts as open until its marker is durable
-            self._txn_closing.append((marker_offset, first))
-        if not commit:
-            self._aborted.setdefault(producer_id, []).append((marker_offset, first))
-
     # -- transactions -------------------------------------------------------------------------
 
     @property
     def last_stable_offset(self) -> int:
-        """First offset of the oldest undecided transaction, else the high watermark; never
-        below the log start (delete-records or retention may pass an open transaction's first
-        offset: readers then wait at the log start, as Kafka bounds its first unstable offset)."""
-        hw = self.high_watermark
-        if self._txn_closing:
-            self._txn_closing = [c for c in self._txn_closing if c[0] >= hw]
-        lso = hw
-        for first in self._txn_open.values():
-            lso = min(lso, first)
-        for _, first in self._txn_closing:
-            lso = min(lso, first)
-        return max(lso, self.log_start_offset)
+        """First offset of the oldest undecided transaction, else the high watermark (never
+        below the log start)."""
+        return self.txns.last_stable_offset(self.high_watermark, self.log_start_offset)
 
     def open_transactions(self) -> dict[int, int]:
         """Producer id → first offset of each transaction open on this partition."""
-        return dict(self._txn_open)
+        return dict(self.txns.open)
 
     def is_aborted(self, producer_id: int, offset: int) -> bool:
         """Whether the transactional batch of ``producer_id`` at ``offset`` was aborted."""
-        ranges = self._aborted.get(producer_id)
-        if not ranges:
-            return False
-        i = bisect.bisect_left(ranges, (offset, -1))
-        return i < len(ranges) and ranges[i][1] <= offset
+        return self.txns.is_aborted(producer_id, offset)
 
     def _snapshot(self) -> bytes:
         data = orjson.dumps(
             {
                 "offset": self.log_end_offset,
-                "open": list(self._txn_open.items()),
-                "aborted": [
-                    [pid, first, last] for pid, rs in self._aborted.items() for last, first in rs
-                ],
+                **self.txns.to_json(),
                 "producers": (
                     self.producer_state.snapshot() if self.producer_state is not None else []
                 ),
@@ -441,8 +411,7 @@ class PartitionLog:
         """Move the high watermark to what the ticket made durable; True if it moved."""
         if ticket.next_offset > self._durable_offset:
             self._durable_offset = ticket.next_offset
-            if self._txn_closing:
-                self._txn_closing = [c for c in self._txn_closing if c[0] >= self._durable_offset]
+            self.txns.on_durable(self._durable_offset)
             return True
         return False
 
@@ -474,7 +443,7 @@ class PartitionLog:
         end = self.high_watermark if upto is None else min(upto, self.log_end_offset)
         if committed:
             end = min(end, self.last_stable_offset)
-        aborted = self._aborted if committed else None
+        aborted = self.txns.aborted if committed else None
         out: list[StoredRecord] = []
         result = ReadResult(out, offset)
         if offset >= end or offset < self.log_start_offset:
@@ -628,13 +597,7 @@ class PartitionLog:
             self._bases.pop(0)
             seg.delete()
         self.log_start_offset = max(self.log_start_offset, self.segments[0].base_offset)
-        start = self.log_start_offset
-        for pid in list(self._aborted):
-            kept = [r for r in self._aborted[pid] if r[0] >= start]
-            if kept:
-                self._aborted[pid] = kept
-            else:
-                del self._aborted[pid]
+        self.txns.prune(self.log_start_offset)
 
     def close(self, *, clean: bool) -> None:
         """Close files; a clean close flushes and checkpoints the whole log first."""

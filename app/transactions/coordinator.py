@@ -23,7 +23,7 @@ import dataclasses
 import logging
 from collections.abc import Collection, Mapping, Sequence
 from contextlib import AsyncExitStack
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from app.clock import Clock
 from app.config import Settings
@@ -578,23 +578,15 @@ class TransactionCoordinator:
 
     # -- answers ------------------------------------------------------------------------------
 
-    def describe(self, tid: str) -> dict[str, Any]:
+    def get(self, tid: str) -> TxnMetadata:
         tm = self.txns.get(tid)
         if tm is None:
             raise NotFound(ErrorCode.NOT_FOUND, f"unknown transactional id {tid!r}")
-        return _describe(tm)
+        return tm
 
-    def list(self, state: str | None) -> list[dict[str, Any]]:
-        if state is not None and state not in {s.value for s in TxnState}:
-            raise InvalidRequest(
-                ErrorCode.INVALID_REQUEST,
-                f"state must be one of {', '.join(s.value for s in TxnState)}",
-            )
-        return [
-            _describe(tm)
-            for tid, tm in sorted(self.txns.items())
-            if state is None or tm.state.value == state
-        ]
+    def all(self, state: TxnState | None = None) -> list[TxnMetadata]:
+        """Every transactional id (in the state given), sorted by id."""
+        return [tm for _, tm in sorted(self.txns.items()) if state is None or tm.state is state]
 
     def statistics(self) -> dict[str, int]:
         out = {s.value: 0 for s in TxnState}
@@ -619,19 +611,3 @@ def _row(tid: str, t: TxnTransit) -> TxnRow:
         t.updated_ms,
         sorted(t.share_groups),
     )
-
-
-def _describe(tm: TxnMetadata) -> dict[str, Any]:
-    return {
-        "transactional_id": tm.transactional_id,
-        "state": tm.state.value,
-        "producer_id": tm.producer_id,
-        "producer_epoch": tm.producer_epoch,
-        "timeout_ms": tm.timeout_ms,
-        "start_ms": tm.start_ms,
-        "updated_ms": tm.updated_ms,
-        "partitions": [{"topic": t, "partition": p} for t, p in sorted(tm.partitions)],
-        "groups": sorted(tm.groups),
-        "share_groups": sorted(tm.share_groups),
-        "pending_state": tm.pending.state.value if tm.pending is not None else None,
-    }

@@ -1,4 +1,4 @@
-"""The group side of KIP-447, called directly through ``broker.groups`` as the transaction
+"""The group side of KIP-447 (``GroupTxnParticipant``), called directly as the transaction
 coordinator calls it; and consumer groups surviving a restart on the same data directory."""
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from app.clock import FakeClock
 from app.config import Settings
 from app.errors import ErrorCode, SluiceError
 from app.groups.group import OffsetCommit
+from app.groups.txn import GroupTxnParticipant
+from app.runtime import Broker
 
 from .conftest import Served, running
 from .helpers import assert_error, create_topic
@@ -54,6 +56,36 @@ async def commit(c: httpx.AsyncClient, partition: int, offset: int, **body: Any)
     assert r.status_code == 200 and r.json()["offsets"][0]["error"] is None, r.text
 
 
+class Participant:
+    """The groups' transaction participant driven as the transaction coordinator drives it, each
+    step written in a SQLite transaction of its own (durable on return)."""
+
+    def __init__(self, broker: Broker) -> None:
+        self.participant = GroupTxnParticipant(broker.groups)
+        self.db = broker.db
+
+    def check_txn_member(
+        self, group_id: str, member_id: str | None, member_epoch: int, instance: str | None
+    ) -> None:
+        self.participant.check_txn_member(group_id, member_id, member_epoch, instance)
+
+    async def stage_txn_offsets(
+        self, group_id: str, producer_id: int, offsets: list[OffsetCommit]
+    ) -> None:
+        async with self.participant.staging_txn_offsets(group_id, producer_id, offsets) as step:
+            if step is not None:
+                async with self.db.transaction() as tx:
+                    await step.write(tx)
+                step.complete()
+
+    async def end_txn_offsets(self, group_id: str, producer_id: int, commit: bool) -> None:
+        async with self.participant.ending_txn_offsets(group_id, producer_id, commit) as step:
+            if step is not None:
+                async with self.db.transaction() as tx:
+                    await step.write(tx)
+                step.complete()
+
+
 def code_of(call: Callable[[], None]) -> ErrorCode | None:
     try:
         call()
@@ -67,7 +99,7 @@ def code_of(call: Callable[[], None]) -> ErrorCode | None:
 
 async def test_check_txn_member_rules(gs: Served, clock: FakeClock) -> None:
     c = gs.client
-    groups = gs.broker.groups
+    groups = Participant(gs.broker)
     await create_topic(c, "t", 2)
 
     def check(
@@ -107,7 +139,7 @@ async def test_check_txn_member_rules(gs: Served, clock: FakeClock) -> None:
 
 async def test_staged_offsets_are_invisible_until_the_transaction_commits(gs: Served) -> None:
     c = gs.client
-    groups = gs.broker.groups
+    groups = Participant(gs.broker)
     await create_topic(c, "t", 2)
     await commit(c, 0, 1)
     await groups.stage_txn_offsets(
@@ -141,7 +173,7 @@ async def test_staged_offsets_are_invisible_until_the_transaction_commits(gs: Se
 
 async def test_pending_never_overwrites_a_newer_plain_commit(gs: Served) -> None:
     c = gs.client
-    groups = gs.broker.groups
+    groups = Participant(gs.broker)
     await create_topic(c, "t", 2)
     await groups.stage_txn_offsets("g", 7, [OffsetCommit("t", 0, 10), OffsetCommit("t", 1, 10)])
     await commit(c, 0, 15)  # after the staging: it wins over the transaction's offset
@@ -156,7 +188,7 @@ async def test_pending_never_overwrites_a_newer_plain_commit(gs: Served) -> None
 
 async def test_abort_discards_the_pending_offsets(gs: Served) -> None:
     c = gs.client
-    groups = gs.broker.groups
+    groups = Participant(gs.broker)
     await create_topic(c, "t", 1)
     await commit(c, 0, 4)
     await groups.stage_txn_offsets("g", 7, [OffsetCommit("t", 0, 99)])
@@ -175,7 +207,7 @@ async def test_abort_discards_the_pending_offsets(gs: Served) -> None:
 
 async def test_staging_an_unknown_topic_stages_nothing(gs: Served) -> None:
     c = gs.client
-    groups = gs.broker.groups
+    groups = Participant(gs.broker)
     await create_topic(c, "t", 1)
     for bad in ([OffsetCommit("t", 0, 1), OffsetCommit("nope", 0, 1)], [OffsetCommit("t", 5, 1)]):
         with pytest.raises(SluiceError) as info:
@@ -184,13 +216,13 @@ async def test_staging_an_unknown_topic_stages_nothing(gs: Served) -> None:
     with pytest.raises(SluiceError) as info:
         await groups.stage_txn_offsets("g", 7, [OffsetCommit("t", 0, -1)])
     assert info.value.code is ErrorCode.INVALID_REQUEST
-    assert "g" not in groups.groups
+    assert "g" not in gs.broker.groups.groups
     assert (await c.get("/v1/groups")).json() == {"groups": []}
 
 
 async def test_deletes_refuse_while_offsets_are_pending(gs: Served) -> None:
     c = gs.client
-    groups = gs.broker.groups
+    groups = Participant(gs.broker)
     await create_topic(c, "t", 1)
     await create_topic(c, "u", 1)
     await commit(c, 0, 1)
@@ -218,8 +250,8 @@ async def test_groups_offsets_and_pending_offsets_survive_a_restart(
         b = await hb(c, member_id="b")
         await hb(c, member_id="a", member_epoch=1)  # revoking partition 0 (b sorts first)
         await commit(c, 0, 5, member_id="a", member_epoch=1)
-        await s.broker.groups.stage_txn_offsets("g", 7, [OffsetCommit("t", 1, 9, "p")])
-        await s.broker.groups.stage_txn_offsets("g", 8, [OffsetCommit("t", 0, 2)])
+        await Participant(s.broker).stage_txn_offsets("g", 7, [OffsetCommit("t", 1, 9, "p")])
+        await Participant(s.broker).stage_txn_offsets("g", 8, [OffsetCommit("t", 0, 2)])
         await commit(c, 0, 6, member_id="a", member_epoch=1)  # newer than producer 8's
         r = await c.post(
             "/v1/groups/other/offsets",
@@ -246,8 +278,8 @@ async def test_groups_offsets_and_pending_offsets_survive_a_restart(
             "PENDING_TRANSACTION",
             "PENDING_TRANSACTION",
         ]
-        await s.broker.groups.end_txn_offsets("g", 7, commit=True)
-        await s.broker.groups.end_txn_offsets("g", 8, commit=True)
+        await Participant(s.broker).end_txn_offsets("g", 7, commit=True)
+        await Participant(s.broker).end_txn_offsets("g", 8, commit=True)
         assert [(o["partition"], o["offset"], o["metadata"]) for o in await fetch(c)] == [
             (0, 6, None),
             (1, 9, "p"),

@@ -96,7 +96,8 @@ async def acknowledgements(tid: str, request: Request) -> Response:
 async def list_transactions(
     request: Request, state: str | None = Query(None, description="e.g. Ongoing")
 ) -> Response:
-    return json_response({"transactions": deps.transactions(request).list(state)})
+    txns = deps.transactions(request).all(wire.parse_state(state))
+    return json_response({"transactions": [wire.show_transaction(tm) for tm in txns]})
 
 
 @router.get(
@@ -105,4 +106,4 @@ async def list_transactions(
     responses={200: {"model": schemas.TransactionDescription}, **schemas.ERRORS},
 )
 async def describe(tid: str, request: Request) -> Response:
-    return json_response(deps.transactions(request).describe(tid))
+    return json_response(wire.show_transaction(deps.transactions(request).get(tid)))

@@ -25,6 +25,7 @@ from app.groups.group import OffsetCommit
 from app.producers.produce import ProduceBatch
 from app.producers.state import MAX_EPOCH, MAX_SEQUENCE
 from app.share.coordinator import AckRequest
+from app.transactions.state import TxnMetadata, TxnState
 
 DEFAULT_TXN_TIMEOUT_MS = 60_000
 _INSTANCE_ID_MAX_CHARS = 249
@@ -209,3 +210,32 @@ def parse_acknowledgements(body: Any, max_delay_ms: int) -> TxnAcknowledgements:
         member,
         parse_acks(raw, max_delay_ms),
     )
+
+
+def parse_state(value: str | None) -> TxnState | None:
+    """The ``state`` filter of the transaction list: a state's name, or None for all."""
+    if value is None:
+        return None
+    try:
+        return TxnState(value)
+    except ValueError:
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST,
+            f"state must be one of {', '.join(s.value for s in TxnState)}",
+        ) from None
+
+
+def show_transaction(tm: TxnMetadata) -> dict[str, Any]:
+    return {
+        "transactional_id": tm.transactional_id,
+        "state": tm.state.value,
+        "producer_id": tm.producer_id,
+        "producer_epoch": tm.producer_epoch,
+        "timeout_ms": tm.timeout_ms,
+        "start_ms": tm.start_ms,
+        "updated_ms": tm.updated_ms,
+        "partitions": [{"topic": t, "partition": p} for t, p in sorted(tm.partitions)],
+        "groups": sorted(tm.groups),
+        "share_groups": sorted(tm.share_groups),
+        "pending_state": tm.pending.state.value if tm.pending is not None else None,
+    }

@@ -74,7 +74,7 @@ def test_marker_not_durable_yet_holds_the_lso(tmp_path: Path) -> None:
     lg.append_marker(1, 1, True, now_ms=1)
     assert lg.high_watermark == 1 and lg.last_stable_offset == 0
     _flush(lg)
-    assert lg._txn_closing == []  # pruned by the flush itself, not only by readers
+    assert lg.txns.closing == []  # pruned by the flush itself, not only by readers
     assert lg.last_stable_offset == lg.high_watermark == 2
 
 
@@ -125,7 +125,7 @@ def test_retention_drops_aborted_ranges_below_the_log_start(tmp_path: Path) -> N
         lg.append_marker(1, 1, False, now_ms=1)
     lg.log_start_offset = lg.segments[2].base_offset
     lg.remove_segments(lg.segments[:2])
-    assert all(last >= lg.log_start_offset for last, _ in lg._aborted[1])
+    assert all(last >= lg.log_start_offset for last, _ in lg.txns.aborted[1])
 
 
 def test_open_reads_only_the_batches_after_the_snapshot(tmp_path: Path) -> None:
