@@ -1,0 +1,136 @@
+"""Records and topics: produce, read, ListOffsets, topic admin, delete-records."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from app.api.schemas._base import Encoding, Model, WireHeader, WireRecord, with_examples
+
+
+class ProduceRequest(Model):
+    model_config = with_examples(
+        {
+            "records": [
+                {"key": "customer-7", "value": "order created"},
+                {
+                    "key": "customer-9",
+                    "value": "order paid",
+                    "partition": 0,
+                    "timestamp": 1700000000000,
+                    "headers": [{"key": "trace-id", "value": "4bf92f35"}],
+                },
+            ],
+            "encoding": "utf8",
+        },
+        {"records": [{"value": {"id": 7, "total": 12.5}}], "encoding": "json"},
+    )
+
+    records: list[WireRecord] = Field(min_length=1)
+    encoding: Encoding = "utf8"
+
+
+class ProducedOffset(Model):
+    partition: int
+    offset: int
+    timestamp: int
+
+
+class ProduceResponse(Model):
+    offsets: list[ProducedOffset]
+
+
+class TopicCreate(Model):
+    model_config = with_examples(
+        {"name": "orders", "partitions": 3, "config": {"retention_ms": 86_400_000}}
+    )
+
+    name: str = Field(pattern=r"^[A-Za-z0-9._-]{1,249}$")
+    partitions: int = Field(1, ge=1)
+    config: dict[str, int] = {}
+
+
+class TopicPatch(Model):
+    model_config = with_examples({"partitions": 6, "config": {"retention_ms": None}})
+
+    partitions: int | None = Field(None, ge=1)
+    config: dict[str, int | None] | None = None
+
+
+class PartitionDescription(Model):
+    partition: int
+    log_start_offset: int
+    high_watermark: int
+    last_stable_offset: int
+
+
+class TopicDescription(Model):
+    name: str
+    config: dict[str, int]
+    partitions: list[PartitionDescription]
+
+
+class TopicSummary(Model):
+    name: str
+    partitions: int
+
+
+class TopicList(Model):
+    topics: list[TopicSummary]
+
+
+class DeleteRecordsPartition(Model):
+    partition: int = Field(ge=0)
+    before_offset: int = Field(ge=-1)
+
+
+class DeleteRecordsRequest(Model):
+    model_config = with_examples(
+        {
+            "partitions": [
+                {"partition": 0, "before_offset": 100},
+                {"partition": 1, "before_offset": -1},
+            ]
+        }
+    )
+
+    partitions: list[DeleteRecordsPartition]
+
+
+class LogStart(Model):
+    partition: int
+    log_start_offset: int
+
+
+class DeleteRecordsResponse(Model):
+    partitions: list[LogStart]
+
+
+class ReadRecord(Model):
+    topic: str
+    partition: int
+    offset: int
+    timestamp: int
+    key: Any = None
+    value: Any = None
+    headers: list[WireHeader]
+    encoding: Encoding | None = Field(
+        None, description="present (base64) when the bytes cannot be shown as requested"
+    )
+
+
+class ReadResponse(Model):
+    records: list[ReadRecord]
+    next_offset: int
+    high_watermark: int
+    last_stable_offset: int
+    log_start_offset: int
+
+
+class ListOffsetsResponse(Model):
+    offset: int
+    timestamp: int
+
+
+# idempotent producer and transactions

@@ -1,0 +1,146 @@
+"""Producer ids, produce with producer state, transactions and their offsets."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from app.api.schemas._base import Encoding, ErrorDetail, Model, WireRecord, with_examples
+
+
+class InitProducerRequest(Model):
+    model_config = with_examples(
+        {"transactional_id": "orders-tx", "transaction_timeout_ms": 60_000}, {}
+    )
+
+    transactional_id: str | None = Field(None, pattern=r"^[A-Za-z0-9._-]{1,249}$")
+    transaction_timeout_ms: int = Field(60_000, ge=1)
+    producer_id: int | None = Field(None, ge=0)
+    producer_epoch: int | None = Field(None, ge=0, le=32767)
+
+
+class ProducerIdentity(Model):
+    model_config = with_examples({"producer_id": 4000, "producer_epoch": 0})
+
+    producer_id: int = Field(ge=0)
+    producer_epoch: int = Field(ge=0, le=32767)
+
+
+class ProduceBatchRequest(Model):
+    topic: str
+    partition: int = Field(ge=0)
+    base_sequence: int = Field(ge=0, le=2**31 - 1)
+    records: list[WireRecord] = Field(min_length=1)
+
+
+class StatefulProduceRequest(Model):
+    model_config = with_examples(
+        {
+            "producer_id": 4000,
+            "producer_epoch": 0,
+            "transactional_id": "orders-tx",
+            "encoding": "utf8",
+            "batches": [
+                {
+                    "topic": "orders",
+                    "partition": 0,
+                    "base_sequence": 0,
+                    "records": [{"key": "customer-7", "value": "order created"}],
+                }
+            ],
+        }
+    )
+
+    producer_id: int = Field(ge=0)
+    producer_epoch: int = Field(ge=0, le=32767)
+    transactional_id: str | None = None
+    encoding: Encoding = "utf8"
+    batches: list[ProduceBatchRequest] = Field(min_length=1)
+
+
+class ProduceBatchResult(Model):
+    topic: str
+    partition: int
+    base_offset: int = Field(description="-1 when the batch failed")
+    error: ErrorDetail | None
+
+
+class StatefulProduceResponse(Model):
+    batches: list[ProduceBatchResult]
+
+
+class TxnOffset(Model):
+    topic: str
+    partition: int = Field(ge=0)
+    offset: int = Field(ge=0)
+    metadata: str | None = None
+
+
+class TxnOffsetsRequest(Model):
+    model_config = with_examples(
+        {
+            "producer_id": 4000,
+            "producer_epoch": 0,
+            "group_id": "billing",
+            "member_id": "m-1",
+            "member_epoch": 3,
+            "group_instance_id": None,
+            "offsets": [{"topic": "orders", "partition": 0, "offset": 42, "metadata": "batch 7"}],
+        }
+    )
+
+    producer_id: int = Field(ge=0)
+    producer_epoch: int = Field(ge=0, le=32767)
+    group_id: str
+    member_id: str | None = None
+    member_epoch: int = -1
+    group_instance_id: str | None = None
+    offsets: list[TxnOffset] = Field(min_length=1)
+
+
+class TxnOffsetResult(Model):
+    topic: str
+    partition: int
+    error: ErrorDetail | None
+
+
+class TxnOffsetsResponse(Model):
+    offsets: list[TxnOffsetResult]
+
+
+class TxnPartition(Model):
+    topic: str
+    partition: int
+
+
+class TransactionDescription(Model):
+    transactional_id: str
+    state: Literal[
+        "Empty",
+        "Ongoing",
+        "PrepareCommit",
+        "PrepareAbort",
+        "CompleteCommit",
+        "CompleteAbort",
+        "Dead",
+        "PrepareEpochFence",
+    ]
+    producer_id: int
+    producer_epoch: int
+    timeout_ms: int
+    start_ms: int = Field(description="-1 when no transaction is open")
+    updated_ms: int
+    partitions: list[TxnPartition]
+    groups: list[str]
+    share_groups: list[str] = Field(
+        default_factory=list, description="share groups with acknowledgements in the transaction"
+    )  # transactional share acknowledgements
+    pending_state: str | None
+
+
+class TransactionList(Model):
+    transactions: list[TransactionDescription]
+
+
+# consumer groups
