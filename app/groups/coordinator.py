@@ -51,6 +51,14 @@ class HeartbeatAnswer:
 
 
 @dataclass(frozen=True, slots=True)
+class OffsetLag:
+    topic: str
+    partition: int
+    offset: int
+    lag: int
+
+
+@dataclass(frozen=True, slots=True)
 class OffsetView:
     topic: str
     partition: int
@@ -63,7 +71,7 @@ def _group_not_found(group_id: str) -> NotFound:
     return NotFound(ErrorCode.GROUP_ID_NOT_FOUND, f"consumer group {group_id!r} does not exist")
 
 
-def _by_topic(tps: frozenset[TopicPartition]) -> list[tuple[str, list[int]]]:
+def by_topic(tps: frozenset[TopicPartition]) -> list[tuple[str, list[int]]]:
     out: dict[str, list[int]] = {}
     for t, p in sorted(tps):
         out.setdefault(t, []).append(p)
@@ -279,7 +287,7 @@ class GroupCoordinator:
             else:
                 g.revoke_deadlines.pop(mid, None)
             return HeartbeatAnswer(
-                mid, m.epoch, self.settings.group_heartbeat_interval_ms, _by_topic(m.assigned)
+                mid, m.epoch, self.settings.group_heartbeat_interval_ms, by_topic(m.assigned)
             )
 
     # -- offsets ------------------------------------------------------------------------------
@@ -383,55 +391,24 @@ class GroupCoordinator:
 
     # -- admin --------------------------------------------------------------------------------
 
-    def list_groups(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "group_id": g.group_id,
-                "state": g.state.value,
-                "group_epoch": g.epoch,
-                "members": len(g.members),
-            }
-            for g in sorted(self.groups.values(), key=lambda g: g.group_id)
-        ]
+    def all(self) -> list[Group]:
+        """Every consumer group, sorted by id."""
+        return sorted(self.groups.values(), key=lambda g: g.group_id)
 
-    def describe(self, group_id: str) -> dict[str, Any]:
+    def describe(self, group_id: str) -> tuple[Group, list[OffsetLag]]:
+        """The group and its committed offsets with their lag behind the high watermark."""
         self._check(group_id)
         g = self.groups.get(group_id)
         if g is None:
             raise _group_not_found(group_id)
         names = self._topic_names()
-        offsets = []
-        for k, c in sorted(
-            ((k, c) for k, c in g.offsets.items() if k.topic_id in names),
-            key=lambda kc: (names[kc[0].topic_id], kc[0].partition),
-        ):
-            hw = self.topics.get(names[k.topic_id]).log(k.partition).high_watermark
-            offsets.append(
-                {
-                    "topic": names[k.topic_id],
-                    "partition": k.partition,
-                    "offset": c.offset,
-                    "lag": max(0, hw - c.offset),
-                }
-            )
-        return {
-            "group_id": g.group_id,
-            "state": g.state.value,
-            "group_epoch": g.epoch,
-            "members": [
-                {
-                    "member_id": m.member_id,
-                    "member_epoch": m.epoch,
-                    "group_instance_id": m.instance_id,
-                    "subscribed_topics": list(m.subscribed),
-                    "assignment": [
-                        {"topic": t, "partitions": ps} for t, ps in _by_topic(m.assigned)
-                    ],
-                }
-                for m in sorted(g.members.values(), key=lambda m: m.member_id)
-            ],
-            "offsets": offsets,
-        }
+        lags = []
+        for k, c in g.offsets.items():
+            name = names.get(k.topic_id)
+            if name is not None:
+                hw = self.topics.get(name).log(k.partition).high_watermark
+                lags.append(OffsetLag(name, k.partition, c.offset, max(0, hw - c.offset)))
+        return g, sorted(lags, key=lambda o: (o.topic, o.partition))
 
     async def delete_group(self, group_id: str) -> None:
         self._check(group_id)

@@ -99,7 +99,9 @@ async def delete_offsets(
 
 @router.get("", summary="List consumer groups", responses={200: {"model": schemas.GroupList}})
 async def list_groups(request: Request) -> Response:
-    return json_response({"groups": deps.groups(request).list_groups()})
+    return json_response(
+        {"groups": [wire.show_group_summary(g) for g in deps.groups(request).all()]}
+    )
 
 
 @router.get(
@@ -108,7 +110,7 @@ async def list_groups(request: Request) -> Response:
     responses={200: {"model": schemas.GroupDescription}, **ERRORS},
 )
 async def describe_group(group_id: str, request: Request) -> Response:
-    return json_response(deps.groups(request).describe(group_id))
+    return json_response(wire.show_group(*deps.groups(request).describe(group_id)))
 
 
 @router.delete(

@@ -23,8 +23,13 @@ from app.api.wire._fields import (
     string,
 )
 from app.errors import ErrorCode, InvalidRequest, SluiceError
-from app.groups.coordinator import OFFSET_METADATA_MAX_CHARS, HeartbeatAnswer
-from app.groups.group import OffsetCommit
+from app.groups.coordinator import (
+    OFFSET_METADATA_MAX_CHARS,
+    HeartbeatAnswer,
+    OffsetLag,
+    by_topic,
+)
+from app.groups.group import Group, OffsetCommit
 from app.groups.membership import HeartbeatRequest
 from app.groups.state import TopicPartition
 
@@ -126,4 +131,35 @@ def show_commit(
             }
             for o, e in zip(offsets, errors, strict=True)
         ]
+    }
+
+
+def show_group_summary(g: Group) -> dict[str, Any]:
+    return {
+        "group_id": g.group_id,
+        "state": g.state.value,
+        "group_epoch": g.epoch,
+        "members": len(g.members),
+    }
+
+
+def show_group(g: Group, offsets: list[OffsetLag]) -> dict[str, Any]:
+    return {
+        "group_id": g.group_id,
+        "state": g.state.value,
+        "group_epoch": g.epoch,
+        "members": [
+            {
+                "member_id": m.member_id,
+                "member_epoch": m.epoch,
+                "group_instance_id": m.instance_id,
+                "subscribed_topics": list(m.subscribed),
+                "assignment": [{"topic": t, "partitions": ps} for t, ps in by_topic(m.assigned)],
+            }
+            for m in sorted(g.members.values(), key=lambda m: m.member_id)
+        ],
+        "offsets": [
+            {"topic": o.topic, "partition": o.partition, "offset": o.offset, "lag": o.lag}
+            for o in offsets
+        ],
     }
