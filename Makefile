@@ -31,7 +31,7 @@ serve: $(STAMP)
 	$(PY) -m app serve --host $(HOST) --port $(PORT) --data-dir $(DATA)
 
 test: $(STAMP) system-deps
-	$(PY) -m pytest
+	$(PY) -m pytest --cov
 
 test-fast: $(STAMP)
 	$(PY) -m pytest -m "not slow"
