@@ -33,7 +33,7 @@ from app.errors import Conflict, ErrorCode, InvalidRequest
 from app.share.record_state import VALID_PREVIOUS, RecordState
 from app.states import validate_transition
 from app.storage.log import ReadResult
-from app.storage.record import REC_FIXED, StoredRecord
+from app.storage.record import StoredRecord, record_size
 
 AVAILABLE = RecordState.AVAILABLE
 ACQUIRED = RecordState.ACQUIRED
@@ -204,12 +204,7 @@ def _first(run: Run) -> int:
 
 def _size(records: list[StoredRecord]) -> int:
     """Bytes of records as the log read counts them against ``max_bytes``."""
-    total = 0
-    for r in records:
-        total += REC_FIXED + len(r.value or b"") + len(r.key or b"")
-        for hk, hv in r.headers:
-            total += 8 + len(hk) + (len(hv) if hv else 0)
-    return total
+    return sum(record_size(r) for r in records)
 
 
 def _fit(records: list[StoredRecord], budget: int, allow_oversize: bool) -> list[StoredRecord]:

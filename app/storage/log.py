@@ -487,9 +487,7 @@ class PartitionLog:
                                 continue
                             if r.offset >= end or len(out) >= max_records:
                                 return result
-                            size = record.REC_FIXED + len(r.value or b"") + len(r.key or b"")
-                            for hk, hv in r.headers:
-                                size += 8 + len(hk) + (len(hv) if hv else 0)
+                            size = record.record_size(r)
                             if out and total + size > max_bytes:
                                 return result
                             total += size

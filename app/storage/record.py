@@ -40,7 +40,7 @@ from __future__ import annotations
 import struct
 import zlib
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from app.errors import CorruptRecordError
 
@@ -143,13 +143,25 @@ def marker_is_commit(key: bytes | None) -> bool:
     return bool(kind == 1)
 
 
-def payload_size(record: Record) -> int:
+class RecordLike(Protocol):
+    """A record to append or one read back: what the size rules look at."""
+
+    @property
+    def key(self) -> bytes | None: ...
+    @property
+    def value(self) -> bytes | None: ...
+    @property
+    def headers(self) -> Sequence[Header]: ...
+
+
+def payload_size(record: RecordLike) -> int:
     """Bytes of a record's key and value: what a topic's ``max_message_bytes`` limits."""
     return len(record.key or b"") + len(record.value or b"")
 
 
-def record_size(record: Record) -> int:
-    """Bytes a record takes inside a batch (for limits, before encoding)."""
+def record_size(record: RecordLike) -> int:
+    """Bytes a record takes inside a batch: what the server's ``max_record_bytes`` limits, and
+    what reads count against their ``max_bytes``."""
     size = REC_FIXED + payload_size(record)
     for h in record.headers:
         size += 8 + len(h.key.encode()) + len(h.value or b"")

@@ -17,7 +17,7 @@ import orjson
 
 from app.api.wire._fields import MAX_INT32, array, integer, obj, optional, string
 from app.errors import ErrorCode, InvalidRequest, TooLarge
-from app.storage.record import REC_FIXED, Header, Record, StoredRecord
+from app.storage.record import REC_FIXED, Header, Record, StoredRecord, record_size
 
 ENCODINGS = ("utf8", "base64", "json")
 _MAX_TS = 2**62
@@ -62,7 +62,6 @@ def parse_record(
     enc = encoding_of(enc, f"{where}.encoding") if enc is not None else encoding
     key = _bytes(raw.get("key"), enc, f"{where}.key")
     value = _bytes(raw.get("value"), enc, f"{where}.value")
-    size = REC_FIXED + (len(key) if key else 0) + (len(value) if value else 0)
     headers: list[Header] = []
     for j, h in enumerate(optional(array, raw.get("headers"), f"{where}.headers") or ()):
         hw = f"{where}.headers[{j}]"
@@ -70,15 +69,16 @@ def parse_record(
         hk = string(h.get("key"), f"{hw}.key", 0)
         hv = _bytes(h.get("value"), enc, f"{hw}.value")
         headers.append(Header(hk, hv))
-        size += 8 + len(hk.encode()) + (len(hv) if hv else 0)
+    partition = optional(integer, raw.get("partition"), f"{where}.partition", 0, MAX_INT32)
+    ts = raw.get("timestamp")
+    timestamp = now_ms if ts is None else integer(ts, f"{where}.timestamp", 0, _MAX_TS)
+    record = Record(timestamp, key, value, tuple(headers))
+    size = record_size(record)
     if size > max_record_bytes:
         raise TooLarge(
             ErrorCode.RECORD_TOO_LARGE, f"{where} is {size} bytes; the limit is {max_record_bytes}"
         )
-    partition = optional(integer, raw.get("partition"), f"{where}.partition", 0, MAX_INT32)
-    ts = raw.get("timestamp")
-    timestamp = now_ms if ts is None else integer(ts, f"{where}.timestamp", 0, _MAX_TS)
-    return partition, Record(timestamp, key, value, tuple(headers))
+    return partition, record
 
 
 def _check_int64(value: Any, where: str) -> None:
@@ -134,7 +134,7 @@ def _parse_plain_utf8(
     """
     out: list[tuple[int | None, Record]] = []
     append = out.append
-    limit = max_record_bytes - REC_FIXED
+    limit = max_record_bytes - REC_FIXED  # record_size of a record without headers
     plain = _PLAIN_KEYS.issuperset
     no_headers = ()
     new = tuple.__new__  # a NamedTuple's own constructor costs twice as much per record
