@@ -202,20 +202,18 @@ def _first(run: Run) -> int:
     return run.first
 
 
-def _size(records: list[StoredRecord]) -> int:
-    """Bytes of records as the log read counts them against ``max_bytes``."""
-    return sum(record_size(r) for r in records)
-
-
-def _fit(records: list[StoredRecord], budget: int, allow_oversize: bool) -> list[StoredRecord]:
-    """The longest prefix of ``records`` within ``budget`` bytes (the first one regardless,
-    with ``allow_oversize``)."""
+def _fit(got: ReadResult, budget: int, allow_oversize: bool) -> tuple[list[StoredRecord], int]:
+    """The longest prefix of the records read within ``budget`` bytes (the first one
+    regardless, with ``allow_oversize``), and its size as reads count it (``record_size``)."""
+    if got.bytes <= budget:
+        return got.records, got.bytes
     total = 0
-    for i, r in enumerate(records):
-        total += _size([r])
-        if total > budget and (i or not allow_oversize):
-            return records[:i]
-    return records
+    for i, r in enumerate(got.records):
+        size = record_size(r)
+        if total + size > budget and (i or not allow_oversize):
+            return got.records[:i], total
+        total += size
+    return got.records, total
 
 
 def _is_gap(run: Run) -> bool:
@@ -439,7 +437,7 @@ class SharePartition:
                 end = got.next_offset if got.next_offset > run.first else run.first + chunk
                 self._archive_gaps(run.first, end - 1, [])
                 continue
-            fit = _fit(got.records, budget, allow_oversize and not records)
+            fit, size = _fit(got, budget, allow_oversize and not records)
             if not fit:
                 break
             end = got.next_offset if len(fit) == len(got.records) else fit[-1].offset + 1
@@ -447,7 +445,7 @@ class SharePartition:
                 self._cut(end)
             self._acquire_run(run, member, lock)
             count += run.size
-            budget -= _size(fit)
+            budget -= size
             records.extend((r, run.delivery_count) for r in fit)
             self._archive_gaps(run.first, run.last, fit)
             if last_attempt or run.delivery_count > throttle_at:
@@ -502,13 +500,13 @@ class SharePartition:
         if want <= 0:
             return []
         got = read(self.end_offset, want, bound, budget)
-        records = _fit(got.records, budget, allow_oversize)
+        records, size = _fit(got, budget, allow_oversize)
         nxt = (
             got.next_offset
             if len(records) == len(got.records)
             else (records[-1].offset + 1 if records else self.end_offset)
         )
-        budget -= _size(records)
+        budget -= size
         if not record_limit and records and budget > 0 and nxt == got.next_offset:
             # batch_optimized: extend to the end of the produce batch holding the last record
             last = records[-1].offset
@@ -519,7 +517,7 @@ class SharePartition:
             ext = min(ext, bound - 1, self.start_offset + limits.max_locks - 1)
             if ext >= nxt:
                 more = read(nxt, ext - nxt + 1, ext + 1, budget)
-                extra = _fit(more.records, budget, False)
+                extra, _ = _fit(more, budget, False)
                 records.extend(extra)
                 if len(extra) == len(more.records):
                     nxt = max(nxt, more.next_offset)

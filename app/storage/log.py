@@ -493,7 +493,7 @@ class PartitionLog:
                             total += size
                             out.append(r)
                             result.next_offset = r.offset + 1
-                        result.bytes = total
+                            result.bytes = total
                 cpos += h.size
             if cpos == 0:
                 raise CorruptRecordError("short read inside a segment", pos)
