@@ -164,7 +164,7 @@ class ProduceService:
                 if all(rec.key is None for _, rec in records):
                     return [topic.next_sticky_partition()] * len(records)
         else:
-            self.appender.check_sizes(topic, (rec for _, rec in records))
+            self._check_sizes(topic, [rec for _, rec in records])
         sticky = -1
         out = []
         for p, rec in records:
@@ -179,6 +179,12 @@ class ProduceService:
                 topic.log(p)  # raises UNKNOWN_TOPIC_OR_PARTITION
             out.append(p)
         return out
+
+    def _check_sizes(self, topic: Topic, records: list[Record]) -> None:
+        """The topic's ``max_message_bytes``; a topic whose limit is not below the server's
+        ``max_record_bytes``, under which the records were parsed, needs no second look."""
+        if topic.max_message_bytes < self.settings.max_record_bytes:
+            self.appender.check_sizes(topic, records)
 
     # -- under an Idempotency-Key -------------------------------------------------------------
 
@@ -262,7 +268,7 @@ class ProduceService:
             try:
                 topic = self.topics.get(b.topic)
                 lg = topic.log(b.partition)
-                self.appender.check_sizes(topic, b.records)
+                self._check_sizes(topic, b.records)
                 logs.append(lg)
             except SluiceError as exc:
                 res.error = exc

@@ -112,12 +112,26 @@ def parse_produce(
             ErrorCode.REQUEST_TOO_LARGE,
             f"{len(records)} records in one request; the limit is {max_records}",
         )
-    encoding = encoding_of(body.get("encoding"))
+    return parse_records(records, encoding_of(body.get("encoding")), now_ms, max_record_bytes)
+
+
+def parse_records(
+    records: list[Any], encoding: str, now_ms: int, max_record_bytes: int, where: str = ""
+) -> list[tuple[int | None, Record]]:
+    """Every wire record of a list → (requested partition or None, Record); errors name
+    ``{where}records[i]``. Plain utf8 records take a fast path."""
     if encoding == "utf8":
         fast = _parse_plain_utf8(records, now_ms, max_record_bytes)
         if fast is not None:
             return fast
-    return [parse_record(r, i, encoding, now_ms, max_record_bytes) for i, r in enumerate(records)]
+    try:
+        return [
+            parse_record(r, i, encoding, now_ms, max_record_bytes) for i, r in enumerate(records)
+        ]
+    except InvalidRequest as exc:
+        if not where:
+            raise
+        raise InvalidRequest(ErrorCode.INVALID_REQUEST, f"{where}{exc.message}") from None
 
 
 _PLAIN_KEYS = frozenset(("key", "value", "partition"))

@@ -17,7 +17,7 @@ from app.api.wire._fields import (
     optional,
     string,
 )
-from app.api.wire.records import encoding_of, parse_record
+from app.api.wire.records import encoding_of, parse_records
 from app.api.wire.share import parse_acks
 from app.errors import ErrorCode, InvalidRequest, TooLarge
 from app.groups.coordinator import OFFSET_METADATA_MAX_CHARS
@@ -147,13 +147,8 @@ def parse_produce(
             )
         seen.add((topic, partition))
         records = array(rb.get("records"), f"{where}.records", min_items=1)
-        parsed = []
-        for j, r in enumerate(records):
-            try:
-                parsed.append(parse_record(r, j, encoding, now_ms, max_record_bytes)[1])
-            except InvalidRequest as exc:
-                raise InvalidRequest(ErrorCode.INVALID_REQUEST, f"{where}.{exc.message}") from None
-        batches.append(ProduceBatch(topic, partition, seq, parsed))
+        parsed = parse_records(records, encoding, now_ms, max_record_bytes, f"{where}.")
+        batches.append(ProduceBatch(topic, partition, seq, [rec for _, rec in parsed]))
     return StatefulProduce(producer.producer_id, producer.producer_epoch, tid, batches)
 
 
