@@ -33,6 +33,17 @@ def _refuse(value: Any, where: str, expected: str, code: ErrorCode) -> InvalidRe
     return InvalidRequest(code, f"{where}: expected {expected}")
 
 
+def _sized(kind: str, unit: str, lo: int, hi: int | None) -> str:
+    """``a string of 1 to 5 characters``, ``a non-empty list``…: a length rule in words."""
+    if hi is None:
+        return {0: f"a {kind}", 1: f"a non-empty {kind}"}.get(
+            lo, f"a {kind} of at least {lo} {unit}"
+        )
+    if lo == 0:
+        return f"a {kind} of at most {hi} {unit}"
+    return f"a {kind} of {lo} to {hi} {unit}"
+
+
 def optional(
     check: Callable[Concatenate[Any, _P], _T], value: Any, *args: _P.args, **kwargs: _P.kwargs
 ) -> _T | None:
@@ -84,15 +95,7 @@ def string(
         and (max_len is None or len(value) <= max_len)
     ):
         return value
-    if max_len is None:
-        expected = {0: "a string", 1: "a non-empty string"}.get(
-            min_len, f"a string of at least {min_len} characters"
-        )
-    elif min_len == 0:
-        expected = f"a string of at most {max_len} characters"
-    else:
-        expected = f"a string of {min_len} to {max_len} characters"
-    raise _refuse(value, where, expected, code)
+    raise _refuse(value, where, _sized("string", "characters", min_len, max_len), code)
 
 
 def member_id(value: Any, where: str = "member_id") -> str:
@@ -128,15 +131,7 @@ def array(
         and (max_items is None or len(value) <= max_items)
     ):
         return value
-    if max_items is None:
-        expected = {0: "a list", 1: "a non-empty list"}.get(
-            min_items, f"a list of at least {min_items} items"
-        )
-    elif min_items == 0:
-        expected = f"a list of at most {max_items} items"
-    else:
-        expected = f"a list of {min_items} to {max_items} items"
-    raise _refuse(value, where, expected, code)
+    raise _refuse(value, where, _sized("list", "items", min_items, max_items), code)
 
 
 def names(
