@@ -27,16 +27,19 @@ from app.api.schemas import REQUEST_MODELS
 from app.clock import Clock
 from app.config import Settings
 from app.errors import ErrorCode, Unavailable
-from app.metrics import Metrics
 from app.runtime import Broker
 
 
-class MetricsMiddleware:
-    """Counts requests and their latency per route template (pure ASGI: a few µs each)."""
+class RequestGate:
+    """Every request passes here, in one pure-ASGI layer (a few µs each): an API endpoint
+    (``/v1/…``) answers 503 NOT_READY until recovery has finished and again once shutdown has
+    begun (the one readiness check, before any router runs); every HTTP request is counted,
+    with its latency, per route template."""
 
-    def __init__(self, app: ASGIApp, metrics: Metrics) -> None:
+    def __init__(self, app: ASGIApp, broker: Broker) -> None:
         self.app = app
-        self.metrics = metrics
+        self.broker = broker
+        self.metrics = broker.metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -52,28 +55,16 @@ class MetricsMiddleware:
             await send(message)
 
         try:
-            await self.app(scope, receive, send_status)
+            if not self.broker.ready and scope["path"].startswith("/v1/"):
+                await error_response(Unavailable(ErrorCode.NOT_READY))(scope, receive, send_status)
+            else:
+                await self.app(scope, receive, send_status)
         finally:
             route = scope.get("route")
             path = getattr(route, "path", "unmatched")
             method = scope["method"]
             self.metrics.requests.inc(1, (path, method, str(status)))
             self.metrics.latency.observe(time.perf_counter() - started, (path, method))
-
-
-class ReadinessGate:
-    """Every API endpoint (``/v1/…``) answers 503 NOT_READY until recovery has finished and
-    again once shutdown has begun: the one readiness check, before any router runs."""
-
-    def __init__(self, app: ASGIApp, broker: Broker) -> None:
-        self.app = app
-        self.broker = broker
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and not self.broker.ready and scope["path"].startswith("/v1/"):
-            await error_response(Unavailable(ErrorCode.NOT_READY))(scope, receive, send)
-            return
-        await self.app(scope, receive, send)
 
 
 def create_app(
@@ -116,8 +107,7 @@ def create_app(
     app.include_router(transactions.router)
     app.include_router(groups.router)
     app.include_router(share_groups.router)
-    app.add_middleware(ReadinessGate, broker=the_broker)
-    app.add_middleware(MetricsMiddleware, metrics=the_broker.metrics)
+    app.add_middleware(RequestGate, broker=the_broker)
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

@@ -4,7 +4,7 @@ Routers reach every service through the functions here (``producers(request)``,
 ``transactions(request)``…), read off the one ``Broker`` the app holds. They are called
 directly, not through ``Depends``: FastAPI's dependency solving costs tens of microseconds a
 request, more than the work of a small request. Readiness is checked once for every endpoint,
-by ``app.main.ReadinessGate``, before a router runs.
+by ``app.main.RequestGate``, before a router runs.
 """
 
 from __future__ import annotations
