@@ -56,6 +56,8 @@ def topics(value: Any, where: str = "subscribed_topics") -> list[str] | None:
     if value is None:
         return None
     items = f.array(value, where)
+    if not all(isinstance(t, str) for t in items):
+        raise InvalidRequest(ErrorCode.INVALID_REQUEST, f"{where}: expected a list of topic names")
     if len(items) > _MAX_TOPICS:
         raise TooLarge(ErrorCode.REQUEST_TOO_LARGE, f"{where}: more than {_MAX_TOPICS} topics")
     return list(
@@ -66,10 +68,9 @@ def topics(value: Any, where: str = "subscribed_topics") -> list[str] | None:
 
 
 def parse_heartbeat(body: dict[str, Any]) -> ShareHeartbeat:
-    epoch = body.get("member_epoch")
     return ShareHeartbeat(
         f.optional(f.member_id, body.get("member_id")),
-        0 if epoch is None else f.integer(epoch, "member_epoch"),
+        f.integer(body.get("member_epoch", 0), "member_epoch"),
         topics(body.get("subscribed_topics")),
     )
 
@@ -78,8 +79,8 @@ def parse_fetch(
     body: dict[str, Any], max_read_records: int, max_wait_ms: int, max_delay_ms: int
 ) -> ShareFetch:
     """``max_records`` and ``max_wait_ms`` above the server's limits are lowered to them."""
-    mode = body.get("acquire_mode")
-    if mode is not None and mode not in _ACQUIRE_MODES:
+    mode = body.get("acquire_mode", "batch_optimized")
+    if mode not in _ACQUIRE_MODES:
         raise InvalidRequest(
             ErrorCode.INVALID_REQUEST, "acquire_mode: expected batch_optimized or record_limit"
         )

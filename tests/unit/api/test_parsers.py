@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from app.api.wire import groups, topics, txn
+from app.api.wire import groups, share, topics, txn
 from app.errors import ErrorCode, InvalidRequest, SluiceError
 from app.groups.group import OffsetCommit
 
@@ -169,3 +169,20 @@ def test_init_producer_timeout_type_has_its_own_code() -> None:
     )
     # the bounds are the coordinator's: any integer passes the wire
     assert txn.parse_init({"transaction_timeout_ms": -5}).timeout_ms == -5
+
+
+# -- share groups -------------------------------------------------------------------------------
+
+
+def test_share_bodies_refuse_nulls_and_non_string_topics_as_before() -> None:
+    assert code_of(share.parse_heartbeat, {"member_epoch": None}) is ErrorCode.INVALID_REQUEST
+    assert share.parse_heartbeat({}).member_epoch == 0
+    fetch = {"member_id": "m", "acquire_mode": None}
+    assert code_of(lambda b: share.parse_fetch(b, 500, 0, 0), fetch) is ErrorCode.INVALID_REQUEST
+    assert not share.parse_fetch({"member_id": "m"}, 500, 0, 0).record_limit
+    bad: list[Any]
+    for bad in ([1], [None], ["t", 2]):
+        body: dict[str, Any] = {"member_epoch": 0, "subscribed_topics": bad}
+        assert code_of(share.parse_heartbeat, body) is ErrorCode.INVALID_REQUEST
+    body = {"member_epoch": 0, "subscribed_topics": ["no/slash"]}
+    assert code_of(share.parse_heartbeat, body) is ErrorCode.INVALID_TOPIC
