@@ -1,8 +1,9 @@
 """Request helpers: the services off app.state, bounded body reading, JSON answers.
 
-Routers reach every service through the functions here (``producers(request)``,
-``transactions(request)``…), read off the one ``Broker`` the app holds. They are called
-directly, not through ``Depends``: FastAPI's dependency solving costs tens of microseconds a
+Routers reach the services of the one ``Broker`` the app holds through the functions here:
+``broker_of(request)`` once in a handler that uses several of them, ``groups(request)``,
+``share(request)``… in one that calls a single service. They are called directly, not
+through ``Depends``: FastAPI's dependency solving costs tens of microseconds a
 request, more than the work of a small request. Readiness is checked once for every endpoint,
 by ``app.main.RequestGate``, before a router runs.
 """
@@ -15,13 +16,9 @@ import orjson
 from fastapi import Request
 from starlette.responses import Response
 
-from app.clock import Clock
-from app.config import Settings
 from app.errors import ErrorCode, InvalidRequest, TooLarge
 from app.groups.coordinator import GroupCoordinator
-from app.producers.produce import ProduceService
 from app.reads import Reads
-from app.retention import Retention
 from app.runtime import Broker
 from app.share.admin import ShareGroupAdmin
 from app.share.coordinator import ShareGroupCoordinator
@@ -29,38 +26,17 @@ from app.topics import TopicRegistry
 from app.transactions.coordinator import TransactionCoordinator
 
 
-async def broker(request: Request) -> Broker:
-    # async: a plain def dependency would be run in a worker thread on every request
-    return broker_of(request)
-
-
 def broker_of(request: Request) -> Broker:
     b: Broker = request.app.state.broker
     return b
-
-
-def settings(request: Request) -> Settings:
-    return broker_of(request).settings
-
-
-def clock(request: Request) -> Clock:
-    return broker_of(request).clock
 
 
 def topics(request: Request) -> TopicRegistry:
     return broker_of(request).topics
 
 
-def producers(request: Request) -> ProduceService:
-    return broker_of(request).producers
-
-
 def reads(request: Request) -> Reads:
     return broker_of(request).reads
-
-
-def retention(request: Request) -> Retention:
-    return broker_of(request).retention
 
 
 def transactions(request: Request) -> TransactionCoordinator:

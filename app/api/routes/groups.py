@@ -29,8 +29,9 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     responses={200: {"model": schemas.GroupHeartbeatResponse}, **ERRORS},
 )
 async def heartbeat(group_id: str, request: Request) -> Response:
-    req = wire.parse_heartbeat(await read_object(request, deps.settings(request).max_request_bytes))
-    answer = await deps.groups(request).heartbeat(
+    b = deps.broker_of(request)
+    req = wire.parse_heartbeat(await read_object(request, b.settings.max_request_bytes))
+    answer = await b.groups.heartbeat(
         group_id,
         req.member_id,
         req.member_epoch,
@@ -49,10 +50,9 @@ async def heartbeat(group_id: str, request: Request) -> Response:
     responses={200: {"model": schemas.OffsetCommitResponse}, **ERRORS},
 )
 async def commit_offsets(group_id: str, request: Request) -> Response:
-    req = wire.parse_commit(await read_object(request, deps.settings(request).max_request_bytes))
-    errors = await deps.groups(request).commit_offsets(
-        group_id, req.member_id, req.member_epoch, req.offsets
-    )
+    b = deps.broker_of(request)
+    req = wire.parse_commit(await read_object(request, b.settings.max_request_bytes))
+    errors = await b.groups.commit_offsets(group_id, req.member_id, req.member_epoch, req.offsets)
     return json_response(wire.show_commit(req.offsets, errors))
 
 

@@ -18,9 +18,10 @@ router = APIRouter(prefix="/v1", tags=["producers"])
     responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS},
 )
 async def init_producer(request: Request) -> Response:
-    body, _ = await read_json(request, deps.settings(request).max_request_bytes, optional=True)
+    b = deps.broker_of(request)
+    body, _ = await read_json(request, b.settings.max_request_bytes, optional=True)
     req = wire.parse_init(body)
-    pid, epoch = await deps.transactions(request).init_producer_id(
+    pid, epoch = await b.transactions.init_producer_id(
         req.transactional_id, req.timeout_ms, req.producer_id, req.producer_epoch
     )
     return json_response({"producer_id": pid, "producer_epoch": epoch})
@@ -33,12 +34,11 @@ async def init_producer(request: Request) -> Response:
     responses={200: {"model": schemas.StatefulProduceResponse}, **schemas.ERRORS},
 )
 async def produce(request: Request) -> Response:
-    s = deps.settings(request)
+    b = deps.broker_of(request)
+    s = b.settings
     body, _ = await read_json(request, s.max_request_bytes)
-    req = wire.parse_produce(
-        body, deps.clock(request).now_ms(), s.max_records_per_request, s.max_record_bytes
-    )
-    results = await deps.producers(request).produce_batches(
+    req = wire.parse_produce(body, b.clock.now_ms(), s.max_records_per_request, s.max_record_bytes)
+    results = await b.producers.produce_batches(
         req.producer_id, req.producer_epoch, req.transactional_id, req.batches
     )
     return json_response(

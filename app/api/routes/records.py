@@ -24,16 +24,17 @@ Isolation = Literal["read_uncommitted", "read_committed"]
     responses={200: {"model": schemas.ProduceResponse}, **schemas.ERRORS},
 )
 async def produce(topic: str, request: Request) -> Response:
+    b = deps.broker_of(request)
     idempotency_key = request.headers.get("idempotency-key")
-    s = deps.settings(request)
+    s = b.settings
     body, raw = await read_json(request, s.max_request_bytes)
     records = wire.parse_produce(
-        body, deps.clock(request).now_ms(), s.max_records_per_request, s.max_record_bytes, raw
+        body, b.clock.now_ms(), s.max_records_per_request, s.max_record_bytes, raw
     )
     if idempotency_key is None:
-        produced = await deps.producers(request).produce(topic, records)
+        produced = await b.producers.produce(topic, records)
     else:
-        produced = await deps.producers(request).produce_keyed(topic, records, idempotency_key, raw)
+        produced = await b.producers.produce_keyed(topic, records, idempotency_key, raw)
     return json_response(
         {"offsets": [{"partition": p, "offset": o, "timestamp": t} for p, o, t in produced]}
     )
@@ -55,12 +56,13 @@ async def read(
     isolation_level: Isolation = "read_uncommitted",
     encoding: schemas.Encoding = "utf8",
 ) -> Response:
-    max_wait_ms = min(max_wait_ms, deps.settings(request).max_wait_ms)
-    answer = await deps.reads(request).read(
+    b = deps.broker_of(request)
+    max_wait_ms = min(max_wait_ms, b.settings.max_wait_ms)
+    answer = await b.reads.read(
         topic,
         partition,
         offset,
-        max_records=min(max_records, deps.settings(request).max_read_records),
+        max_records=min(max_records, b.settings.max_read_records),
         max_bytes=max_bytes,
         max_wait_ms=max_wait_ms,
         committed=isolation_level == "read_committed",

@@ -19,10 +19,11 @@ router = APIRouter(prefix="/v1/share-groups", tags=["share groups"])
     responses={200: {"model": schemas.ShareHeartbeatResponse}, **schemas.ERRORS},
 )
 async def heartbeat(group_id: str, request: Request) -> Response:
+    b = deps.broker_of(request)
     validate_name(group_id, "group")
-    s = deps.settings(request)
+    s = b.settings
     req = wire.parse_heartbeat(await read_object(request, s.max_request_bytes))
-    member, _ = await deps.share(request).membership.heartbeat(
+    member, _ = await b.share.membership.heartbeat(
         group_id, req.member_id, req.member_epoch, req.subscribed_topics
     )
     return json_response(
@@ -53,15 +54,16 @@ async def leave(group_id: str, member_id: str, request: Request) -> Response:
     responses={200: {"model": schemas.ShareFetchResponse}, **schemas.ERRORS},
 )
 async def fetch(group_id: str, request: Request) -> Response:
+    b = deps.broker_of(request)
     validate_name(group_id, "group")
-    s = deps.settings(request)
+    s = b.settings
     req = wire.parse_fetch(
         await read_object(request, s.max_request_bytes),
         s.max_read_records,
         s.max_wait_ms,
         s.share_max_release_delay_ms,
     )
-    answer = await deps.share(request).fetch(
+    answer = await b.share.fetch(
         group_id,
         req.member_id,
         req.subscribed_topics,
@@ -81,11 +83,12 @@ async def fetch(group_id: str, request: Request) -> Response:
     responses={200: {"model": schemas.ShareAcknowledgeResponse}, **schemas.ERRORS},
 )
 async def acknowledge(group_id: str, request: Request) -> Response:
-    s = deps.settings(request)
+    b = deps.broker_of(request)
+    s = b.settings
     req = wire.parse_acknowledge(
         await read_object(request, s.max_request_bytes), s.share_max_release_delay_ms
     )
-    results = await deps.share(request).acknowledge(group_id, req.member_id, req.acks)
+    results = await b.share.acknowledge(group_id, req.member_id, req.acks)
     return json_response({"results": wire.show_results(results)})
 
 
@@ -96,8 +99,9 @@ async def acknowledge(group_id: str, request: Request) -> Response:
     responses={200: {"model": schemas.ShareGroupConfig}, **schemas.ERRORS},
 )
 async def configure(group_id: str, request: Request) -> Response:
-    body, _ = await read_json(request, deps.settings(request).max_request_bytes)
-    group = await deps.share_admin(request).configure(group_id, wire.config_changes(body))
+    b = deps.broker_of(request)
+    body, _ = await read_json(request, b.settings.max_request_bytes)
+    group = await b.share_admin.configure(group_id, wire.config_changes(body))
     return json_response(group.config.to_dict())
 
 
@@ -119,10 +123,9 @@ async def list_groups(request: Request) -> Response:
     responses={200: {"model": schemas.ShareGroupDescription}, **schemas.ERRORS},
 )
 async def describe(group_id: str, request: Request) -> Response:
-    group = deps.share(request).membership.group(group_id)
-    return json_response(
-        wire.show_group(group, deps.share_admin(request).describe_partitions(group))
-    )
+    b = deps.broker_of(request)
+    group = b.share.membership.group(group_id)
+    return json_response(wire.show_group(group, b.share_admin.describe_partitions(group)))
 
 
 @router.get(
@@ -157,9 +160,10 @@ async def records(
     responses={200: {"model": schemas.ShareOffsetsResetResponse}, **schemas.ERRORS},
 )
 async def reset_offsets(group_id: str, request: Request) -> Response:
-    body = await read_object(request, deps.settings(request).max_request_bytes)
+    b = deps.broker_of(request)
+    body = await read_object(request, b.settings.max_request_bytes)
     targets, dry_run = wire.parse_reset(body)
-    done = await deps.share_admin(request).reset_offsets(group_id, targets, dry_run)
+    done = await b.share_admin.reset_offsets(group_id, targets, dry_run)
     return json_response(
         {
             "dry_run": dry_run,

@@ -24,13 +24,12 @@ router = APIRouter(prefix="/v1/topics", tags=["topics"])
     responses={201: {"model": schemas.TopicDescription}, **schemas.ERRORS},
 )
 async def create_topic(request: Request) -> Response:
-    s = deps.settings(request)
+    b = deps.broker_of(request)
+    s = b.settings
     new = wire.parse_create(
         await read_object(request, s.max_request_bytes), s.default_partitions, s.max_partitions
     )
-    topic = await deps.topics(request).create(
-        new.name, new.partitions, new.config, deps.clock(request).now_ms()
-    )
+    topic = await b.topics.create(new.name, new.partitions, new.config, b.clock.now_ms())
     return json_response(wire.show_topic(topic), 201)
 
 
@@ -63,13 +62,12 @@ async def describe_topic(topic: str, request: Request) -> Response:
     responses={200: {"model": schemas.TopicDescription}, **schemas.ERRORS},
 )
 async def update_topic(topic: str, request: Request) -> Response:
-    body = await read_object(request, deps.settings(request).max_request_bytes)
+    b = deps.broker_of(request)
+    body = await read_object(request, b.settings.max_request_bytes)
     # an unknown topic is a 404 whatever its body says: looked up before the body is judged
-    deps.topics(request).get(topic)
-    change = wire.parse_patch(body, deps.settings(request).max_partitions)
-    updated = await deps.topics(request).update(
-        topic, change.partitions, change.config, deps.clock(request).now_ms()
-    )
+    b.topics.get(topic)
+    change = wire.parse_patch(body, b.settings.max_partitions)
+    updated = await b.topics.update(topic, change.partitions, change.config, b.clock.now_ms())
     return json_response(wire.show_topic(updated))
 
 
@@ -88,10 +86,9 @@ async def delete_topic(topic: str, request: Request) -> Response:
     responses={200: {"model": schemas.DeleteRecordsResponse}, **schemas.ERRORS},
 )
 async def delete_records(topic: str, request: Request) -> Response:
-    wanted = wire.parse_delete_records(
-        await read_object(request, deps.settings(request).max_request_bytes)
-    )
-    done = await deps.retention(request).delete_records(topic, wanted)
+    b = deps.broker_of(request)
+    wanted = wire.parse_delete_records(await read_object(request, b.settings.max_request_bytes))
+    done = await b.retention.delete_records(topic, wanted)
     return json_response(
         {"partitions": [{"partition": p, "log_start_offset": start} for p, start in done]}
     )

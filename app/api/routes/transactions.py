@@ -13,12 +13,11 @@ router = APIRouter(prefix="/v1/transactions", tags=["transactions"])
 
 
 async def _end(tid: str, request: Request, commit: bool) -> Response:
+    b = deps.broker_of(request)
     validate_name(tid, "transactional id")
-    body, _ = await read_json(request, deps.settings(request).max_request_bytes)
+    body, _ = await read_json(request, b.settings.max_request_bytes)
     req = wire.parse_producer(body)
-    pid, epoch = await deps.transactions(request).end_txn(
-        tid, req.producer_id, req.producer_epoch, commit
-    )
+    pid, epoch = await b.transactions.end_txn(tid, req.producer_id, req.producer_epoch, commit)
     return json_response({"producer_id": pid, "producer_epoch": epoch})
 
 
@@ -49,10 +48,11 @@ async def abort(tid: str, request: Request) -> Response:
     responses={200: {"model": schemas.TxnOffsetsResponse}, **schemas.ERRORS},
 )
 async def offsets(tid: str, request: Request) -> Response:
+    b = deps.broker_of(request)
     validate_name(tid, "transactional id")
-    body, _ = await read_json(request, deps.settings(request).max_request_bytes)
+    body, _ = await read_json(request, b.settings.max_request_bytes)
     req = wire.parse_offsets(body)
-    await deps.transactions(request).add_offsets(
+    await b.transactions.add_offsets(
         tid,
         req.producer_id,
         req.producer_epoch,
@@ -79,10 +79,11 @@ async def offsets(tid: str, request: Request) -> Response:
     responses={200: {"model": schemas.ShareAcknowledgeResponse}, **schemas.ERRORS},
 )
 async def acknowledgements(tid: str, request: Request) -> Response:
+    b = deps.broker_of(request)
     validate_name(tid, "transactional id")
-    body, _ = await read_json(request, deps.settings(request).max_request_bytes)
-    req = wire.parse_acknowledgements(body, deps.settings(request).share_max_release_delay_ms)
-    results = await deps.transactions(request).add_acknowledgements(
+    body, _ = await read_json(request, b.settings.max_request_bytes)
+    req = wire.parse_acknowledgements(body, b.settings.share_max_release_delay_ms)
+    results = await b.transactions.add_acknowledgements(
         tid, req.producer_id, req.producer_epoch, req.group_id, req.member_id, req.acks
     )
     return json_response({"results": share_wire.show_results(results)})
