@@ -164,7 +164,7 @@ class ProduceService:
                 if all(rec.key is None for _, rec in records):
                     return [topic.next_sticky_partition()] * len(records)
         else:
-            self._check_sizes(topic, [rec for _, rec in records])
+            self.appender.check_sizes(topic, (rec for _, rec in records))
         sticky = -1
         out = []
         for p, rec in records:
@@ -283,7 +283,7 @@ class ProduceService:
         now = self.clock.now_ms()
         attributes = record.TRANSACTIONAL_FLAG if tid is not None else 0
         touched: list[PartitionLog] = []
-        appended = 0
+        counted = 0
         for b, maybe_lg, res in zip(batches, logs, results, strict=True):
             if maybe_lg is None:
                 continue
@@ -297,6 +297,7 @@ class ProduceService:
                 res.error = exc
                 continue
             touched.append(lg)
+            counted += len(b.records)  # retries too: the metric counts records answered
             if not isinstance(plan, AppendPlan):
                 res.base_offset = plan.first_offset  # a retry: the original answer
                 continue
@@ -311,10 +312,9 @@ class ProduceService:
             )
             state.commit(plan, info.base_offset, info.last_offset, now)
             res.base_offset = info.base_offset
-            appended += len(b.records)
         if touched:
             await self.appender.wait_durable(touched)
-        self.records_in.inc(appended)
+        self.records_in.inc(counted)
         return results
 
     def expire_producers(self) -> int:
