@@ -26,7 +26,7 @@ from app.flusher import Flusher
 from app.producers.manager import ProducerStateManager
 from app.storage import record
 from app.storage.log import AppendInfo, PartitionLog
-from app.storage.record import Record, marker_record
+from app.storage.record import Record
 from app.topics import Topic, TopicRegistry
 
 
@@ -100,14 +100,8 @@ class Appender:
             if topic is None or topic.deleting or p >= topic.partitions:
                 continue
             lg = topic.log(p)
-            self.append(
-                lg,
-                [marker_record(commit, now)],
-                now_ms=now,
-                producer_id=producer_id,
-                producer_epoch=epoch,
-                attributes=record.TRANSACTIONAL_FLAG | record.CONTROL_FLAG,
-            )
+            lg.append_marker(producer_id, epoch, commit, now_ms=now)
+            self.flusher.appended(lg)
             producer_state(lg).on_marker(producer_id, epoch, now)
             logs.append(lg)
         if logs:

@@ -545,7 +545,8 @@ class PartitionLog:
     # -- deletion -----------------------------------------------------------------------------
 
     def advance_log_start(self, offset: int) -> bool:
-        """Move the log start forward (delete-records); True if it moved. Persist afterwards."""
+        """Move the log start forward (delete-records); True if it moved. Make the offset durable
+        first (``persist_log_start(offset)``)."""
         if offset <= self.log_start_offset:
             return False
         self.log_start_offset = offset

@@ -45,7 +45,6 @@ class TxnIndex:
         """First offset of the oldest undecided transaction, else the high watermark; never below
         the log start (delete-records or retention may pass an open transaction's first offset:
         readers then wait at the log start, as Kafka bounds its first unstable offset)."""
-        self.on_durable(high_watermark)
         lso = high_watermark
         for first in self.open.values():
             lso = min(lso, first)
