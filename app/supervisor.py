@@ -39,10 +39,6 @@ class Supervisor:
 
         self._tasks.append(asyncio.create_task(supervised(), name=f"sluice-{name}"))
 
-    @property
-    def names(self) -> list[str]:
-        return [t.get_name() for t in self._tasks]
-
     async def stop(self) -> None:
         for task in self._tasks:
             task.cancel()

@@ -196,17 +196,6 @@ class GroupStore:
                 ],
             )
 
-    async def stage_pending(
-        self,
-        group_id: str,
-        producer_id: int,
-        commit_seq: int,
-        offsets: Sequence[OffsetRow],
-        now_ms: int,
-    ) -> None:
-        async with self.db.transaction() as tx:
-            await self.write_pending(tx, group_id, producer_id, commit_seq, offsets, now_ms)
-
     @staticmethod
     async def write_pending(
         tx: Tx,
@@ -216,7 +205,8 @@ class GroupStore:
         offsets: Sequence[OffsetRow],
         now_ms: int,
     ) -> None:
-        """``stage_pending`` inside the caller's write transaction."""
+        """Stage ``offsets`` as the producer's pending offsets, inside the caller's write
+        transaction (the transaction coordinator's)."""
         await tx.execute(  # _ensure_group and the sequence in one statement
             "INSERT INTO consumer_groups (group_id, group_epoch, target_epoch, commit_seq, "
             "created_ms) VALUES (?, 0, 0, ?, ?) "
@@ -233,18 +223,12 @@ class GroupStore:
             ],
         )
 
-    async def end_pending(
-        self, group_id: str, producer_id: int, materialise: Sequence[OffsetRow], now_ms: int
-    ) -> None:
-        """Drop the producer's pending offsets, writing ``materialise`` as committed."""
-        async with self.db.transaction() as tx:
-            await self.write_end_pending(tx, group_id, producer_id, materialise, now_ms)
-
     @staticmethod
     async def write_end_pending(
         tx: Tx, group_id: str, producer_id: int, materialise: Sequence[OffsetRow], now_ms: int
     ) -> None:
-        """``end_pending`` inside the caller's write transaction."""
+        """Drop the producer's pending offsets, writing ``materialise`` as committed, inside the
+        caller's write transaction."""
         if materialise:
             await tx.executemany(
                 "INSERT OR REPLACE INTO consumer_group_offsets (group_id, topic_id, partition, "

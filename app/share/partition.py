@@ -750,6 +750,10 @@ class SharePartition:
                 )
         return staged
 
+    def holds(self, producer_id: int) -> bool:
+        """Whether any record is held by a transactional acknowledgement of the producer."""
+        return any(r.txn is not None and r.txn.producer_id == producer_id for r in self.runs)
+
     def held_by(self, producer_id: int | None = None) -> int:
         """Records held by transactional acknowledgements (of one producer, or of any)."""
         return sum(

@@ -33,7 +33,6 @@ _StoreKey = tuple[str, int, int]  # group id, topic id, partition
 class _Held:
     """The write of held acknowledgements (``TxnWrite``)."""
 
-    share: ShareGroupCoordinator
     staged: list[Staged]
     rows: list[tuple[_StoreKey, HeldAckRow]]
     completed: bool = False
@@ -118,7 +117,6 @@ class ShareTxnParticipant:
         held = None
         if done:
             held = _Held(
-                self.share,
                 [staged for _, _, (staged, _) in done],
                 [
                     (
@@ -155,7 +153,7 @@ class ShareTxnParticipant:
         changes nothing."""
         group = self.membership.groups.get(group_id)
         partitions = (
-            [sp for sp in group.partitions.values() if sp.held_by(producer_id)]
+            [sp for sp in group.partitions.values() if sp.holds(producer_id)]
             if group is not None
             else []
         )

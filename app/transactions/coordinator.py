@@ -497,8 +497,6 @@ class TransactionCoordinator:
                         state=_S.COMPLETE_COMMIT if commit else _S.COMPLETE_ABORT,
                         producer_id=pid,
                         producer_epoch=epoch,
-                        last_producer_id=tm.last_producer_id,
-                        last_epoch=tm.last_epoch,
                         partitions=frozenset(),
                         groups=frozenset(),
                         start_ms=-1,
