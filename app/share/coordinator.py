@@ -154,7 +154,7 @@ class ShareGroupCoordinator:
             await self._write_round()
 
     async def _write_round(self) -> None:
-        outcome = await self.writer.round(self._dead_letter_topic)
+        outcome = await self.writer.round(self.dead_letter_topic)
         try:
             for staged in outcome.committed:
                 self.complete(staged)
@@ -423,7 +423,7 @@ class ShareGroupCoordinator:
                 self._wake_one(item)
         return len(due)
 
-    def _dead_letter_topic(self, group_id: str) -> str | None:
+    def dead_letter_topic(self, group_id: str) -> str | None:
         group = self.groups.get(group_id)
         return group.config.dead_letter_topic if group is not None else None
 

@@ -13,7 +13,7 @@ again: copies are at-least-once.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from app.producers.appender import Appender
 from app.share.partition import DlqItem, SharePartition, Staged
@@ -32,13 +32,14 @@ class DeadLetters:
         self.appender = appender
         self.copied = 0
 
-    async def copy(self, work: Sequence[tuple[Staged, str]]) -> None:
+    async def copy(self, staged: Sequence[Staged], topic_of: Callable[[str], str | None]) -> None:
         """Append the copies of the dead-letter items of each staged change to its group's
-        dead-letter topic (named with it); return once durable."""
+        dead-letter topic (``topic_of(group_id)``, None for none); return once durable. Changes
+        of retired share partitions are left out."""
         copies: list[tuple[PartitionLog, list[Record]]] = []
-        for s, name in work:
+        for s in staged:
             sp = s.partition
-            if not s.dlq:
+            if not s.dlq or sp.retired or (name := topic_of(sp.group_id)) is None:
                 continue
             dlq = self.topics.topics.get(name)
             source = self.topics.topics.get(sp.topic)

@@ -168,14 +168,7 @@ class ShareTxnParticipant:
                         )
                         if staged is not None:
                             ending.staged.append(staged)
-                    topic = group.config.dead_letter_topic
-                    copies = [
-                        (s, topic)
-                        for s in ending.staged
-                        if s.dlq and topic is not None and not s.partition.retired
-                    ]
-                    if copies:
-                        await self.share.dead_letters.copy(copies)
+                    await self.share.dead_letters.copy(ending.staged, self.share.dead_letter_topic)
                 yield ending
             finally:
                 if not ending.completed:

@@ -139,15 +139,7 @@ class StateWriter:
         error: SluiceError | None = None
         fenced: set[SharePartition] = set()
         try:
-            copies = [
-                (s, topic)
-                for s in taken
-                if s.dlq
-                and not s.partition.retired
-                and (topic := dead_letter_topic(s.partition.group_id)) is not None
-            ]
-            if copies:
-                await self.dead_letters.copy(copies)
+            await self.dead_letters.copy(taken, dead_letter_topic)
             live = [(sp, row) for sp, row in rows if not sp.retired]  # retired meanwhile: not
             written = await self.store.write([row for _, row in live], self.now_ms())
             fenced = {sp for (sp, _), ok in zip(live, written, strict=True) if not ok}

@@ -376,10 +376,10 @@ async def test_an_ending_waits_for_a_state_round_of_its_partition(s: Served) -> 
     copy, exclusive = share.dead_letters.copy, share.writer.exclusive
     copying, gate, ending = asyncio.Event(), asyncio.Event(), asyncio.Event()
 
-    async def gated_copy(work: Any) -> None:  # holds the round between snapshot and write
+    async def gated_copy(staged: Any, topic_of: Any) -> None:  # holds the round mid-write
         copying.set()
         await gate.wait()
-        await copy(work)
+        await copy(staged, topic_of)
 
     def asking(partitions: Any) -> Any:
         ending.set()

@@ -4,6 +4,7 @@ themselves, and leave reserved partitions for a later round."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from app.errors import Conflict, ErrorCode
 from app.metadata.db import Database
 from app.metadata.share_store import ShareStore
 from app.share.dead_letters import DeadLetters
-from app.share.partition import AckType
+from app.share.partition import AckType, Staged
 from app.share.writer import StateWriter
 from tests.unit.share.test_partition import A, Harness
 
@@ -120,10 +121,14 @@ class GatedCopies:
         self.copying = asyncio.Event()
         self.copied: list[object] = []
 
-    async def copy(self, work: list[object]) -> None:
+    async def copy(self, staged: list[Staged], topic_of: Callable[[str], str | None]) -> None:
         self.copying.set()
         await self.gate.wait()
-        self.copied.extend(work)
+        self.copied.extend(
+            (s, topic_of(s.partition.group_id))
+            for s in staged
+            if s.dlq and not s.partition.retired and topic_of(s.partition.group_id) is not None
+        )
 
 
 async def test_a_round_cancelled_midway_is_taken_again_whole(store: ShareStore, h: Harness) -> None:
