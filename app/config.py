@@ -82,6 +82,13 @@ class Settings:
     txn_timeout_check_interval_ms: int = _setting(
         10_000, "how often timed-out transactions are aborted", 10, 3_600_000
     )
+    txn_answer: str = _setting(
+        "complete",
+        "when a commit or abort is answered: 'prepare', once the decision is durable (the "
+        "markers follow at once; later requests of the same transactional id wait for them), "
+        "or 'complete', once the markers and the participants' endings are durable too",
+        choices=("prepare", "complete"),
+    )
     txn_max_timeout_ms: int = _setting(
         900_000, "largest transaction_timeout_ms accepted", 1000, 7 * DAY_MS
     )

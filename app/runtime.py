@@ -88,7 +88,7 @@ class Broker:
             self.producer_ids,
             self.clock,
             settings,
-            markers=self.appender,
+            log=self.appender,
             offsets=(
                 GroupTxnParticipant(self.groups)
                 if offset_participant == "groups"
@@ -156,6 +156,7 @@ class Broker:
 
     async def stop(self) -> None:
         self.begin_shutdown()
+        await self.transactions.drain()  # ends answered early still write their markers
         await self.supervisor.stop()
         await self.share.close()  # the last share state round
         await self.flusher.close()

@@ -19,15 +19,34 @@ interleave inside a partition); failures of the disk arrive as ``StorageError`` 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
 
 from app.clock import Clock
-from app.errors import ErrorCode, TooLarge
+from app.errors import Conflict, ErrorCode, SluiceError, TooLarge
 from app.flusher import Flusher
-from app.producers.manager import ProducerStateManager
+from app.producers.manager import AppendPlan, ProducerStateManager
 from app.storage import record
 from app.storage.log import AppendInfo, PartitionLog
 from app.storage.record import Record
 from app.topics import Topic, TopicRegistry
+
+
+@dataclass(slots=True)
+class ProduceBatch:
+    """Records for one partition from a producer with state (idempotent or transactional)."""
+
+    topic: str
+    partition: int
+    base_sequence: int
+    records: list[Record]
+
+
+@dataclass(slots=True)
+class BatchResult:
+    topic: str
+    partition: int
+    base_offset: int
+    error: SluiceError | None
 
 
 def producer_state(lg: PartitionLog) -> ProducerStateManager:
@@ -77,6 +96,78 @@ class Appender:
         )
         self.flusher.appended(lg)
         return info
+
+    def resolve(self, b: ProduceBatch, parsed_under: int) -> PartitionLog:
+        """The batch's partition log, its records within the topic's size limit; raises
+        UNKNOWN_TOPIC_OR_PARTITION or RECORD_TOO_LARGE. Records parsed under a server limit
+        (``parsed_under``) not above the topic's need no second look."""
+        topic = self.topics.get(b.topic)
+        lg = topic.log(b.partition)
+        if topic.max_message_bytes < parsed_under:
+            self.check_sizes(topic, b.records)
+        return lg
+
+    def append_producer_batches(
+        self,
+        producer_id: int,
+        epoch: int,
+        batches: Sequence[tuple[PartitionLog, ProduceBatch, BatchResult]],
+        *,
+        transactional: bool,
+        all_or_nothing: bool = False,
+    ) -> list[PartitionLog]:
+        """Check every batch against its partition's producer state (epoch, sequence,
+        duplicates), then append the new ones and record them; a retried batch answers its
+        original base offset. A refused batch gets its error in its result; with
+        ``all_or_nothing`` the first refusal is raised before anything is appended. One
+        batch per partition. Answers the logs to wait on."""
+        plans: list[tuple[PartitionLog, ProduceBatch, BatchResult, AppendPlan | None]] = []
+        for lg, b, res in batches:
+            try:
+                plan = producer_state(lg).prepare(
+                    producer_id, epoch, b.base_sequence, len(b.records), transactional
+                )
+            except Conflict as exc:
+                if all_or_nothing:
+                    raise Conflict(exc.code, f"{b.topic}/{b.partition}: {exc.message}") from None
+                res.error = exc
+                continue
+            if isinstance(plan, AppendPlan):
+                plans.append((lg, b, res, plan))
+            else:
+                res.base_offset = plan.first_offset  # a retry: the original answer
+                plans.append((lg, b, res, None))
+        now = self.clock.now_ms()
+        attributes = record.TRANSACTIONAL_FLAG if transactional else 0
+        for lg, b, res, maybe_plan in plans:
+            if maybe_plan is None:
+                continue
+            info = self.append(
+                lg,
+                b.records,
+                now_ms=now,
+                producer_id=producer_id,
+                producer_epoch=epoch,
+                base_sequence=b.base_sequence,
+                attributes=attributes,
+            )
+            producer_state(lg).commit(maybe_plan, info.base_offset, info.last_offset, now)
+            res.base_offset = info.base_offset
+        return [lg for lg, _, _, _ in plans]
+
+    def open_transactions(self) -> dict[int, tuple[int, set[tuple[str, int]]]]:
+        """Every producer id with a transaction open on some partition: its epoch there and
+        those partitions (read at start, after the logs' recovery)."""
+        out: dict[int, tuple[int, set[tuple[str, int]]]] = {}
+        for topic in self.topics.topics.values():
+            for p, lg in enumerate(topic.logs):
+                for pid, entry in producer_state(lg).entries.items():
+                    if entry.txn_first_offset >= 0:
+                        epoch, parts = out.setdefault(pid, (entry.epoch, set()))
+                        parts.add((topic.name, p))
+                        if entry.epoch > epoch:
+                            out[pid] = (entry.epoch, parts)
+        return out
 
     async def wait_durable(self, logs: Iterable[PartitionLog], *, force: bool = False) -> None:
         """Return once everything appended so far to ``logs`` is durable (fsync=always, or

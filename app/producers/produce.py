@@ -22,7 +22,6 @@ import asyncio
 import hashlib
 import logging
 from collections.abc import Collection
-from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
 import orjson
@@ -33,9 +32,8 @@ from app.errors import Conflict, ErrorCode, InvalidRequest, SluiceError
 from app.metadata.store import IdempotencyRow, IdempotencyStore
 from app.metrics import Counter
 from app.partitioner import partition_for_key
-from app.producers.appender import Appender, producer_state
+from app.producers.appender import Appender, BatchResult, ProduceBatch, producer_state
 from app.producers.ids import ProducerIds
-from app.producers.manager import AppendPlan
 from app.storage import record
 from app.storage.log import PartitionLog
 from app.storage.record import Record
@@ -50,22 +48,6 @@ class Produced(NamedTuple):
     partition: int
     offset: int
     timestamp: int
-
-
-@dataclass(slots=True)
-class ProduceBatch:
-    topic: str
-    partition: int
-    base_sequence: int
-    records: list[Record]
-
-
-@dataclass(slots=True)
-class BatchResult:
-    topic: str
-    partition: int
-    base_offset: int
-    error: SluiceError | None
 
 
 class TransactionGate(Protocol):
@@ -180,12 +162,6 @@ class ProduceService:
             out.append(p)
         return out
 
-    def _check_sizes(self, topic: Topic, records: list[Record]) -> None:
-        """The topic's ``max_message_bytes``; a topic whose limit is not below the server's
-        ``max_record_bytes``, under which the records were parsed, needs no second look."""
-        if topic.max_message_bytes < self.settings.max_record_bytes:
-            self.appender.check_sizes(topic, records)
-
     # -- under an Idempotency-Key -------------------------------------------------------------
 
     async def produce_keyed(
@@ -263,58 +239,24 @@ class ProduceService:
                 f"producer id {producer_id} was never issued; call POST /v1/producers",
             )
         results = [BatchResult(b.topic, b.partition, -1, None) for b in batches]
-        logs: list[PartitionLog | None] = []
+        resolved: list[tuple[PartitionLog, ProduceBatch, BatchResult]] = []
         for b, res in zip(batches, results, strict=True):
             try:
-                topic = self.topics.get(b.topic)
-                lg = topic.log(b.partition)
-                self._check_sizes(topic, b.records)
-                logs.append(lg)
+                resolved.append((self.appender.resolve(b, self.settings.max_record_bytes), b, res))
             except SluiceError as exc:
                 res.error = exc
-                logs.append(None)
-        wanted = [
-            (b.topic, b.partition) for b, lg in zip(batches, logs, strict=True) if lg is not None
-        ]
+        wanted = [(b.topic, b.partition) for _, b, _ in resolved]
         if tid is not None and wanted:
             await self.transactions.join_partitions(tid, producer_id, epoch, wanted)
             self.transactions.verify_produce(tid, producer_id, epoch, wanted)
         # from here to the fsync wait: no await, so nothing interleaves
-        now = self.clock.now_ms()
-        attributes = record.TRANSACTIONAL_FLAG if tid is not None else 0
-        touched: list[PartitionLog] = []
-        counted = 0
-        for b, maybe_lg, res in zip(batches, logs, results, strict=True):
-            if maybe_lg is None:
-                continue
-            lg = maybe_lg
-            state = producer_state(lg)
-            try:
-                plan = state.prepare(
-                    producer_id, epoch, b.base_sequence, len(b.records), tid is not None
-                )
-            except Conflict as exc:
-                res.error = exc
-                continue
-            touched.append(lg)
-            counted += len(b.records)  # retries too: the metric counts records answered
-            if not isinstance(plan, AppendPlan):
-                res.base_offset = plan.first_offset  # a retry: the original answer
-                continue
-            info = self.appender.append(
-                lg,
-                b.records,
-                now_ms=now,
-                producer_id=producer_id,
-                producer_epoch=epoch,
-                base_sequence=b.base_sequence,
-                attributes=attributes,
-            )
-            state.commit(plan, info.base_offset, info.last_offset, now)
-            res.base_offset = info.base_offset
+        touched = self.appender.append_producer_batches(
+            producer_id, epoch, resolved, transactional=tid is not None
+        )
         if touched:
             await self.appender.wait_durable(touched)
-        self.records_in.inc(counted)
+        # retries too: the metric counts records answered
+        self.records_in.inc(sum(len(b.records) for _, b, r in resolved if r.error is None))
         return results
 
     def expire_producers(self) -> int:

@@ -21,8 +21,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from contextlib import AsyncExitStack
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from app.clock import Clock
@@ -43,18 +44,76 @@ from app.transactions.state import EPOCH_EXHAUSTED, TxnMetadata, TxnState, TxnTr
 
 if TYPE_CHECKING:
     from app.groups.group import OffsetCommit
+    from app.producers.appender import BatchResult, ProduceBatch
     from app.share.partition import AckBatch
+    from app.storage.log import PartitionLog
 
 log = logging.getLogger("sluice.transactions")
 
 
-class MarkerWriter(Protocol):
+class TxnLog(Protocol):
+    """What the coordinator writes to the partition logs: markers, and the records of a
+    transaction committed in one request."""
+
     async def append_markers(
         self, producer_id: int, epoch: int, commit: bool, partitions: Collection[tuple[str, int]]
     ) -> None:
         """A COMMIT or ABORT marker on each partition (of topics that still exist); returns
         once all are durable."""
         ...
+
+    def resolve(self, b: ProduceBatch, parsed_under: int) -> PartitionLog:
+        """The batch's log; raises UNKNOWN_TOPIC_OR_PARTITION or RECORD_TOO_LARGE."""
+        ...
+
+    def append_producer_batches(
+        self,
+        producer_id: int,
+        epoch: int,
+        batches: Sequence[tuple[PartitionLog, ProduceBatch, BatchResult]],
+        *,
+        transactional: bool,
+        all_or_nothing: bool = False,
+    ) -> list[PartitionLog]:
+        """Sequence checks, then the appends (synchronous); the logs to wait on."""
+        ...
+
+    async def wait_durable(self, logs: Iterable[PartitionLog], *, force: bool = False) -> None:
+        """Everything appended so far to ``logs`` is durable."""
+        ...
+
+    def open_transactions(self) -> dict[int, tuple[int, set[tuple[str, int]]]]:
+        """producer id → (epoch, partitions) of every transaction open in the logs."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class GroupOffsets:
+    """KIP-447 offsets of one consumer group, with the consumer's group metadata."""
+
+    group_id: str
+    member_id: str | None
+    member_epoch: int
+    group_instance_id: str | None
+    offsets: Sequence[OffsetCommit]
+
+
+@dataclass(frozen=True, slots=True)
+class GroupAcks:
+    """Share acknowledgements of one member of one share group, per partition."""
+
+    group_id: str
+    member_id: str
+    acks: Mapping[tuple[str, int], list[AckBatch] | SluiceError]
+
+
+@dataclass(frozen=True, slots=True)
+class TxnWork:
+    """Everything a commit in one request adds to the transaction before committing it."""
+
+    batches: Sequence[ProduceBatch] = ()
+    offsets: Sequence[GroupOffsets] = ()
+    acks: Sequence[GroupAcks] = ()
 
 
 _S = TxnState
@@ -69,7 +128,7 @@ class TransactionCoordinator:
         clock: Clock,
         settings: Settings,
         *,
-        markers: MarkerWriter,
+        log: TxnLog,
         offsets: OffsetParticipant | None,
         acks: AckParticipant | None,
     ) -> None:
@@ -77,11 +136,14 @@ class TransactionCoordinator:
         self.ids = ids
         self.clock = clock
         self.settings = settings
-        self.markers = markers
+        self.log = log
         self.offsets = offsets  # consumer groups (None: offsets cannot join a transaction)
         self.acks = acks  # share groups (None: acknowledgements cannot join one)
         self.txns: dict[str, TxnMetadata] = {}
         self._finishing: set[str] = set()
+        # ends answered at their decision whose markers are still being written; the next
+        # request of the same transactional id waits for them (``_settled``)
+        self._completing: dict[str, asyncio.Task[None]] = {}
 
     # -- start --------------------------------------------------------------------------------
 
@@ -118,7 +180,43 @@ class TransactionCoordinator:
                 log.info("recovery: finishing %s of %r", tm.state.value, tm.transactional_id)
                 await self._finish(tm)
                 n += 1
+        await self._adopt_open_transactions()
         return n
+
+    async def _adopt_open_transactions(self) -> None:
+        """Records of a transaction that reached a log while its decision did not reach the
+        metadata (a commit in one request stopped in between): the current epoch of a
+        transactional id keeps them in its transaction, open (a retry of the request finds
+        them by sequence; the timeout aborts them otherwise); records of any other epoch or
+        producer id are aborted."""
+        by_pid = {tm.producer_id: tm for tm in self.txns.values()}
+        for pid, (epoch, parts) in sorted(self.log.open_transactions().items()):
+            tm = by_pid.get(pid)
+            if (
+                tm is not None
+                and tm.producer_epoch == epoch
+                and (tm.state in _IDLE or tm.state is _S.ONGOING)
+            ):
+                missing = frozenset(parts) - tm.partitions
+                if missing:
+                    log.info(
+                        "recovery: %d partitions of %r rejoin its open transaction",
+                        len(missing),
+                        tm.transactional_id,
+                    )
+                    await self._persist(tm, self._ongoing(tm, partitions=tm.partitions | missing))
+                continue
+            covered = tm.partitions if tm is not None and tm.state is _S.ONGOING else frozenset()
+            stray = frozenset(parts) - covered
+            if stray:
+                log.info(
+                    "recovery: aborting the open records of producer %d epoch %d on %d "
+                    "partitions (no transaction holds them)",
+                    pid,
+                    epoch,
+                    len(stray),
+                )
+                await self.log.append_markers(pid, epoch, False, stray)
 
     # -- InitProducerId -----------------------------------------------------------------------
 
@@ -142,6 +240,7 @@ class TransactionCoordinator:
                     ErrorCode.UNKNOWN_PRODUCER_ID, f"producer id {producer_id} was never issued"
                 )
             return await self._next_epoch(producer_id, producer_epoch)
+        await self._settled(tid)
         tm = self.txns.get(tid)
         now = self.clock.now_ms()
         if tm is None:
@@ -242,6 +341,7 @@ class TransactionCoordinator:
         self, tid: str, producer_id: int, epoch: int, partitions: Collection[tuple[str, int]]
     ) -> None:
         """Add the partitions to the open transaction (starting one), durably."""
+        await self._settled(tid)
         tm = self._check_produce(tid, producer_id, epoch)
         new = frozenset(partitions) - tm.partitions
         if tm.state is _S.ONGOING and not new:
@@ -336,21 +436,140 @@ class TransactionCoordinator:
         self, tid: str, producer_id: int, epoch: int, commit: bool
     ) -> tuple[int, int]:
         """Commit or abort; answers the producer id and epoch for the next transaction."""
+        await self._settled(tid)
         tm = self._check_endpoint(tid, producer_id, epoch)
         if tm.state.is_complete and (producer_id, epoch) == (tm.last_producer_id, tm.last_epoch):
-            if (tm.state is _S.COMPLETE_COMMIT) == commit:
-                return tm.producer_id, tm.producer_epoch  # a retry of the finished end
-            raise Conflict(
-                ErrorCode.INVALID_TXN_STATE,
-                f"the transaction of epoch {epoch} was "
-                f"{'aborted' if commit else 'committed'}, not "
-                f"{'committed' if commit else 'aborted'}",
-            )
+            return self._retried_end(tm, epoch, commit)
         self._check_current(tm, producer_id, epoch)
         if tm.state is not _S.ONGOING:
             return tm.producer_id, tm.producer_epoch  # nothing open: nothing changes
-        await self._end(tm, commit)
-        return tm.producer_id, tm.producer_epoch
+        await self._persist(tm, self._decision(tm, commit))
+        return await self._after_decision(tm, answer_early=True)
+
+    @staticmethod
+    def _retried_end(tm: TxnMetadata, epoch: int, commit: bool) -> tuple[int, int]:
+        """The answer to a retry of the end that completed this transactional id's last
+        transaction (its answer may have been lost)."""
+        if (tm.state is _S.COMPLETE_COMMIT) == commit:
+            return tm.producer_id, tm.producer_epoch
+        raise Conflict(
+            ErrorCode.INVALID_TXN_STATE,
+            f"the transaction of epoch {epoch} was "
+            f"{'aborted' if commit else 'committed'}, not "
+            f"{'committed' if commit else 'aborted'}",
+        )
+
+    async def commit_with(
+        self, tid: str, producer_id: int, epoch: int, work: TxnWork
+    ) -> tuple[int, int]:
+        """A transaction in one request: add ``work`` (records, consumer-group offsets, share
+        acknowledgements) to the producer's transaction, opening one, and commit it.
+
+        Everything is checked before anything is written: a refused part refuses the request
+        and leaves the transaction as it was. Then, with no await in between, the records
+        are appended (the transaction is open on their partitions in memory); once they are
+        durable, one SQLite commit writes PrepareCommit with the staged offsets and the held
+        acknowledgements. A stop before that commit leaves records without a decision: at
+        start they rejoin the transaction, still open, which a retry of the request (finding
+        the records by their sequences) commits, and the timeout otherwise aborts. From
+        PrepareCommit on, the end is the same as ``end_txn``'s.
+        """
+        if not (work.batches or work.offsets or work.acks):
+            return await self.end_txn(tid, producer_id, epoch, True)
+        await self._settled(tid)
+        tm = self._check_endpoint(tid, producer_id, epoch)
+        if tm.state.is_complete and (producer_id, epoch) == (tm.last_producer_id, tm.last_epoch):
+            return self._retried_end(tm, epoch, True)
+        self._check_current(tm, producer_id, epoch)
+        offsets = self._offset_participant() if work.offsets else None
+        acks = self._ack_participant() if work.acks else None
+        resolved: list[tuple[PartitionLog, ProduceBatch, BatchResult]] = []
+        for i, b in enumerate(work.batches):
+            try:
+                lg = self.log.resolve(b, self.settings.max_record_bytes)
+            except SluiceError as exc:
+                raise _part(exc, f"batches[{i}] ({b.topic}/{b.partition})") from None
+            resolved.append((lg, b, BatchResult(b.topic, b.partition, -1, None)))
+        for go in work.offsets:
+            assert offsets is not None
+            offsets.check_txn_member(
+                go.group_id, go.member_id, go.member_epoch, go.group_instance_id
+            )
+        for ga in work.acks:
+            assert acks is not None
+            acks.check_txn_acks_member(ga.group_id, ga.member_id)
+        partitions = tm.partitions | {(b.topic, b.partition) for b in work.batches}
+        if len(partitions) > self.settings.txn_max_partitions:
+            raise TooLarge(
+                ErrorCode.REQUEST_TOO_LARGE,
+                f"a transaction may write at most {self.settings.txn_max_partitions} partitions",
+            )
+        ongoing = tm.prepare(
+            self._ongoing(
+                tm,
+                partitions=partitions,
+                groups=tm.groups | {go.group_id for go in work.offsets},
+                share_groups=tm.share_groups | {ga.group_id for ga in work.acks},
+            )
+        )
+        try:
+            async with AsyncExitStack() as stack:
+                writes: list[TxnWrite] = []
+                for go in sorted(work.offsets, key=lambda g: g.group_id):  # locks in one order
+                    assert offsets is not None
+                    staged = await stack.enter_async_context(
+                        offsets.staging_txn_offsets(go.group_id, producer_id, go.offsets)
+                    )
+                    if staged is not None:
+                        writes.append(staged)
+                for ga in sorted(work.acks, key=lambda g: g.group_id):
+                    assert acks is not None
+                    held = await stack.enter_async_context(
+                        acks.staging_txn_acks(ga.group_id, ga.member_id, producer_id, ga.acks)
+                    )
+                    for (t, p), err in held.results:
+                        if err is not None:
+                            raise _part(err, f"share acknowledgements of {ga.group_id} ({t}/{p})")
+                    if held.held is not None:
+                        writes.append(held.held)
+                # the records: every batch checked, then appended, with no await in between
+                touched = self.log.append_producer_batches(
+                    producer_id, epoch, resolved, transactional=True, all_or_nothing=True
+                )
+                tm.complete(ongoing)  # open on its partitions, in memory (see the docstring)
+                decision = tm.prepare(self._decision(tm, True))
+                try:
+                    if touched:
+                        await self.log.wait_durable(touched)
+                    await self.store.save(_row(tid, decision), also=[w.write for w in writes])
+                except BaseException:
+                    tm.abort_pending()  # still open: a retry, an abort or the timeout ends it
+                    raise
+                tm.complete(decision)
+                for w in writes:
+                    w.complete()
+        except BaseException:
+            if tm.pending is ongoing:
+                tm.abort_pending()
+            raise
+        return await self._after_decision(tm, answer_early=True)
+
+    def _offset_participant(self) -> OffsetParticipant:
+        if self.offsets is None:
+            raise Unavailable(
+                ErrorCode.GROUPS_UNAVAILABLE,
+                "offsets in a transaction need consumer groups, which this server does not run",
+            )
+        return self.offsets
+
+    def _ack_participant(self) -> AckParticipant:
+        if self.acks is None:
+            raise Unavailable(
+                ErrorCode.GROUPS_UNAVAILABLE,
+                "acknowledgements in a transaction need share groups, which "
+                "this server does not run",
+            )
+        return self.acks
 
     async def add_offsets(
         self,
@@ -364,12 +583,8 @@ class TransactionCoordinator:
         offsets: Sequence[OffsetCommit],
     ) -> None:
         """KIP-447: offsets committed for the group only if the transaction commits."""
-        participant = self.offsets
-        if participant is None:
-            raise Unavailable(
-                ErrorCode.GROUPS_UNAVAILABLE,
-                "offsets in a transaction need consumer groups, which this server does not run",
-            )
+        participant = self._offset_participant()
+        await self._settled(tid)
         tm = self._check_endpoint(tid, producer_id, epoch)
         self._check_current(tm, producer_id, epoch)
         participant.check_txn_member(group_id, member_id, member_epoch, group_instance_id)
@@ -401,13 +616,8 @@ class TransactionCoordinator:
     ) -> list[tuple[tuple[str, int], SluiceError | None]]:
         """Share acknowledgements applied only if the transaction commits
         (docs/semantics.md#transactional-acknowledgements)."""
-        participant = self.acks
-        if participant is None:
-            raise Unavailable(
-                ErrorCode.GROUPS_UNAVAILABLE,
-                "acknowledgements in a transaction need share groups, which "
-                "this server does not run",
-            )
+        participant = self._ack_participant()
+        await self._settled(tid)
         tm = self._check_endpoint(tid, producer_id, epoch)
         self._check_current(tm, producer_id, epoch)
         participant.check_txn_acks_member(group_id, member_id)
@@ -437,22 +647,66 @@ class TransactionCoordinator:
     async def _end(
         self, tm: TxnMetadata, commit: bool, *, timed_out: bool = False, fenced: bool = False
     ) -> None:
-        """Prepare* durable, then ``_finish``. In Prepare*, ``last_producer_id``/``last_epoch``
-        name who may retry this end once it is complete: the producer that ended it (or
-        timed out), nobody when a newer instance fenced it. Persisted, so that a stop before
-        the fencing init's own bump still leaves the older instance fenced."""
-        await self._persist(
-            tm,
-            dataclasses.replace(
-                tm.transit(),
-                state=_S.PREPARE_COMMIT if commit else _S.PREPARE_ABORT,
-                last_producer_id=-1 if fenced else tm.producer_id,
-                last_epoch=-1 if fenced else tm.producer_epoch,
-                timed_out_epoch=tm.producer_epoch if timed_out else -1,
-                updated_ms=self.clock.now_ms(),
-            ),
-        )
+        """Prepare* durable, then ``_finish``: for the coordinator's own ends (fencing,
+        timeouts), which go on only once the end is complete."""
+        await self._persist(tm, self._decision(tm, commit, timed_out=timed_out, fenced=fenced))
         await self._finish(tm)
+
+    def _decision(
+        self, tm: TxnMetadata, commit: bool, *, timed_out: bool = False, fenced: bool = False
+    ) -> TxnTransit:
+        """Prepare*. ``last_producer_id``/``last_epoch`` name who may retry this end once it
+        is complete: the producer that ended it (or timed out), nobody when a newer instance
+        fenced it. Persisted, so that a stop before the fencing init's own bump still leaves
+        the older instance fenced."""
+        return dataclasses.replace(
+            tm.transit(),
+            state=_S.PREPARE_COMMIT if commit else _S.PREPARE_ABORT,
+            last_producer_id=-1 if fenced else tm.producer_id,
+            last_epoch=-1 if fenced else tm.producer_epoch,
+            timed_out_epoch=tm.producer_epoch if timed_out else -1,
+            updated_ms=self.clock.now_ms(),
+        )
+
+    async def _after_decision(self, tm: TxnMetadata, *, answer_early: bool) -> tuple[int, int]:
+        """From a durable Prepare*: the markers and the endings (``_finish``), then the
+        identity for the next transaction. With ``txn_answer=prepare`` a client's end is
+        answered at once and completed in the background (``_complete_later``), except when
+        the epoch is exhausted: the next identity is then a new producer id, known only once
+        the end completes."""
+        early = answer_early and self.settings.txn_answer == "prepare"
+        if not early or tm.producer_epoch + 1 >= EPOCH_EXHAUSTED:
+            await self._finish(tm)
+            return tm.producer_id, tm.producer_epoch
+        self._complete_later(tm)
+        return tm.producer_id, tm.producer_epoch + 1  # what ``_finish`` moves to
+
+    def _complete_later(self, tm: TxnMetadata) -> None:
+        tid = tm.transactional_id
+        self._finishing.add(tid)  # the sweeper leaves it alone from now on
+        task = asyncio.get_running_loop().create_task(self._finish(tm), name=f"txn-end {tid}")
+        self._completing[tid] = task
+
+        def done(t: asyncio.Task[None]) -> None:
+            if self._completing.get(tid) is t:
+                del self._completing[tid]
+            if not t.cancelled() and (exc := t.exception()) is not None:
+                log.warning("transaction %r: its end did not complete (%s); retried", tid, exc)
+
+        task.add_done_callback(done)
+
+    async def _settled(self, tid: str | None) -> None:
+        """Wait while an end of ``tid`` answered at its decision is still completing: the
+        next request of the same transactional id sees it complete."""
+        task = self._completing.get(tid) if tid is not None else None
+        if task is not None and not task.done():
+            await asyncio.wait([task])
+
+    async def drain(self) -> None:
+        """Wait for every end being completed in the background (at stop)."""
+        pending = [t for t in self._completing.values() if not t.done()]
+        if pending:
+            await asyncio.wait(pending)
 
     async def _finish(self, tm: TxnMetadata) -> None:
         """From Prepare*: markers (epoch + 1) → the participants' endings (the consumer groups'
@@ -463,7 +717,7 @@ class TransactionCoordinator:
         try:
             commit = tm.state is _S.PREPARE_COMMIT
             if tm.partitions:
-                await self.markers.append_markers(
+                await self.log.append_markers(
                     tm.producer_id, tm.producer_epoch + 1, commit, tm.partitions
                 )
             pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch)
@@ -591,6 +845,11 @@ class TransactionCoordinator:
         for tm in self.txns.values():
             out[tm.state.value] += 1
         return out
+
+
+def _part(exc: SluiceError, where: str) -> SluiceError:
+    """A refused part of a one-request commit: its own error, naming the part."""
+    return type(exc)(exc.code, f"{where}: {exc.message}")
 
 
 def _row(tid: str, t: TxnTransit) -> TxnRow:

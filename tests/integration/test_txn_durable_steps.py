@@ -18,7 +18,6 @@ import pytest
 
 from app.clock import FakeClock
 from app.config import Settings
-from app.transactions.coordinator import MarkerWriter
 
 from .conftest import Served, running
 from .helpers import assert_error, create_topic, produce
@@ -69,32 +68,25 @@ def on_disk(s: Served) -> dict[str, Any]:
     }
 
 
-class MarkersThenBlock:
-    """The server's marker writer, after which the metadata database is locked elsewhere (the
-    next metadata write cannot commit)."""
-
-    def __init__(self, markers: MarkerWriter, blocker: sqlite3.Connection) -> None:
-        self.markers = markers
-        self.blocker = blocker
-
-    async def append_markers(
-        self, producer_id: int, epoch: int, commit: bool, partitions: Collection[tuple[str, int]]
-    ) -> None:
-        await self.markers.append_markers(producer_id, epoch, commit, partitions)
-        self.blocker.execute("BEGIN IMMEDIATE")
-
-
 async def end_blocked_after_markers(s: Served, pid: int, epoch: int) -> httpx.Response:
-    """End the transaction with its Complete* write failing for want of the database lock."""
-    coordinator = s.broker.transactions
-    markers = coordinator.markers
+    """End the transaction with its Complete* write failing for want of the database lock:
+    right after the markers, the metadata database is locked elsewhere."""
+    appender = s.broker.appender
+    markers = appender.append_markers
     await s.broker.db.writer.execute("PRAGMA busy_timeout=0")
     blocker = sqlite3.connect(s.broker.data.metadata, isolation_level=None)
-    coordinator.markers = MarkersThenBlock(markers, blocker)
+
+    async def then_block(
+        producer_id: int, epoch: int, commit: bool, partitions: Collection[tuple[str, int]]
+    ) -> None:
+        await markers(producer_id, epoch, commit, partitions)
+        blocker.execute("BEGIN IMMEDIATE")
+
+    appender.append_markers = then_block  # type: ignore[method-assign]
     try:
         return await end_txn(s.client, "tx", pid, epoch)
     finally:
-        coordinator.markers = markers
+        del appender.append_markers  # the class's method again
         if blocker.in_transaction:
             blocker.execute("ROLLBACK")
         blocker.close()

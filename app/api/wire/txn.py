@@ -22,7 +22,7 @@ from app.api.wire.share import parse_acks
 from app.errors import ErrorCode, InvalidRequest, TooLarge
 from app.groups.coordinator import OFFSET_METADATA_MAX_CHARS
 from app.groups.group import OffsetCommit
-from app.producers.produce import ProduceBatch
+from app.producers.appender import ProduceBatch
 from app.producers.state import MAX_EPOCH, MAX_SEQUENCE
 from app.share.coordinator import AckRequest
 from app.transactions.state import TxnMetadata, TxnState
