@@ -508,13 +508,16 @@ class SharePartition:
         )
         budget -= size
         if not record_limit and records and budget > 0 and nxt == got.next_offset:
-            # batch_optimized: extend to the end of the produce batch holding the last record
+            # batch_optimized: extend to the end of the produce batch holding the last record,
+            # even past the in-flight limit (as Kafka acquires whole batches); the window is
+            # then at or over the limit, so the next fetch takes no new records
+            # (docs/semantics.md#share-window)
             last = records[-1].offset
             ext = last
             for h in got.batches:
                 if h.base_offset <= last <= h.last_offset:
                     ext = h.last_offset
-            ext = min(ext, bound - 1, self.start_offset + limits.max_locks - 1)
+            ext = min(ext, bound - 1)
             if ext >= nxt:
                 more = read(nxt, ext - nxt + 1, ext + 1, budget)
                 extra, _ = _fit(more, budget, False)
