@@ -918,6 +918,46 @@ async def test_read_committed_group_waits_for_commit_and_never_sees_aborted(s: S
     assert (v["start_offset"], v["end_offset"]) == (5, 5)
 
 
+async def test_read_committed_archives_aborted_records_with_one_delivery(s: Served) -> None:
+    """As in Kafka, aborted records are archived as if delivered once (count 1); the abort
+    marker, which is no record, keeps count 0. Both are never delivered, before or after a
+    release brings the fetch back over them."""
+    from tests.integration.txn_helpers import end_txn, init_producer, produce_one
+
+    c = s.client
+    await create_topic(c, "t")
+    await earliest(s, isolation_level="read_committed")
+    await values(s, 1)  # 0
+    pid, epoch = await init_producer(c, transactional_id="tx")
+    await produce_one(c, pid, epoch, "t", 0, 0, n=3, tid="tx")  # 1-3
+    r = await end_txn(c, "tx", pid, epoch, "abort")  # marker at 4
+    assert r.status_code == 200, r.text
+    await values(s, 1)  # 5
+    await settle(s.broker)
+    a = await join(c, G, ["t"])
+    got = await fetch(c, G, a)
+    assert offsets(got) == [0, 5]
+    assert [(x["first_offset"], x["last_offset"]) for x in got["acquired"]] == [(0, 0), (5, 5)]
+    expected = [
+        (0, "acquired", 1),
+        (1, "archived", 1),
+        (2, "archived", 1),
+        (3, "archived", 1),
+        (4, "archived", 0),
+        (5, "acquired", 1),
+    ]
+    assert states(await view(c, G)) == expected
+    await ack_ok(c, G, a, ack_item(5, 5, "release"))
+    assert offsets(await fetch(c, G, a)) == [5]
+    assert states(await view(c, G))[1:5] == expected[1:5]
+    # the aborted records are no gap: naming them in an acknowledgement is refused
+    (res,) = await ack(c, G, a, ack_item(0, 5, "accept"))
+    assert res["error"]["code"] == "INVALID_RECORD_STATE"
+    await ack_ok(c, G, a, ack_item(0, 0, "accept"), ack_item(5, 5, "accept"))
+    v = await view(c, G)
+    assert (v["start_offset"], v["end_offset"]) == (6, 6)
+
+
 async def test_metrics_show_records_by_state(s: Served) -> None:
     c = s.client
     await create_topic(c, "t")
