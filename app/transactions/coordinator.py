@@ -107,13 +107,6 @@ class TransactionCoordinator:
         """Finish every transaction found in a Prepare* state (markers again, completion)."""
         n = 0
         for tm in list(self.txns.values()):
-            if tm.state is _S.PREPARE_EPOCH_FENCE:
-                await self._persist(
-                    tm,
-                    dataclasses.replace(
-                        tm.transit(), state=_S.PREPARE_ABORT, updated_ms=self.clock.now_ms()
-                    ),
-                )
             if tm.state in (_S.PREPARE_COMMIT, _S.PREPARE_ABORT):
                 log.info("recovery: finishing %s of %r", tm.state.value, tm.transactional_id)
                 await self._finish(tm)

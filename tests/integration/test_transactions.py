@@ -350,6 +350,12 @@ async def test_list_and_describe(client: httpx.AsyncClient) -> None:
     assert_error(
         await client.get("/v1/transactions", params={"state": "Nope"}), 400, "INVALID_REQUEST"
     )
+    # Kafka's PrepareEpochFence is never entered here (fencing goes straight to PrepareAbort)
+    assert_error(
+        await client.get("/v1/transactions", params={"state": "PrepareEpochFence"}),
+        400,
+        "INVALID_REQUEST",
+    )
     assert_error(await client.get("/v1/transactions/zzz"), 404, "NOT_FOUND")
     text = (await client.get("/metrics")).text
     assert "sluice_transactions_open 1\n" in text
