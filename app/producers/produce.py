@@ -9,7 +9,8 @@
   pending (the server stopped in between) looks for the tagged batches from the recorded
   offsets and appends only what is not there.
 - **Producer state** (``produce_batches``, idempotent and transactional): unknown producer id
-  → 400; for a transactional id, join the partitions to the open transaction durably; then,
+  → 400; a producer id of a transactional id without that id → INVALID_TXN_STATE per batch
+  (KIP-890); for a transactional id, join the partitions to the open transaction durably; then,
   with no await in between, verify the transaction is still ours and open, and for each batch
   check epoch and sequence against the partition's producer state, append, and record the
   batch (prepare → append → commit); await the fsync; answer. Per-batch errors go into the 200
@@ -21,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
@@ -95,6 +96,7 @@ class ProduceService:
         idempotency: IdempotencyStore,
         transactions: TransactionGate,
         records_in: Counter,
+        owner_of: Callable[[int], str | None],
     ) -> None:
         self.settings = settings
         self.clock = clock
@@ -104,6 +106,7 @@ class ProduceService:
         self.idempotency = idempotency
         self.transactions = transactions
         self.records_in = records_in
+        self.owner_of = owner_of  # producer id → its transactional id, None when idempotent
         self._keys_in_flight: dict[str, asyncio.Future[None]] = {}
 
     # -- plain --------------------------------------------------------------------------------
@@ -273,6 +276,16 @@ class ProduceService:
             except SluiceError as exc:
                 res.error = exc
                 logs.append(None)
+        if tid is None and (owner := self.owner_of(producer_id)) is not None:
+            # KIP-890: a transactional producer writes only inside its transaction
+            for i, res in enumerate(results):
+                if logs[i] is not None:
+                    res.error = Conflict(
+                        ErrorCode.INVALID_TXN_STATE,
+                        f"producer id {producer_id} belongs to transactional id {owner!r}: "
+                        "produce with its transactional_id",
+                    )
+                    logs[i] = None
         wanted = [
             (b.topic, b.partition) for b, lg in zip(batches, logs, strict=True) if lg is not None
         ]

@@ -82,6 +82,7 @@ class TransactionCoordinator:
         self.acks = acks  # share groups (None: acknowledgements cannot join one)
         self.txns: dict[str, TxnMetadata] = {}
         self._finishing: set[str] = set()
+        self._owners: dict[int, str] = {}  # producer id → its transactional id (KIP-890)
 
     # -- start --------------------------------------------------------------------------------
 
@@ -102,6 +103,14 @@ class TransactionCoordinator:
                 r.updated_ms,
                 frozenset(r.share_groups),
             )
+            for pid in (r.producer_id, r.last_producer_id):
+                if pid >= 0:
+                    self._owners[pid] = r.transactional_id
+
+    def owner_of(self, producer_id: int) -> str | None:
+        """The transactional id ``producer_id`` was issued for (its current id, or one it
+        replaced), None for an idempotent producer (docs/semantics.md#transaction-fencing)."""
+        return self._owners.get(producer_id)
 
     async def recover(self) -> int:
         """Finish every transaction found in a Prepare* state (markers again, completion)."""
@@ -144,6 +153,7 @@ class TransactionCoordinator:
                     f"transactional id {tid!r} has no producer id yet",
                 )
             pid = await self.ids.next_id()
+            self._owners[pid] = tid
             tm = self.txns.get(tid)  # another caller may have created it meanwhile
             if tm is None:
                 # staged like every change: until the row is durable, concurrent callers get
@@ -202,7 +212,10 @@ class TransactionCoordinator:
     async def _next_epoch(self, producer_id: int, epoch: int) -> tuple[int, int]:
         if epoch + 1 < EPOCH_EXHAUSTED:
             return producer_id, epoch + 1
-        return await self.ids.next_id(), 0
+        pid = await self.ids.next_id()
+        if (owner := self._owners.get(producer_id)) is not None:
+            self._owners[pid] = owner  # the new id of an exhausted transactional producer
+        return pid, 0
 
     # -- produce: implicit partition joins (transactions v2) ----------------------------------
 
