@@ -963,6 +963,14 @@ class SharePartition:
                 )
         return out
 
+    def is_done(self, offset: int) -> bool:
+        """Whether the record at ``offset`` is done (acknowledged or archived, and durable):
+        below the start, or terminal with no change in progress."""
+        if offset < self.start_offset:
+            return True
+        i = self._index(offset)
+        return i >= 0 and self.runs[i].state.terminal and self.runs[i].pending is None
+
     def has_work(self, now: int, bound: int, max_locks: int) -> bool:
         """Whether a fetch could acquire something now."""
         for run in self.runs:

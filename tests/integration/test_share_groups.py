@@ -662,6 +662,59 @@ async def test_dead_letter_copy_carries_the_headers(s: Served, clock: FakeClock)
     assert (v["start_offset"], v["records"]) == (2, [])
 
 
+async def test_a_dead_letter_copy_is_made_once_across_a_lost_archive_and_a_restart(
+    settings_factory: Callable[..., Settings], clock: FakeClock
+) -> None:
+    """The copies are durable, the archive is not (the share state write fails, standing in
+    for a crash between the two): the record is rejected again, in the same process and after
+    a restart, and its copy is not appended a second time."""
+    from app.errors import ErrorCode, StorageError
+
+    async def dlq_offsets(c: Any) -> list[tuple[str, str]]:
+        r = await c.get("/v1/topics/dlq/partitions/0/records", params={"offset": 0})
+        assert r.status_code == 200, r.text
+        return [
+            ({h["key"]: h["value"] for h in rec["headers"]}["sluice.dlq.offset"], rec["value"])
+            for rec in r.json()["records"]
+        ]
+
+    async def lost_write(*args: object) -> list[bool]:
+        raise StorageError(ErrorCode.STORAGE_ERROR, "the server stopped here")
+
+    settings = settings_factory()
+    async with running(settings, clock) as s:
+        c = s.client
+        await create_topic(c, "t")
+        await create_topic(c, "dlq")
+        await earliest(s, dead_letter_topic="dlq")
+        await values(s, 2)
+        a = await join(c, G, ["t"])
+        assert offsets(await fetch(c, G, a)) == [0, 1]
+        store = s.broker.share.store
+        store.write = lost_write  # type: ignore[method-assign]
+        (res,) = await ack(c, G, a, ack_item(0, 1, "reject"))
+        assert res["error"]["code"] == "STORAGE_ERROR"
+        del store.write  # the copies were appended and fsynced, the archive was not
+        assert await dlq_offsets(c) == [("0", "v0"), ("1", "v1")]
+        assert states(await view(c, G)) == [(0, "acquired", 1), (1, "acquired", 1)]
+        await ack_ok(c, G, a, ack_item(0, 0, "reject"))  # the same delivery, in this process
+        assert await dlq_offsets(c) == [("0", "v0"), ("1", "v1")]
+        assert states(await view(c, G)) == [(1, "acquired", 1)]
+    async with running(settings, clock) as s:  # offset 1 was never archived durably
+        c = s.client
+        b = await join(c, G, ["t"])
+        got = await fetch(c, G, b)
+        assert [(r["offset"], r["delivery_count"]) for r in got["records"]] == [(1, 1)]
+        await ack_ok(c, G, b, ack_item(1, 1, "reject"))
+        assert await dlq_offsets(c) == [("0", "v0"), ("1", "v1")]  # no second copy
+        assert (await view(c, G))["start_offset"] == 2
+        await values(s, 1)  # a new record is copied as usual
+        assert offsets(await fetch(c, G, b)) == [2]
+        await ack_ok(c, G, b, ack_item(2, 2, "reject"))
+        assert await dlq_offsets(c) == [("0", "v0"), ("1", "v1"), ("2", "v0")]
+        assert s.broker.share.dead_letters.skipped == 1
+
+
 # -- bad input --------------------------------------------------------------------------------
 
 
