@@ -691,7 +691,7 @@ async def test_a_dead_letter_copy_is_made_once_across_a_lost_archive_and_a_resta
         a = await join(c, G, ["t"])
         assert offsets(await fetch(c, G, a)) == [0, 1]
         store = s.broker.share.store
-        store.write = lost_write  # type: ignore[method-assign]
+        store.write = lost_write  # type: ignore[method-assign,assignment]
         (res,) = await ack(c, G, a, ack_item(0, 1, "reject"))
         assert res["error"]["code"] == "STORAGE_ERROR"
         del store.write  # the copies were appended and fsynced, the archive was not
