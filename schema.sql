@@ -89,6 +89,16 @@ CREATE TABLE share_partitions (
     PRIMARY KEY (group_id, topic_id, partition)
 );
 
+CREATE TABLE share_dead_letter_marks (
+    group_id       TEXT    NOT NULL,
+    topic_id       INTEGER NOT NULL,
+    partition      INTEGER NOT NULL CHECK (partition >= 0),
+    dlq_topic_id   INTEGER NOT NULL,
+    dlq_partition  INTEGER NOT NULL CHECK (dlq_partition >= 0),
+    from_offset    INTEGER NOT NULL CHECK (from_offset >= 0),
+    PRIMARY KEY (group_id, topic_id, partition)
+) WITHOUT ROWID;
+
 CREATE TABLE share_state_batches (
     group_id        TEXT    NOT NULL,
     topic_id        INTEGER NOT NULL,

@@ -1,9 +1,9 @@
-"""Typed queries of the share groups' durable state (migrations 0004, 0005).
+"""Typed queries of the share groups' durable state (migrations 0004, 0005, 0006).
 
 Groups and their configs; per share partition its state epoch, start offset and state batches;
-held transactional acknowledgements. A partition write replaces the partition's batches with its
-durable view, guarded by the state epoch, so that a write staged before an offsets reset cannot
-overwrite the reset state (Kafka's FENCED_STATE_EPOCH).
+held transactional acknowledgements; dead-letter marks. A partition write replaces the
+partition's batches with its durable view, guarded by the state epoch, so that a write staged
+before an offsets reset cannot overwrite the reset state (Kafka's FENCED_STATE_EPOCH).
 
 Methods that take a ``Tx`` run inside the caller's write transaction (the share state writer's,
 or the transaction coordinator's when a transaction ends); the others are one write transaction
@@ -53,6 +53,20 @@ class HeldAckRow:
     member: str
 
 
+@dataclass(frozen=True, slots=True)
+class DeadLetterMark:
+    """Where copies of a share partition whose archive may not be durable begin: an offset of
+    one dead-letter partition (docs/semantics.md#dead-letter-topic)."""
+
+    key: PartitionKey
+    dlq_topic_id: int
+    dlq_partition: int
+    from_offset: int
+
+
+_SHARE_TABLES = ("share_state_batches", "share_txn_acks", "share_dead_letter_marks")
+
+
 class ShareStore:
     def __init__(self, db: Database) -> None:
         self.db = db
@@ -75,9 +89,8 @@ class ShareStore:
 
     async def delete_group(self, group_id: str) -> None:
         async with self.db.transaction() as tx:
-            await tx.execute("DELETE FROM share_state_batches WHERE group_id = ?", (group_id,))
-            await tx.execute("DELETE FROM share_txn_acks WHERE group_id = ?", (group_id,))
-            await tx.execute("DELETE FROM share_partitions WHERE group_id = ?", (group_id,))
+            for table in (*_SHARE_TABLES, "share_partitions"):
+                await tx.execute(f"DELETE FROM {table} WHERE group_id = ?", (group_id,))
             await tx.execute("DELETE FROM share_groups WHERE group_id = ?", (group_id,))
 
     # -- share partitions ---------------------------------------------------------------------
@@ -153,6 +166,11 @@ class ShareStore:
                     "WHERE group_id = ? AND topic_id = ? AND partition = ?",
                     key,
                 )
+                await tx.execute(  # copies of the old state epoch are none of the new one's
+                    "DELETE FROM share_dead_letter_marks "
+                    "WHERE group_id = ? AND topic_id = ? AND partition = ?",
+                    key,
+                )
                 await tx.execute(
                     "INSERT INTO share_partitions (group_id, topic_id, partition, state_epoch, "
                     "start_offset, updated_ms) VALUES (?, ?, ?, ?, ?, ?) "
@@ -164,10 +182,33 @@ class ShareStore:
 
     async def forget_topic(self, group_id: str, topic_id: int) -> None:
         async with self.db.transaction() as tx:
-            for table in ("share_state_batches", "share_txn_acks", "share_partitions"):
+            for table in (*_SHARE_TABLES, "share_partitions"):
                 await tx.execute(
                     f"DELETE FROM {table} WHERE group_id = ? AND topic_id = ?", (group_id, topic_id)
                 )
+
+    # -- dead-letter marks ----------------------------------------------------------------------
+
+    async def load_dead_letter_mark(self, key: PartitionKey) -> DeadLetterMark | None:
+        async with self.db.reader.execute(
+            "SELECT dlq_topic_id, dlq_partition, from_offset FROM share_dead_letter_marks "
+            "WHERE group_id = ? AND topic_id = ? AND partition = ?",
+            key,
+        ) as cur:
+            r = await cur.fetchone()
+        return None if r is None else DeadLetterMark(key, r[0], r[1], r[2])
+
+    async def write_dead_letter_marks(self, marks: Sequence[DeadLetterMark]) -> None:
+        """Set each share partition's mark, in one transaction; durable on return."""
+        async with self.db.transaction() as tx:
+            await tx.executemany(
+                "INSERT INTO share_dead_letter_marks (group_id, topic_id, partition, "
+                "dlq_topic_id, dlq_partition, from_offset) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (group_id, topic_id, partition) DO UPDATE SET "
+                "dlq_topic_id = excluded.dlq_topic_id, dlq_partition = excluded.dlq_partition, "
+                "from_offset = excluded.from_offset",
+                [(*m.key, m.dlq_topic_id, m.dlq_partition, m.from_offset) for m in marks],
+            )
 
     # -- held transactional acknowledgements --------------------------------------------------
 

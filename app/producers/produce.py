@@ -9,7 +9,8 @@
   pending (the server stopped in between) looks for the tagged batches from the recorded
   offsets and appends only what is not there.
 - **Producer state** (``produce_batches``, idempotent and transactional): unknown producer id
-  → 400; for a transactional id, join the partitions to the open transaction durably; then,
+  → 400; a producer id of a transactional id without that id → INVALID_TXN_STATE per batch
+  (KIP-890); for a transactional id, join the partitions to the open transaction durably; then,
   with no await in between, verify the transaction is still ours and open, and for each batch
   check epoch and sequence against the partition's producer state, append, and record the
   batch (prepare → append → commit); await the fsync; answer. Per-batch errors go into the 200
@@ -21,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import NamedTuple, Protocol
 
 import orjson
@@ -77,6 +78,7 @@ class ProduceService:
         idempotency: IdempotencyStore,
         transactions: TransactionGate,
         records_in: Counter,
+        owner_of: Callable[[int], str | None],
     ) -> None:
         self.settings = settings
         self.clock = clock
@@ -86,6 +88,7 @@ class ProduceService:
         self.idempotency = idempotency
         self.transactions = transactions
         self.records_in = records_in
+        self.owner_of = owner_of  # producer id → its transactional id, None when idempotent
         self._keys_in_flight: dict[str, asyncio.Future[None]] = {}
 
     # -- plain --------------------------------------------------------------------------------
@@ -245,6 +248,15 @@ class ProduceService:
                 resolved.append((self.appender.resolve(b, self.settings.max_record_bytes), b, res))
             except SluiceError as exc:
                 res.error = exc
+        if tid is None and (owner := self.owner_of(producer_id)) is not None:
+            # KIP-890: a transactional producer writes only inside its transaction
+            for _, _, res in resolved:
+                res.error = Conflict(
+                    ErrorCode.INVALID_TXN_STATE,
+                    f"producer id {producer_id} belongs to transactional id {owner!r}: "
+                    "produce with its transactional_id",
+                )
+            resolved = []
         wanted = [(b.topic, b.partition) for _, b, _ in resolved]
         if tid is not None and wanted:
             await self.transactions.join_partitions(tid, producer_id, epoch, wanted)

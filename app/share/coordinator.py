@@ -89,7 +89,7 @@ class ShareGroupCoordinator:
         self.store = ShareStore(db)
         self._timer_wake = asyncio.Event()
         self.timers = DeadlineHeap(on_earlier=self._timer_wake.set)
-        self.dead_letters = DeadLetters(topics, appender)
+        self.dead_letters = DeadLetters(topics, appender, self.store)
         self.writer = StateWriter(self.store, self.dead_letters, now_ms=clock.now_ms)
         self.membership = Membership(settings, clock, topics, self.store, self.writer)
         self.groups = self.membership.groups  # the one dict of groups, shared

@@ -33,7 +33,7 @@ from app.errors import Conflict, ErrorCode, InvalidRequest
 from app.share.record_state import VALID_PREVIOUS, RecordState
 from app.states import validate_transition
 from app.storage.log import ReadResult
-from app.storage.record import StoredRecord, record_size
+from app.storage.record import BatchHeader, StoredRecord, record_size
 
 AVAILABLE = RecordState.AVAILABLE
 ACQUIRED = RecordState.ACQUIRED
@@ -214,6 +214,23 @@ def _fit(got: ReadResult, budget: int, allow_oversize: bool) -> tuple[list[Store
             return got.records[:i], total
         total += size
     return got.records, total
+
+
+def _left_out(lo: int, hi: int, headers: list[BatchHeader]) -> Iterator[tuple[int, int, bool]]:
+    """``[lo, hi]`` (offsets a read returned no record for) cut into sub-ranges, each with
+    whether it lies in a data batch that the read left out: under read_committed, a batch of
+    an aborted transaction (a read returns every other data record it passes)."""
+    at = lo
+    for h in sorted((h for h in headers if not h.is_control), key=lambda h: h.base_offset):
+        a, b = max(h.base_offset, at), min(h.last_offset, hi)
+        if a > b:
+            continue
+        if a > at:
+            yield at, a - 1, False
+        yield a, b, True
+        at = b + 1
+    if at <= hi:
+        yield at, hi, False
 
 
 def _is_gap(run: Run) -> bool:
@@ -433,9 +450,9 @@ class SharePartition:
             if record_limit:
                 chunk = min(chunk, max_records - count)
             got = read(run.first, chunk, run.first + chunk, budget)
-            if not got.records:  # only gaps here (markers, or below the log start)
+            if not got.records:  # only gaps here (markers, aborted data, below the log start)
                 end = got.next_offset if got.next_offset > run.first else run.first + chunk
-                self._archive_gaps(run.first, end - 1, [])
+                self._archive_gaps(run.first, end - 1, [], got.batches)
                 continue
             fit, size = _fit(got, budget, allow_oversize and not records)
             if not fit:
@@ -447,7 +464,7 @@ class SharePartition:
             count += run.size
             budget -= size
             records.extend((r, run.delivery_count) for r in fit)
-            self._archive_gaps(run.first, run.last, fit)
+            self._archive_gaps(run.first, run.last, fit, got.batches)
             if last_attempt or run.delivery_count > throttle_at:
                 break
         if count < max_records and budget > 0 and self.end_offset < bound:
@@ -500,6 +517,7 @@ class SharePartition:
         if want <= 0:
             return []
         got = read(self.end_offset, want, bound, budget)
+        headers = list(got.batches)
         records, size = _fit(got, budget, allow_oversize)
         nxt = (
             got.next_offset
@@ -508,15 +526,19 @@ class SharePartition:
         )
         budget -= size
         if not record_limit and records and budget > 0 and nxt == got.next_offset:
-            # batch_optimized: extend to the end of the produce batch holding the last record
+            # batch_optimized: extend to the end of the produce batch holding the last record,
+            # even past the in-flight limit (as Kafka acquires whole batches); the window is
+            # then at or over the limit, so the next fetch takes no new records
+            # (docs/semantics.md#share-window)
             last = records[-1].offset
             ext = last
             for h in got.batches:
                 if h.base_offset <= last <= h.last_offset:
                     ext = h.last_offset
-            ext = min(ext, bound - 1, self.start_offset + limits.max_locks - 1)
+            ext = min(ext, bound - 1)
             if ext >= nxt:
                 more = read(nxt, ext - nxt + 1, ext + 1, budget)
+                headers.extend(more.batches)
                 extra, _ = _fit(more, budget, False)
                 records.extend(extra)
                 if len(extra) == len(more.records):
@@ -537,16 +559,21 @@ class SharePartition:
                 self.runs.append(run)
                 at = records[j].offset + 1
                 k = j + 1
-            else:  # a gap: control markers (or compacted offsets) are archived, never delivered
+            else:  # a gap: control markers and aborted data are archived, never delivered
                 gap_end = records[k].offset - 1 if k < len(records) else nxt - 1
-                self.runs.append(Run(at, gap_end, ARCHIVED))
+                for a, b, aborted in _left_out(at, gap_end, headers):
+                    # aborted data counts one delivery, as in Kafka (acquired, then archived)
+                    self.runs.append(Run(a, b, ARCHIVED, 1 if aborted else 0))
                 self.dirty = True
                 at = gap_end + 1
         self.end_offset = nxt
         return [(r, 1) for r in records]
 
-    def _archive_gaps(self, first: int, last: int, records: list[StoredRecord]) -> None:
-        """Offsets of a re-acquired range that the log no longer holds are archived."""
+    def _archive_gaps(
+        self, first: int, last: int, records: list[StoredRecord], headers: list[BatchHeader]
+    ) -> None:
+        """Offsets of a re-acquired range that the log no longer holds, or that the read left
+        out (aborted data, with a delivery count of at least 1), are archived."""
         if len(records) == last - first + 1:
             return
         present = {r.offset for r in records}
@@ -558,10 +585,13 @@ class SharePartition:
             end = off
             while end + 1 <= last and end + 1 not in present:
                 end += 1
-            for run in self._span(off, end):
-                self._set(run, ARCHIVED)
-                run.member = None
-                run.lock = None
+            for a, b, aborted in _left_out(off, end, headers):
+                for run in self._span(a, b):
+                    self._set(run, ARCHIVED)
+                    run.member = None
+                    run.lock = None
+                    if aborted:
+                        run.delivery_count = max(run.delivery_count, 1)
             self.dirty = True
             off = end + 1
 
@@ -932,6 +962,14 @@ class SharePartition:
                     )
                 )
         return out
+
+    def is_done(self, offset: int) -> bool:
+        """Whether the record at ``offset`` is done (acknowledged or archived, and durable):
+        below the start, or terminal with no change in progress."""
+        if offset < self.start_offset:
+            return True
+        i = self._index(offset)
+        return i >= 0 and self.runs[i].state.terminal and self.runs[i].pending is None
 
     def has_work(self, now: int, bound: int, max_locks: int) -> bool:
         """Whether a fetch could acquire something now."""

@@ -144,6 +144,7 @@ class TransactionCoordinator:
         # ends answered at their decision whose markers are still being written; the next
         # request of the same transactional id waits for them (``_settled``)
         self._completing: dict[str, asyncio.Task[None]] = {}
+        self._owners: dict[int, str] = {}  # producer id → its transactional id (KIP-890)
 
     # -- start --------------------------------------------------------------------------------
 
@@ -164,18 +165,19 @@ class TransactionCoordinator:
                 r.updated_ms,
                 frozenset(r.share_groups),
             )
+            for pid in (r.producer_id, r.last_producer_id):
+                if pid >= 0:
+                    self._owners[pid] = r.transactional_id
+
+    def owner_of(self, producer_id: int) -> str | None:
+        """The transactional id ``producer_id`` was issued for (its current id, or one it
+        replaced), None for an idempotent producer (docs/semantics.md#transaction-fencing)."""
+        return self._owners.get(producer_id)
 
     async def recover(self) -> int:
         """Finish every transaction found in a Prepare* state (markers again, completion)."""
         n = 0
         for tm in list(self.txns.values()):
-            if tm.state is _S.PREPARE_EPOCH_FENCE:
-                await self._persist(
-                    tm,
-                    dataclasses.replace(
-                        tm.transit(), state=_S.PREPARE_ABORT, updated_ms=self.clock.now_ms()
-                    ),
-                )
             if tm.state in (_S.PREPARE_COMMIT, _S.PREPARE_ABORT):
                 log.info("recovery: finishing %s of %r", tm.state.value, tm.transactional_id)
                 await self._finish(tm)
@@ -250,6 +252,7 @@ class TransactionCoordinator:
                     f"transactional id {tid!r} has no producer id yet",
                 )
             pid = await self.ids.next_id()
+            self._owners[pid] = tid
             tm = self.txns.get(tid)  # another caller may have created it meanwhile
             if tm is None:
                 # staged like every change: until the row is durable, concurrent callers get
@@ -308,7 +311,10 @@ class TransactionCoordinator:
     async def _next_epoch(self, producer_id: int, epoch: int) -> tuple[int, int]:
         if epoch + 1 < EPOCH_EXHAUSTED:
             return producer_id, epoch + 1
-        return await self.ids.next_id(), 0
+        pid = await self.ids.next_id()
+        if (owner := self._owners.get(producer_id)) is not None:
+            self._owners[pid] = owner  # the new id of an exhausted transactional producer
+        return pid, 0
 
     # -- produce: implicit partition joins (transactions v2) ----------------------------------
 

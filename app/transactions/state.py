@@ -9,8 +9,9 @@ Each state says what moves it on (Kafka's ``TransactionState``):
 - ``PrepareCommit`` / ``PrepareAbort``: the decision is durable; markers are being written to
   every partition (recovery writes them again), then the groups' offsets are ended.
 - ``CompleteCommit`` / ``CompleteAbort``: every marker is durable; the epoch has been bumped.
-- ``PrepareEpochFence``: a newer instance is fencing an open transaction (always followed by
-  ``PrepareAbort``).
+- Kafka's ``PrepareEpochFence`` is not a state here: a newer instance that fences an open
+  transaction moves it straight to ``PrepareAbort`` with the bumped epoch
+  (docs/semantics.md#transaction-fencing).
 - ``Dead``: the transactional id expired.
 
 Every change is staged: ``prepare`` validates the edge and sets ``pending`` (concurrent callers
@@ -36,15 +37,10 @@ class TxnState(enum.Enum):
     COMPLETE_COMMIT = "CompleteCommit"
     COMPLETE_ABORT = "CompleteAbort"
     DEAD = "Dead"
-    PREPARE_EPOCH_FENCE = "PrepareEpochFence"
 
     @property
     def is_prepare(self) -> bool:
-        return self in (
-            TxnState.PREPARE_COMMIT,
-            TxnState.PREPARE_ABORT,
-            TxnState.PREPARE_EPOCH_FENCE,
-        )
+        return self in (TxnState.PREPARE_COMMIT, TxnState.PREPARE_ABORT)
 
     @property
     def is_complete(self) -> bool:
@@ -59,11 +55,10 @@ VALID_PREVIOUS: dict[TxnState, frozenset[TxnState]] = {
     _S.EMPTY: _IDLE,
     _S.ONGOING: _IDLE | {_S.ONGOING},
     _S.PREPARE_COMMIT: frozenset({_S.ONGOING}),
-    _S.PREPARE_ABORT: _IDLE | {_S.ONGOING, _S.PREPARE_EPOCH_FENCE},
+    _S.PREPARE_ABORT: _IDLE | {_S.ONGOING},
     _S.COMPLETE_COMMIT: frozenset({_S.PREPARE_COMMIT}),
     _S.COMPLETE_ABORT: frozenset({_S.PREPARE_ABORT}),
     _S.DEAD: _IDLE,
-    _S.PREPARE_EPOCH_FENCE: frozenset({_S.ONGOING}),
 }
 
 EPOCH_EXHAUSTED = 32766  # Short.MAX - 1: at or beyond it the next epoch rolls to a new id

@@ -18,10 +18,11 @@ from tests.conftest import ROOT, ServerProcess
 
 
 def console_steps(heading: str) -> list[tuple[str, str]]:
-    """(command, expected output) of every console block in the README section ``heading``."""
+    """(command, expected output) of every console block in the README section ``heading``,
+    up to the next heading of level 2 or 3 (a subsection has its own examples and server)."""
     text = (ROOT / "README.md").read_text()
     assert heading in text, f"the README has no section {heading!r}"
-    section = text.split(heading, 1)[1].split("\n## ", 1)[0]
+    section = re.split(r"\n###? ", text.split(heading, 1)[1], maxsplit=1)[0]
     steps = []
     for block in re.findall(r"```console\n(.*?)```", section, re.S):
         lines = block.strip("\n").split("\n")

@@ -14,6 +14,8 @@ TOUR = "## A five-minute tour"
 TRANSACTIONS = "## Exactly once: the producer protocol and transactions"
 GROUPS = "## Consumer groups"
 SHARE = "## Share groups (queues)"
+TXN_ACKS = "### Exactly-once processing: acknowledgements in a transaction"
+REDRIVE = "### Dead-letter topic and redrive"
 
 
 def test_every_section_has_its_examples() -> None:
@@ -21,6 +23,8 @@ def test_every_section_has_its_examples() -> None:
     assert len(console_steps(TRANSACTIONS)) >= 10
     assert len(console_steps(GROUPS)) >= 7
     assert len(console_steps(SHARE)) >= 8
+    assert len(console_steps(TXN_ACKS)) >= 10
+    assert len(console_steps(REDRIVE)) >= 9
 
 
 def test_tour_runs_as_written(server: ServerProcess) -> None:
@@ -39,3 +43,11 @@ def test_consumer_groups_run_as_written(server: ServerProcess) -> None:
 
 def test_share_groups_run_as_written(server: ServerProcess) -> None:
     run_as_written(server, console_steps(SHARE))
+
+
+def test_transactional_acknowledgements_run_as_written(server: ServerProcess) -> None:
+    run_as_written(server, console_steps(TXN_ACKS))
+
+
+def test_dead_letter_redrive_runs_as_written(server: ServerProcess) -> None:
+    run_as_written(server, console_steps(REDRIVE))

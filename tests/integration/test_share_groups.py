@@ -662,6 +662,59 @@ async def test_dead_letter_copy_carries_the_headers(s: Served, clock: FakeClock)
     assert (v["start_offset"], v["records"]) == (2, [])
 
 
+async def test_a_dead_letter_copy_is_made_once_across_a_lost_archive_and_a_restart(
+    settings_factory: Callable[..., Settings], clock: FakeClock
+) -> None:
+    """The copies are durable, the archive is not (the share state write fails, standing in
+    for a crash between the two): the record is rejected again, in the same process and after
+    a restart, and its copy is not appended a second time."""
+    from app.errors import ErrorCode, StorageError
+
+    async def dlq_offsets(c: Any) -> list[tuple[str, str]]:
+        r = await c.get("/v1/topics/dlq/partitions/0/records", params={"offset": 0})
+        assert r.status_code == 200, r.text
+        return [
+            ({h["key"]: h["value"] for h in rec["headers"]}["sluice.dlq.offset"], rec["value"])
+            for rec in r.json()["records"]
+        ]
+
+    async def lost_write(*args: object) -> list[bool]:
+        raise StorageError(ErrorCode.STORAGE_ERROR, "the server stopped here")
+
+    settings = settings_factory()
+    async with running(settings, clock) as s:
+        c = s.client
+        await create_topic(c, "t")
+        await create_topic(c, "dlq")
+        await earliest(s, dead_letter_topic="dlq")
+        await values(s, 2)
+        a = await join(c, G, ["t"])
+        assert offsets(await fetch(c, G, a)) == [0, 1]
+        store = s.broker.share.store
+        store.write = lost_write  # type: ignore[method-assign,assignment]
+        (res,) = await ack(c, G, a, ack_item(0, 1, "reject"))
+        assert res["error"]["code"] == "STORAGE_ERROR"
+        del store.write  # the copies were appended and fsynced, the archive was not
+        assert await dlq_offsets(c) == [("0", "v0"), ("1", "v1")]
+        assert states(await view(c, G)) == [(0, "acquired", 1), (1, "acquired", 1)]
+        await ack_ok(c, G, a, ack_item(0, 0, "reject"))  # the same delivery, in this process
+        assert await dlq_offsets(c) == [("0", "v0"), ("1", "v1")]
+        assert states(await view(c, G)) == [(1, "acquired", 1)]
+    async with running(settings, clock) as s:  # offset 1 was never archived durably
+        c = s.client
+        b = await join(c, G, ["t"])
+        got = await fetch(c, G, b)
+        assert [(r["offset"], r["delivery_count"]) for r in got["records"]] == [(1, 1)]
+        await ack_ok(c, G, b, ack_item(1, 1, "reject"))
+        assert await dlq_offsets(c) == [("0", "v0"), ("1", "v1")]  # no second copy
+        assert (await view(c, G))["start_offset"] == 2
+        await values(s, 1)  # a new record is copied as usual
+        assert offsets(await fetch(c, G, b)) == [2]
+        await ack_ok(c, G, b, ack_item(2, 2, "reject"))
+        assert await dlq_offsets(c) == [("0", "v0"), ("1", "v1"), ("2", "v0")]
+        assert s.broker.share.dead_letters.skipped == 1
+
+
 # -- bad input --------------------------------------------------------------------------------
 
 
@@ -916,6 +969,46 @@ async def test_read_committed_group_waits_for_commit_and_never_sees_aborted(s: S
     await ack_ok(c, G, a, ack_item(0, 4, "accept"))
     v = await view(c, G)
     assert (v["start_offset"], v["end_offset"]) == (5, 5)
+
+
+async def test_read_committed_archives_aborted_records_with_one_delivery(s: Served) -> None:
+    """As in Kafka, aborted records are archived as if delivered once (count 1); the abort
+    marker, which is no record, keeps count 0. Both are never delivered, before or after a
+    release brings the fetch back over them."""
+    from tests.integration.txn_helpers import end_txn, init_producer, produce_one
+
+    c = s.client
+    await create_topic(c, "t")
+    await earliest(s, isolation_level="read_committed")
+    await values(s, 1)  # 0
+    pid, epoch = await init_producer(c, transactional_id="tx")
+    await produce_one(c, pid, epoch, "t", 0, 0, n=3, tid="tx")  # 1-3
+    r = await end_txn(c, "tx", pid, epoch, "abort")  # marker at 4
+    assert r.status_code == 200, r.text
+    await values(s, 1)  # 5
+    await settle(s.broker)
+    a = await join(c, G, ["t"])
+    got = await fetch(c, G, a)
+    assert offsets(got) == [0, 5]
+    assert [(x["first_offset"], x["last_offset"]) for x in got["acquired"]] == [(0, 0), (5, 5)]
+    expected = [
+        (0, "acquired", 1),
+        (1, "archived", 1),
+        (2, "archived", 1),
+        (3, "archived", 1),
+        (4, "archived", 0),
+        (5, "acquired", 1),
+    ]
+    assert states(await view(c, G)) == expected
+    await ack_ok(c, G, a, ack_item(5, 5, "release"))
+    assert offsets(await fetch(c, G, a)) == [5]
+    assert states(await view(c, G))[1:5] == expected[1:5]
+    # the aborted records are no gap: naming them in an acknowledgement is refused
+    (res,) = await ack(c, G, a, ack_item(0, 5, "accept"))
+    assert res["error"]["code"] == "INVALID_RECORD_STATE"
+    await ack_ok(c, G, a, ack_item(0, 0, "accept"), ack_item(5, 5, "accept"))
+    v = await view(c, G)
+    assert (v["start_offset"], v["end_offset"]) == (6, 6)
 
 
 async def test_metrics_show_records_by_state(s: Served) -> None:

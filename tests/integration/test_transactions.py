@@ -170,6 +170,36 @@ async def test_non_transactional_batch_during_open_transaction(client: httpx.Asy
     assert (await partition_info(client, "t"))["high_watermark"] == 1
 
 
+async def test_a_transactional_producer_id_never_produces_outside_its_transaction(
+    settings_factory: Callable[..., Settings], clock: FakeClock
+) -> None:
+    """KIP-890: without its transactional_id, a transactional producer id is refused with
+    INVALID_TXN_STATE per batch, whether or not a transaction is open, before and after a
+    restart; a plain idempotent producer id is unaffected."""
+    settings = settings_factory()
+    async with running(settings, clock) as s:
+        c = s.client
+        await create_topic(c, "t", partitions=2)
+        pid, epoch = await init_producer(c, transactional_id="tx")
+        res = await produce_ok(c, pid, epoch, [batch("t", 0, 0), batch("nope", 0, 0)])
+        assert [error_code(r) for r in res] == ["INVALID_TXN_STATE", "UNKNOWN_TOPIC_OR_PARTITION"]
+        assert res[0]["error"]["kafka_code"] == 48 and res[0]["base_offset"] == -1
+        await produce_ok(c, pid, epoch, [batch("t", 1, 0)], "tx")  # a transaction is open
+        res = await produce_ok(c, pid, epoch, [batch("t", 0, 0), batch("t", 1, 1)])
+        assert [error_code(r) for r in res] == ["INVALID_TXN_STATE"] * 2
+        assert (await end_txn(c, "tx", pid, epoch)).status_code == 200
+        idem, e = await init_producer(c)
+        assert (await produce_ok(c, idem, e, [batch("t", 0, 0)]))[0]["error"] is None
+    async with running(settings, clock) as s:
+        c = s.client
+        res = await produce_ok(c, pid, epoch + 1, [batch("t", 0, 0)])
+        assert error_code(res[0]) == "INVALID_TXN_STATE"
+        assert (await produce_ok(c, idem, e, [batch("t", 0, 1)]))[0]["error"] is None
+        # partition 0: the idempotent producer's two records; 1: the transaction's and its marker
+        hws = [p["high_watermark"] for p in (await c.get("/v1/topics/t")).json()["partitions"]]
+        assert hws == [2, 2]
+
+
 async def test_unknown_transactional_id_and_wrong_producer(client: httpx.AsyncClient) -> None:
     await create_topic(client, "t")
     pid, epoch = await init_producer(client, transactional_id="tx")
@@ -349,6 +379,12 @@ async def test_list_and_describe(client: httpx.AsyncClient) -> None:
     assert only["timeout_ms"] == 60_000
     assert_error(
         await client.get("/v1/transactions", params={"state": "Nope"}), 400, "INVALID_REQUEST"
+    )
+    # Kafka's PrepareEpochFence is never entered here (fencing goes straight to PrepareAbort)
+    assert_error(
+        await client.get("/v1/transactions", params={"state": "PrepareEpochFence"}),
+        400,
+        "INVALID_REQUEST",
     )
     assert_error(await client.get("/v1/transactions/zzz"), 404, "NOT_FOUND")
     text = (await client.get("/metrics")).text

@@ -124,7 +124,6 @@ class TransactionDescription(Model):
         "CompleteCommit",
         "CompleteAbort",
         "Dead",
-        "PrepareEpochFence",
     ]
     producer_id: int
     producer_epoch: int

@@ -251,16 +251,40 @@ def test_record_limit_splits_an_available_run(h: Harness) -> None:
 def test_window_capped_by_max_record_locks(tmp_path: Path) -> None:
     h = Harness(tmp_path, limits=Limits(max_locks=100))
     h.produce(250, batches=1)
-    got = h.fetch("a", 500)
+    got = h.fetch("a", 500, record_limit=True)
     assert len(got.records) == 100 and h.window() == (0, 100)
-    assert offsets(h.fetch("b", 500)) == []
+    assert offsets(h.fetch("b", 500, record_limit=True)) == []
     # terminal records in the middle free nothing; at the start they do
     h.ack_durable("a", 50, 99, A)
-    assert offsets(h.fetch("b", 500)) == []
+    assert offsets(h.fetch("b", 500, record_limit=True)) == []
     h.ack_durable("a", 0, 9, A)
-    got = h.fetch("b", 500)
+    got = h.fetch("b", 500, record_limit=True)
     assert offsets(got) == list(range(100, 110))
     assert not h.sp.has_work(h.now, h.log.log_end_offset, 100)
+
+
+def test_batch_optimized_passes_the_in_flight_limit_once(tmp_path: Path) -> None:
+    """Like Kafka, batch_optimized takes the whole batch holding the last record within the
+    limit, past the limit; then no new record is acquired until the window (acquired,
+    available, acknowledged and archived offsets from its start) is below the limit again."""
+    h = Harness(tmp_path, limits=Limits(max_locks=100))
+    h.produce(30, batches=10)  # batches 0-29, 30-59, 60-89, 90-119, ...
+    got = h.fetch("a", 500)
+    assert offsets(got) == list(range(120)) and h.window() == (0, 120)
+    for member in ("a", "b", "c"):
+        assert offsets(h.fetch(member, 500)) == []  # over the limit: nothing new
+        assert offsets(h.fetch(member, 1)) == []
+    assert not h.sp.has_work(h.now, h.log.log_end_offset, 100)
+    h.ack_durable("a", 0, 19, A)  # the window spans 100 offsets: still at the limit
+    assert h.window() == (20, 120) and offsets(h.fetch("b", 500)) == []
+    h.ack_durable("a", 20, 29, A)  # 90 offsets: room for 10, extended to their batch's end
+    assert h.sp.has_work(h.now, h.log.log_end_offset, 100)
+    assert offsets(h.fetch("b", 5)) == list(range(120, 150))
+    assert h.window() == (30, 150) and offsets(h.fetch("c", 500)) == []
+    # records released inside the window are acquired again, whatever the limit
+    h.ack_durable("a", 30, 39, R)
+    assert offsets(h.fetch("c", 500)) == list(range(30, 40))
+    assert h.window() == (30, 150)
 
 
 def test_control_markers_in_an_acquired_range_are_archived(h: Harness) -> None:

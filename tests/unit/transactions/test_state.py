@@ -20,12 +20,11 @@ EXPECTED: set[tuple[TxnState, TxnState]] = {
     (S.ONGOING, S.PREPARE_COMMIT),
     *(
         (prev, S.PREPARE_ABORT)
-        for prev in (S.ONGOING, S.PREPARE_EPOCH_FENCE, S.EMPTY, S.COMPLETE_COMMIT, S.COMPLETE_ABORT)
+        for prev in (S.ONGOING, S.EMPTY, S.COMPLETE_COMMIT, S.COMPLETE_ABORT)
     ),
     (S.PREPARE_COMMIT, S.COMPLETE_COMMIT),
     (S.PREPARE_ABORT, S.COMPLETE_ABORT),
     *((prev, S.DEAD) for prev in (S.EMPTY, S.COMPLETE_COMMIT, S.COMPLETE_ABORT)),
-    (S.ONGOING, S.PREPARE_EPOCH_FENCE),
 }
 
 
@@ -54,7 +53,6 @@ def test_kafka_spelling() -> None:
         "CompleteCommit",
         "CompleteAbort",
         "Dead",
-        "PrepareEpochFence",
     ]
 
 
@@ -108,9 +106,5 @@ def test_completing_something_else_than_the_pending_change_fails() -> None:
 
 
 def test_prepare_and_complete_flags() -> None:
-    assert {s for s in S if s.is_prepare} == {
-        S.PREPARE_COMMIT,
-        S.PREPARE_ABORT,
-        S.PREPARE_EPOCH_FENCE,
-    }
+    assert {s for s in S if s.is_prepare} == {S.PREPARE_COMMIT, S.PREPARE_ABORT}
     assert {s for s in S if s.is_complete} == {S.COMPLETE_COMMIT, S.COMPLETE_ABORT}
