@@ -43,6 +43,18 @@ def _txn_acks(body: dict[str, Any]) -> None:
     _no_ack_errors(txn.parse_acknowledgements(body, SETTINGS.share_max_release_delay_ms).acks)
 
 
+def _txn_commit(body: dict[str, Any]) -> None:
+    _, work = txn.parse_commit(
+        body,
+        NOW_MS,
+        SETTINGS.max_records_per_request,
+        SETTINGS.max_record_bytes,
+        SETTINGS.share_max_release_delay_ms,
+    )
+    for group in work.acks:
+        _no_ack_errors(group.acks)
+
+
 PARSERS: dict[type[BaseModel], Callable[[dict[str, Any]], object]] = {
     schemas.ProduceRequest: lambda b: records.parse_produce(
         b, NOW_MS, SETTINGS.max_records_per_request, SETTINGS.max_record_bytes, orjson.dumps(b)
@@ -58,6 +70,7 @@ PARSERS: dict[type[BaseModel], Callable[[dict[str, Any]], object]] = {
         b, NOW_MS, SETTINGS.max_records_per_request, SETTINGS.max_record_bytes
     ),
     schemas.TxnOffsetsRequest: txn.parse_offsets,
+    schemas.TxnCommitRequest: _txn_commit,
     schemas.GroupHeartbeatRequest: groups.parse_heartbeat,
     schemas.OffsetCommitRequest: groups.parse_commit,
     schemas.ShareGroupConfig: lambda b: group_config.validate(b, {}, SETTINGS),

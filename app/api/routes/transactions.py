@@ -12,23 +12,29 @@ from app.topics import validate_name
 router = APIRouter(prefix="/v1/transactions", tags=["transactions"])
 
 
-async def _end(tid: str, request: Request, commit: bool) -> Response:
-    b = deps.broker_of(request)
-    validate_name(tid, "transactional id")
-    body, _ = await read_json(request, b.settings.max_request_bytes)
-    req = wire.parse_producer(body)
-    pid, epoch = await b.transactions.end_txn(tid, req.producer_id, req.producer_epoch, commit)
-    return json_response({"producer_id": pid, "producer_epoch": epoch})
-
-
 @router.post(
     "/{tid}/commit",
-    summary="Commit: markers on every partition, then the epoch for the next transaction",
-    openapi_extra=schemas.documented_body(schemas.ProducerIdentity),
+    summary="Commit, optionally adding records, consumer-group offsets and share "
+    "acknowledgements in the same request; answers the epoch for the next transaction",
+    openapi_extra=schemas.documented_body(schemas.TxnCommitRequest),
     responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS},
 )
 async def commit(tid: str, request: Request) -> Response:
-    return await _end(tid, request, True)
+    b = deps.broker_of(request)
+    validate_name(tid, "transactional id")
+    s = b.settings
+    body, _ = await read_json(request, s.max_request_bytes)
+    producer, work = wire.parse_commit(
+        body,
+        b.clock.now_ms(),
+        s.max_records_per_request,
+        s.max_record_bytes,
+        s.share_max_release_delay_ms,
+    )
+    pid, epoch = await b.transactions.commit_with(
+        tid, producer.producer_id, producer.producer_epoch, work
+    )
+    return json_response({"producer_id": pid, "producer_epoch": epoch})
 
 
 @router.post(
@@ -38,7 +44,12 @@ async def commit(tid: str, request: Request) -> Response:
     responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS},
 )
 async def abort(tid: str, request: Request) -> Response:
-    return await _end(tid, request, False)
+    b = deps.broker_of(request)
+    validate_name(tid, "transactional id")
+    body, _ = await read_json(request, b.settings.max_request_bytes)
+    req = wire.parse_end(body)
+    pid, epoch = await b.transactions.end_txn(tid, req.producer_id, req.producer_epoch, False)
+    return json_response({"producer_id": pid, "producer_epoch": epoch})
 
 
 @router.post(

@@ -90,6 +90,7 @@ from app.api.schemas.txn import (
     StatefulProduceResponse,
     TransactionDescription,
     TransactionList,
+    TxnCommitRequest,
     TxnOffset,
     TxnOffsetResult,
     TxnOffsetsRequest,
@@ -115,6 +116,7 @@ REQUEST_MODELS: list[type[BaseModel]] = [
     ProducerIdentity,
     StatefulProduceRequest,
     TxnOffsetsRequest,  # txn
+    TxnCommitRequest,
     GroupHeartbeatRequest,
     OffsetCommitRequest,  # consumer groups
     *SHARE_REQUEST_MODELS,  # share groups
@@ -217,6 +219,7 @@ __all__ = [
     "TransactionDescription",
     "TransactionList",
     "TxnAcknowledgementsRequest",
+    "TxnCommitRequest",
     "TxnOffset",
     "TxnOffsetResult",
     "TxnOffsetsRequest",

@@ -176,6 +176,12 @@ class TxnAcknowledgementsRequest(Model):
     acknowledgements: list[ShareAck] = Field(min_length=1)
 
 
+class TxnGroupAcknowledgements(Model):
+    group_id: str
+    member_id: str
+    acknowledgements: list[ShareAck] = Field(min_length=1)
+
+
 class ShareGroupConfig(Model):
     model_config = with_examples(
         {

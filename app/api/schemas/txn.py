@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from app.api.schemas._base import Encoding, ErrorDetail, Model, WireRecord, with_examples
+from app.api.schemas.share import TxnGroupAcknowledgements
 
 
 class InitProducerRequest(Model):
@@ -97,6 +98,81 @@ class TxnOffsetsRequest(Model):
     member_epoch: int = -1
     group_instance_id: str | None = None
     offsets: list[TxnOffset] = Field(min_length=1)
+
+
+class TxnGroupOffsets(Model):
+    group_id: str
+    member_id: str | None = None
+    member_epoch: int = -1
+    group_instance_id: str | None = None
+    offsets: list[TxnOffset] = Field(min_length=1)
+
+
+class TxnCommitRequest(Model):
+    model_config = with_examples(
+        {"producer_id": 4000, "producer_epoch": 0},
+        {
+            "producer_id": 4000,
+            "producer_epoch": 0,
+            "encoding": "utf8",
+            "batches": [
+                {
+                    "topic": "thumbnails",
+                    "partition": 0,
+                    "base_sequence": 0,
+                    "records": [{"key": "img-1", "value": "resized img-1"}],
+                }
+            ],
+            "share_acknowledgements": [
+                {
+                    "group_id": "resizers",
+                    "member_id": "worker-1",
+                    "acknowledgements": [
+                        {
+                            "topic": "jobs",
+                            "partition": 0,
+                            "first_offset": 0,
+                            "last_offset": 0,
+                            "type": "accept",
+                        }
+                    ],
+                }
+            ],
+        },
+        {
+            "producer_id": 4000,
+            "producer_epoch": 0,
+            "batches": [
+                {
+                    "topic": "totals",
+                    "partition": 0,
+                    "base_sequence": 0,
+                    "records": [{"value": "42"}],
+                }
+            ],
+            "group_offsets": [
+                {
+                    "group_id": "billing",
+                    "member_id": "m-1",
+                    "member_epoch": 3,
+                    "offsets": [{"topic": "orders", "partition": 0, "offset": 42}],
+                }
+            ],
+        },
+    )
+
+    producer_id: int = Field(ge=0)
+    producer_epoch: int = Field(ge=0, le=32767)
+    encoding: Encoding = "utf8"
+    batches: list[ProduceBatchRequest] = Field(
+        default_factory=list, description="records added to the transaction, as in /v1/produce"
+    )
+    group_offsets: list[TxnGroupOffsets] = Field(
+        default_factory=list, description="KIP-447 offsets, as in …/offsets, per group"
+    )
+    share_acknowledgements: list[TxnGroupAcknowledgements] = Field(
+        default_factory=list, description="acknowledgements, as in …/acknowledgements, per group"
+    )
 
 
 class TxnOffsetResult(Model):

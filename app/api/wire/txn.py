@@ -25,6 +25,7 @@ from app.groups.group import OffsetCommit
 from app.producers.appender import ProduceBatch
 from app.producers.state import MAX_EPOCH, MAX_SEQUENCE
 from app.share.coordinator import AckRequest
+from app.transactions.coordinator import GroupAcks, GroupOffsets, TxnWork
 from app.transactions.state import TxnMetadata, TxnState
 
 DEFAULT_TXN_TIMEOUT_MS = 60_000
@@ -118,8 +119,17 @@ def parse_produce(
     b = json_object(body)
     producer = parse_producer(b)
     tid = transactional_id(b.get("transactional_id"))
+    batches = _batches(
+        b, array(b.get("batches"), "batches", min_items=1), now_ms, max_records, max_record_bytes
+    )
+    return StatefulProduce(producer.producer_id, producer.producer_epoch, tid, batches)
+
+
+def _batches(
+    b: dict[str, Any], raw_batches: list[Any], now_ms: int, max_records: int, max_record_bytes: int
+) -> list[ProduceBatch]:
+    """``batches``: one per partition, each with its base sequence and records."""
     encoding = encoding_of(b.get("encoding"))
-    raw_batches = array(b.get("batches"), "batches", min_items=1)
     # the size limit first: a request too large is refused whatever else is wrong in it
     total = sum(
         len(rb["records"])
@@ -149,25 +159,115 @@ def parse_produce(
         records = array(rb.get("records"), f"{where}.records", min_items=1)
         parsed = parse_records(records, encoding, now_ms, max_record_bytes, f"{where}.")
         batches.append(ProduceBatch(topic, partition, seq, [rec for _, rec in parsed]))
-    return StatefulProduce(producer.producer_id, producer.producer_epoch, tid, batches)
+    return batches
+
+
+_COMMIT_FIELDS = frozenset(
+    {
+        "producer_id",
+        "producer_epoch",
+        "encoding",
+        "batches",
+        "group_offsets",
+        "share_acknowledgements",
+    }
+)
+
+
+def parse_end(body: Any) -> Producer:
+    """The body of an abort (and of a commit with nothing to add)."""
+    return parse_producer(body)
+
+
+def parse_commit(
+    body: Any, now_ms: int, max_records: int, max_record_bytes: int, max_delay_ms: int
+) -> tuple[Producer, TxnWork]:
+    """A commit, with optionally everything the transaction adds before it commits: records
+    (``batches``, as in POST /v1/produce), consumer-group offsets (``group_offsets``, each as
+    POST …/offsets) and share acknowledgements (``share_acknowledgements``, each as
+    POST …/acknowledgements). Unknown fields are refused: a misspelt part must not commit an
+    empty transaction."""
+    b = json_object(body)
+    unknown = sorted(set(b) - _COMMIT_FIELDS)
+    if unknown:
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST,
+            f"unknown field {unknown[0]!r}; a commit takes {', '.join(sorted(_COMMIT_FIELDS))}",
+        )
+    producer = parse_producer(b)
+    raw = b.get("batches")
+    batches = (
+        []
+        if raw is None
+        else _batches(b, array(raw, "batches"), now_ms, max_records, max_record_bytes)
+    )
+    offsets: list[GroupOffsets] = []
+    for i, item in enumerate(array(b.get("group_offsets") or [], "group_offsets")):
+        g = _group_offsets(obj(item, f"group_offsets[{i}]"), f"group_offsets[{i}].")
+        if any(o.group_id == g.group_id for o in offsets):
+            raise InvalidRequest(
+                ErrorCode.INVALID_REQUEST, f"group_offsets: group {g.group_id!r} appears twice"
+            )
+        offsets.append(g)
+    acks: list[GroupAcks] = []
+    for i, item in enumerate(
+        array(b.get("share_acknowledgements") or [], "share_acknowledgements")
+    ):
+        where = f"share_acknowledgements[{i}]"
+        item = obj(item, where)
+        g_acks = GroupAcks(
+            name(item.get("group_id"), f"{where}.group_id"),
+            member_id(item.get("member_id"), f"{where}.member_id"),
+            parse_acks(
+                array(item.get("acknowledgements"), f"{where}.acknowledgements", min_items=1),
+                max_delay_ms,
+            ),
+        )
+        if any(a.group_id == g_acks.group_id for a in acks):
+            raise InvalidRequest(
+                ErrorCode.INVALID_REQUEST,
+                f"share_acknowledgements: group {g_acks.group_id!r} appears twice",
+            )
+        acks.append(g_acks)
+    return producer, TxnWork(batches, offsets, acks)
 
 
 def parse_offsets(body: Any) -> TxnOffsets:
     b = json_object(body)
     producer = parse_producer(b)
-    group_id = name(b.get("group_id"), "group_id")
-    member = optional(member_id, b.get("member_id"))
+    g = _group_offsets(b, "")
+    return TxnOffsets(
+        producer.producer_id,
+        producer.producer_epoch,
+        g.group_id,
+        g.member_id,
+        g.member_epoch,
+        g.group_instance_id,
+        list(g.offsets),
+    )
+
+
+def _group_offsets(b: dict[str, Any], prefix: str) -> GroupOffsets:
+    """One group's KIP-447 offsets with the consumer's group metadata."""
+    group_id = name(b.get("group_id"), f"{prefix}group_id")
+    member = optional(member_id, b.get("member_id"), f"{prefix}member_id")
     member_epoch = b.get("member_epoch")
     member_epoch = (
-        -1 if member_epoch is None else integer(member_epoch, "member_epoch", -2, MAX_INT32)
+        -1
+        if member_epoch is None
+        else integer(member_epoch, f"{prefix}member_epoch", -2, MAX_INT32)
     )
     # any characters: the group's own heartbeat is stricter, this only has to match it
     instance = optional(
-        string, b.get("group_instance_id"), "group_instance_id", 1, _INSTANCE_ID_MAX_CHARS
+        string,
+        b.get("group_instance_id"),
+        f"{prefix}group_instance_id",
+        1,
+        _INSTANCE_ID_MAX_CHARS,
     )
     offsets = []
-    for i, o in enumerate(array(b.get("offsets"), "offsets", min_items=1)):
-        where = f"offsets[{i}]"
+    for i, o in enumerate(array(b.get("offsets"), f"{prefix}offsets", min_items=1)):
+        where = f"{prefix}offsets[{i}]"
         o = obj(o, where, '{"topic", "partition", "offset"}')
         # any string: a topic that does not exist refuses the request when it is staged
         topic = string(o.get("topic"), f"{where}.topic", 0)
@@ -181,15 +281,7 @@ def parse_offsets(body: Any) -> TxnOffsets:
                 ),
             )
         )
-    return TxnOffsets(
-        producer.producer_id,
-        producer.producer_epoch,
-        group_id,
-        member,
-        member_epoch,
-        instance,
-        offsets,
-    )
+    return GroupOffsets(group_id, member, member_epoch, instance, offsets)
 
 
 def parse_acknowledgements(body: Any, max_delay_ms: int) -> TxnAcknowledgements:
