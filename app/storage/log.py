@@ -298,7 +298,7 @@ class PartitionLog:
             attributes=attributes,
         )
         first_ts = records[0].timestamp
-        max_ts = max(r.timestamp for r in records)
+        max_ts = record.batch_max_timestamp(data)
         try:
             seg = self.active
             if seg.size and (

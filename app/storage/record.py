@@ -183,27 +183,26 @@ def encode_batch(
     first_ts = records[0].timestamp
     max_ts = first_ts
     parts: list[bytes] = []
+    extend = parts.extend
     pack_head = _REC_HEAD.pack
     pack_i32 = _I32.pack
     pack_plain = _REC_PLAIN.pack
-    for delta, rec in enumerate(records):
-        ts = rec.timestamp
+    no_headers = b"\x00\x00\x00\x00"
+    for delta, (ts, key, value, headers) in enumerate(records):
         if ts > max_ts:
             max_ts = ts
-        key = rec.key
-        value = rec.value
         vlen = -1 if value is None else len(value)
-        if key is None and not rec.headers:
+        if key is None and not headers:
             # the common record: no key, no headers; one pack instead of four
-            parts.append(pack_plain(24 + vlen if vlen > 0 else 24, delta, ts - first_ts, -1, vlen))
             if value:
-                parts.append(value)
-            parts.append(b"\x00\x00\x00\x00")
+                extend((pack_plain(24 + vlen, delta, ts - first_ts, -1, vlen), value, no_headers))
+            else:
+                extend((pack_plain(24, delta, ts - first_ts, -1, vlen), no_headers))
             continue
         klen = -1 if key is None else len(key)
-        if rec.headers:
-            hparts = [pack_i32(len(rec.headers))]
-            for h in rec.headers:
+        if headers:
+            hparts = [pack_i32(len(headers))]
+            for h in headers:
                 hk = h.key.encode()
                 hparts.append(pack_i32(len(hk)))
                 hparts.append(hk)
@@ -224,23 +223,30 @@ def encode_batch(
             parts.append(value)
         parts.append(hbytes)
     payload = b"".join(parts)
-    body = (
-        _BODY.pack(
-            attributes,
-            len(records) - 1,
-            first_ts,
-            max_ts,
-            producer_id,
-            producer_epoch,
-            base_sequence,
-            len(records),
-        )
-        + payload
+    head = _BODY.pack(
+        attributes,
+        len(records) - 1,
+        first_ts,
+        max_ts,
+        producer_id,
+        producer_epoch,
+        base_sequence,
+        len(records),
     )
-    # batch_length counts magic + crc + body
-    prefix = _PREFIX.pack(base_offset, 1 + 4 + len(body), MAGIC)
-    crc = zlib.crc32(body, zlib.crc32(prefix))
-    return prefix + _CRC.pack(crc) + body
+    # batch_length counts magic + crc + body; the payload is copied once more, not twice
+    prefix = _PREFIX.pack(base_offset, 1 + 4 + len(head) + len(payload), MAGIC)
+    crc = zlib.crc32(payload, zlib.crc32(head, zlib.crc32(prefix)))
+    return b"".join((prefix, _CRC.pack(crc), head, payload))
+
+
+_MAX_TS_AT = _CRC_START + 4 + 2 + 4 + 8  # after magic, crc, attributes, last delta, first ts
+_I64 = struct.Struct(">q")
+
+
+def batch_max_timestamp(batch: bytes) -> int:
+    """The max_timestamp field of an encoded batch."""
+    (ts,) = _I64.unpack_from(batch, _MAX_TS_AT)
+    return int(ts)
 
 
 def read_header(buf: bytes | memoryview, pos: int = 0) -> BatchHeader:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.api.wire import records as wire
 from app.errors import InvalidRequest
 
-text = st.one_of(st.none(), st.text(max_size=20))
+b64_text = st.binary(max_size=20).map(lambda b: base64.b64encode(b).decode())
+text = st.one_of(st.none(), st.text(max_size=20), b64_text, st.sampled_from(["QR==", "QQ=", "Q"]))
 plain = st.fixed_dictionaries(
     {}, optional={"key": text, "value": text, "partition": st.integers(0, 2**31 - 1)}
 )
@@ -29,12 +32,13 @@ odd: st.SearchStrategy[Any] = st.one_of(
 )
 
 
+@pytest.mark.parametrize("encoding", ["utf8", "base64"])
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.one_of(plain, odd), min_size=1, max_size=8))
-def test_fast_path_equals_the_general_path(records: list[Any]) -> None:
-    fast = wire._parse_plain_utf8(records, 7, 1 << 20)
+@given(records=st.lists(st.one_of(plain, odd), min_size=1, max_size=8))
+def test_fast_path_equals_the_general_path(encoding: str, records: list[Any]) -> None:
+    fast = wire._parse_plain(records, encoding == "base64", 7, 1 << 20)
     try:
-        general = [wire.parse_record(r, i, "utf8", 7, 1 << 20) for i, r in enumerate(records)]
+        general = [wire.parse_record(r, i, encoding, 7, 1 << 20) for i, r in enumerate(records)]
     except InvalidRequest:
         assert fast is None  # the general path gives the precise error
         return
@@ -45,4 +49,5 @@ def test_fast_path_equals_the_general_path(records: list[Any]) -> None:
 
 
 def test_oversized_records_leave_the_fast_path() -> None:
-    assert wire._parse_plain_utf8([{"value": "x" * 100}], 1, 64) is None
+    assert wire._parse_plain([{"value": "x" * 100}], False, 1, 64) is None
+    assert wire._parse_plain([{"value": "eHh4" * 25}], True, 1, 64) is None

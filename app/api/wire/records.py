@@ -119,9 +119,9 @@ def parse_records(
     records: list[Any], encoding: str, now_ms: int, max_record_bytes: int, where: str = ""
 ) -> list[tuple[int | None, Record]]:
     """Every wire record of a list → (requested partition or None, Record); errors name
-    ``{where}records[i]``. Plain utf8 records take a fast path."""
-    if encoding == "utf8":
-        fast = _parse_plain_utf8(records, now_ms, max_record_bytes)
+    ``{where}records[i]``. Plain utf8 and base64 records take a fast path."""
+    if encoding != "json":
+        fast = _parse_plain(records, encoding == "base64", now_ms, max_record_bytes)
         if fast is not None:
             return fast
     try:
@@ -137,14 +137,15 @@ def parse_records(
 _PLAIN_KEYS = frozenset(("key", "value", "partition"))
 
 
-def _parse_plain_utf8(
-    records: list[Any], now_ms: int, max_record_bytes: int
+def _parse_plain(
+    records: list[Any], b64: bool, now_ms: int, max_record_bytes: int
 ) -> list[tuple[int | None, Record]] | None:
-    """The common shape: string-or-null key and value, maybe a partition, utf8. None otherwise.
+    """The common shape: string-or-null key and value, maybe a partition, utf8 or base64 (when
+    ``b64``). None otherwise.
 
     Same result as ``parse_record`` for those records, at a fraction of the cost; anything
-    else (headers, partition, timestamp, wrong types, oversize) takes the general path, which
-    also produces the precise error.
+    else (headers, partition, timestamp, wrong types, bad base64, oversize) takes the general
+    path, which also produces the precise error.
     """
     out: list[tuple[int | None, Record]] = []
     append = out.append
@@ -152,31 +153,35 @@ def _parse_plain_utf8(
     plain = _PLAIN_KEYS.issuperset
     no_headers = ()
     new = tuple.__new__  # a NamedTuple's own constructor costs twice as much per record
-    for r in records:
-        if type(r) is not dict or not plain(r):
-            return None
-        k = r.get("key")
-        v = r.get("value")
-        if type(v) is str:
-            vb: bytes | None = v.encode()
-        elif v is None:
-            vb = None
-        else:
-            return None
-        p = r.get("partition")
-        if p is not None and (type(p) is not int or not 0 <= p <= MAX_INT32):
-            return None
-        if k is None:
-            if vb is not None and len(vb) > limit:
+    a2b = binascii.a2b_base64  # what base64.b64decode(validate=True) calls, minus its checks
+    try:
+        for r in records:
+            if type(r) is not dict or not plain(r):
                 return None
-            append((p, new(Record, (now_ms, None, vb, no_headers))))
-            continue
-        if type(k) is not str:
-            return None
-        kb = k.encode()
-        if len(kb) + (len(vb) if vb else 0) > limit:
-            return None
-        append((p, new(Record, (now_ms, kb, vb, no_headers))))
+            k = r.get("key")
+            v = r.get("value")
+            if type(v) is str:
+                vb: bytes | None = a2b(v, strict_mode=True) if b64 else v.encode()
+            elif v is None:
+                vb = None
+            else:
+                return None
+            p = r.get("partition")
+            if p is not None and (type(p) is not int or not 0 <= p <= MAX_INT32):
+                return None
+            if k is None:
+                if vb is not None and len(vb) > limit:
+                    return None
+                append((p, new(Record, (now_ms, None, vb, no_headers))))
+                continue
+            if type(k) is not str:
+                return None
+            kb = a2b(k, strict_mode=True) if b64 else k.encode()
+            if len(kb) + (len(vb) if vb else 0) > limit:
+                return None
+            append((p, new(Record, (now_ms, kb, vb, no_headers))))
+    except ValueError:  # binascii.Error is one: bad base64, or a character beyond ASCII
+        return None
     return out
 
 
