@@ -31,8 +31,25 @@ from app.config import Settings
 from app.errors import ErrorCode, SluiceError, Unavailable
 from app.runtime import Broker
 
-# The hot endpoints: the produce paths. RequestGate calls them itself (see there).
-DIRECT_ENDPOINTS: tuple[Callable[..., Any], ...] = (records.produce, producers.produce)
+# The hot endpoints: produce, share fetch and acknowledge, commit. RequestGate calls them
+# itself (see there).
+DIRECT_ENDPOINTS: tuple[Callable[..., Any], ...] = (
+    records.produce,
+    producers.produce,
+    share_groups.fetch,
+    share_groups.acknowledge,
+    transactions.commit,
+)
+
+
+def direct_routes() -> list[APIRoute]:
+    """The routes of ``DIRECT_ENDPOINTS``."""
+    return [
+        r
+        for router in (records.router, producers.router, share_groups.router, transactions.router)
+        for r in router.routes
+        if isinstance(r, APIRoute) and r.endpoint in DIRECT_ENDPOINTS
+    ]
 
 
 class RequestGate:
@@ -150,13 +167,7 @@ def create_app(
     app.include_router(transactions.router)
     app.include_router(groups.router)
     app.include_router(share_groups.router)
-    direct = [
-        r
-        for router in (records.router, producers.router)
-        for r in router.routes
-        if isinstance(r, APIRoute) and r.endpoint in DIRECT_ENDPOINTS
-    ]
-    app.add_middleware(RequestGate, broker=the_broker, direct=direct)
+    app.add_middleware(RequestGate, broker=the_broker, direct=direct_routes())
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from app.config import Settings
-from app.main import DIRECT_ENDPOINTS, create_app
+from app.main import DIRECT_ENDPOINTS, create_app, direct_routes
 
 from .helpers import assert_error, create_topic, produce
 
@@ -19,9 +19,17 @@ def test_every_direct_endpoint_is_a_documented_route(
 ) -> None:
     app = create_app(settings_factory())
     paths = app.openapi()["paths"]
-    assert "post" in paths["/v1/topics/{topic}/records"]
-    assert "post" in paths["/v1/produce"]
-    assert len(DIRECT_ENDPOINTS) == 2
+    direct = direct_routes()
+    assert len(direct) == len(DIRECT_ENDPOINTS)
+    assert sorted(r.path for r in direct) == [
+        "/v1/produce",
+        "/v1/share-groups/{group_id}/acknowledge",
+        "/v1/share-groups/{group_id}/fetch",
+        "/v1/topics/{topic}/records",
+        "/v1/transactions/{tid}/commit",
+    ]
+    for r in direct:
+        assert "post" in paths[r.path]
 
 
 async def test_other_methods_and_paths_go_to_the_router(client: httpx.AsyncClient) -> None:

@@ -9,7 +9,7 @@ inline by the share router; those are posted to a running app instead.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from types import UnionType
 from typing import Any, Union, get_args, get_origin
 
@@ -32,7 +32,7 @@ NOW_MS = 1_700_000_000_000
 SETTINGS = Settings()
 
 
-def _no_ack_errors(acks: dict[Any, Any]) -> None:
+def _no_ack_errors(acks: Mapping[Any, Any]) -> None:
     """Malformed ranges of a partition are a per-partition error, not an exception."""
     bad = [v for v in acks.values() if isinstance(v, SluiceError)]
     if bad:
