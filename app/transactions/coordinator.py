@@ -38,13 +38,14 @@ from app.errors import (
     Unavailable,
 )
 from app.metadata.txn_store import TransactionStore, TxnRow
+from app.producers.appender import BatchResult
 from app.producers.ids import ProducerIds
 from app.transactions.participants import AckParticipant, OffsetParticipant, TxnWrite
 from app.transactions.state import EPOCH_EXHAUSTED, TxnMetadata, TxnState, TxnTransit
 
 if TYPE_CHECKING:
     from app.groups.group import OffsetCommit
-    from app.producers.appender import BatchResult, ProduceBatch
+    from app.producers.appender import ProduceBatch
     from app.share.partition import AckBatch
     from app.storage.log import PartitionLog
 
