@@ -1,8 +1,12 @@
 """Exactly-once queue processing from a share group, against a real server process.
 
 Consumers fetch input records from a share group, produce one result per record to an output
-topic and acknowledge the inputs in the same transaction (POST
-/v1/transactions/{tid}/acknowledgements, docs/semantics.md#transactional-acknowledgements).
+topic and acknowledge the inputs in the same transaction, in two forms: step by step (POST
+/v1/produce, POST /v1/transactions/{tid}/acknowledgements, commit;
+docs/semantics.md#transactional-acknowledgements) and in one request (the commit carries the
+records and the acknowledgements; docs/semantics.md#transaction-one-request), the latter with
+commits answered at their decision (SLUICE_TXN_ANSWER=prepare), so that kills also land while
+markers are written in the background.
 Consumers are killed at random: a killed consumer abandons its open transaction (each life uses
 a new transactional id, so only the transaction timeout ends it; its held records are released
 then) and the records it acquired outside a transaction (their lock expires). The server is
@@ -75,7 +79,13 @@ class Killed(Exception):
 
 
 def life(
-    api: Api, cid: int, n: int, rng: random.Random, stats: Stats, stop: threading.Event
+    api: Api,
+    cid: int,
+    n: int,
+    rng: random.Random,
+    stats: Stats,
+    stop: threading.Event,
+    one_request: bool,
 ) -> None:
     """One life of a consumer, until it is killed, fenced or told to stop."""
     tid = f"sq-consumer-{cid}-{n}"
@@ -106,16 +116,51 @@ def life(
             by_partition[r["partition"]].append(
                 {"key": r["value"], "value": "result-of-" + r["value"]}
             )
+        batches = [
+            {"topic": "out", "partition": p, "base_sequence": 0, "records": rs}
+            for p, rs in sorted(by_partition.items())
+        ]
+        accepts = [
+            {
+                "topic": a["topic"],
+                "partition": a["partition"],
+                "first_offset": a["first_offset"],
+                "last_offset": a["last_offset"],
+                "type": "accept",
+                "delivery_count": a["delivery_count"],
+            }
+            for a in got["acquired"]
+        ]
+        if one_request:
+            maybe_die()
+            try:
+                answer = api.post(
+                    f"/v1/transactions/{tid}/commit",
+                    {
+                        "producer_id": pid,
+                        "producer_epoch": epoch,
+                        "batches": batches,
+                        "share_acknowledgements": [
+                            {"group_id": GROUP, "member_id": member, "acknowledgements": accepts}
+                        ],
+                    },
+                )
+            except ApiError as refused:
+                if refused.code != "INVALID_RECORD_STATE":  # a lock expired while we worked
+                    raise
+                with stats.lock:
+                    stats.errors[refused.code] += 1
+                continue  # nothing of the request took effect: the transaction is as it was
+            pid, epoch = answer["producer_id"], answer["producer_epoch"]
+            stats.add("commits")
+            continue
         answer = api.post(
             "/v1/produce",
             {
                 "producer_id": pid,
                 "producer_epoch": epoch,
                 "transactional_id": tid,
-                "batches": [
-                    {"topic": "out", "partition": p, "base_sequence": 0, "records": rs}
-                    for p, rs in sorted(by_partition.items())
-                ],
+                "batches": batches,
             },
         )
         failed = [b["error"] for b in answer["batches"] if b["error"]]
@@ -128,17 +173,7 @@ def life(
                     "producer_epoch": epoch,
                     "group_id": GROUP,
                     "member_id": member,
-                    "acknowledgements": [
-                        {
-                            "topic": a["topic"],
-                            "partition": a["partition"],
-                            "first_offset": a["first_offset"],
-                            "last_offset": a["last_offset"],
-                            "type": "accept",
-                            "delivery_count": a["delivery_count"],
-                        }
-                        for a in got["acquired"]
-                    ],
+                    "acknowledgements": accepts,
                 },
             )
             failed = [x["error"] for x in answer["results"] if x["error"]]
@@ -156,7 +191,9 @@ def life(
         stats.add("commits")
 
 
-def consumer(url: str, cid: int, seed: int, stats: Stats, stop: threading.Event) -> None:
+def consumer(
+    url: str, cid: int, seed: int, stats: Stats, stop: threading.Event, one_request: bool
+) -> None:
     rng = random.Random(seed * 100 + cid)
     api = Api(url, timeout=10)
     n = 0
@@ -165,7 +202,7 @@ def consumer(url: str, cid: int, seed: int, stats: Stats, stop: threading.Event)
             n += 1
             stats.add("lives")
             try:
-                life(api, cid, n, rng, stats, stop)
+                life(api, cid, n, rng, stats, stop, one_request)
             except Killed:
                 stats.add("consumer_kills")
             except ApiError as e:
@@ -192,12 +229,17 @@ def acknowledged(api: Api, ends: dict[int, int]) -> int:
     return sum(min(starts.get(p, 0), end) for p, end in ends.items())
 
 
+@pytest.mark.parametrize(
+    ("one_request", "env"),
+    [(False, ENV), (True, {**ENV, "SLUICE_TXN_ANSWER": "prepare"})],
+    ids=["step-by-step", "one-request"],
+)
 def test_exactly_once_from_a_share_group_across_consumer_and_server_kills(
-    server_factory: Callable[..., ServerProcess],
+    server_factory: Callable[..., ServerProcess], one_request: bool, env: dict[str, str]
 ) -> None:
     seed = int(os.environ.get("SLUICE_SHARE_EOS_SEED", random.randrange(1 << 30)))
     print(f"SLUICE_SHARE_EOS_SEED={seed}")
-    server = server_factory(**ENV)
+    server = server_factory(**env)
     server.start()
     api = Api(server.url)
     api.create_topic("in", PARTITIONS)
@@ -226,7 +268,9 @@ def test_exactly_once_from_a_share_group_across_consumer_and_server_kills(
     stop = threading.Event()
     threads = [
         threading.Thread(
-            target=consumer, args=(server.url, c, seed, stats, stop), name=f"sq-consumer-{c}"
+            target=consumer,
+            args=(server.url, c, seed, stats, stop, one_request),
+            name=f"sq-consumer-{c}",
         )
         for c in range(CONSUMERS)
     ]
