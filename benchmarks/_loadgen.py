@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import dataclasses
 import os
@@ -52,6 +53,7 @@ class LoadSpec:
     batch: int = 100  # produce: records per request
     explicit_partition: bool = True  # produce: each record names its partition (else sticky)
     value_bytes: int = 256
+    value_encoding: str = "utf8"  # produce: "utf8" (random text) | "base64" (random bytes)
     concurrency: int = 16  # connections, one request in flight on each
     client: str = "raw"  # "raw" | "httpx"
     loop: str = "uvloop"  # "uvloop" | "asyncio"
@@ -200,12 +202,21 @@ def _value(rng: random.Random, size: int) -> str:
     return "".join(rng.choices(alphabet, k=size))
 
 
-def _produce_body(rng: random.Random, partition: int | None, count: int, size: int) -> bytes:
-    records: list[dict[str, Any]] = [{"value": _value(rng, size)} for _ in range(count)]
+def _binary_value(rng: random.Random, size: int) -> str:
+    return base64.b64encode(rng.randbytes(size)).decode("ascii")
+
+
+def _produce_body(
+    rng: random.Random, partition: int | None, count: int, size: int, encoding: str = "utf8"
+) -> bytes:
+    """One produce body: ``count`` random values of ``size`` bytes, as text (``utf8``) or as
+    random binary sent base64-encoded (``base64``)."""
+    make = {"utf8": _value, "base64": _binary_value}[encoding]
+    records: list[dict[str, Any]] = [{"value": make(rng, size)} for _ in range(count)]
     if partition is not None:
         for r in records:
             r["partition"] = partition
-    return orjson.dumps({"records": records, "encoding": "utf8"})
+    return orjson.dumps({"records": records, "encoding": encoding})
 
 
 class Run:
@@ -253,13 +264,15 @@ async def _produce(spec: LoadSpec, run: Run, send: Sender) -> None:
     named = spec.explicit_partition
     bodies = {
         p: [
-            _produce_body(rng, p if named else None, spec.batch, spec.value_bytes)
+            _produce_body(
+                rng, p if named else None, spec.batch, spec.value_bytes, spec.value_encoding
+            )
             for _ in range(variants)
         ]
         for p in spec.partitions
     }
     tail = {
-        p: _produce_body(rng, p if named else None, rest, spec.value_bytes)
+        p: _produce_body(rng, p if named else None, rest, spec.value_bytes, spec.value_encoding)
         for p in spec.partitions
         if rest
     }

@@ -1,9 +1,13 @@
 """The yardstick: a bare FastAPI app that does the least a produce endpoint can do.
 
-``POST /v1/topics/{topic}/records`` reads the body, parses it once with orjson and answers one
-offset per record in the same shape as Sluice (``{"offsets": [{"partition", "offset",
-"timestamp"}]}``); nothing is stored. ``GET /v1/topics/{topic}/partitions/{p}/records`` answers
-``max_records`` made-up 256-byte records in the read shape, the same idea for reads.
+``POST /v1/topics/{topic}/records`` reads the body, parses it once with orjson, turns every
+key and value into the bytes a server would store (UTF-8 encoding of text, a strict base64
+decode for ``"encoding": "base64"``, the compact serialisation for ``json``; the request's
+encoding or the record's own) and answers one offset per record in the same shape as Sluice
+(``{"offsets": [{"partition", "offset", "timestamp"}]}``); nothing is stored. A value that is
+not valid base64 is answered 400, as Sluice does, so the decode cannot be skipped.
+``GET /v1/topics/{topic}/partitions/{p}/records`` answers ``max_records`` made-up 256-byte
+records in the read shape, the same idea for reads.
 
 It runs exactly like the server: uvicorn, one worker, uvloop and httptools, no access log.
 The benchmarks start it with ``python -m benchmarks.raw_ceiling --port PORT`` and load it with
@@ -14,6 +18,8 @@ machine's HTTP budget the server's own work costs.
 from __future__ import annotations
 
 import argparse
+import base64
+import binascii
 import itertools
 import sys
 import time
@@ -34,10 +40,31 @@ async def readyz() -> Response:
     return Response(b'{"status":"ready"}', media_type="application/json")
 
 
+def to_bytes(value: Any, encoding: str) -> bytes | None:
+    """What a server must do to every key and value before storing it."""
+    if value is None:
+        return None
+    if encoding == "base64":
+        return base64.b64decode(value, validate=True)
+    if encoding == "json":
+        return orjson.dumps(value)
+    if not isinstance(value, str):
+        raise TypeError("not a string")
+    return value.encode()
+
+
 @app.post("/v1/topics/{topic}/records")
 async def produce(topic: str, request: Request) -> Response:
     body = orjson.loads(await request.body())
     records = body["records"]
+    encoding = body.get("encoding", "utf8")
+    try:
+        for r in records:
+            enc = r.get("encoding", encoding)
+            to_bytes(r.get("key"), enc)
+            to_bytes(r.get("value"), enc)
+    except (binascii.Error, TypeError, ValueError):
+        return Response(b'{"error":{"code":"INVALID_REQUEST"}}', status_code=400)
     now = int(time.time() * 1000)
     base = next(_offsets)
     answer = {

@@ -154,6 +154,42 @@ def _memory(doc: Doc) -> str:
     return f"{sig(peak, 2)} MB peak, +{growth:g} MB from the first to the last step"
 
 
+def _users_w3(doc: Doc) -> str:
+    losses = summary(doc).get("w3_piggyback_loss", []) + summary(doc).get("w3_plain_loss", [])
+    redeliveries = summary(doc).get("w3_piggyback_redeliveries")
+    if not losses or not redeliveries:
+        raise Missing("w3")
+    return (
+        f"{sig(median(doc, 'w3_piggyback_s'), 2)} / {sig(median(doc, 'w3_plain_s'), 2)} s, "
+        f"{max(losses)} lost, {sig(statistics.median(redeliveries), 4)} redeliveries"
+    )
+
+
+def _users_w4(form: str) -> Callable[[Doc], str]:
+    def measured(doc: Doc) -> str:
+        if summary(doc).get(f"w4_{form}_supported") is False:
+            return "not supported by this server"
+        return (
+            f"{sig(median(doc, f'w4_{form}_transactions_per_s'), 3)} transactions/s, commit "
+            f"p50 / p99 {sig(median(doc, f'w4_{form}_commit_ms_p50'), 2)} / "
+            f"{sig(median(doc, f'w4_{form}_commit_ms_p99'), 2)} ms"
+        )
+
+    return measured
+
+
+def _users_w4_targets(form: str, goals: list[Doc]) -> Callable[[Doc], list[Doc]]:
+    """The benchmark's W4 target lines; the goals alone when the server lacks the form."""
+    label = "one-request" if form == "one" else "multi-step"
+
+    def lines(doc: Doc) -> list[Doc]:
+        if summary(doc).get(f"w4_{form}_supported") is False:
+            return [{**g, "ok": None} for g in goals]
+        return targets(doc, f"users W4 {label}")
+
+    return lines
+
+
 ROWS: list[Row] = [
     Row(
         "produce",
@@ -284,6 +320,81 @@ ROWS: list[Row] = [
         lambda d: "idempotent produce / plain produce",
         lambda d: sig(median(d, "idempotent_to_plain"), 2),
         lambda d: targets(d, "idempotent produce / plain produce"),
+    ),
+    Row(
+        "users",
+        lambda d: (
+            "W1 as an application measures (httpx on uvloop, 256 B binary values in base64): "
+            f"one producer, sequential requests of 100 records, {d['parameters']['w1_records']:,} "
+            "records, 1 partition"
+        ),
+        lambda d: (
+            f"{sig(median(d, 'w1_records_per_s'), 3)} records/s, "
+            f"{sig(median(d, 'w1_request_ms_mean'), 2)} ms per request (p99 "
+            f"{sig(median(d, 'w1_request_ms_p99'), 2)}), server "
+            f"{sig(median(d, 'w1_server_us_per_record'), 2)} µs/record"
+        ),
+        lambda d: targets(d, "users W1"),
+    ),
+    Row(
+        "users",
+        lambda d: (
+            "W2 as an application measures: 4 share consumers, fetch 100 (record_limit) → "
+            f"acknowledge, {d['parameters']['w2_records']:,} records"
+        ),
+        lambda d: (
+            f"{sig(median(d, 'w2_records_per_s'), 3)} records/s, fetch p99 "
+            f"{sig(median(d, 'w2_fetch_ms_p99'), 2)} ms, acknowledge p99 "
+            f"{sig(median(d, 'w2_ack_ms_p99'), 2)} ms, server "
+            f"{sig(median(d, 'w2_server_us_per_record'), 2)} µs/record"
+        ),
+        lambda d: targets(d, "users W2"),
+    ),
+    Row(
+        "users",
+        lambda d: (
+            f"W3 as an application measures: {d['parameters']['w3_records']:,} records each "
+            "released once, all accepted, acknowledgements piggy-backed on the fetch / fetch then "
+            "acknowledge"
+        ),
+        _users_w3,
+        lambda d: targets(d, "users W3"),
+    ),
+    Row(
+        "users",
+        lambda d: (
+            "P32 produce, 32 connections, 1 partition, 100 base64 records a request, as a share of "
+            "a bare FastAPI endpoint that parses the body and base64-decodes every value"
+        ),
+        lambda d: (
+            f"{sig(median(d, 'p32_ratio_to_ceiling'), 2)} "
+            f"({sig(median(d, 'p32_records_per_s'), 3)} / "
+            f"{sig(median(d, 'p32_ceiling_records_per_s'), 3)} records/s)"
+        ),
+        lambda d: targets(d, "users P32"),
+    ),
+    Row(
+        "users",
+        lambda d: (
+            "W4 as an application measures: share group → transform → produce, 8 workers, "
+            "one request per transaction (the commit carries the records and acknowledgements)"
+        ),
+        _users_w4("one"),
+        _users_w4_targets(
+            "one",
+            [
+                {"goal": ">= 1000", "unit": "transactions/s"},
+                {"goal": "<= 25", "unit": "ms"},
+            ],
+        ),
+    ),
+    Row(
+        "users",
+        lambda d: (
+            "W4 as an application measures: 8 workers, fetch → produce → acknowledgements → commit"
+        ),
+        _users_w4("multi"),
+        _users_w4_targets("multi", [{"goal": ">= 500", "unit": "transactions/s"}]),
     ),
 ]
 

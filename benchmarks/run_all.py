@@ -1,7 +1,7 @@
 """Run every benchmark and print the targets table (what ``make bench`` runs).
 
     python -m benchmarks.run_all [--quick] [--runs 3]
-                                 [--only produce read restart memory transactions]
+                                 [--only produce read restart memory share transactions users]
 
 Each benchmark writes its own ``benchmarks/results/<name>-<commit>.json``; this writes
 ``benchmarks/results/all-<commit>.json`` with every target line and prints them as a Markdown
@@ -27,6 +27,7 @@ from benchmarks import (
     restart,
     share,  # share groups
     transactions,  # transactions
+    users,  # workloads measured as an application measures them
 )
 
 BENCHMARKS: dict[str, ModuleType] = {
@@ -36,6 +37,7 @@ BENCHMARKS: dict[str, ModuleType] = {
     "memory": memory,
     "share": share,  # share groups: W2, W3 and memory of many groups
     "transactions": transactions,  # transactions
+    "users": users,  # W1-W4 and P32 through an application's own client
 }
 
 
