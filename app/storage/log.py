@@ -385,15 +385,18 @@ class PartitionLog:
         )
 
     def flush(self, ticket: FlushTicket, *, checkpoint: bool = True) -> None:
-        """fsync the ticket's segments, then (optionally) record the recovery checkpoint.
+        """fsync the ticket's segments, then (optionally) their indexes and the recovery
+        checkpoint.
 
         Safe to call from a thread while the event loop appends. The checkpoint is written
         only after the data it names is durable; it is not fsynced itself: losing it only
-        makes the next recovery validate more. Raises ``StorageError``.
+        makes the next recovery validate more. Indexes are fsynced with checkpoints only: an
+        index behind its segment costs recovery a walk from its last entry, never data.
+        Raises ``StorageError``.
         """
         try:
             for s in ticket.segments:
-                s.flush()
+                s.flush(index=checkpoint)
             if ticket.sync_directory:
                 fsync_directory(self.directory)
             if checkpoint:

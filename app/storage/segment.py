@@ -271,10 +271,14 @@ class Segment:
 
     # -- durability and lifetime --------------------------------------------------------------
 
-    def flush(self) -> None:
-        """fsync the segment and its index. Safe to call from a thread."""
+    def flush(self, *, index: bool = True) -> None:
+        """fsync the segment, and its index with ``index``. Safe to call from a thread.
+
+        The index need not be durable with every round: recovery walks the segment from the
+        last index entry it can trust, and rebuilds an index that fails its checks."""
         os.fsync(self._fd)
-        self.index.flush()
+        if index:
+            self.index.flush()
 
     def close(self) -> None:
         self.index.close()
