@@ -395,8 +395,8 @@ ROWS: list[Row] = [
     Row(
         "users",
         lambda d: (
-            "W4 as above, the commit answered once its decision is durable "
-            "(SLUICE_TXN_ANSWER=prepare)"
+            "W4 as an application measures, one request per transaction, the commit answered "
+            "once its decision is durable (SLUICE_TXN_ANSWER=prepare)"
         ),
         _users_w4("one-prepare"),
         _users_w4_targets(

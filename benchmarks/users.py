@@ -964,7 +964,9 @@ def summarise(raw: dict[str, list[Json]]) -> Json:
         t.append(h.target("users P32 produce / parse-only ceiling", ratio, 0.6, "ratio"))
     if runs := raw.get("w4"):
         for form, goal in (("one", 1000), ("one-prepare", 1000), ("multi", 500)):
-            done = [r[form] for r in runs if r[form]["supported"]]
+            done = [r[form] for r in runs if form in r and r[form]["supported"]]
+            if not any(form in r for r in runs):
+                continue  # results from before the form was measured
             s[f"w4_{form}_supported"] = bool(done)
             if not done:
                 continue

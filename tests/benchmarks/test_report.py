@@ -137,12 +137,15 @@ def _users_doc(one_request: bool) -> dict[str, object]:
             "w4_one_transactions_per_s": 1100.0,
             "w4_one_commit_ms_p50": 5.1,
             "w4_one_commit_ms_p99": 14.0,
+            "w4_one-prepare_transactions_per_s": 1300.0,
+            "w4_one-prepare_commit_ms_p50": 3.2,
+            "w4_one-prepare_commit_ms_p99": 9.0,
         }.items()
     }
     s["w3_piggyback_loss"] = s["w3_plain_loss"] = [0]
     s["w3_piggyback_redeliveries"] = s["w3_plain_redeliveries"] = [10000]
     s["w4_multi_supported"] = True
-    s["w4_one_supported"] = one_request
+    s["w4_one_supported"] = s["w4_one-prepare_supported"] = one_request
     names = [
         ("users W1 one producer, sequential: records/s", ">= 65000", "records/s", False),
         ("users W1 one producer: ms per request (mean)", "<= 1.5", "ms", False),
@@ -157,6 +160,13 @@ def _users_doc(one_request: bool) -> dict[str, object]:
         names += [
             ("users W4 one-request: transactions/s", ">= 1000", "transactions/s", True),
             ("users W4 one-request: commit p99", "<= 25", "ms", True),
+            (
+                "users W4 one-request answered at the decision: transactions/s",
+                ">= 1000",
+                "transactions/s",
+                True,
+            ),
+            ("users W4 one-request answered at the decision: commit p99", "<= 25", "ms", True),
         ]
     s["targets"] = [
         {"name": n, "goal": g, "unit": u, "ok": ok, "median": 0, "min": 0, "max": 0}
@@ -184,7 +194,7 @@ def _users_doc(one_request: bool) -> dict[str, object]:
 def test_the_users_rows(tmp_path: Path, one_request: bool) -> None:
     (tmp_path / "users-aaaaaaa.json").write_text(json.dumps(_users_doc(one_request)))
     lines = report.lines(report.load(tmp_path))
-    assert len(lines) == sum(row.benchmark == "users" for row in report.ROWS) == 6
+    assert len(lines) == sum(row.benchmark == "users" for row in report.ROWS) == 7
     by = {line.workload.split(":")[0]: line for line in lines}
     assert all(line.commit == "aaaaaaa" for line in lines)
     w1 = by["W1 as an application measures (httpx on uvloop, 256 B binary values in base64)"]
@@ -202,11 +212,13 @@ def test_the_users_rows(tmp_path: Path, one_request: bool) -> None:
     assert p32.measured == "0.33 (70,100 / 210,000 records/s)"
     assert p32.target == "≥ 0.6 (missed)"
     w4 = [line for line in lines if line.workload.startswith("W4 as an application")]
-    one, multi = w4
+    one, prepare, multi = w4
     assert multi.measured == "212 transactions/s, commit p50 / p99 9.9 / 31 ms"
     assert multi.target == "≥ 500 transactions/s (missed)"
     assert one.target == "≥ 1,000 transactions/s; ≤ 25 ms"
+    assert prepare.target == "≥ 1,000 transactions/s; ≤ 25 ms"
     if one_request:
         assert one.measured == "1,100 transactions/s, commit p50 / p99 5.1 / 14 ms"
+        assert prepare.measured == "1,300 transactions/s, commit p50 / p99 3.2 / 9 ms"
     else:
-        assert one.measured == "not supported by this server"
+        assert one.measured == prepare.measured == "not supported by this server"
