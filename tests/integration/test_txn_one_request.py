@@ -265,6 +265,20 @@ async def test_answered_at_the_decision_the_next_request_waits_for_the_markers(
         assert await values(c, "out", 0, "read_committed") == ["v0", "n0"]
 
 
+async def commit_without_decision(s: Served, pid: int, epoch: int) -> None:
+    """A one-request commit of two records to ``out`` whose decision cannot be written (the
+    metadata database is locked elsewhere): 503, the records durable without a decision."""
+    await s.broker.db.writer.execute("PRAGMA busy_timeout=0")
+    blocker = sqlite3.connect(s.broker.data.metadata, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        r = await commit(s.client, "tx", commit_body(pid, epoch, batches=[batch("out", 0, 0, 2)]))
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert_error(r, 503, "STORAGE_ERROR")
+
+
 async def test_records_without_a_decision_rejoin_their_transaction_after_a_stop(
     settings_factory: Callable[..., Settings], clock: FakeClock
 ) -> None:
@@ -276,15 +290,7 @@ async def test_records_without_a_decision_rejoin_their_transaction_after_a_stop(
         c = s.client
         await create_topic(c, "out")
         pid, e = await init_producer(c, transactional_id="tx")
-        await s.broker.db.writer.execute("PRAGMA busy_timeout=0")
-        blocker = sqlite3.connect(s.broker.data.metadata, isolation_level=None)
-        blocker.execute("BEGIN IMMEDIATE")
-        try:
-            r = await commit(c, "tx", commit_body(pid, e, batches=[batch("out", 0, 0, 2)]))
-        finally:
-            blocker.execute("ROLLBACK")
-            blocker.close()
-        assert_error(r, 503, "STORAGE_ERROR")
+        await commit_without_decision(s, pid, e)
         assert (await watermarks(c, "out")) == [2]  # durable, without a decision
     async with running(settings, clock) as s:
         c = s.client
@@ -306,15 +312,7 @@ async def test_open_records_of_a_fenced_epoch_are_aborted_at_start(
         c = s.client
         await create_topic(c, "out")
         pid, e = await init_producer(c, transactional_id="tx")
-        await s.broker.db.writer.execute("PRAGMA busy_timeout=0")
-        blocker = sqlite3.connect(s.broker.data.metadata, isolation_level=None)
-        blocker.execute("BEGIN IMMEDIATE")
-        try:
-            r = await commit(c, "tx", commit_body(pid, e, batches=[batch("out", 0, 0, 2)]))
-        finally:
-            blocker.execute("ROLLBACK")
-            blocker.close()
-        assert_error(r, 503, "STORAGE_ERROR")
+        await commit_without_decision(s, pid, e)
     async with running(settings, clock) as s:
         c = s.client
         # a new instance fences the old one: its open records are aborted with the transaction
