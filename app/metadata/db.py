@@ -20,14 +20,16 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
 from app.errors import ErrorCode, StorageError
+
+T = TypeVar("T")
 
 _PRAGMAS = (
     "PRAGMA journal_mode=WAL",
@@ -74,6 +76,15 @@ class Tx:
     async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         """The rows of a query (or of a statement with RETURNING)."""
         return [tuple(r) for r in await self._conn.execute_fetchall(sql, params)]
+
+    async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """``fn(connection)`` on the connection's thread: many statements in one thread hop
+        (each ``execute`` is a hop of its own). ``fn`` runs statements only, never a commit or
+        rollback, and touches nothing of the event loop."""
+        conn = self._conn
+        # the driver's own hop (private to it, untyped)
+        result = await conn._execute(fn, conn._conn)  # type: ignore[no-untyped-call]
+        return cast(T, result)
 
 
 @dataclass(slots=True)
