@@ -13,7 +13,7 @@ each, durable on return.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import orjson
@@ -116,31 +116,13 @@ class ShareStore:
 
     async def write(self, rows: Sequence[PartitionRow], now_ms: int) -> list[bool]:
         """``write_partitions`` in one transaction of its own; durable on return."""
-        async with self.db.transaction() as tx:
-            return await self.write_partitions(tx, rows, now_ms)
+        return await self.db.run(_writer(rows, now_ms))
 
     @staticmethod
     async def write_partitions(tx: Tx, rows: Sequence[PartitionRow], now_ms: int) -> list[bool]:
         """Write every row; False for a row fenced by a newer state epoch (nothing written).
         All rows in one thread hop."""
-
-        def write(conn: sqlite3.Connection) -> list[bool]:
-            out: list[bool] = []
-            for row in rows:
-                key = (row.group_id, row.topic_id, row.partition)
-                done = conn.execute(
-                    _UPSERT_PARTITION, (*key, row.state_epoch, row.start_offset, now_ms)
-                )
-                if done.rowcount != 1:
-                    out.append(False)
-                    continue
-                conn.execute(_DELETE_BATCHES, key)
-                if row.batches:
-                    conn.executemany(_INSERT_BATCH, [(*key, *b) for b in row.batches])
-                out.append(True)
-            return out
-
-        return await tx.run(write)
+        return await tx.run(_writer(rows, now_ms))
 
     async def replace(
         self, group_id: str, topic_id: int, partitions: list[tuple[int, int, int]], now_ms: int
@@ -219,3 +201,27 @@ class ShareStore:
             "DELETE FROM share_txn_acks WHERE group_id = ? AND producer_id = ?",
             (group_id, producer_id),
         )
+
+
+def _writer(
+    rows: Sequence[PartitionRow], now_ms: int
+) -> Callable[[sqlite3.Connection], list[bool]]:
+    """The statements of ``write_partitions``, run on the database thread."""
+
+    def write(conn: sqlite3.Connection) -> list[bool]:
+        out: list[bool] = []
+        for row in rows:
+            key = (row.group_id, row.topic_id, row.partition)
+            done = conn.execute(
+                _UPSERT_PARTITION, (*key, row.state_epoch, row.start_offset, now_ms)
+            )
+            if done.rowcount != 1:
+                out.append(False)
+                continue
+            conn.execute(_DELETE_BATCHES, key)
+            if row.batches:
+                conn.executemany(_INSERT_BATCH, [(*key, *b) for b in row.batches])
+            out.append(True)
+        return out
+
+    return write
