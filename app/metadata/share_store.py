@@ -12,7 +12,8 @@ each, durable on return.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sqlite3
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import orjson
@@ -21,6 +22,20 @@ from app.metadata.db import Database, Tx
 
 Batch = tuple[int, int, int, int]  # first, last, state, delivery count
 PartitionKey = tuple[str, int, int]  # group id, topic id, partition
+
+_UPSERT_PARTITION = (
+    "INSERT INTO share_partitions (group_id, topic_id, partition, state_epoch, start_offset, "
+    "updated_ms) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (group_id, topic_id, partition) DO UPDATE "
+    "SET start_offset = excluded.start_offset, updated_ms = excluded.updated_ms "
+    "WHERE share_partitions.state_epoch = excluded.state_epoch"
+)
+_DELETE_BATCHES = (
+    "DELETE FROM share_state_batches WHERE group_id = ? AND topic_id = ? AND partition = ?"
+)
+_INSERT_BATCH = (
+    "INSERT INTO share_state_batches (group_id, topic_id, partition, first_offset, last_offset, "
+    "state, delivery_count) VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,40 +129,13 @@ class ShareStore:
 
     async def write(self, rows: Sequence[PartitionRow], now_ms: int) -> list[bool]:
         """``write_partitions`` in one transaction of its own; durable on return."""
-        async with self.db.transaction() as tx:
-            return await self.write_partitions(tx, rows, now_ms)
+        return await self.db.run(_writer(rows, now_ms))
 
     @staticmethod
     async def write_partitions(tx: Tx, rows: Sequence[PartitionRow], now_ms: int) -> list[bool]:
-        """Write every row; False for a row fenced by a newer state epoch (nothing written)."""
-        out: list[bool] = []
-        for row in rows:
-            key = (row.group_id, row.topic_id, row.partition)
-            done = await tx.execute(
-                "INSERT INTO share_partitions (group_id, topic_id, partition, state_epoch, "
-                "start_offset, updated_ms) VALUES (?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (group_id, topic_id, partition) DO UPDATE SET "
-                "start_offset = excluded.start_offset, updated_ms = excluded.updated_ms "
-                "WHERE share_partitions.state_epoch = excluded.state_epoch",
-                (*key, row.state_epoch, row.start_offset, now_ms),
-            )
-            if done.rowcount != 1:
-                out.append(False)
-                continue
-            await tx.execute(
-                "DELETE FROM share_state_batches "
-                "WHERE group_id = ? AND topic_id = ? AND partition = ?",
-                key,
-            )
-            if row.batches:
-                await tx.executemany(
-                    "INSERT INTO share_state_batches (group_id, topic_id, partition, "
-                    "first_offset, last_offset, state, delivery_count) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [(*key, *b) for b in row.batches],
-                )
-            out.append(True)
-        return out
+        """Write every row; False for a row fenced by a newer state epoch (nothing written).
+        All rows in one thread hop."""
+        return await tx.run(_writer(rows, now_ms))
 
     async def replace(
         self, group_id: str, topic_id: int, partitions: list[tuple[int, int, int]], now_ms: int
@@ -254,3 +242,27 @@ class ShareStore:
             "DELETE FROM share_txn_acks WHERE group_id = ? AND producer_id = ?",
             (group_id, producer_id),
         )
+
+
+def _writer(
+    rows: Sequence[PartitionRow], now_ms: int
+) -> Callable[[sqlite3.Connection], list[bool]]:
+    """The statements of ``write_partitions``, run on the database thread."""
+
+    def write(conn: sqlite3.Connection) -> list[bool]:
+        out: list[bool] = []
+        for row in rows:
+            key = (row.group_id, row.topic_id, row.partition)
+            done = conn.execute(
+                _UPSERT_PARTITION, (*key, row.state_epoch, row.start_offset, now_ms)
+            )
+            if done.rowcount != 1:
+                out.append(False)
+                continue
+            conn.execute(_DELETE_BATCHES, key)
+            if row.batches:
+                conn.executemany(_INSERT_BATCH, [(*key, *b) for b in row.batches])
+            out.append(True)
+        return out
+
+    return write

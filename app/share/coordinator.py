@@ -47,11 +47,13 @@ AckRequest = dict[PartitionKey, list[AckBatch] | SluiceError]
 
 
 @dataclass(frozen=True, slots=True)
-class FetchedRecord:
+class FetchedRecords:
+    """The records one fetch acquired in one partition, each with its delivery count (one
+    object per partition, not per record: this is the hot path of share consumption)."""
+
     topic: str
     partition: int
-    record: StoredRecord
-    delivery_count: int
+    records: list[tuple[StoredRecord, int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +70,7 @@ class AcquiredRange:
 @dataclass(frozen=True, slots=True)
 class FetchAnswer:
     member_id: str
-    records: list[FetchedRecord]
+    records: list[FetchedRecords]  # by partition, in the order of acquisition
     acquired: list[AcquiredRange]
     lock_timeout_ms: int
     ack_errors: list[tuple[str, int, SluiceError]]
@@ -313,7 +315,7 @@ class ShareGroupCoordinator:
         max_records: int,
         record_limit: bool,
         max_bytes: int,
-    ) -> tuple[list[FetchedRecord], list[AcquiredRange], list[SharePartition]]:
+    ) -> tuple[list[FetchedRecords], list[AcquiredRange], list[SharePartition]]:
         keys = [(t, p) for t, ps in member.assignment for p in ps]
         if keys:
             r = member.rotation % len(keys)
@@ -321,7 +323,8 @@ class ShareGroupCoordinator:
             member.rotation += 1
         now = self.clock.now_ms()
         limits = group.config.limits
-        records: list[FetchedRecord] = []
+        records: list[FetchedRecords] = []
+        count = 0
         acquired: list[AcquiredRange] = []
         touched: list[SharePartition] = []
         for name, p in keys:
@@ -330,13 +333,13 @@ class ShareGroupCoordinator:
                 continue
             sp = self._share_partition(group, topic, p)
             touched.append(sp)
-            if len(records) >= max_records or max_bytes <= 0 or not sp.persisted:
+            if count >= max_records or max_bytes <= 0 or not sp.persisted:
                 continue
             lg = topic.log(p)
             start_before = sp.start_offset
             got = sp.acquire(
                 member.member_id,
-                max_records - len(records),
+                max_records - count,
                 record_limit=record_limit,
                 now=now,
                 limits=limits,
@@ -344,12 +347,14 @@ class ShareGroupCoordinator:
                 bound=self.bound(group, lg),
                 log_start=lg.log_start_offset,
                 max_bytes=max_bytes,
-                allow_oversize=not records,
+                allow_oversize=not count,
             )
             max_bytes -= got.bytes
             if sp.dirty or sp.start_offset != start_before:
                 self.writer.mark(sp)
-            records.extend(FetchedRecord(name, p, r, dc) for r, dc in got.records)
+            if got.records:
+                records.append(FetchedRecords(name, p, got.records))
+                count += len(got.records)
             acquired.extend(AcquiredRange(name, p, a, b, dc) for a, b, dc in got.ranges)
             self._wake_one(sp)  # pass remaining work on to the next waiting fetch
         return records, acquired, touched

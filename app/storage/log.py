@@ -485,9 +485,7 @@ class PartitionLog:
                     ):
                         result.next_offset = h.next_offset
                     else:
-                        for r in record.decode_records(chunk, cpos, h):
-                            if r.offset < result.next_offset:
-                                continue
+                        for r in record.decode_records(chunk, cpos, h, result.next_offset):
                             if r.offset >= end or len(out) >= max_records:
                                 return result
                             size = record.record_size(r)

@@ -276,8 +276,12 @@ def check_batch(buf: bytes | memoryview, pos: int = 0) -> BatchHeader:
     return h
 
 
-def decode_records(buf: bytes | memoryview, pos: int, h: BatchHeader) -> Iterator[StoredRecord]:
-    """Yield the records of the batch whose header ``h`` starts at ``pos``.
+def decode_records(
+    buf: bytes | memoryview, pos: int, h: BatchHeader, skip_below: int = 0
+) -> Iterator[StoredRecord]:
+    """Yield the records of the batch whose header ``h`` starts at ``pos``, from the first
+    whose offset is at least ``skip_below`` (the records before it are stepped over by their
+    length, not decoded: a read from the middle of a large batch costs what it returns).
 
     The caller has verified the batch (``check_batch``) or trusts it (already-recovered data);
     malformed record framing still raises ``CorruptRecordError`` rather than misreading.
@@ -295,6 +299,9 @@ def decode_records(buf: bytes | memoryview, pos: int, h: BatchHeader) -> Iterato
             rec_end = p + 4 + length
             if length < REC_FIXED - 4 or rec_end > end:
                 raise CorruptRecordError("invalid record length", p)
+            if base + odelta < skip_below:
+                p = rec_end
+                continue
             q = p + _REC_HEAD.size
             if klen < 0:
                 key = None

@@ -196,7 +196,7 @@ def _show(data: bytes | None, encoding: str) -> Any:
         if _LONG_NUMBER.search(data) and orjson.dumps(value) != data:
             raise ValueError("the stored JSON has numbers the answer cannot carry exactly")
         return value
-    return base64.b64encode(data).decode()
+    return binascii.b2a_base64(data, newline=False).decode("ascii")
 
 
 def show_record(r: StoredRecord, topic: str, partition: int, encoding: str) -> dict[str, Any]:

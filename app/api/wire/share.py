@@ -238,10 +238,12 @@ def show_results(results: list[tuple[tuple[str, int], SluiceError | None]]) -> l
 
 def show_fetch(answer: FetchAnswer, encoding: str) -> dict[str, Any]:
     records = []
-    for r in answer.records:
-        shown = show_record(r.record, r.topic, r.partition, encoding)
-        shown["delivery_count"] = r.delivery_count
-        records.append(shown)
+    for part in answer.records:
+        topic, partition = part.topic, part.partition
+        for r, dc in part.records:
+            shown = show_record(r, topic, partition, encoding)
+            shown["delivery_count"] = dc
+            records.append(shown)
     return {
         "member_id": answer.member_id,
         "records": records,
