@@ -49,6 +49,10 @@ class BatchResult:
     error: SluiceError | None
 
 
+# a batch checked against its partition's producer state: its plan, or None for a retry
+CheckedBatch = tuple[PartitionLog, ProduceBatch, BatchResult, AppendPlan | None]
+
+
 def producer_state(lg: PartitionLog) -> ProducerStateManager:
     state = lg.producer_state
     assert isinstance(state, ProducerStateManager), "logs are opened with producer state"
@@ -114,14 +118,28 @@ class Appender:
         batches: Sequence[tuple[PartitionLog, ProduceBatch, BatchResult]],
         *,
         transactional: bool,
-        all_or_nothing: bool = False,
     ) -> list[PartitionLog]:
+        """``check_producer_batches`` then ``append_checked``: a refused batch gets its error
+        in its result, the others are appended. Answers the logs to wait on."""
+        checked = self.check_producer_batches(
+            producer_id, epoch, batches, transactional=transactional
+        )
+        return self.append_checked(producer_id, epoch, checked, transactional=transactional)
+
+    @staticmethod
+    def check_producer_batches(
+        producer_id: int,
+        epoch: int,
+        batches: Sequence[tuple[PartitionLog, ProduceBatch, BatchResult]],
+        *,
+        transactional: bool,
+        all_or_nothing: bool = False,
+    ) -> list[CheckedBatch]:
         """Check every batch against its partition's producer state (epoch, sequence,
-        duplicates), then append the new ones and record them; a retried batch answers its
-        original base offset. A refused batch gets its error in its result; with
-        ``all_or_nothing`` the first refusal is raised before anything is appended. One
-        batch per partition. Answers the logs to wait on."""
-        plans: list[tuple[PartitionLog, ProduceBatch, BatchResult, AppendPlan | None]] = []
+        duplicates); appends nothing. A retried batch answers its original base offset. A
+        refused batch gets its error in its result and is left out; with ``all_or_nothing``
+        the first refusal is raised instead. One batch per partition."""
+        checked: list[CheckedBatch] = []
         for lg, b, res in batches:
             try:
                 plan = producer_state(lg).prepare(
@@ -133,13 +151,20 @@ class Appender:
                 res.error = exc
                 continue
             if isinstance(plan, AppendPlan):
-                plans.append((lg, b, res, plan))
+                checked.append((lg, b, res, plan))
             else:
                 res.base_offset = plan.first_offset  # a retry: the original answer
-                plans.append((lg, b, res, None))
+                checked.append((lg, b, res, None))
+        return checked
+
+    def append_checked(
+        self, producer_id: int, epoch: int, checked: list[CheckedBatch], *, transactional: bool
+    ) -> list[PartitionLog]:
+        """Append the checked batches (with no await since the check) and record them in
+        their partitions' producer state. Answers the logs to wait on."""
         now = self.clock.now_ms()
         attributes = record.TRANSACTIONAL_FLAG if transactional else 0
-        for lg, b, res, maybe_plan in plans:
+        for lg, b, res, maybe_plan in checked:
             if maybe_plan is None:
                 continue
             info = self.append(
@@ -153,21 +178,32 @@ class Appender:
             )
             producer_state(lg).commit(maybe_plan, info.base_offset, info.last_offset, now)
             res.base_offset = info.base_offset
-        return [lg for lg, _, _, _ in plans]
+        return [lg for lg, _, _, _ in checked]
 
-    def open_transactions(self) -> dict[int, tuple[int, set[tuple[str, int]]]]:
-        """Every producer id with a transaction open on some partition: its epoch there and
-        those partitions (read at start, after the logs' recovery)."""
-        out: dict[int, tuple[int, set[tuple[str, int]]]] = {}
+    def open_transactions(self) -> dict[int, dict[tuple[str, int], int]]:
+        """Every producer id with a transaction open on some partition: each such partition
+        with the producer's epoch there (read at start, after the logs' recovery)."""
+        out: dict[int, dict[tuple[str, int], int]] = {}
         for topic in self.topics.topics.values():
             for p, lg in enumerate(topic.logs):
                 for pid, entry in producer_state(lg).entries.items():
                     if entry.txn_first_offset >= 0:
-                        epoch, parts = out.setdefault(pid, (entry.epoch, set()))
-                        parts.add((topic.name, p))
-                        if entry.epoch > epoch:
-                            out[pid] = (entry.epoch, parts)
+                        out.setdefault(pid, {})[(topic.name, p)] = entry.epoch
         return out
+
+    async def make_durable(self, partitions: Collection[tuple[str, int]]) -> None:
+        """Under fsync=interval, fsync the partitions now (a transaction's decision must not
+        be written before its records are durable); under fsync=always every answered append
+        already is."""
+        if self.flusher.always:
+            return
+        logs = []
+        for name, p in partitions:
+            topic = self.topics.topics.get(name)
+            if topic is not None and not topic.deleting and p < topic.partitions:
+                logs.append(topic.log(p))
+        if logs:
+            await self.wait_durable(logs, force=True)
 
     async def wait_durable(self, logs: Iterable[PartitionLog], *, force: bool = False) -> None:
         """Return once everything appended so far to ``logs`` is durable (fsync=always, or

@@ -45,7 +45,7 @@ from app.transactions.state import EPOCH_EXHAUSTED, TxnMetadata, TxnState, TxnTr
 
 if TYPE_CHECKING:
     from app.groups.group import OffsetCommit
-    from app.producers.appender import ProduceBatch
+    from app.producers.appender import CheckedBatch, ProduceBatch
     from app.share.partition import AckBatch
     from app.storage.log import PartitionLog
 
@@ -67,7 +67,7 @@ class TxnLog(Protocol):
         """The batch's log; raises UNKNOWN_TOPIC_OR_PARTITION or RECORD_TOO_LARGE."""
         ...
 
-    def append_producer_batches(
+    def check_producer_batches(
         self,
         producer_id: int,
         epoch: int,
@@ -75,16 +75,26 @@ class TxnLog(Protocol):
         *,
         transactional: bool,
         all_or_nothing: bool = False,
+    ) -> list[CheckedBatch]:
+        """Epoch and sequence checks of every batch, appending nothing."""
+        ...
+
+    def append_checked(
+        self, producer_id: int, epoch: int, checked: list[CheckedBatch], *, transactional: bool
     ) -> list[PartitionLog]:
-        """Sequence checks, then the appends (synchronous); the logs to wait on."""
+        """The appends of checked batches (synchronous); the logs to wait on."""
         ...
 
     async def wait_durable(self, logs: Iterable[PartitionLog], *, force: bool = False) -> None:
         """Everything appended so far to ``logs`` is durable."""
         ...
 
-    def open_transactions(self) -> dict[int, tuple[int, set[tuple[str, int]]]]:
-        """producer id → (epoch, partitions) of every transaction open in the logs."""
+    async def make_durable(self, partitions: Collection[tuple[str, int]]) -> None:
+        """Everything appended so far to the partitions is durable, under any fsync policy."""
+        ...
+
+    def open_transactions(self) -> dict[int, dict[tuple[str, int], int]]:
+        """producer id → each partition with a transaction of it open, and its epoch there."""
         ...
 
 
@@ -145,6 +155,7 @@ class TransactionCoordinator:
         # ends answered at their decision whose markers are still being written; the next
         # request of the same transactional id waits for them (``_settled``)
         self._completing: dict[str, asyncio.Task[None]] = {}
+        self._closing = False
         self._owners: dict[int, str] = {}  # producer id → its transactional id (KIP-890)
 
     # -- start --------------------------------------------------------------------------------
@@ -193,28 +204,23 @@ class TransactionCoordinator:
         them by sequence; the timeout aborts them otherwise); records of any other epoch or
         producer id are aborted."""
         by_pid = {tm.producer_id: tm for tm in self.txns.values()}
-        for pid, (epoch, parts) in sorted(self.log.open_transactions().items()):
+        for pid, epochs in sorted(self.log.open_transactions().items()):
             tm = by_pid.get(pid)
-            if (
-                tm is not None
-                and tm.producer_epoch == epoch
-                and (tm.state in _IDLE or tm.state is _S.ONGOING)
-            ):
-                missing = frozenset(parts) - tm.partitions
-                if missing:
-                    log.info(
-                        "recovery: %d partitions of %r rejoin its open transaction",
-                        len(missing),
-                        tm.transactional_id,
-                    )
-                    await self._persist(tm, self._ongoing(tm, partitions=tm.partitions | missing))
-                continue
-            covered = tm.partitions if tm is not None and tm.state is _S.ONGOING else frozenset()
-            stray = frozenset(parts) - covered
-            if stray:
+            rejoin: frozenset[tuple[str, int]] = frozenset()
+            if tm is not None and (tm.state in _IDLE or tm.state is _S.ONGOING):
+                rejoin = frozenset(tp for tp, e in epochs.items() if e == tm.producer_epoch)
+            if tm is not None and rejoin - tm.partitions:
+                log.info(
+                    "recovery: %d partitions of %r rejoin its open transaction",
+                    len(rejoin - tm.partitions),
+                    tm.transactional_id,
+                )
+                await self._persist(tm, self._ongoing(tm, partitions=tm.partitions | rejoin))
+            for epoch in sorted({e for tp, e in epochs.items() if tp not in rejoin}):
+                stray = [tp for tp, e in epochs.items() if e == epoch and tp not in rejoin]
                 log.info(
                     "recovery: aborting the open records of producer %d epoch %d on %d "
-                    "partitions (no transaction holds them)",
+                    "partitions (no transaction of that epoch holds them)",
                     pid,
                     epoch,
                     len(stray),
@@ -444,6 +450,11 @@ class TransactionCoordinator:
     ) -> tuple[int, int]:
         """Commit or abort; answers the producer id and epoch for the next transaction."""
         await self._settled(tid)
+        open_ = self.txns.get(tid)
+        if commit and open_ is not None and open_.state is _S.ONGOING:
+            # a decision never precedes its records: under fsync=interval they may not be
+            # durable yet (a no-op under fsync=always, where every answered append is)
+            await self.log.make_durable(open_.partitions)
         tm = self._check_endpoint(tid, producer_id, epoch)
         if tm.state.is_complete and (producer_id, epoch) == (tm.last_producer_id, tm.last_epoch):
             return self._retried_end(tm, epoch, commit)
@@ -539,15 +550,20 @@ class TransactionCoordinator:
                             raise _part(err, f"share acknowledgements of {ga.group_id} ({t}/{p})")
                     if held.held is not None:
                         writes.append(held.held)
-                # the records: every batch checked, then appended, with no await in between
-                touched = self.log.append_producer_batches(
+                # the records: every batch checked (a refusal raises, nothing appended), the
+                # transaction open on their partitions in memory (see the docstring), then the
+                # appends, with no await in between
+                checked = self.log.check_producer_batches(
                     producer_id, epoch, resolved, transactional=True, all_or_nothing=True
                 )
-                tm.complete(ongoing)  # open on its partitions, in memory (see the docstring)
+                tm.complete(ongoing)
                 decision = tm.prepare(self._decision(tm, True))
                 try:
-                    if touched:
-                        await self.log.wait_durable(touched)
+                    touched = self.log.append_checked(
+                        producer_id, epoch, checked, transactional=True
+                    )
+                    if touched:  # forced: the decision must follow durable records
+                        await self.log.wait_durable(touched, force=True)
                     await self.store.save(_row(tid, decision), also=[w.write for w in writes])
                 except BaseException:
                     tm.abort_pending()  # still open: a retry, an abort or the timeout ends it
@@ -681,7 +697,7 @@ class TransactionCoordinator:
         answered at once and completed in the background (``_complete_later``), except when
         the epoch is exhausted: the next identity is then a new producer id, known only once
         the end completes."""
-        early = answer_early and self.settings.txn_answer == "prepare"
+        early = answer_early and self.settings.txn_answer == "prepare" and not self._closing
         if not early or tm.producer_epoch + 1 >= EPOCH_EXHAUSTED:
             await self._finish(tm)
             return tm.producer_id, tm.producer_epoch
@@ -711,8 +727,8 @@ class TransactionCoordinator:
 
     async def drain(self) -> None:
         """Wait for every end being completed in the background (at stop)."""
-        pending = [t for t in self._completing.values() if not t.done()]
-        if pending:
+        self._closing = True  # ends from now on complete before they are answered
+        while pending := [t for t in self._completing.values() if not t.done()]:
             await asyncio.wait(pending)
 
     async def _finish(self, tm: TxnMetadata) -> None:

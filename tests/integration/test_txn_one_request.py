@@ -15,6 +15,9 @@ import pytest
 
 from app.clock import FakeClock
 from app.config import Settings
+from app.errors import ErrorCode, StorageError
+from app.producers.appender import BatchResult, ProduceBatch
+from app.storage.record import Record
 
 from .conftest import Served, running
 from .helpers import assert_error, create_topic, produce, watermarks
@@ -322,3 +325,102 @@ async def test_open_records_of_a_fenced_epoch_are_aborted_at_start(
         info = await partition_info(c, "out")
         assert info["last_stable_offset"] == info["high_watermark"] == 3
         assert await values(c, "out", 0, "read_committed") == []
+
+
+async def test_a_storage_error_in_the_middle_of_the_appends_leaves_them_in_the_transaction(
+    s: Served,
+) -> None:
+    """The second batch's append fails (a full disk): the first batch's records are in the
+    transaction, open, so an abort ends them; nothing is committed."""
+    c = s.client
+    await create_topic(c, "a")
+    await create_topic(c, "b")
+    pid, e = await init_producer(c, transactional_id="tx")
+    lg = s.broker.topics.get("b").log(0)
+
+    def full(*args: Any, **kwargs: Any) -> Any:
+        raise StorageError(ErrorCode.STORAGE_ERROR, "append failed: no space left on device")
+
+    lg.append = full  # type: ignore[method-assign]
+    try:
+        body = commit_body(pid, e, batches=[batch("a", 0, 0), batch("b", 0, 0)])
+        assert_error(await commit(c, "tx", body), 503, "STORAGE_ERROR")
+    finally:
+        del lg.append
+    d = await describe(c)
+    assert (d["state"], d["partitions"]) == (
+        "Ongoing",
+        [{"topic": "a", "partition": 0}, {"topic": "b", "partition": 0}],
+    )
+    r = await c.post("/v1/transactions/tx/abort", json={"producer_id": pid, "producer_epoch": e})
+    assert r.status_code == 200, r.text
+    info = await partition_info(c, "a")
+    assert info["last_stable_offset"] == info["high_watermark"] == 2  # the record, the marker
+    assert await values(c, "a", 0, "read_committed") == []
+
+
+async def test_under_fsync_interval_the_decision_follows_durable_records(
+    settings_factory: Callable[..., Settings], clock: FakeClock
+) -> None:
+    """fsync=interval answers appends at once; a commit, in one request or step by step,
+    still writes PrepareCommit only once the transaction's records are fsynced."""
+    async with running(settings_factory(fsync="interval", fsync_interval_ms=60_000), clock) as s:
+        c = s.client
+        await create_topic(c, "out", 2)
+        lg0, lg1 = s.broker.topics.get("out").logs
+        store = s.broker.transactions.store
+        save = store.save
+        seen: list[tuple[int, int]] = []
+
+        async def checked_save(row: Any, *, also: Any = ()) -> None:
+            if row is not None and row.state == "PrepareCommit":
+                seen.extend((lg.log_end_offset, lg._durable_offset) for lg in (lg0, lg1))
+            await save(row, also=also)
+
+        store.save = checked_save  # type: ignore[method-assign]
+        pid, e = await init_producer(c, transactional_id="tx")
+        r = await commit(c, "tx", commit_body(pid, e, batches=[batch("out", 0, 0, 3)]))
+        assert r.status_code == 200, r.text
+        e = r.json()["producer_epoch"]
+        r = await c.post(
+            "/v1/produce",
+            json={
+                "producer_id": pid,
+                "producer_epoch": e,
+                "transactional_id": "tx",
+                "batches": [batch("out", 1, 0, 2)],
+            },
+        )
+        assert r.status_code == 200, r.text
+        assert lg1._durable_offset < lg1.log_end_offset  # answered before its fsync
+        r = await c.post(
+            "/v1/transactions/tx/commit", json={"producer_id": pid, "producer_epoch": e}
+        )
+        assert r.status_code == 200, r.text
+        del store.save
+        # at each decision every record appended so far was durable
+        assert seen == [(3, 3), (0, 0), (4, 4), (2, 2)]
+
+
+async def test_open_records_no_transaction_holds_are_aborted_at_start(
+    settings_factory: Callable[..., Settings], clock: FakeClock
+) -> None:
+    """Transactional records of a producer id no transactional id has (here appended below
+    the coordinator) are open at the next start: they get an abort marker."""
+    settings = settings_factory()
+    async with running(settings, clock) as s:
+        c = s.client
+        await create_topic(c, "out")
+        appender = s.broker.appender
+        lg = s.broker.topics.get("out").log(0)
+        stray = ProduceBatch("out", 0, 0, [Record(1, None, b"stray")])
+        checked = appender.check_producer_batches(
+            999, 0, [(lg, stray, BatchResult("out", 0, -1, None))], transactional=True
+        )
+        await appender.wait_durable(appender.append_checked(999, 0, checked, transactional=True))
+        info = await partition_info(c, "out")
+        assert (info["last_stable_offset"], info["high_watermark"]) == (0, 1)
+    async with running(settings, clock) as s:
+        info = await partition_info(s.client, "out")
+        assert info["last_stable_offset"] == info["high_watermark"] == 2
+        assert await values(s.client, "out", 0, "read_committed") == []
