@@ -145,6 +145,12 @@ class Flusher:
                     if not fut.done():
                         fut.set_exception(error)
                 return
+            except BaseException:  # cancelled (the flusher stopped): the next round owes it all
+                for lg, ticket, _ in tickets:
+                    lg.abort_flush(ticket)
+                    self._dirty[lg] = None
+                self._waiters[:0] = waiters
+                raise
             elapsed = self.clock.monotonic() - started
             self.stats.rounds += 1
             self.stats.fsyncs += sum(len(t.segments) for _, t, _ in tickets)

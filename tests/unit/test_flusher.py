@@ -76,3 +76,48 @@ async def test_interval_mode_forced_wait_fsyncs_before_answering(tmp_path: Path)
     assert lg._durable_offset == 1
     await flusher.close()
     lg.close(clean=True)
+
+
+async def test_a_cancelled_round_leaves_its_logs_and_waiters_to_the_next(tmp_path: Path) -> None:
+    """The flusher task stopped in the middle of a round (at shutdown): its logs stay dirty and
+    its waiters are served by the next round (the final one of ``close``), not forgotten."""
+    flusher, lg, _ = make(tmp_path)
+    flush = lg.flush
+
+    def slow_flush(ticket: object, *, checkpoint: bool = True) -> None:
+        asyncio.run_coroutine_threadsafe(asyncio.sleep(0), loop).result()
+        flush(ticket, checkpoint=checkpoint)  # type: ignore[arg-type]
+
+    loop = asyncio.get_running_loop()
+    lg.append([Record(1, None, b"x")], now_ms=0)
+    waiter = asyncio.create_task(flusher.wait_durable([lg]))
+    await asyncio.sleep(0)
+    lg.flush = slow_flush  # type: ignore[method-assign]
+    round_ = asyncio.create_task(flusher.flush_round())
+    await asyncio.sleep(0)
+    round_.cancel()
+    await asyncio.gather(round_, return_exceptions=True)
+    del lg.flush
+    assert not waiter.done()
+    assert lg.high_watermark == 0
+    await asyncio.wait_for(flusher.close(), 5)  # the final round takes the cancelled one's work
+    await asyncio.wait_for(waiter, 5)
+    assert lg.high_watermark == 1
+    lg.close(clean=True)
+
+
+async def test_one_round_fsyncs_several_logs(tmp_path: Path) -> None:
+    flusher, _, woken = make(tmp_path)
+    logs = [
+        PartitionLog(str(tmp_path / f"q{i}"), LogConfig(), durable_reads=True) for i in range(12)
+    ]
+    for i, lg in enumerate(logs):
+        lg.append([Record(i, None, b"x")], now_ms=0)
+    flusher.mark_dirty(logs)
+    await flusher.flush_round()
+    assert flusher.stats.rounds == 1 and flusher.stats.fsyncs == 12
+    assert all(lg.high_watermark == 1 for lg in logs)
+    assert set(woken) == set(logs)
+    await flusher.close()
+    for lg in logs:
+        lg.close(clean=True)
