@@ -144,7 +144,8 @@ class Run:
     A window holds up to one run per in-flight record, so a run is kept small: six slots, the
     rare fields (``available_at``, ``pending``, ``target``, ``txn``) in one optional ``Rare``,
     and the owning member read from the lock (or from the held acknowledgement while the
-    lock is suspended) rather than stored."""
+    lock is suspended) rather than stored. A single-offset run refers to one int object as
+    both ``first`` and ``last``."""
 
     first: int
     last: int
@@ -242,6 +243,12 @@ class RecordView:
 
 def _first(run: Run) -> int:
     return run.first
+
+
+def _new_run(first: int, last: int, state: RecordState, delivery_count: int = 0) -> Run:
+    """A run; a single-offset one holds one int object as both ends (ints above 256 are
+    objects of their own)."""
+    return Run(first, first if first == last else last, state, delivery_count)
 
 
 def _fit(got: ReadResult, budget: int, allow_oversize: bool) -> tuple[list[StoredRecord], int]:
@@ -347,8 +354,8 @@ class SharePartition:
                 continue
             first = max(first, at)
             if first > at:
-                sp.runs.append(Run(at, first - 1, AVAILABLE))
-            sp.runs.append(Run(first, last, RecordState(state), dc))
+                sp.runs.append(_new_run(at, first - 1, AVAILABLE))
+            sp.runs.append(_new_run(first, last, RecordState(state), dc))
             at = last + 1
         sp.end_offset = at
         sp.persisted = True
@@ -364,7 +371,7 @@ class SharePartition:
         if h.last < lo:
             return
         if h.last >= self.end_offset:  # not fetched as far as the durable view shows
-            self.runs.append(Run(self.end_offset, h.last, AVAILABLE))
+            self.runs.append(_new_run(self.end_offset, h.last, AVAILABLE))
             self.end_offset = h.last + 1
         for run in self._span(lo, h.last):
             if run.state is not AVAILABLE:
@@ -395,14 +402,15 @@ class SharePartition:
         assert rare is None or rare.pending is None, "a pending run is never cut"
         last = run.last
         tail = Run(
-            offset,
+            last if last == offset else offset,  # single-offset runs: one int for both ends
             last,
             run.state,
             run.delivery_count,
             run.lock,
             None if rare is None else Rare(rare.available_at, None, None, rare.txn),
         )
-        run.last = offset - 1
+        head_last = offset - 1
+        run.last = run.first if run.first == head_last else head_last
         self.runs.insert(i + 1, tail)
 
     def _overlapping(self, lo: int, hi: int) -> Iterator[Run]:
@@ -618,7 +626,7 @@ class SharePartition:
                 j = k
                 while j + 1 < len(records) and records[j + 1].offset == records[j].offset + 1:
                     j += 1
-                run = Run(at, records[j].offset, AVAILABLE)
+                run = _new_run(at, records[j].offset, AVAILABLE)
                 self._acquire_run(run, member, lock)
                 self.runs.append(run)
                 at = records[j].offset + 1
@@ -627,7 +635,7 @@ class SharePartition:
                 gap_end = records[k].offset - 1 if k < len(records) else nxt - 1
                 for a, b, aborted in _left_out(at, gap_end, headers):
                     # aborted data counts one delivery, as in Kafka (acquired, then archived)
-                    self.runs.append(Run(a, b, ARCHIVED, 1 if aborted else 0))
+                    self.runs.append(_new_run(a, b, ARCHIVED, 1 if aborted else 0))
                 self.dirty = True
                 at = gap_end + 1
         self.end_offset = nxt

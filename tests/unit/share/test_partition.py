@@ -460,13 +460,14 @@ def test_release_with_delay_is_not_acquired_early(h: Harness) -> None:
 
 def test_a_fragmented_window_holds_plain_runs(h: Harness) -> None:
     """One run per record (alternate release and renew): each run is six slots with no rare
-    part, the member read from its shared lock."""
+    part, one int object for both ends, the member read from its shared lock."""
     h.produce(300)
     h.produce(300)
     h.fetch("a", 1000)
     h.ack_durable("a", 0, 599, *[R, N] * 300)
     runs = h.sp.runs
     assert len(runs) == 600 and all(r.first == r.last and r.rare is None for r in runs)
+    assert all(r.first is r.last for r in runs if r.first > 256)
     renewed = runs[1::2]
     assert {r.state for r in renewed} == {S.ACQUIRED} and {r.member for r in renewed} == {"a"}
     assert len({id(r.lock) for r in renewed}) == 1

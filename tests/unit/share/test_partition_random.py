@@ -49,6 +49,8 @@ def check_invariants(h: Harness, acked: set[int]) -> None:
             assert run.target is None
         # a run carries its rare fields only while one is set, and shares them with no other
         assert run.rare is None or not run.rare.empty, run
+        if run.first == run.last and run.first > 256:  # beyond the interpreter's cached ints
+            assert run.first is run.last, run
         if run.state is S.ACQUIRED:
             assert not acked & set(range(run.first, run.last + 1))
     counts = sp.counts()
