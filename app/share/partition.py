@@ -23,7 +23,6 @@ when the transaction commits or aborts.
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import enum
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -111,6 +110,7 @@ class TxnAck:
     producer_id: int
     kind: AckType
     delay_ms: int = 0
+    member: str = ""  # the member the run stays acquired by (its lock is suspended)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,21 +123,64 @@ class Target:
 
 
 @dataclass(slots=True)
-class Run:
-    first: int
-    last: int
-    state: RecordState
-    delivery_count: int = 0
-    member: str | None = None
-    lock: Lock | None = None
+class Rare:
+    """The fields of a run that most runs never set; a run carries one only while one of them
+    is set (``Run.rare`` is None otherwise), and never shares it with another run."""
+
     available_at: int = 0  # ms; a release with delay is not acquired before this
     pending: Staged | None = None
     target: Target | None = None
     txn: TxnAck | None = None  # held by an open transaction (lock suspended)
 
     @property
+    def empty(self) -> bool:
+        return self.pending is None and self.txn is None and not self.available_at
+
+
+@dataclass(slots=True)
+class Run:
+    """Contiguous offsets sharing one state, delivery count, owner and lock.
+
+    A window holds up to one run per in-flight record, so a run is kept small: six slots, the
+    rare fields (``available_at``, ``pending``, ``target``, ``txn``) in one optional ``Rare``,
+    and the owning member read from the lock (or from the held acknowledgement while the
+    lock is suspended) rather than stored. A single-offset run refers to one int object as
+    both ``first`` and ``last``."""
+
+    first: int
+    last: int
+    state: RecordState
+    delivery_count: int = 0
+    lock: Lock | None = None  # ACQUIRED and not held: the lock it was acquired or renewed under
+    rare: Rare | None = None
+
+    @property
     def size(self) -> int:
         return self.last - self.first + 1
+
+    @property
+    def member(self) -> str | None:
+        if self.lock is not None:
+            return self.lock.member
+        if self.rare is not None and self.rare.txn is not None:
+            return self.rare.txn.member
+        return None
+
+    @property
+    def available_at(self) -> int:
+        return 0 if self.rare is None else self.rare.available_at
+
+    @property
+    def pending(self) -> Staged | None:
+        return None if self.rare is None else self.rare.pending
+
+    @property
+    def target(self) -> Target | None:
+        return None if self.rare is None else self.rare.target
+
+    @property
+    def txn(self) -> TxnAck | None:
+        return None if self.rare is None else self.rare.txn
 
 
 @dataclass(slots=True)
@@ -202,6 +245,12 @@ def _first(run: Run) -> int:
     return run.first
 
 
+def _new_run(first: int, last: int, state: RecordState, delivery_count: int = 0) -> Run:
+    """A run; a single-offset one holds one int object as both ends (ints above 256 are
+    objects of their own)."""
+    return Run(first, first if first == last else last, state, delivery_count)
+
+
 def _fit(got: ReadResult, budget: int, allow_oversize: bool) -> tuple[list[StoredRecord], int]:
     """The longest prefix of the records read within ``budget`` bytes (the first one
     regardless, with ``allow_oversize``), and its size as reads count it (``record_size``)."""
@@ -236,7 +285,21 @@ def _left_out(lo: int, hi: int, headers: list[BatchHeader]) -> Iterator[tuple[in
 def _is_gap(run: Run) -> bool:
     """Offsets archived without ever being delivered (control markers, deleted offsets): an
     acknowledgement range may cover them; they are skipped."""
-    return run.state is ARCHIVED and run.delivery_count == 0 and run.pending is None
+    return (
+        run.state is ARCHIVED
+        and run.delivery_count == 0
+        and (run.rare is None or run.rare.pending is None)
+    )
+
+
+def _unstage(run: Run) -> None:
+    """Clear the run's staged change; its ``Rare`` goes when nothing else is set in it."""
+    rare = run.rare
+    assert rare is not None
+    if rare.txn is None and not rare.available_at:
+        run.rare = None
+    else:
+        rare.pending = rare.target = None
 
 
 class SharePartition:
@@ -291,8 +354,8 @@ class SharePartition:
                 continue
             first = max(first, at)
             if first > at:
-                sp.runs.append(Run(at, first - 1, AVAILABLE))
-            sp.runs.append(Run(first, last, RecordState(state), dc))
+                sp.runs.append(_new_run(at, first - 1, AVAILABLE))
+            sp.runs.append(_new_run(first, last, RecordState(state), dc))
             at = last + 1
         sp.end_offset = at
         sp.persisted = True
@@ -308,17 +371,15 @@ class SharePartition:
         if h.last < lo:
             return
         if h.last >= self.end_offset:  # not fetched as far as the durable view shows
-            self.runs.append(Run(self.end_offset, h.last, AVAILABLE))
+            self.runs.append(_new_run(self.end_offset, h.last, AVAILABLE))
             self.end_offset = h.last + 1
         for run in self._span(lo, h.last):
             if run.state is not AVAILABLE:
                 continue  # decided before the restart (terminal): nothing to hold
             self._set(run, ACQUIRED)
             run.delivery_count = h.delivery_count
-            run.member = h.member
             run.lock = None
-            run.available_at = 0
-            run.txn = TxnAck(h.producer_id, h.kind, h.delay_ms)
+            run.rare = Rare(txn=TxnAck(h.producer_id, h.kind, h.delay_ms, h.member))
 
     # -- run bookkeeping ----------------------------------------------------------------------
 
@@ -337,9 +398,19 @@ class SharePartition:
         run = self.runs[i]
         if run.first == offset:
             return
-        assert run.pending is None, "a pending run is never cut"
-        tail = dataclasses.replace(run, first=offset)
-        run.last = offset - 1
+        rare = run.rare
+        assert rare is None or rare.pending is None, "a pending run is never cut"
+        last = run.last
+        tail = Run(
+            last if last == offset else offset,  # single-offset runs: one int for both ends
+            last,
+            run.state,
+            run.delivery_count,
+            run.lock,
+            None if rare is None else Rare(rare.available_at, None, None, rare.txn),
+        )
+        head_last = offset - 1
+        run.last = run.first if run.first == head_last else head_last
         self.runs.insert(i + 1, tail)
 
     def _overlapping(self, lo: int, hi: int) -> Iterator[Run]:
@@ -426,12 +497,10 @@ class SharePartition:
         while i < len(self.runs) and count < max_records and budget > 0:
             run = self.runs[i]
             i += 1
-            if (
-                run.state is not AVAILABLE
-                or run.pending is not None
-                or run.available_at > now
-                or run.first < self.start_offset
-            ):
+            if run.state is not AVAILABLE or run.first < self.start_offset:
+                continue
+            rare = run.rare
+            if rare is not None and (rare.pending is not None or rare.available_at > now):
                 continue
             # Throttled redelivery (docs/semantics.md#share-throttled-redelivery):
             # suspect records come back in ever smaller chunks,
@@ -496,9 +565,12 @@ class SharePartition:
     def _acquire_run(self, run: Run, member: str, lock: Lock) -> None:
         self._set(run, ACQUIRED)
         run.delivery_count += 1
-        run.member = member
-        run.lock = lock
-        run.available_at = 0
+        run.lock = lock  # the member is the lock's
+        rare = run.rare
+        if rare is not None:
+            rare.available_at = 0
+            if rare.empty:
+                run.rare = None
 
     def _acquire_new(
         self,
@@ -554,7 +626,7 @@ class SharePartition:
                 j = k
                 while j + 1 < len(records) and records[j + 1].offset == records[j].offset + 1:
                     j += 1
-                run = Run(at, records[j].offset, AVAILABLE)
+                run = _new_run(at, records[j].offset, AVAILABLE)
                 self._acquire_run(run, member, lock)
                 self.runs.append(run)
                 at = records[j].offset + 1
@@ -563,7 +635,7 @@ class SharePartition:
                 gap_end = records[k].offset - 1 if k < len(records) else nxt - 1
                 for a, b, aborted in _left_out(at, gap_end, headers):
                     # aborted data counts one delivery, as in Kafka (acquired, then archived)
-                    self.runs.append(Run(a, b, ARCHIVED, 1 if aborted else 0))
+                    self.runs.append(_new_run(a, b, ARCHIVED, 1 if aborted else 0))
                 self.dirty = True
                 at = gap_end + 1
         self.end_offset = nxt
@@ -588,7 +660,6 @@ class SharePartition:
             for a, b, aborted in _left_out(off, end, headers):
                 for run in self._span(a, b):
                     self._set(run, ARCHIVED)
-                    run.member = None
                     run.lock = None
                     if aborted:
                         run.delivery_count = max(run.delivery_count, 1)
@@ -665,9 +736,10 @@ class SharePartition:
 
     @staticmethod
     def _ack_problem(run: Run, member: str, now: int, delivery_count: int | None) -> str:
-        if run.pending is not None:
+        rare = run.rare
+        if rare is not None and rare.pending is not None:
             return "an acknowledgement of these records is in progress"
-        if run.txn is not None:
+        if rare is not None and rare.txn is not None:
             return "the records are held by a pending transactional acknowledgement"
         if run.state is not ACQUIRED:
             return f"the records are {run.state.label}, not acquired"
@@ -698,8 +770,12 @@ class SharePartition:
 
     def _stage(self, staged: Staged, run: Run, target: Target) -> None:
         validate_transition(VALID_PREVIOUS, run.state, target.state)
-        run.pending = staged
-        run.target = target
+        rare = run.rare
+        if rare is None:
+            run.rare = Rare(0, staged, target)
+        else:
+            rare.pending = staged
+            rare.target = target
         staged.runs.append(run)
 
     def _renew(self, runs: list[Run], member: str, now: int, limits: Limits) -> None:
@@ -731,7 +807,8 @@ class SharePartition:
         rows: list[HeldAck] = []
         for b, kind, run in self._acked_runs(batches):
             self._stage(staged, run, Target(ACQUIRED, run.delivery_count))
-            run.txn = TxnAck(producer_id, kind, b.delay_ms)
+            assert run.rare is not None
+            run.rare.txn = TxnAck(producer_id, kind, b.delay_ms, member)
             rows.append(
                 HeldAck(
                     run.first, run.last, producer_id, kind, b.delay_ms, run.delivery_count, member
@@ -744,10 +821,9 @@ class SharePartition:
     def complete_hold(self, staged: Staged) -> None:
         """The held rows are durable: the runs stay ACQUIRED with their lock suspended."""
         for run in staged.runs:
-            assert run.pending is staged
-            run.pending = None
-            run.target = None
-            run.lock = None
+            assert run.pending is staged and run.txn is not None
+            _unstage(run)
+            run.lock = None  # the member is the held acknowledgement's
 
     def end_txn(self, producer_id: int, commit: bool, *, now: int, limits: Limits) -> Staged | None:
         """Stage the outcome of the producer's held acknowledgements: commit applies them as
@@ -852,20 +928,22 @@ class SharePartition:
         renewed: list[Run] = []
         wake_at = 0
         for run in staged.runs:
-            target = run.target
-            assert target is not None and run.pending is staged
-            run.pending = None
-            run.target = None
+            rare = run.rare
+            assert rare is not None and rare.pending is staged and rare.target is not None
+            target = rare.target
             if target.state is ACQUIRED:
+                _unstage(run)
                 renewed.append(run)
                 continue
             self._set(run, target.state)
             run.delivery_count = target.delivery_count
-            run.available_at = target.available_at
-            run.member = None
-            run.lock = None
-            run.txn = None
-            wake_at = max(wake_at, target.available_at)
+            run.lock = None  # and no member
+            if target.available_at:  # released with a delay: the run keeps its Rare for it
+                rare.available_at = target.available_at
+                rare.pending = rare.target = rare.txn = None
+                wake_at = max(wake_at, target.available_at)
+            else:
+                run.rare = None
         if renewed:
             self._renew(renewed, renewed[0].member or "", now, limits)
         if wake_at > now:
@@ -879,10 +957,14 @@ class SharePartition:
             self.staged.remove(staged)
         expired = []
         for run in staged.runs:
-            run.pending = None
-            run.target = None
-            if staged.kind is StagedKind.TXN:
-                run.txn = None  # the hold never became durable
+            rare = run.rare
+            if rare is not None:
+                rare.pending = None
+                rare.target = None
+                if staged.kind is StagedKind.TXN:
+                    rare.txn = None  # the hold never became durable
+                if rare.empty:
+                    run.rare = None
             if run.state is ACQUIRED and run.lock is not None and run.lock.deadline <= now:
                 expired.append(run)
         return self._stage_expiry(expired, limits)
@@ -900,9 +982,10 @@ class SharePartition:
         out: list[list[int]] = []
         leading = True
         for run in self.runs:
-            if run.pending is not None and run.pending in taken:
-                assert run.target is not None
-                state, dc = run.target.state, run.target.delivery_count
+            rare = run.rare
+            if rare is not None and rare.pending is not None and rare.pending in taken:
+                assert rare.target is not None
+                state, dc = rare.target.state, rare.target.delivery_count
             else:
                 state, dc = run.state, run.delivery_count
             if state is ACQUIRED:
@@ -976,9 +1059,11 @@ class SharePartition:
         for run in self.runs:
             if (
                 run.state is AVAILABLE
-                and run.pending is None
-                and run.available_at <= now
                 and run.first >= self.start_offset
+                and (
+                    (rare := run.rare) is None
+                    or (rare.pending is None and rare.available_at <= now)
+                )
             ):
                 return True
         return self.end_offset < bound and self.end_offset - self.start_offset < max_locks

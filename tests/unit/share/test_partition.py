@@ -16,6 +16,7 @@ from app.share.partition import (
     Acquired,
     Limits,
     Lock,
+    Run,
     SharePartition,
     Staged,
     StagedKind,
@@ -455,6 +456,23 @@ def test_release_with_delay_is_not_acquired_early(h: Harness) -> None:
     h.now += 5000
     got = h.fetch("b")
     assert [(r.offset, dc) for r, dc in got.records] == [(0, 2), (1, 2)]
+
+
+def test_a_fragmented_window_holds_plain_runs(h: Harness) -> None:
+    """One run per record (alternate release and renew): each run is six slots with no rare
+    part, one int object for both ends, the member read from its shared lock."""
+    h.produce(300)
+    h.produce(300)
+    h.fetch("a", 1000)
+    h.ack_durable("a", 0, 599, *[R, N] * 300)
+    runs = h.sp.runs
+    assert len(runs) == 600 and all(r.first == r.last and r.rare is None for r in runs)
+    assert all(r.first is r.last for r in runs if r.first > 256)
+    renewed = runs[1::2]
+    assert {r.state for r in renewed} == {S.ACQUIRED} and {r.member for r in renewed} == {"a"}
+    assert len({id(r.lock) for r in renewed}) == 1
+    assert {(r.state, r.member, r.lock) for r in runs[::2]} == {(S.AVAILABLE, None, None)}
+    assert len(Run.__slots__) == 6
 
 
 # -- delivery counts and the limit ------------------------------------------------------------

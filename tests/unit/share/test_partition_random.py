@@ -31,6 +31,7 @@ def check_invariants(h: Harness, acked: set[int]) -> None:
         assert sp.start_offset == sp.end_offset
     for prev, run in itertools.pairwise(sp.runs):
         assert prev.last < run.first, (prev, run)
+        assert prev.rare is None or prev.rare is not run.rare, (prev, run)
     for prev, run in itertools.pairwise(runs):
         assert prev.last + 1 == run.first, (prev, run)
     runs = sp.runs
@@ -46,6 +47,10 @@ def check_invariants(h: Harness, acked: set[int]) -> None:
             assert id(run.pending) in pending and run.target is not None
         else:
             assert run.target is None
+        # a run carries its rare fields only while one is set, and shares them with no other
+        assert run.rare is None or not run.rare.empty, run
+        if run.first == run.last and run.first > 256:  # beyond the interpreter's cached ints
+            assert run.first is run.last, run
         if run.state is S.ACQUIRED:
             assert not acked & set(range(run.first, run.last + 1))
     counts = sp.counts()
