@@ -134,9 +134,21 @@ class Flusher:
                         self._last_checkpoint[lg] = now
                     tickets.append((lg, ticket, due))
             started = self.clock.monotonic()
+            # a round, once its fsyncs are under way, finishes even if the flusher is cancelled
+            # (at shutdown): no later round may overlap its threads, and its waiters are served
+            work = asyncio.ensure_future(self._flush_all(tickets))
+            cancelled = False
             try:
-                await self._flush_all(tickets)
-            except StorageError as error:
+                await asyncio.shield(work)
+            except asyncio.CancelledError:
+                cancelled = True
+                await asyncio.wait([work])
+            except StorageError:
+                pass  # taken from ``work`` below
+            error = work.exception()
+            if error is not None:
+                if not isinstance(error, StorageError):
+                    raise error
                 log.error("%s", error.message)
                 for lg, ticket, _ in tickets:
                     lg.abort_flush(ticket)
@@ -144,13 +156,9 @@ class Flusher:
                 for fut in waiters:
                     if not fut.done():
                         fut.set_exception(error)
+                if cancelled:
+                    raise asyncio.CancelledError
                 return
-            except BaseException:  # cancelled (the flusher stopped): the next round owes it all
-                for lg, ticket, _ in tickets:
-                    lg.abort_flush(ticket)
-                    self._dirty[lg] = None
-                self._waiters[:0] = waiters
-                raise
             elapsed = self.clock.monotonic() - started
             self.stats.rounds += 1
             self.stats.fsyncs += sum(len(t.segments) for _, t, _ in tickets)
@@ -165,6 +173,8 @@ class Flusher:
             for fut in waiters:
                 if not fut.done():
                     fut.set_result(None)
+            if cancelled:
+                raise asyncio.CancelledError
 
     def forget(self, lg: PartitionLog) -> None:
         """Stop tracking a log that is being closed (call while holding ``exclusive``)."""

@@ -10,6 +10,7 @@ coordinator writes in its own SQLite transaction and completes once that is dura
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from app.errors import Conflict, ErrorCode, InvalidRequest
 from app.groups.coordinator import OFFSET_METADATA_MAX_CHARS, GroupCoordinator
 from app.groups.group import Committed, Group, OffsetCommit, OffsetKey
 from app.groups.membership import unknown_member
-from app.metadata.db import Tx
+from app.metadata.db import Statements
 from app.metadata.groups import GroupStore, OffsetRow
 from app.topics import validate_name
 
@@ -134,14 +135,14 @@ class _StageTxnOffsets:
     rows: dict[OffsetKey, OffsetRow]
     now_ms: int
 
-    async def write(self, tx: Tx) -> None:
-        await GroupStore.write_pending(
-            tx,
-            self.group.group_id,
-            self.producer_id,
-            self.seq,
-            list(self.rows.values()),
-            self.now_ms,
+    def statements(self) -> Statements:
+        return functools.partial(
+            GroupStore.write_pending,
+            group_id=self.group.group_id,
+            producer_id=self.producer_id,
+            commit_seq=self.seq,
+            offsets=list(self.rows.values()),
+            now_ms=self.now_ms,
         )
 
     def complete(self) -> None:
@@ -160,16 +161,16 @@ class _EndTxnOffsets:
     winners: dict[OffsetKey, Committed]
     now_ms: int
 
-    async def write(self, tx: Tx) -> None:
-        await GroupStore.write_end_pending(
-            tx,
-            self.group.group_id,
-            self.producer_id,
-            [
+    def statements(self) -> Statements:
+        return functools.partial(
+            GroupStore.write_end_pending,
+            group_id=self.group.group_id,
+            producer_id=self.producer_id,
+            materialise=[
                 OffsetRow(k.topic_id, k.partition, c.offset, c.metadata, c.seq)
                 for k, c in self.winners.items()
             ],
-            self.now_ms,
+            now_ms=self.now_ms,
         )
 
     def complete(self) -> None:

@@ -32,6 +32,9 @@ from app.errors import ErrorCode, StorageError
 
 T = TypeVar("T")
 
+# statements run on the database thread, inside a write transaction (no commit or rollback)
+Statements = Callable[[sqlite3.Connection], object]
+
 _PRAGMAS = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA synchronous=FULL",

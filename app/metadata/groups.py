@@ -5,6 +5,7 @@ Every method is one SQLite transaction (committed with synchronous=FULL before i
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -197,23 +198,23 @@ class GroupStore:
             )
 
     @staticmethod
-    async def write_pending(
-        tx: Tx,
+    def write_pending(
+        conn: sqlite3.Connection,
         group_id: str,
         producer_id: int,
         commit_seq: int,
         offsets: Sequence[OffsetRow],
         now_ms: int,
     ) -> None:
-        """Stage ``offsets`` as the producer's pending offsets, inside the caller's write
-        transaction (the transaction coordinator's)."""
-        await tx.execute(  # _ensure_group and the sequence in one statement
+        """On the database thread, inside the caller's write transaction (the transaction
+        coordinator's): stage ``offsets`` as the producer's pending offsets."""
+        conn.execute(  # _ensure_group and the sequence in one statement
             "INSERT INTO consumer_groups (group_id, group_epoch, target_epoch, commit_seq, "
             "created_ms) VALUES (?, 0, 0, ?, ?) "
             "ON CONFLICT (group_id) DO UPDATE SET commit_seq = excluded.commit_seq",
             (group_id, commit_seq, now_ms),
         )
-        await tx.executemany(
+        conn.executemany(
             "INSERT OR REPLACE INTO consumer_group_pending_offsets (group_id, producer_id, "
             "topic_id, partition, committed_offset, metadata, commit_seq) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -224,13 +225,17 @@ class GroupStore:
         )
 
     @staticmethod
-    async def write_end_pending(
-        tx: Tx, group_id: str, producer_id: int, materialise: Sequence[OffsetRow], now_ms: int
+    def write_end_pending(
+        conn: sqlite3.Connection,
+        group_id: str,
+        producer_id: int,
+        materialise: Sequence[OffsetRow],
+        now_ms: int,
     ) -> None:
-        """Drop the producer's pending offsets, writing ``materialise`` as committed, inside the
-        caller's write transaction."""
+        """On the database thread, inside the caller's write transaction: drop the producer's
+        pending offsets, writing ``materialise`` as committed."""
         if materialise:
-            await tx.executemany(
+            conn.executemany(
                 "INSERT OR REPLACE INTO consumer_group_offsets (group_id, topic_id, partition, "
                 "committed_offset, metadata, commit_seq, commit_ms) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -239,7 +244,7 @@ class GroupStore:
                     for o in materialise
                 ],
             )
-        await tx.execute(
+        conn.execute(
             "DELETE FROM consumer_group_pending_offsets WHERE group_id = ? AND producer_id = ?",
             (group_id, producer_id),
         )

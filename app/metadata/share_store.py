@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import orjson
 
-from app.metadata.db import Database, Tx
+from app.metadata.db import Database
 
 Batch = tuple[int, int, int, int]  # first, last, state, delivery count
 PartitionKey = tuple[str, int, int]  # group id, topic id, partition
@@ -132,10 +132,12 @@ class ShareStore:
         return await self.db.run(_writer(rows, now_ms))
 
     @staticmethod
-    async def write_partitions(tx: Tx, rows: Sequence[PartitionRow], now_ms: int) -> list[bool]:
-        """Write every row; False for a row fenced by a newer state epoch (nothing written).
-        All rows in one thread hop."""
-        return await tx.run(_writer(rows, now_ms))
+    def write_partitions(
+        conn: sqlite3.Connection, rows: Sequence[PartitionRow], now_ms: int
+    ) -> list[bool]:
+        """On the database thread, inside the caller's write transaction: every row; False for
+        a row fenced by a newer state epoch (nothing written)."""
+        return _writer(rows, now_ms)(conn)
 
     async def replace(
         self, group_id: str, topic_id: int, partitions: list[tuple[int, int, int]], now_ms: int
@@ -214,9 +216,12 @@ class ShareStore:
         return out
 
     @staticmethod
-    async def write_txn_acks(tx: Tx, rows: Sequence[tuple[PartitionKey, HeldAckRow]]) -> None:
-        """Store held acknowledgements, each with its (group id, topic id, partition)."""
-        await tx.executemany(
+    def write_txn_acks(
+        conn: sqlite3.Connection, rows: Sequence[tuple[PartitionKey, HeldAckRow]]
+    ) -> None:
+        """On the database thread: store held acknowledgements, each with its (group id,
+        topic id, partition)."""
+        conn.executemany(
             "INSERT OR REPLACE INTO share_txn_acks (group_id, topic_id, partition, "
             "first_offset, last_offset, producer_id, type, delay_ms, delivery_count, "
             "member_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -236,9 +241,10 @@ class ShareStore:
         )
 
     @staticmethod
-    async def delete_txn_acks(tx: Tx, group_id: str, producer_id: int) -> None:
-        """Drop every held acknowledgement of the producer in the group."""
-        await tx.execute(
+    def delete_txn_acks(conn: sqlite3.Connection, group_id: str, producer_id: int) -> None:
+        """On the database thread: drop every held acknowledgement of the producer in the
+        group."""
+        conn.execute(
             "DELETE FROM share_txn_acks WHERE group_id = ? AND producer_id = ?",
             (group_id, producer_id),
         )

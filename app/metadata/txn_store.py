@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Awaitable, Callable, Sequence
+import sqlite3
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import orjson
 
-from app.metadata.db import Database, Tx
+from app.metadata.db import Database, Statements
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,14 +29,37 @@ class TxnRow:
     share_groups: list[str] = dataclasses.field(default_factory=list)  # migration 0005
 
 
-# statements of a participant, run inside the transaction's SQLite write
-Write = Callable[[Tx], Awaitable[None]]
+Write = Callable[[], Statements]  # a participant's write: its statements, taken on the loop
+
 
 _COLUMNS = (
     "transactional_id, producer_id, producer_epoch, last_producer_id, last_epoch, "
     "timed_out_epoch, timeout_ms, state, partitions, groups, start_ms, updated_ms, "
     "share_groups"
 )
+
+_UPSERT = (
+    f"INSERT OR REPLACE INTO transactions ({_COLUMNS}) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _values(row: TxnRow) -> tuple[object, ...]:
+    return (
+        row.transactional_id,
+        row.producer_id,
+        row.producer_epoch,
+        row.last_producer_id,
+        row.last_epoch,
+        row.timed_out_epoch,
+        row.timeout_ms,
+        row.state,
+        orjson.dumps(sorted(row.partitions)).decode(),
+        orjson.dumps(sorted(row.groups)).decode(),
+        row.start_ms,
+        row.updated_ms,
+        orjson.dumps(sorted(row.share_groups)).decode(),
+    )
 
 
 class ProducerIdStore:
@@ -93,31 +117,21 @@ class TransactionStore:
 
     async def save(self, row: TxnRow | None, *, also: Sequence[Write] = ()) -> None:
         """Write one transaction's state (None: unchanged) and the ``also`` writes of its
-        participants, in one SQLite transaction (durable on return)."""
-        async with self.db.transaction() as tx:
-            for write in also:
-                await write(tx)
-            if row is None:
-                return
-            await tx.execute(
-                f"INSERT OR REPLACE INTO transactions ({_COLUMNS}) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    row.transactional_id,
-                    row.producer_id,
-                    row.producer_epoch,
-                    row.last_producer_id,
-                    row.last_epoch,
-                    row.timed_out_epoch,
-                    row.timeout_ms,
-                    row.state,
-                    orjson.dumps(sorted(row.partitions)).decode(),
-                    orjson.dumps(sorted(row.groups)).decode(),
-                    row.start_ms,
-                    row.updated_ms,
-                    orjson.dumps(sorted(row.share_groups)).decode(),
-                ),
-            )
+        participants, in one SQLite transaction and one hop to the database thread (durable
+        on return). Each of ``also`` gives its statements when called, here, on the event
+        loop."""
+        statements = [write() for write in also]
+        values = None if row is None else _values(row)
+        if values is None and not statements:
+            return
+
+        def run(conn: sqlite3.Connection) -> None:
+            for run_participant in statements:
+                run_participant(conn)
+            if values is not None:
+                conn.execute(_UPSERT, values)
+
+        await self.db.run(run)
 
     async def delete(self, transactional_id: str) -> None:
         async with self.db.transaction() as tx:

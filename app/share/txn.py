@@ -15,12 +15,14 @@ before the transaction decides.
 
 from __future__ import annotations
 
+import functools
+import sqlite3
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from app.errors import Conflict, ErrorCode, SluiceError
-from app.metadata.db import Tx
+from app.metadata.db import Statements
 from app.metadata.share_store import HeldAckRow, PartitionRow, ShareStore
 from app.share.coordinator import ShareGroupCoordinator
 from app.share.partition import AckBatch, Staged
@@ -37,8 +39,8 @@ class _Held:
     rows: list[tuple[_StoreKey, HeldAckRow]]
     completed: bool = False
 
-    async def write(self, tx: Tx) -> None:
-        await ShareStore.write_txn_acks(tx, self.rows)
+    def statements(self) -> Statements:
+        return functools.partial(ShareStore.write_txn_acks, rows=self.rows)
 
     def complete(self) -> None:
         for staged in self.staged:
@@ -62,7 +64,9 @@ class _Ending:
     staged: list[Staged]
     completed: bool = False
 
-    async def write(self, tx: Tx) -> None:
+    def statements(self) -> Statements:
+        """The partitions' durable views, taken now (inside the coordinator's write), and the
+        statements that write them and drop the producer's held rows."""
         rows = []
         for staged in self.staged:
             sp = staged.partition
@@ -72,12 +76,17 @@ class _Ending:
             rows.append(
                 PartitionRow(sp.group_id, sp.topic_id, sp.partition, sp.state_epoch, start, batches)
             )
-        written = await ShareStore.write_partitions(tx, rows, self.share.clock.now_ms())
-        if not all(written):
-            raise Conflict(
-                ErrorCode.INVALID_RECORD_STATE, "the share partition was reset meanwhile"
-            )
-        await ShareStore.delete_txn_acks(tx, self.group_id, self.producer_id)
+        now_ms = self.share.clock.now_ms()
+        group_id, producer_id = self.group_id, self.producer_id
+
+        def run(conn: sqlite3.Connection) -> None:
+            if not all(ShareStore.write_partitions(conn, rows, now_ms)):
+                raise Conflict(
+                    ErrorCode.INVALID_RECORD_STATE, "the share partition was reset meanwhile"
+                )
+            ShareStore.delete_txn_acks(conn, group_id, producer_id)
+
+        return run
 
     def complete(self) -> None:
         for staged in self.staged:

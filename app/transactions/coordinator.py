@@ -564,7 +564,7 @@ class TransactionCoordinator:
                     )
                     if touched:  # forced: the decision must follow durable records
                         await self.log.wait_durable(touched, force=True)
-                    await self.store.save(_row(tid, decision), also=[w.write for w in writes])
+                    await self.store.save(_row(tid, decision), also=[w.statements for w in writes])
                 except BaseException:
                     tm.abort_pending()  # still open: a retry, an abort or the timeout ends it
                     raise
@@ -617,7 +617,7 @@ class TransactionCoordinator:
             # joins the transaction and its offsets are staged in one SQLite commit
             async with participant.staging_txn_offsets(group_id, producer_id, offsets) as staging:
                 row = _row(tid, transit) if transit != tm.transit() else None
-                writes = [staging.write] if staging is not None else []
+                writes = [staging.statements] if staging is not None else []
                 if row is not None or writes:
                     await self.store.save(row, also=writes)
                 if staging is not None:
@@ -654,7 +654,7 @@ class TransactionCoordinator:
                 row = _row(tid, transit) if transit != tm.transit() else None
                 held = staging.held
                 if row is not None or held is not None:
-                    await self.store.save(row, also=[held.write] if held is not None else [])
+                    await self.store.save(row, also=[held.statements] if held is not None else [])
                 if held is not None:
                     held.complete()
                 results = staging.results
@@ -782,7 +782,7 @@ class TransactionCoordinator:
                     )
                 )
                 try:
-                    await self.store.save(_row(tid, transit), also=[e.write for e in endings])
+                    await self.store.save(_row(tid, transit), also=[e.statements for e in endings])
                 except BaseException:
                     tm.abort_pending()
                     raise

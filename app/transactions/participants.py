@@ -5,7 +5,7 @@ own SQLite transaction: staging goes with the transaction's row (one commit for
 ``POST …/offsets`` or ``POST …/acknowledgements``) and the ending with the Complete* row (one
 commit after the markers, for every participant together). The participant opens a context
 (``staging_*`` / ``ending_*``) that holds whatever it must hold and yields a ``TxnWrite``; the
-coordinator runs ``write`` inside its SQLite transaction (``Tx``) and calls ``complete`` once
+coordinator runs its ``statements`` inside its SQLite transaction and calls ``complete`` once
 that is durable, still inside the context. Leaving the context without ``complete`` undoes the
 change in memory.
 
@@ -27,13 +27,14 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from app.errors import SluiceError
     from app.groups.group import OffsetCommit
-    from app.metadata.db import Tx
+    from app.metadata.db import Statements
     from app.share.partition import AckBatch
 
 
 class TxnWrite(Protocol):
-    async def write(self, tx: Tx) -> None:
-        """The participant's statements, inside the coordinator's SQLite transaction."""
+    def statements(self) -> Statements:
+        """The participant's statements, to run on the database thread inside the
+        coordinator's SQLite transaction (called on the event loop as that write begins)."""
         ...
 
     def complete(self) -> None:

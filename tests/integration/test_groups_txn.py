@@ -74,15 +74,13 @@ class Participant:
     ) -> None:
         async with self.participant.staging_txn_offsets(group_id, producer_id, offsets) as step:
             if step is not None:
-                async with self.db.transaction() as tx:
-                    await step.write(tx)
+                await self.db.run(step.statements())
                 step.complete()
 
     async def end_txn_offsets(self, group_id: str, producer_id: int, commit: bool) -> None:
         async with self.participant.ending_txn_offsets(group_id, producer_id, commit) as step:
             if step is not None:
-                async with self.db.transaction() as tx:
-                    await step.write(tx)
+                await self.db.run(step.statements())
                 step.complete()
 
 

@@ -6,6 +6,7 @@ the calls and can refuse a member, like the real one would.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -16,7 +17,7 @@ from app.clock import FakeClock
 from app.config import Settings
 from app.errors import ErrorCode, SluiceError
 from app.groups.group import OffsetCommit
-from app.metadata.db import Tx
+from app.metadata.db import Statements
 from app.runtime import Broker
 from app.transactions.participants import OffsetParticipant, TxnWrite
 from tests.integration.conftest import Served, running
@@ -56,8 +57,11 @@ class _Recorded:
         self.calls = calls
         self.call = call
 
-    async def write(self, tx: Tx) -> None:
-        assert tx.in_transaction
+    def statements(self) -> Statements:
+        def run(conn: sqlite3.Connection) -> None:
+            assert conn.in_transaction
+
+        return run
 
     def complete(self) -> None:
         self.calls.append(self.call)

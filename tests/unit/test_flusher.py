@@ -78,31 +78,37 @@ async def test_interval_mode_forced_wait_fsyncs_before_answering(tmp_path: Path)
     lg.close(clean=True)
 
 
-async def test_a_cancelled_round_leaves_its_logs_and_waiters_to_the_next(tmp_path: Path) -> None:
-    """The flusher task stopped in the middle of a round (at shutdown): its logs stay dirty and
-    its waiters are served by the next round (the final one of ``close``), not forgotten."""
+async def test_a_cancelled_round_finishes_its_fsyncs_and_serves_its_waiters(
+    tmp_path: Path,
+) -> None:
+    """The flusher task stopped in the middle of a round (at shutdown): the fsyncs under way
+    finish (no later round may overlap them), its waiters are answered, then the round ends
+    cancelled; the final round of ``close`` finds nothing left."""
     flusher, lg, _ = make(tmp_path)
+    loop = asyncio.get_running_loop()
     flush = lg.flush
+    entered = asyncio.Event()
 
     def slow_flush(ticket: object, *, checkpoint: bool = True) -> None:
-        asyncio.run_coroutine_threadsafe(asyncio.sleep(0), loop).result()
+        loop.call_soon_threadsafe(entered.set)
+        asyncio.run_coroutine_threadsafe(asyncio.sleep(0.01), loop).result()
         flush(ticket, checkpoint=checkpoint)  # type: ignore[arg-type]
 
-    loop = asyncio.get_running_loop()
     lg.append([Record(1, None, b"x")], now_ms=0)
     waiter = asyncio.create_task(flusher.wait_durable([lg]))
     await asyncio.sleep(0)
     lg.flush = slow_flush  # type: ignore[method-assign]
     round_ = asyncio.create_task(flusher.flush_round())
-    await asyncio.sleep(0)
+    await asyncio.wait_for(entered.wait(), 5)  # the fsync thread is at work
     round_.cancel()
-    await asyncio.gather(round_, return_exceptions=True)
+    results = await asyncio.gather(round_, return_exceptions=True)
     del lg.flush
-    assert not waiter.done()
-    assert lg.high_watermark == 0
-    await asyncio.wait_for(flusher.close(), 5)  # the final round takes the cancelled one's work
-    await asyncio.wait_for(waiter, 5)
+    assert isinstance(results[0], asyncio.CancelledError)
+    assert waiter.done() and waiter.exception() is None
     assert lg.high_watermark == 1
+    rounds = flusher.stats.rounds
+    await asyncio.wait_for(flusher.close(), 5)
+    assert flusher.stats.rounds == rounds  # nothing was left for the final round
     lg.close(clean=True)
 
 
