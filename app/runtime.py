@@ -105,7 +105,6 @@ class Broker:
             IdempotencyStore(self.db),
             self.transactions,
             self.metrics.records_in,
-            self.transactions.owner_of,
         )
         self.reads = Reads(self.topics, self.clock, self.metrics.records_out)
         self.retention = Retention(

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from typing import NamedTuple, Protocol
 
 import orjson
@@ -52,7 +52,11 @@ class Produced(NamedTuple):
 
 
 class TransactionGate(Protocol):
-    """What transactional produce needs of the transaction coordinator."""
+    """What produce with producer state needs of the transaction coordinator."""
+
+    def owner_of(self, producer_id: int) -> str | None:
+        """The transactional id the producer id belongs to; None for an idempotent one."""
+        ...
 
     async def join_partitions(
         self, tid: str, producer_id: int, epoch: int, partitions: Collection[tuple[str, int]]
@@ -78,7 +82,6 @@ class ProduceService:
         idempotency: IdempotencyStore,
         transactions: TransactionGate,
         records_in: Counter,
-        owner_of: Callable[[int], str | None],
     ) -> None:
         self.settings = settings
         self.clock = clock
@@ -88,7 +91,6 @@ class ProduceService:
         self.idempotency = idempotency
         self.transactions = transactions
         self.records_in = records_in
-        self.owner_of = owner_of  # producer id → its transactional id, None when idempotent
         self._keys_in_flight: dict[str, asyncio.Future[None]] = {}
 
     # -- plain --------------------------------------------------------------------------------
@@ -248,7 +250,7 @@ class ProduceService:
                 resolved.append((self.appender.resolve(b, self.settings.max_record_bytes), b, res))
             except SluiceError as exc:
                 res.error = exc
-        if tid is None and (owner := self.owner_of(producer_id)) is not None:
+        if tid is None and (owner := self.transactions.owner_of(producer_id)) is not None:
             # KIP-890: a transactional producer writes only inside its transaction
             for _, _, res in resolved:
                 res.error = Conflict(

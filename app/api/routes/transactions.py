@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
@@ -9,7 +11,18 @@ from app.api.wire import share as share_wire
 from app.api.wire import txn as wire
 from app.topics import validate_name
 
+if TYPE_CHECKING:
+    from app.runtime import Broker
+
 router = APIRouter(prefix="/v1/transactions", tags=["transactions"])
+
+
+async def _txn_request(tid: str, request: Request) -> tuple[Broker, Any]:
+    """The broker and the JSON body of a request on transactional id ``tid`` (checked)."""
+    b = deps.broker_of(request)
+    validate_name(tid, "transactional id")
+    body, _ = await read_json(request, b.settings.max_request_bytes)
+    return b, body
 
 
 @router.post(
@@ -20,10 +33,8 @@ router = APIRouter(prefix="/v1/transactions", tags=["transactions"])
     responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS},
 )
 async def commit(tid: str, request: Request) -> Response:
-    b = deps.broker_of(request)
-    validate_name(tid, "transactional id")
+    b, body = await _txn_request(tid, request)
     s = b.settings
-    body, _ = await read_json(request, s.max_request_bytes)
     producer, work = wire.parse_commit(
         body,
         b.clock.now_ms(),
@@ -44,10 +55,8 @@ async def commit(tid: str, request: Request) -> Response:
     responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS},
 )
 async def abort(tid: str, request: Request) -> Response:
-    b = deps.broker_of(request)
-    validate_name(tid, "transactional id")
-    body, _ = await read_json(request, b.settings.max_request_bytes)
-    req = wire.parse_end(body)
+    b, body = await _txn_request(tid, request)
+    req = wire.parse_producer(body)
     pid, epoch = await b.transactions.end_txn(tid, req.producer_id, req.producer_epoch, False)
     return json_response({"producer_id": pid, "producer_epoch": epoch})
 
@@ -59,9 +68,7 @@ async def abort(tid: str, request: Request) -> Response:
     responses={200: {"model": schemas.TxnOffsetsResponse}, **schemas.ERRORS},
 )
 async def offsets(tid: str, request: Request) -> Response:
-    b = deps.broker_of(request)
-    validate_name(tid, "transactional id")
-    body, _ = await read_json(request, b.settings.max_request_bytes)
+    b, body = await _txn_request(tid, request)
     req = wire.parse_offsets(body)
     await b.transactions.add_offsets(
         tid,
@@ -90,9 +97,7 @@ async def offsets(tid: str, request: Request) -> Response:
     responses={200: {"model": schemas.ShareAcknowledgeResponse}, **schemas.ERRORS},
 )
 async def acknowledgements(tid: str, request: Request) -> Response:
-    b = deps.broker_of(request)
-    validate_name(tid, "transactional id")
-    body, _ = await read_json(request, b.settings.max_request_bytes)
+    b, body = await _txn_request(tid, request)
     req = wire.parse_acknowledgements(body, b.settings.share_max_release_delay_ms)
     results = await b.transactions.add_acknowledgements(
         tid, req.producer_id, req.producer_epoch, req.group_id, req.member_id, req.acks

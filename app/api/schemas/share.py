@@ -150,7 +150,13 @@ class ShareAcknowledgeResponse(Model):
 
 
 # transactional share acknowledgements
-class TxnAcknowledgementsRequest(Model):
+class TxnGroupAcknowledgements(Model):
+    group_id: str
+    member_id: str
+    acknowledgements: list[ShareAck] = Field(min_length=1)
+
+
+class TxnAcknowledgementsRequest(TxnGroupAcknowledgements):
     model_config = with_examples(
         {
             "producer_id": 4000,
@@ -171,15 +177,6 @@ class TxnAcknowledgementsRequest(Model):
 
     producer_id: int = Field(ge=0)
     producer_epoch: int = Field(ge=0, le=32767)
-    group_id: str
-    member_id: str
-    acknowledgements: list[ShareAck] = Field(min_length=1)
-
-
-class TxnGroupAcknowledgements(Model):
-    group_id: str
-    member_id: str
-    acknowledgements: list[ShareAck] = Field(min_length=1)
 
 
 class ShareGroupConfig(Model):

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from app.api.schemas._base import Encoding, ErrorDetail, Model, WireRecord, with_examples
+from app.api.schemas.groups import OffsetCommitItem
 from app.api.schemas.share import TxnGroupAcknowledgements
 
 
@@ -71,14 +72,15 @@ class StatefulProduceResponse(Model):
     batches: list[ProduceBatchResult]
 
 
-class TxnOffset(Model):
-    topic: str
-    partition: int = Field(ge=0)
-    offset: int = Field(ge=0)
-    metadata: str | None = None
+class TxnGroupOffsets(Model):
+    group_id: str
+    member_id: str | None = None
+    member_epoch: int = -1
+    group_instance_id: str | None = None
+    offsets: list[OffsetCommitItem] = Field(min_length=1)
 
 
-class TxnOffsetsRequest(Model):
+class TxnOffsetsRequest(TxnGroupOffsets):
     model_config = with_examples(
         {
             "producer_id": 4000,
@@ -93,19 +95,6 @@ class TxnOffsetsRequest(Model):
 
     producer_id: int = Field(ge=0)
     producer_epoch: int = Field(ge=0, le=32767)
-    group_id: str
-    member_id: str | None = None
-    member_epoch: int = -1
-    group_instance_id: str | None = None
-    offsets: list[TxnOffset] = Field(min_length=1)
-
-
-class TxnGroupOffsets(Model):
-    group_id: str
-    member_id: str | None = None
-    member_epoch: int = -1
-    group_instance_id: str | None = None
-    offsets: list[TxnOffset] = Field(min_length=1)
 
 
 class TxnCommitRequest(Model):

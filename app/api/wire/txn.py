@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from app.api.deps import json_object
 from app.api.wire._fields import (
@@ -19,12 +20,12 @@ from app.api.wire._fields import (
 )
 from app.api.wire.records import encoding_of, parse_records
 from app.api.wire.share import parse_acks
-from app.errors import ErrorCode, InvalidRequest, TooLarge
+from app.errors import ErrorCode, InvalidRequest, SluiceError, TooLarge
 from app.groups.coordinator import OFFSET_METADATA_MAX_CHARS
 from app.groups.group import OffsetCommit
 from app.producers.appender import ProduceBatch
 from app.producers.state import MAX_EPOCH, MAX_SEQUENCE
-from app.share.coordinator import AckRequest
+from app.share.partition import AckBatch
 from app.transactions.coordinator import GroupAcks, GroupOffsets, TxnWork
 from app.transactions.state import TxnMetadata, TxnState
 
@@ -80,7 +81,7 @@ class TxnAcknowledgements:
     producer_epoch: int
     group_id: str
     member_id: str
-    acks: AckRequest
+    acks: Mapping[tuple[str, int], list[AckBatch] | SluiceError]
 
 
 def transactional_id(value: Any, where: str = "transactional_id") -> str | None:
@@ -174,11 +175,6 @@ _COMMIT_FIELDS = frozenset(
 )
 
 
-def parse_end(body: Any) -> Producer:
-    """The body of an abort (and of a commit with nothing to add)."""
-    return parse_producer(body)
-
-
 def parse_commit(
     body: Any, now_ms: int, max_records: int, max_record_bytes: int, max_delay_ms: int
 ) -> tuple[Producer, TxnWork]:
@@ -201,34 +197,26 @@ def parse_commit(
         if raw is None
         else _batches(b, array(raw, "batches"), now_ms, max_records, max_record_bytes)
     )
-    offsets: list[GroupOffsets] = []
-    for i, item in enumerate(array(b.get("group_offsets") or [], "group_offsets")):
-        g = _group_offsets(obj(item, f"group_offsets[{i}]"), f"group_offsets[{i}].")
-        if any(o.group_id == g.group_id for o in offsets):
-            raise InvalidRequest(
-                ErrorCode.INVALID_REQUEST, f"group_offsets: group {g.group_id!r} appears twice"
-            )
-        offsets.append(g)
-    acks: list[GroupAcks] = []
-    for i, item in enumerate(
-        array(b.get("share_acknowledgements") or [], "share_acknowledgements")
-    ):
-        where = f"share_acknowledgements[{i}]"
-        item = obj(item, where)
-        g_acks = GroupAcks(
-            name(item.get("group_id"), f"{where}.group_id"),
-            member_id(item.get("member_id"), f"{where}.member_id"),
-            parse_acks(
-                array(item.get("acknowledgements"), f"{where}.acknowledgements", min_items=1),
+    offsets = _per_group(
+        [
+            _group_offsets(obj(item, f"group_offsets[{i}]"), f"group_offsets[{i}].")
+            for i, item in enumerate(array(b.get("group_offsets") or [], "group_offsets"))
+        ],
+        "group_offsets",
+    )
+    acks = _per_group(
+        [
+            _group_acks(
+                obj(item, f"share_acknowledgements[{i}]"),
+                f"share_acknowledgements[{i}].",
                 max_delay_ms,
-            ),
-        )
-        if any(a.group_id == g_acks.group_id for a in acks):
-            raise InvalidRequest(
-                ErrorCode.INVALID_REQUEST,
-                f"share_acknowledgements: group {g_acks.group_id!r} appears twice",
             )
-        acks.append(g_acks)
+            for i, item in enumerate(
+                array(b.get("share_acknowledgements") or [], "share_acknowledgements")
+            )
+        ],
+        "share_acknowledgements",
+    )
     return producer, TxnWork(batches, offsets, acks)
 
 
@@ -287,16 +275,37 @@ def _group_offsets(b: dict[str, Any], prefix: str) -> GroupOffsets:
 def parse_acknowledgements(body: Any, max_delay_ms: int) -> TxnAcknowledgements:
     b = json_object(body)
     producer = parse_producer(b)
-    group_id = name(b.get("group_id"), "group_id")
-    member = member_id(b.get("member_id"))
-    raw = array(b.get("acknowledgements"), "acknowledgements", min_items=1)
+    g = _group_acks(b, "", max_delay_ms)
     return TxnAcknowledgements(
-        producer.producer_id,
-        producer.producer_epoch,
-        group_id,
-        member,
-        parse_acks(raw, max_delay_ms),
+        producer.producer_id, producer.producer_epoch, g.group_id, g.member_id, g.acks
     )
+
+
+def _group_acks(b: dict[str, Any], prefix: str, max_delay_ms: int) -> GroupAcks:
+    """One share group's acknowledgements by one member."""
+    return GroupAcks(
+        name(b.get("group_id"), f"{prefix}group_id"),
+        member_id(b.get("member_id"), f"{prefix}member_id"),
+        parse_acks(
+            array(b.get("acknowledgements"), f"{prefix}acknowledgements", min_items=1),
+            max_delay_ms,
+        ),
+    )
+
+
+_G = TypeVar("_G", GroupOffsets, GroupAcks)
+
+
+def _per_group(parts: list[_G], where: str) -> list[_G]:
+    """One entry per group: a group twice is refused."""
+    seen: set[str] = set()
+    for part in parts:
+        if part.group_id in seen:
+            raise InvalidRequest(
+                ErrorCode.INVALID_REQUEST, f"{where}: group {part.group_id!r} appears twice"
+            )
+        seen.add(part.group_id)
+    return parts
 
 
 def parse_state(value: str | None) -> TxnState | None:
