@@ -140,14 +140,16 @@ class Appender:
         refused batch gets its error in its result and is left out; with ``all_or_nothing``
         the first refusal is raised instead. One batch per partition."""
         checked: list[CheckedBatch] = []
-        for lg, b, res in batches:
+        for i, (lg, b, res) in enumerate(batches):
             try:
                 plan = producer_state(lg).prepare(
                     producer_id, epoch, b.base_sequence, len(b.records), transactional
                 )
             except Conflict as exc:
-                if all_or_nothing:
-                    raise Conflict(exc.code, f"{b.topic}/{b.partition}: {exc.message}") from None
+                if all_or_nothing:  # named as the request names it: ``batches[i]``
+                    raise Conflict(
+                        exc.code, f"batches[{i}] ({b.topic}/{b.partition}): {exc.message}"
+                    ) from None
                 res.error = exc
                 continue
             if isinstance(plan, AppendPlan):

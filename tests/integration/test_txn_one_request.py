@@ -182,6 +182,7 @@ async def test_a_bad_sequence_or_partition_appends_nothing(s: Served) -> None:
     r = await commit(c, "tx", commit_body(pid, e, batches=[batch("out", 0, 0), batch("out", 1, 5)]))
     body = assert_error(r, 409, "OUT_OF_ORDER_SEQUENCE_NUMBER")
     assert "out/1" in body["message"]
+    assert body["message"].startswith("batches[1] (out/1): ")  # named as docs/api.md says
     r = await commit(
         c, "tx", commit_body(pid, e, batches=[batch("out", 0, 0), batch("nope", 0, 0)])
     )
@@ -212,6 +213,8 @@ async def test_commit_body_is_checked(s: Served) -> None:
     c = s.client
     await create_topic(c, "out")
     pid, e = await init_producer(c, transactional_id="tx")
+    schema = (await c.get("/openapi.json")).json()["components"]["schemas"]["TxnCommitRequest"]
+    assert schema["additionalProperties"] is False  # documented as the server behaves
     r = await commit(c, "tx", {"producer_id": pid, "producer_epoch": e, "records": []})
     assert "unknown field 'records'" in assert_error(r, 400, "INVALID_REQUEST")["message"]
     offsets_twice = [

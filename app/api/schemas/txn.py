@@ -149,6 +149,7 @@ class TxnCommitRequest(Model):
             ],
         },
     )
+    model_config["extra"] = "forbid"  # the server refuses unknown fields of a commit
 
     producer_id: int = Field(ge=0)
     producer_epoch: int = Field(ge=0, le=32767)
