@@ -101,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         log_level=settings.log_level,
         access_log=False,
         timeout_graceful_shutdown=30,
+        ws_max_size=settings.ws_max_frame_bytes,
         lifespan="on",
     )
     server = _Server(config)

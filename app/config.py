@@ -139,6 +139,19 @@ class Settings:
     share_max_release_delay_ms: int = _setting(
         DAY_MS, "largest delay_ms of a share-group release", 0, 30 * DAY_MS
     )
+    # WebSocket push sessions
+    ws_max_frame_bytes: int = _setting(
+        1 * MiB,
+        "largest frame a WebSocket client may send (larger closes with 1009)",
+        1 * KiB,
+        64 * MiB,
+    )
+    ws_max_credits: int = _setting(
+        10_000,
+        "widest credit window of a push session (larger credits are clamped)",
+        1,
+        1_000_000,
+    )
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:

@@ -32,8 +32,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     they would keep this process from ever exiting (CI would hit its time limit instead of
     reporting the failure). Stop whatever is left; the failure itself is already reported."""
     for obj in gc.get_objects():
-        if isinstance(obj, aiosqlite.Connection):
-            obj.stop()
+        try:
+            if isinstance(obj, aiosqlite.Connection):
+                obj.stop()
+        except ReferenceError:  # a dead weak proxy (the WebSocket client keeps some)
+            continue
 
 
 @pytest.fixture

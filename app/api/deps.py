@@ -14,6 +14,7 @@ from typing import Any
 
 import orjson
 from fastapi import Request
+from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from app.errors import ErrorCode, InvalidRequest, TooLarge
@@ -26,7 +27,7 @@ from app.topics import TopicRegistry
 from app.transactions.coordinator import TransactionCoordinator
 
 
-def broker_of(request: Request) -> Broker:
+def broker_of(request: HTTPConnection) -> Broker:
     b: Broker = request.app.state.broker
     return b
 

@@ -52,6 +52,7 @@ class Member:
     previous_epoch: int = -1
     rotation: int = 0
     fetching: int = 0  # long polls in progress: the member is alive while it waits
+    pushed: bool = False  # a WebSocket push session consumes as this member
 
 
 @dataclass(slots=True)

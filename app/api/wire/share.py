@@ -236,7 +236,8 @@ def show_results(results: list[tuple[tuple[str, int], SluiceError | None]]) -> l
     ]
 
 
-def show_fetch(answer: FetchAnswer, encoding: str) -> dict[str, Any]:
+def show_fetched(answer: FetchAnswer, encoding: str) -> list[dict[str, Any]]:
+    """The records of a fetch, each with its delivery count."""
     records = []
     for part in answer.records:
         topic, partition = part.topic, part.partition
@@ -244,19 +245,27 @@ def show_fetch(answer: FetchAnswer, encoding: str) -> dict[str, Any]:
             shown = show_record(r, topic, partition, encoding)
             shown["delivery_count"] = dc
             records.append(shown)
+    return records
+
+
+def show_acquired(answer: FetchAnswer) -> list[dict[str, Any]]:
+    return [
+        {
+            "topic": a.topic,
+            "partition": a.partition,
+            "first_offset": a.first,
+            "last_offset": a.last,
+            "delivery_count": a.delivery_count,
+        }
+        for a in answer.acquired
+    ]
+
+
+def show_fetch(answer: FetchAnswer, encoding: str) -> dict[str, Any]:
     return {
         "member_id": answer.member_id,
-        "records": records,
-        "acquired": [
-            {
-                "topic": a.topic,
-                "partition": a.partition,
-                "first_offset": a.first,
-                "last_offset": a.last,
-                "delivery_count": a.delivery_count,
-            }
-            for a in answer.acquired
-        ],
+        "records": show_fetched(answer, encoding),
+        "acquired": show_acquired(answer),
         "acquisition_lock_timeout_ms": answer.lock_timeout_ms,
         "acknowledgement_errors": [
             {"topic": t, "partition": p, "error": e.to_dict()} for t, p, e in answer.ack_errors

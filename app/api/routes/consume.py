@@ -1,0 +1,178 @@
+"""WebSocket ``/v1/share-groups/{group_id}/consume``: push consumption with a credit window.
+
+The socket carries one ``PushSession`` (``app.share.push``). Three loops share it: this
+handler reads client frames (``subscribe``, ``ack``, ``credit``) and answers them in order; once
+subscribed, a push loop sends ``records`` frames whenever the window has room and records come;
+a timer loop renews the session's locks (``auto_renew``) or notices the ones that expired.
+Frames go out one at a time (``Outbox``), and a send waits while the client does not read, so a
+session that stops reading gets no more records and holds no more than its window.
+
+Whatever ends the socket (a close, a dropped connection, the server stopping) ends the session:
+its member leaves and its records are released with the delivery count lowered by one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Coroutine
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+
+from app.api import deps
+from app.api.wire import frames
+from app.errors import ErrorCode, InvalidRequest, SluiceError
+from app.share.push import PushSession
+from app.share.session_state import FRAMES, SessionState
+from app.topics import validate_name
+
+router = APIRouter(tags=["share groups"])
+
+CLOSE_TOO_BIG = 1009
+CLOSE_GOING_AWAY = 1001
+CLOSE_TRY_AGAIN = 1013
+CLOSE_POLICY = 1008
+
+
+class Outbox:
+    """Sends frames one at a time; after the socket is gone, sends nothing."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self._lock = asyncio.Lock()
+        self.closed = False
+
+    async def send(self, text: str) -> bool:
+        async with self._lock:
+            if self.closed:
+                return False
+            try:
+                await self.websocket.send_text(text)
+            except Exception:  # the socket is gone (disconnect or transport error)
+                self.closed = True
+                return False
+            return True
+
+    async def close(self, code: int, reason: str = "") -> None:
+        async with self._lock:
+            if not self.closed:
+                self.closed = True
+                with contextlib.suppress(Exception):
+                    await self.websocket.close(code, reason)
+
+
+@router.websocket("/v1/share-groups/{group_id}/consume")
+async def consume(websocket: WebSocket, group_id: str) -> None:
+    b = deps.broker_of(websocket)
+    await websocket.accept()
+    outbox = Outbox(websocket)
+    if not b.ready:
+        await outbox.close(CLOSE_TRY_AGAIN, "not ready")
+        return
+    s = b.settings
+    session = PushSession(b.share, group_id, b.clock, s.ws_max_credits)
+    loops: list[asyncio.Task[None]] = []
+
+    def start(coro: Coroutine[Any, Any, None]) -> None:
+        loops.append(asyncio.create_task(coro, name=f"push-session {group_id}"))
+
+    async def stop_loops() -> None:
+        for task in loops:
+            task.cancel()
+        await asyncio.gather(*loops, return_exceptions=True)
+        loops.clear()
+
+    try:
+        try:
+            validate_name(group_id, "group")
+        except SluiceError as exc:
+            await outbox.send(frames.error(exc))
+            await outbox.close(CLOSE_POLICY, "invalid group id")
+            return
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            data: str | bytes = (
+                message["text"] if message.get("text") is not None else message.get("bytes", b"")
+            )
+            if _size(data) > s.ws_max_frame_bytes:
+                await outbox.close(CLOSE_TOO_BIG, "frame too large")
+                break
+            try:
+                kind, body = frames.frame_type(data)
+                if kind not in FRAMES[session.state]:
+                    raise InvalidRequest(
+                        ErrorCode.INVALID_REQUEST,
+                        f"a {kind} frame is not taken while the session is {session.state.value}"
+                        + (": subscribe first" if session.state is SessionState.CONNECTED else ""),
+                    )
+                frame = frames.parse_frame(
+                    kind, body, s.ws_max_credits, s.share_max_release_delay_ms
+                )
+                if isinstance(frame, frames.Subscribe):
+                    await stop_loops()
+                    member = await session.subscribe(
+                        frame.topics, frame.member_id, frame.credits, frame.auto_renew
+                    )
+                    await outbox.send(
+                        frames.subscribed(
+                            member.member_id, member.member_epoch, session.credits, frame.auto_renew
+                        )
+                    )
+                    start(_push(session, outbox, frame.encoding))
+                    start(_timers(session))
+                elif isinstance(frame, frames.Ack):
+                    results = await session.acknowledge(frame.acks)
+                    await outbox.send(frames.ack_result(results, frame.id))
+                else:
+                    session.grant(frame.n)
+            except SluiceError as exc:
+                if exc.code is ErrorCode.UNKNOWN_MEMBER_ID:
+                    session.lost()
+                await outbox.send(frames.error(exc))
+    finally:
+        await stop_loops()
+        outbox.closed = True
+        # released even when this handler is cancelled (the server stopping)
+        await asyncio.shield(session.close())
+
+
+def _size(data: str | bytes) -> int:
+    if isinstance(data, bytes) or len(data) * 4 < 1024:
+        return len(data)
+    return len(data.encode())
+
+
+async def _push(session: PushSession, outbox: Outbox, encoding: str) -> None:
+    """Send records whenever the window has room and records come."""
+    share = session.share
+    while session.state is SessionState.SUBSCRIBED:
+        try:
+            answer = await session.next_batch()
+        except SluiceError as exc:  # the member is gone from under the session
+            session.lost()
+            await outbox.send(frames.error(exc))
+            return
+        if share.stopping:
+            await outbox.close(CLOSE_GOING_AWAY, "server stopping")
+            return
+        if answer is not None and not await outbox.send(frames.records(answer, encoding)):
+            return
+
+
+async def _timers(session: PushSession) -> None:
+    """Renew the session's locks before they expire (auto_renew), or notice expired ones."""
+    while session.state is SessionState.SUBSCRIBED:
+        await session.wait_due()
+        due = session.next_due()
+        if due is None or due > session.clock.now_ms():
+            continue
+        try:
+            if session.auto_renew:
+                await session.renew()
+            else:
+                session.check()
+        except SluiceError:  # the member is gone: the push loop tells the client
+            return

@@ -1,0 +1,130 @@
+"""Push-session frames (``/v1/share-groups/{g}/consume``): client frames parsed and checked by
+hand, as the HTTP bodies are; server frames shaped.
+
+Client frames: ``subscribe``, ``ack``, ``credit``. A frame that is not a JSON object with a
+known ``type``, or whose fields are malformed, raises ``InvalidRequest``: the socket answers
+it with an ``error`` frame and stays open. Acknowledgement ranges are those of the HTTP
+acknowledge (``app.api.wire.share.parse_acks``), with the same per-partition errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from app.api.wire import _fields as f
+from app.api.wire.records import encoding_of
+from app.api.wire.share import parse_acks, show_acquired, show_fetched, show_results, topics
+from app.errors import ErrorCode, InvalidRequest, SluiceError
+from app.share.coordinator import AckRequest, FetchAnswer
+
+FRAME_TYPES = ("subscribe", "ack", "credit")
+DEFAULT_CREDITS = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Subscribe:
+    topics: list[str]
+    member_id: str | None
+    credits: int
+    auto_renew: bool
+    encoding: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    acks: AckRequest
+    id: Any  # echoed in the ack_result, when the client gave one
+
+
+@dataclass(frozen=True, slots=True)
+class Credit:
+    n: int
+
+
+Frame = Subscribe | Ack | Credit
+
+
+def frame_type(data: str | bytes) -> tuple[str, dict[str, Any]]:
+    """The frame's type and body; raises ``InvalidRequest`` for anything but a JSON object with
+    a known ``type``."""
+    try:
+        body = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        raise InvalidRequest(ErrorCode.INVALID_REQUEST, "a frame must be a JSON object") from None
+    body = f.obj(body, "the frame", '{"type": …}')
+    kind = body.get("type")
+    if kind not in FRAME_TYPES:
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST,
+            f"type: expected one of {', '.join(FRAME_TYPES)}, got {kind!r}",
+        )
+    return kind, body
+
+
+def parse_frame(kind: str, body: dict[str, Any], max_credits: int, max_delay_ms: int) -> Frame:
+    if kind == "subscribe":
+        subscribed = topics(body.get("topics"), "topics")
+        if not subscribed:
+            raise InvalidRequest(ErrorCode.INVALID_REQUEST, "topics: at least one topic")
+        auto_renew = body.get("auto_renew", False)
+        if not isinstance(auto_renew, bool):
+            raise InvalidRequest(ErrorCode.INVALID_REQUEST, "auto_renew: expected true or false")
+        credits = body.get("credits")
+        return Subscribe(
+            subscribed,
+            f.optional(f.member_id, body.get("member_id")),
+            DEFAULT_CREDITS
+            if credits is None
+            else f.integer(credits, "credits", 1, max_credits, clamp=True),
+            auto_renew,
+            encoding_of(body.get("encoding")),
+        )
+    if kind == "ack":
+        if body.get("acknowledgements") is None:
+            raise InvalidRequest(ErrorCode.INVALID_REQUEST, "acknowledgements is required")
+        ident = body.get("id")
+        if ident is not None and not isinstance(ident, (str, int)):
+            raise InvalidRequest(ErrorCode.INVALID_REQUEST, "id: expected a string or an integer")
+        return Ack(parse_acks(body["acknowledgements"], max_delay_ms), ident)
+    return Credit(f.integer(body.get("n"), "n", 1, max_credits, clamp=True))
+
+
+def dumps(frame: dict[str, Any]) -> str:
+    return orjson.dumps(frame).decode()
+
+
+def subscribed(member_id: str, member_epoch: int, credits: int, auto_renew: bool) -> str:
+    return dumps(
+        {
+            "type": "subscribed",
+            "member_id": member_id,
+            "member_epoch": member_epoch,
+            "credits": credits,
+            "auto_renew": auto_renew,
+        }
+    )
+
+
+def records(answer: FetchAnswer, encoding: str) -> str:
+    return dumps(
+        {
+            "type": "records",
+            "records": show_fetched(answer, encoding),
+            "acquired": show_acquired(answer),
+            "acquisition_lock_timeout_ms": answer.lock_timeout_ms,
+        }
+    )
+
+
+def ack_result(results: list[tuple[tuple[str, int], SluiceError | None]], ident: Any) -> str:
+    frame: dict[str, Any] = {"type": "ack_result", "results": show_results(results)}
+    if ident is not None:
+        frame["id"] = ident
+    return dumps(frame)
+
+
+def error(exc: SluiceError) -> str:
+    return dumps({"type": "error", "error": exc.to_dict()})

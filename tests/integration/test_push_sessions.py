@@ -1,0 +1,237 @@
+"""Push sessions in process: the socket endpoint over ASGI (frames, the window, errors, the end
+of the session) and ``PushSession`` itself on a clock that moves only when told (lock
+deadlines, expiry noticed, auto-renew, a renew that meets a record acknowledged elsewhere)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+
+from app.clock import FakeClock
+from app.config import Settings
+from app.share.coordinator import AckRequest
+from app.share.partition import AckBatch, AckType
+from app.share.push import PushSession, _offsets, _runs
+from app.share.session_state import SessionState
+from tests.integration.conftest import Served, running
+from tests.integration.helpers import create_topic, produce
+from tests.integration.share_helpers import ack_item, ack_ok, expire, group, settle, view
+from tests.integration.ws_client import AsgiSocket, Closed
+
+
+@pytest.fixture
+async def app_on_clock(
+    settings_factory: Callable[..., Settings], clock: FakeClock
+) -> AsyncIterator[Served]:
+    async with running(settings_factory(ws_max_frame_bytes=1024), clock) as s:
+        await create_topic(s.client, "t", 2)
+        r = await s.client.patch(
+            "/v1/share-groups/g/config",
+            json={"auto_offset_reset": "earliest", "record_lock_duration_ms": 10_000},
+        )
+        assert r.status_code == 200
+        yield s
+
+
+def values(n: int, partition: int = 0) -> list[dict[str, Any]]:
+    return [{"value": f"v{i}", "partition": partition} for i in range(n)]
+
+
+def acks(records: list[dict[str, Any]], kind: str = "accept") -> list[dict[str, Any]]:
+    return [ack_item(r["offset"], r["offset"], kind, r["topic"], r["partition"]) for r in records]
+
+
+async def records(ws: AsgiSocket, n: int) -> list[dict[str, Any]]:
+    got: list[dict[str, Any]] = []
+    while len(got) < n:
+        frame = await ws.receive()
+        if frame["type"] == "ack_result":
+            continue
+        assert frame["type"] == "records", frame
+        got.extend(frame["records"])
+    assert len(got) == n
+    return got
+
+
+async def test_socket_window_acks_credits_and_release_on_close(app_on_clock: Served) -> None:
+    s = app_on_clock
+    async with AsgiSocket(s.app, "/v1/share-groups/g/consume") as ws:
+        await ws.send({"type": "subscribe", "topics": ["t"], "credits": 3, "encoding": "utf8"})
+        sub = await ws.receive()
+        assert sub["type"] == "subscribed" and sub["credits"] == 3 and not sub["auto_renew"]
+        await produce(s.client, "t", values(5))
+        first = await records(ws, 3)
+        assert [r["offset"] for r in first] == [0, 1, 2]
+        await ws.nothing()
+        await ws.send({"type": "ack", "acknowledgements": acks(first[:2]), "id": 7})
+        got: list[dict[str, Any]] = []
+        result: dict[str, Any] | None = None
+        while result is None or len(got) < 2:
+            frame = await ws.receive()
+            if frame["type"] == "ack_result":
+                result = frame
+            else:
+                got.extend(frame["records"])
+        assert result["id"] == 7 and result["results"][0]["error"] is None
+        assert [r["offset"] for r in got] == [3, 4]
+        await ws.send({"type": "credit", "n": 10})
+        await produce(s.client, "t", values(2, partition=1))
+        assert {(r["partition"], r["offset"]) for r in await records(ws, 2)} == {(1, 0), (1, 1)}
+        member = sub["member_id"]
+        assert [m["member_id"] for m in (await group(s.client, "g"))["members"]] == [member]
+    # the socket ended: the member left, its records released with the count lowered
+    await settle(s.broker)
+    assert (await group(s.client, "g"))["members"] == []
+    v = await view(s.client, "g")
+    assert [(r["offset"], r["state"], r["delivery_count"]) for r in v["records"]] == [
+        (2, "available", 0),
+        (3, "available", 0),
+        (4, "available", 0),
+    ]
+
+
+async def test_socket_errors(app_on_clock: Served) -> None:
+    s = app_on_clock
+    async with AsgiSocket(s.app, "/v1/share-groups/g/consume") as ws:
+        for bad, code in [
+            ("{", "INVALID_REQUEST"),
+            ('"subscribe"', "INVALID_REQUEST"),
+            ('{"type": null}', "INVALID_REQUEST"),
+            ('{"type": "credit", "n": 5}', "INVALID_REQUEST"),
+            ('{"type": "subscribe", "topics": ["t"], "auto_renew": "yes"}', "INVALID_REQUEST"),
+            ('{"type": "subscribe", "topics": "t"}', "INVALID_REQUEST"),
+            ('{"type": "subscribe", "topics": ["bad name"]}', "INVALID_TOPIC"),
+            ('{"type": "subscribe", "topics": ["t"], "member_id": "nobody"}', "UNKNOWN_MEMBER_ID"),
+        ]:
+            await ws.send(bad)
+            frame = await ws.receive()
+            assert frame["type"] == "error" and frame["error"]["code"] == code, (bad, frame)
+        await ws.send({"type": "subscribe", "topics": ["t"]})
+        assert (await ws.receive())["type"] == "subscribed"
+        for wrong in [
+            {"type": "ack"},
+            {"type": "ack", "acknowledgements": [], "id": [1]},
+            {"type": "ack", "acknowledgements": {}},
+        ]:
+            await ws.send(wrong)
+            assert (await ws.receive())["error"]["code"] == "INVALID_REQUEST", wrong
+        await ws.send({"type": "ack", "acknowledgements": [ack_item(3, 1, "accept")]})
+        (res,) = (await ws.receive())["results"]
+        assert res["error"]["code"] == "INVALID_REQUEST"
+        await ws.send("x" * 2000)
+        with pytest.raises(Closed) as closed:
+            await ws.receive()
+        assert closed.value.code == 1009
+    assert (await group(s.client, "g"))["members"] == []
+
+
+async def test_invalid_group_name_is_refused(app_on_clock: Served) -> None:
+    async with AsgiSocket(app_on_clock.app, "/v1/share-groups/no%20pe/consume") as ws:
+        frame = await ws.receive()
+        assert frame["type"] == "error"
+        with pytest.raises(Closed) as closed:
+            await ws.receive()
+        assert closed.value.code == 1008
+
+
+async def test_a_second_session_cannot_take_a_pushed_member(app_on_clock: Served) -> None:
+    s = app_on_clock
+    async with AsgiSocket(s.app, "/v1/share-groups/g/consume") as ws:
+        await ws.send({"type": "subscribe", "topics": ["t"]})
+        member = (await ws.receive())["member_id"]
+        async with AsgiSocket(s.app, "/v1/share-groups/g/consume") as other:
+            await other.send({"type": "subscribe", "topics": ["t"], "member_id": member})
+            assert (await other.receive())["error"]["code"] == "INVALID_REQUEST"
+        # the refused socket's end does not take the member away
+        assert [m["member_id"] for m in (await group(s.client, "g"))["members"]] == [member]
+
+
+# -- PushSession on the fake clock ------------------------------------------------------------
+
+
+async def session_with(s: Served, clock: FakeClock, n: int, **kw: Any) -> PushSession:
+    session = PushSession(s.broker.share, "g", clock, max_credits=50)
+    await session.subscribe(["t"], None, kw.pop("credits", 10), kw.pop("auto_renew", False))
+    await produce(s.client, "t", values(n))
+    answer = await session.next_batch()
+    assert answer is not None
+    return session
+
+
+async def test_expired_locks_leave_the_window(app_on_clock: Served, clock: FakeClock) -> None:
+    s = app_on_clock
+    session = await session_with(s, clock, 4)
+    assert session.out == 4 and session.free == 6
+    assert session.next_due() == clock.now_ms() + 10_000 + 50
+    session.check()  # nothing expired yet
+    assert session.out == 4
+    clock.advance(10_001)
+    await expire(s.broker)
+    session.check()
+    assert session.out == 0 and session.free == 10 and session.deadline is None
+    assert session.next_due() is None
+    await session.close()
+    assert session.state is SessionState.CLOSED
+
+
+async def test_auto_renew_renews_everything_at_half_lock(
+    app_on_clock: Served, clock: FakeClock
+) -> None:
+    s = app_on_clock
+    session = await session_with(s, clock, 3, auto_renew=True)
+    start = clock.now_ms()
+    assert session.next_due() == start + 5_000
+    clock.advance(6_000)
+    results = await session.renew()
+    assert [err for _, err in results] == [None]
+    assert session.deadline == start + 6_000 + 10_000
+    clock.advance(9_000)  # past the first lock: renewed, nothing expires
+    await expire(s.broker)
+    v = await view(s.client, "g")
+    assert [(r["state"], r["delivery_count"]) for r in v["records"]] == [("acquired", 1)] * 3
+    await session.close()
+
+
+async def test_renew_skips_a_record_acknowledged_elsewhere(
+    app_on_clock: Served, clock: FakeClock
+) -> None:
+    s = app_on_clock
+    session = await session_with(s, clock, 3, auto_renew=True)
+    assert session.member is not None
+    member = session.member.member_id
+    # the same member acknowledges offset 1 over HTTP: the session still counts it out
+    await ack_ok(s.client, "g", member, ack_item(1, 1, "accept"))
+    assert session.out == 3
+    results = await session.renew()
+    assert [err for _, err in results] == [None]
+    assert session.out == 2 and session.held == {("t", 0): {0: 1, 2: 1}}
+    await session.close()
+
+
+async def test_a_failed_acknowledgement_gives_the_records_back(
+    app_on_clock: Served, clock: FakeClock
+) -> None:
+    s = app_on_clock
+    session = await session_with(s, clock, 2, credits=2)
+    bad: AckRequest = {("t", 0): [AckBatch(0, 1, [AckType.ACCEPT], delivery_count=9)]}
+    ((_, err),) = await session.acknowledge(bad)
+    assert err is not None and err.code.name == "INVALID_RECORD_STATE"
+    assert session.out == 2 and session.free == 0
+    session.lost()
+    assert session.state is SessionState.CONNECTED and session.out == 0
+    await session.close()
+
+
+def test_offsets_and_runs() -> None:
+    held = {5: 1, 6: 1, 9: 2, 1_000_000: 1}
+    huge = AckBatch(0, 2**40, [AckType.ACCEPT])
+    assert list(_offsets(huge, held)) == [5, 6, 9, 1_000_000]
+    mixed = AckBatch(
+        5, 9, [AckType.ACCEPT, AckType.RENEW, AckType.ACCEPT, AckType.ACCEPT, AckType.REJECT]
+    )
+    assert list(_offsets(mixed, held)) == [5, 9]
+    assert list(_offsets(AckBatch(0, 10, [AckType.RENEW]), held)) == []
+    assert list(_runs(held)) == [(5, 6), (9, 9), (1_000_000, 1_000_000)]
+    assert list(_runs({})) == []
