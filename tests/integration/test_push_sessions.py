@@ -110,11 +110,12 @@ async def test_socket_errors(app_on_clock: Served) -> None:
             assert frame["type"] == "error" and frame["error"]["code"] == code, (bad, frame)
         await ws.send({"type": "subscribe", "topics": ["t"]})
         assert (await ws.receive())["type"] == "subscribed"
-        for wrong in [
+        wrongs: list[dict[str, Any]] = [
             {"type": "ack"},
             {"type": "ack", "acknowledgements": [], "id": [1]},
             {"type": "ack", "acknowledgements": {}},
-        ]:
+        ]
+        for wrong in wrongs:
             await ws.send(wrong)
             assert (await ws.receive())["error"]["code"] == "INVALID_REQUEST", wrong
         await ws.send({"type": "ack", "acknowledgements": [ack_item(3, 1, "accept")]})
