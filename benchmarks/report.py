@@ -357,6 +357,20 @@ ROWS: list[Row] = [
     Row(
         "users",
         lambda d: (
+            "W2 over WebSocket push: 4 sockets (websockets client on uvloop), credit window 100, "
+            f"every frame accepted on the socket, {d['parameters']['w2_records']:,} records"
+        ),
+        lambda d: (
+            f"{sig(median(d, 'w2ws_records_per_s'), 3)} records/s "
+            f"({sig(median(d, 'w2ws_ratio_to_w2'), 2)}× W2 over HTTP in the same run), ack p99 "
+            f"{sig(median(d, 'w2ws_ack_ms_p99'), 2)} ms, server "
+            f"{sig(median(d, 'w2ws_server_us_per_record'), 2)} µs/record"
+        ),
+        lambda d: targets(d, "users push W2-WS"),
+    ),
+    Row(
+        "users",
+        lambda d: (
             f"W3 as an application measures: {d['parameters']['w3_records']:,} records each "
             "released once, all accepted, acknowledgements piggy-backed on the fetch / fetch then "
             "acknowledge"

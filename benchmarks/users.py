@@ -18,6 +18,11 @@ look fast. Each workload starts a fresh ``python -m app serve`` on a fresh data 
   ``"acquire_mode": "record_limit"``) → acknowledge exactly the acquired ranges (accept).
   Records/s, fetch and acknowledge p50/p99 (fetches that acquired something), server CPU µs per
   record. Targets: ≥ 70,000 records/s, acknowledge p99 ≤ 10 ms, ≤ 10 µs per record.
+- **W2-WS** the same as W2 over WebSocket push (``/v1/share-groups/{g}/consume``): 4 consumers,
+  each its own socket and member, a credit window of 100, every ``records`` frame acknowledged
+  on the socket (its acquired ranges, accept) as soon as it is decoded. Records/s, the time from
+  an ``ack`` frame to its ``ack_result`` (p50/p99), server CPU µs per record, and the ratio to
+  W2 over HTTP of the same run. Targets: ≥ 1.5× W2, ≥ 80,000 records/s, ack p99 ≤ 10 ms.
 - **W3** release once: ``--w3-records`` (10,000) records on 1 partition, one consumer that
   releases every record delivered for the first time and accepts it when it comes back. Time
   from the first fetch until all are accepted, loss (must be 0), redeliveries (must equal the
@@ -40,7 +45,7 @@ look fast. Each workload starts a fresh ``python -m app serve`` on a fresh data 
   exactly the records consumed, and the group must have no lag. Targets: one-request ≥ 1,000
   transactions/s with commit p99 ≤ 25 ms; multi-step ≥ 500 transactions/s.
 
-    python -m benchmarks.users [--runs 3] [--quick] [--only w1 w2 w3 p32 w4]
+    python -m benchmarks.users [--runs 3] [--quick] [--only w1 w2 w2ws w3 p32 w4]
 
 Results go to ``benchmarks/results/users-<commit>.json``.
 """
@@ -60,6 +65,7 @@ from typing import Any
 
 import httpx
 import orjson
+from websockets.exceptions import WebSocketException
 
 from benchmarks import _harness as h
 from benchmarks._loadgen import process_cpu_seconds
@@ -71,7 +77,8 @@ W2_PARTITIONS = 4
 W4_WORKERS = 8
 W4_IN_PARTITIONS = 4
 W4_OUT_PARTITIONS = 8
-WORKLOADS = ("w1", "w2", "w3", "p32", "w4")
+WORKLOADS = ("w1", "w2", "w2ws", "w3", "p32", "w4")
+WS_CREDITS = 100
 NOT_SUPPORTED = "not supported by this server"
 
 Json = dict[str, Any]
@@ -386,6 +393,111 @@ async def _consume(spec: Json, meter: Meter) -> Json:
     }
 
 
+async def _consume_ws(spec: Json, meter: Meter) -> Json:
+    """W2-WS: share consumers over WebSocket push that accept every frame on the socket."""
+    from websockets.asyncio.client import connect
+
+    total, group, topic = spec["records"], spec["group"], spec["topic"]
+    url = spec["url"].replace("http://", "ws://") + f"/v1/share-groups/{group}/consume"
+    deadline = time.monotonic() + spec["max_seconds"]
+    accepted: set[tuple[int, int]] = set()
+    ack_ms: list[float] = []
+    counts = {"frames": 0, "acknowledges": 0, "delivered": 0, "redeliveries": 0}
+    done = asyncio.Event()
+    ready: list[asyncio.Event] = []
+    timed_out = [False]
+
+    async def consumer(go: asyncio.Event) -> None:
+        async with connect(url, max_size=64 * h.MiB, compression=None) as ws:
+            await ws.send(
+                orjson.dumps(
+                    {
+                        "type": "subscribe",
+                        "topics": [topic],
+                        "credits": WS_CREDITS,
+                        "encoding": "base64",
+                    }
+                ).decode()
+            )
+            first = orjson.loads(await ws.recv())
+            if first.get("type") != "subscribed":
+                raise Broken(f"subscribe answered {first}")
+            go.set()
+            sent: dict[int, tuple[float, list[Json]]] = {}
+            n = 0
+            out = 0
+            while not done.is_set():
+                if time.monotonic() > deadline:
+                    timed_out[0] = True
+                    done.set()
+                    return
+                try:
+                    frame = orjson.loads(await asyncio.wait_for(ws.recv(), 0.5))
+                except TimeoutError:
+                    continue
+                kind = frame["type"]
+                if kind == "records":
+                    records, acquired = frame["records"], frame["acquired"]
+                    counts["frames"] += 1
+                    out += len(records)
+                    if out > WS_CREDITS or len(records) != range_records(acquired):
+                        raise Broken(f"{out} records out for a window of {WS_CREDITS}")
+                    _decoded(records)
+                    counts["delivered"] += len(records)
+                    counts["redeliveries"] += sum(1 for r in records if r["delivery_count"] > 1)
+                    acks = acknowledgements(acquired)
+                    n += 1
+                    sent[n] = (time.perf_counter(), acks)
+                    out -= len(records)  # acknowledged: the window reopens for them
+                    await ws.send(
+                        orjson.dumps({"type": "ack", "acknowledgements": acks, "id": n}).decode()
+                    )
+                elif kind == "ack_result":
+                    t0, acks = sent.pop(frame["id"])
+                    ack_ms.append((time.perf_counter() - t0) * 1000.0)
+                    counts["acknowledges"] += 1
+                    errors = [r["error"] for r in frame["results"] if r["error"] is not None]
+                    if errors or not frame["results"]:
+                        raise Broken(f"acknowledge refused: {errors or frame}")
+                    for a in acks:
+                        for o in range(a["first_offset"], a["last_offset"] + 1):
+                            if (a["partition"], o) in accepted:
+                                raise Broken(f"offset {o} of {a['partition']} accepted twice")
+                            accepted.add((a["partition"], o))
+                    if len(accepted) >= total and not done.is_set():
+                        meter.end()
+                        done.set()
+                else:
+                    raise Broken(f"unexpected frame {str(frame)[:300]}")
+
+    # every socket subscribes before the clock starts (as the HTTP consumers join first)
+    ready = [asyncio.Event() for _ in range(spec["consumers"])]
+    tasks = [asyncio.create_task(consumer(go)) for go in ready]
+    gates = [asyncio.create_task(go.wait()) for go in ready]
+    await asyncio.wait([*gates], timeout=30)
+    meter.begin()
+    waiter = asyncio.create_task(done.wait())
+    await asyncio.wait([waiter, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    if not meter.t1:
+        meter.end()
+    failed = [t for t in tasks if t.done() and not t.cancelled() and t.exception()]
+    for t in [waiter, *tasks, *gates]:
+        t.cancel()
+    await asyncio.gather(waiter, *tasks, *gates, return_exceptions=True)
+    if failed:
+        exc = failed[0].exception()
+        assert exc is not None
+        raise exc
+    return {
+        **meter.report(len(accepted)),
+        **counts,
+        "accepted": len(accepted),
+        "ack_ms": h.latency_summary(ack_ms),
+        "credits": WS_CREDITS,
+        "timed_out": timed_out[0],
+    }
+
+
 async def _w4(spec: Json, meter: Meter) -> Json:
     """Consume-transform-produce, multi-step or in one commit request."""
     total, group, form = spec["records"], spec["group"], spec["form"]
@@ -534,6 +646,7 @@ def _check_batches(answer: Json, count: int) -> None:
 CLIENT_WORKLOADS: dict[str, Callable[[Json, Meter], Awaitable[Json]]] = {
     "w1": _w1,
     "consume": _consume,
+    "consume_ws": _consume_ws,
     "w4": _w4,
 }
 
@@ -542,7 +655,15 @@ async def _client_main(spec: Json) -> Json:
     meter = Meter(spec["server_pid"])
     try:
         return await CLIENT_WORKLOADS[spec["workload"]](spec, meter)
-    except (Broken, httpx.HTTPError, OSError, KeyError, ValueError, TypeError) as exc:
+    except (
+        Broken,
+        httpx.HTTPError,
+        WebSocketException,
+        OSError,
+        KeyError,
+        ValueError,
+        TypeError,
+    ) as exc:
         return {"error": f"{type(exc).__name__}: {exc}"}
 
 
@@ -739,6 +860,22 @@ def run_w2(args: argparse.Namespace) -> Json:
     return result
 
 
+def run_w2ws(args: argparse.Namespace) -> Json:
+    result = _consume_run(
+        args,
+        "w2ws",
+        args.w2_records,
+        W2_PARTITIONS,
+        {"workload": "consume_ws", "consumers": 4},
+    )
+    h.log(
+        f"  W2-WS: {result['records_per_s']:,} records/s, ack {result['ack_ms']['p50']} / "
+        f"{result['ack_ms']['p99']} ms (p50 / p99), server {result['server_us_per_record']} "
+        "µs/record"
+    )
+    return result
+
+
 def run_w3(args: argparse.Namespace) -> Json:
     out: Json = {}
     for form, piggyback in (("piggyback", True), ("plain", False)):
@@ -877,6 +1014,7 @@ def run_w4(args: argparse.Namespace) -> Json:
 RUNNERS: dict[str, Callable[[argparse.Namespace], Json]] = {
     "w1": run_w1,
     "w2": run_w2,
+    "w2ws": run_w2ws,
     "w3": run_w3,
     "p32": run_p32,
     "w4": run_w4,
@@ -942,6 +1080,26 @@ def summarise(raw: dict[str, list[Json]]) -> Json:
                 "users W2 4 consumers: server CPU per record", cpu, 10, "µs", higher_is_better=False
             ),
         ]
+    if runs := raw.get("w2ws"):
+        rate = sp("w2ws_records_per_s", runs, "records_per_s")
+        sp("w2ws_ack_ms_p50", runs, "ack_ms.p50")
+        ack = sp("w2ws_ack_ms_p99", runs, "ack_ms.p99")
+        sp("w2ws_server_us_per_record", runs, "server_us_per_record")
+        t += [
+            h.target("users push W2-WS 4 consumers: records/s", rate, 80_000, "records/s"),
+            h.target(
+                "users push W2-WS 4 consumers: ack p99", ack, 10, "ms", higher_is_better=False
+            ),
+        ]
+        if http := raw.get("w2"):
+            s["w2ws_ratio_to_w2"] = h.spread(
+                ratios([r["records_per_s"] for r in runs], [r["records_per_s"] for r in http])
+            )
+            t.append(
+                h.target(
+                    "users push W2-WS ÷ W2 over HTTP, same run", s["w2ws_ratio_to_w2"], 1.5, "ratio"
+                )
+            )
     if runs := raw.get("w3"):
         for form in ("piggyback", "plain"):
             sp(f"w3_{form}_s", runs, f"{form}.seconds")

@@ -126,6 +126,10 @@ def _users_doc(one_request: bool) -> dict[str, object]:
             "w2_fetch_ms_p99": 12.3,
             "w2_ack_ms_p99": 8.1,
             "w2_server_us_per_record": 17.0,
+            "w2ws_records_per_s": 96500.0,
+            "w2ws_ratio_to_w2": 3.2,
+            "w2ws_ack_ms_p99": 6.2,
+            "w2ws_server_us_per_record": 7.04,
             "w3_piggyback_s": 0.214,
             "w3_plain_s": 0.388,
             "p32_records_per_s": 70100.0,
@@ -152,6 +156,9 @@ def _users_doc(one_request: bool) -> dict[str, object]:
         ("users W1 one producer: server CPU per record", "<= 10", "µs", False),
         ("users W2 4 consumers: records/s", ">= 70000", "records/s", False),
         ("users W2 4 consumers: acknowledge p99", "<= 10", "ms", True),
+        ("users push W2-WS 4 consumers: records/s", ">= 80000", "records/s", True),
+        ("users push W2-WS 4 consumers: ack p99", "<= 10", "ms", True),
+        ("users push W2-WS ÷ W2 over HTTP, same run", ">= 1.5", "ratio", True),
         ("users W3 release once, piggy-backed: all accepted", "<= 0.4", "s", True),
         ("users P32 produce / parse-only ceiling", ">= 0.6", "ratio", False),
         ("users W4 multi-step: transactions/s", ">= 500", "transactions/s", False),
@@ -194,7 +201,7 @@ def _users_doc(one_request: bool) -> dict[str, object]:
 def test_the_users_rows(tmp_path: Path, one_request: bool) -> None:
     (tmp_path / "users-aaaaaaa.json").write_text(json.dumps(_users_doc(one_request)))
     lines = report.lines(report.load(tmp_path))
-    assert len(lines) == sum(row.benchmark == "users" for row in report.ROWS) == 7
+    assert len(lines) == sum(row.benchmark == "users" for row in report.ROWS) == 8
     by = {line.workload.split(":")[0]: line for line in lines}
     assert all(line.commit == "aaaaaaa" for line in lines)
     w1 = by["W1 as an application measures (httpx on uvloop, 256 B binary values in base64)"]
@@ -205,6 +212,11 @@ def test_the_users_rows(tmp_path: Path, one_request: bool) -> None:
         "30,100 records/s, fetch p99 12 ms, acknowledge p99 8.1 ms, server 17 µs/record"
     )
     assert w2.target == "≥ 70,000 records/s (missed); ≤ 10 ms"
+    ws = by["W2 over WebSocket push"]
+    assert ws.measured == (
+        "96,500 records/s (3.2× W2 over HTTP in the same run), ack p99 6.2 ms, server 7 µs/record"
+    )
+    assert ws.target == "≥ 80,000 records/s; ≤ 10 ms; ≥ 1.5"
     w3 = by["W3 as an application measures"]
     assert w3.measured == "0.21 / 0.39 s, 0 lost, 10,000 redeliveries"
     assert w3.target == "≤ 0.4 s"
