@@ -38,6 +38,8 @@ PartitionKey = tuple[str, int]
 # How long one long poll of the push loop waits before it polls again (it is woken by new
 # records long before that; the bound only keeps a poll from outliving a change of the window).
 POLL_MS = 30_000
+# How often a session whose subscribed topics do not exist looks for them again.
+IDLE_MS = 1000
 # A record is checked this long after its lock deadline: the lock's expiry has been processed.
 EXPIRY_GRACE_MS = 50
 
@@ -169,6 +171,10 @@ class PushSession:
             acks={},
         )
         if not answer.records or self.state is not SessionState.SUBSCRIBED:
+            if not self._pollable():
+                # nothing to wait on (no subscribed topic exists yet): a long poll would end at
+                # once; look again in a while instead of spinning
+                await self._wait_changed(IDLE_MS / 1000)
             return None
         self.lock_ms = answer.lock_timeout_ms
         for part in answer.records:
@@ -237,14 +243,27 @@ class PushSession:
     async def wait_due(self) -> None:
         """Wait until ``next_due`` (or until it moves earlier)."""
         due = self.next_due()
-        self._changed.clear()
         # at least a few ms: a lock past its deadline may wait for the expiry sweep a moment
-        wait = None if due is None else max(due - self.clock.now_ms(), 5) / 1000
+        await self._wait_changed(None if due is None else max(due - self.clock.now_ms(), 5) / 1000)
+
+    async def _wait_changed(self, timeout: float | None) -> None:
+        """Wait ``timeout`` seconds (None: no limit), or until the deadline moves earlier or
+        the session changes state."""
+        self._changed.clear()
         waiter = asyncio.ensure_future(self._changed.wait())
         try:
-            await asyncio.wait([waiter], timeout=wait)
+            await asyncio.wait([waiter], timeout=timeout)
         finally:
             waiter.cancel()
+
+    def _pollable(self) -> bool:
+        """Whether the member has a partition to wait on."""
+        topics = self.share.topics.topics
+        member = self.member
+        return member is not None and any(
+            (topic := topics.get(name)) is not None and not topic.deleting and ps
+            for name, ps in member.assignment
+        )
 
     def check(self) -> None:
         """Drop from the window the records this member no longer holds (lock expired,

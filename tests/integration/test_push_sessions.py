@@ -4,6 +4,8 @@ deadlines, expiry noticed, auto-renew, a renew that meets a record acknowledged 
 
 from __future__ import annotations
 
+import json
+import random
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -236,3 +238,66 @@ def test_offsets_and_runs() -> None:
     assert list(_offsets(AckBatch(0, 10, [AckType.RENEW]), held)) == []
     assert list(_runs(held)) == [(5, 6), (9, 9), (1_000_000, 1_000_000)]
     assert list(_runs({})) == []
+
+
+def random_frame(rng: random.Random) -> str:
+    """A frame a careless or hostile client might send: valid, malformed or nonsense."""
+    item = {
+        "topic": rng.choice(["t", "u", "", 5]),
+        "partition": rng.choice([0, 1, -1, 2**40, "0"]),
+        "first_offset": rng.choice([0, 1, 3, -5, 2**62]),
+        "last_offset": rng.choice([0, 2, 4, 1, 2**63]),
+        "type": rng.choice(["accept", "release", "reject", "renew", "nope", None]),
+    }
+    if rng.random() < 0.3:
+        item["delay_ms"] = rng.choice([0, 10, -1, "x"])
+    frames: list[Any] = [
+        {"type": "subscribe", "topics": rng.choice([["t"], ["t", "u"], [], ["missing"], "t"])}
+        | rng.choice([{}, {"credits": rng.choice([1, 5, 0, -3, 10**9, "9"])}])
+        | rng.choice([{}, {"auto_renew": rng.choice([True, False, 1])}])
+        | rng.choice([{}, {"member_id": rng.choice([None, "ghost", "", 7])}]),
+        {"type": "ack", "acknowledgements": [item] * rng.randint(0, 3)},
+        {"type": "ack", "acknowledgements": item},
+        {"type": "credit", "n": rng.choice([1, 3, 0, -1, None, 2**70])},
+        {"type": rng.choice(["", "records", "close", None, 3])},
+        rng.choice([[], "x", 1, None, {"acknowledgements": []}]),
+    ]
+    if rng.random() < 0.1:
+        return rng.choice(["{", "", "\x00", "[" * 50])
+    return json.dumps(rng.choice(frames))
+
+
+async def test_no_input_leaves_records_acquired(app_on_clock: Served) -> None:
+    """Seeded random frames on many sockets: whatever they send, once each socket ends the
+    group has no member and no record stays acquired."""
+    s = app_on_clock
+    await create_topic(s.client, "u")
+    await produce(s.client, "t", values(30))
+    await produce(s.client, "t", values(30, partition=1))
+    for seed in range(40):
+        rng = random.Random(seed)
+        async with AsgiSocket(s.app, "/v1/share-groups/g/consume") as ws:
+            for _ in range(rng.randint(1, 12)):
+                await ws.send(random_frame(rng))
+                try:
+                    await ws.receive(timeout=0.05)
+                except TimeoutError:
+                    pass
+                except Closed:
+                    break
+        await settle(s.broker)
+        described = await group(s.client, "g")
+        assert described["members"] == [], seed
+        assert all(p["acquired"] == 0 for p in described["partitions"]), (seed, described)
+
+
+async def test_a_topic_created_after_subscribe_is_consumed(app_on_clock: Served) -> None:
+    s = app_on_clock
+    async with AsgiSocket(s.app, "/v1/share-groups/g/consume") as ws:
+        await ws.send({"type": "subscribe", "topics": ["later"]})
+        assert (await ws.receive())["type"] == "subscribed"
+        await ws.nothing(0.1)  # nothing to poll yet, and the loop is not spinning: we got here
+        await create_topic(s.client, "later")
+        await produce(s.client, "later", values(2))
+        got = await records(ws, 2)
+        assert [(r["topic"], r["offset"]) for r in got] == [("later", 0), ("later", 1)]
