@@ -420,3 +420,22 @@ async def test_kill_minus_9_mid_stream_loses_no_acknowledgement(
     assert not redelivered, f"{len(redelivered)} acknowledged records came again"
     assert acked | set(after) == {(p, o) for p in (0, 1) for o in range(total // 2)}
     s.stop()
+
+
+async def test_a_socket_that_never_reads_gets_only_its_window(
+    srv: ServerProcess, http: httpx.AsyncClient
+) -> None:
+    await setup(http, "deaf", "g-deaf")
+    async with connect(ws_url(srv, "g-deaf"), max_queue=1) as ws:
+        await subscribe(ws, ["deaf"], credits=50)
+        for _ in range(20):
+            await produce(http, "deaf", 250)
+
+        async def acquired() -> int:
+            parts = (await http.get("/v1/share-groups/g-deaf")).json()["partitions"]
+            return int(parts[0]["acquired"]) if parts else 0
+
+        assert await until(acquired) == 50
+        await produce(http, "deaf", 1000)
+        assert await acquired() == 50  # 6,000 records produced, 50 out: the window holds
+        assert (await http.get("/v1/share-groups/g-deaf")).json()["partitions"][0]["lag"] == 6000
