@@ -357,6 +357,19 @@ ROWS: list[Row] = [
     Row(
         "users",
         lambda d: (
+            "W1 with 50 dashboards on /v1/events (another process reads every frame), against W1 "
+            "of the same run; server RSS before and after the 50 connect, idle"
+        ),
+        lambda d: (
+            f"{sig(median(d, 'w1dash_records_per_s'), 3)} records/s "
+            f"({sig(median(d, 'w1dash_ratio_to_w1'), 2)}× W1), RSS "
+            f"+{sig(median(d, 'w1dash_rss_mb_growth_idle'), 2)} MB with 50 idle dashboards"
+        ),
+        lambda d: targets(d, "users dashboards"),
+    ),
+    Row(
+        "users",
+        lambda d: (
             "W2 over WebSocket push: 4 sockets (websockets client on uvloop), credit window 100, "
             f"every frame accepted on the socket, {d['parameters']['w2_records']:,} records"
         ),

@@ -23,6 +23,10 @@ look fast. Each workload starts a fresh ``python -m app serve`` on a fresh data 
   on the socket (its acquired ranges, accept) as soon as it is decoded. Records/s, the time from
   an ``ack`` frame to its ``ack_result`` (p50/p99), server CPU µs per record, and the ratio to
   W2 over HTTP of the same run. Targets: ≥ 1.5× W2, ≥ 80,000 records/s, ack p99 ≤ 10 ms.
+- **W1-DASH** W1 again with 50 dashboards connected to ``/v1/events`` (another process, each
+  socket read as a browser reads it), against W1 of the same run; and the server's RSS before
+  and after the 50 sockets connect, with no traffic (idle dashboards). Targets: W1 drops by
+  ≤ 10 %, RSS grows by ≤ 20 MB.
 - **W3** release once: ``--w3-records`` (10,000) records on 1 partition, one consumer that
   releases every record delivered for the first time and accepts it when it comes back. Time
   from the first fetch until all are accepted, loss (must be 0), redeliveries (must equal the
@@ -45,7 +49,7 @@ look fast. Each workload starts a fresh ``python -m app serve`` on a fresh data 
   exactly the records consumed, and the group must have no lag. Targets: one-request ≥ 1,000
   transactions/s with commit p99 ≤ 25 ms; multi-step ≥ 500 transactions/s.
 
-    python -m benchmarks.users [--runs 3] [--quick] [--only w1 w2 w2ws w3 p32 w4]
+    python -m benchmarks.users [--runs 3] [--quick] [--only w1 w1dash w2 w2ws w3 p32 w4]
 
 Results go to ``benchmarks/results/users-<commit>.json``.
 """
@@ -57,6 +61,7 @@ import asyncio
 import base64
 import random
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -77,7 +82,8 @@ W2_PARTITIONS = 4
 W4_WORKERS = 8
 W4_IN_PARTITIONS = 4
 W4_OUT_PARTITIONS = 8
-WORKLOADS = ("w1", "w2", "w2ws", "w3", "p32", "w4")
+WORKLOADS = ("w1", "w1dash", "w2", "w2ws", "w3", "p32", "w4")
+DASHBOARDS = 50
 WS_CREDITS = 100
 NOT_SUPPORTED = "not supported by this server"
 
@@ -813,6 +819,107 @@ def run_w1(args: argparse.Namespace) -> Json:
     return result
 
 
+async def _dashboards(spec: Json) -> Json:
+    """``spec["sockets"]`` dashboards on ``/v1/events``, read until stdin closes; what each got."""
+    from websockets.asyncio.client import connect
+
+    url = spec["url"].replace("http://", "ws://") + "/v1/events"
+    frames = [0] * spec["sockets"]
+    snapshots = [0] * spec["sockets"]
+    received = [0] * spec["sockets"]
+    connected = asyncio.Event()
+    opened = [0]
+
+    async def dashboard(i: int) -> None:
+        async with connect(url, max_size=64 * h.MiB, compression=None) as ws:
+            opened[0] += 1
+            if opened[0] == spec["sockets"]:
+                connected.set()
+            async for message in ws:
+                frame = orjson.loads(message)
+                frames[i] += 1
+                received[i] += len(message)
+                snapshots[i] += frame.get("type") == "snapshot"
+
+    tasks = [asyncio.create_task(dashboard(i)) for i in range(spec["sockets"])]
+    await asyncio.wait_for(connected.wait(), 30)
+    sys.stdout.buffer.write(b"connected\n")
+    sys.stdout.flush()
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)  # until closed
+    failed = [t for t in tasks if t.done() and not t.cancelled() and t.exception()]
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    if failed:
+        raise Broken(f"a dashboard socket failed: {failed[0].exception()}")
+    return {
+        "sockets": spec["sockets"],
+        "frames_min": min(frames),
+        "frames_max": max(frames),
+        "snapshots": sum(snapshots),
+        "bytes_per_socket": int(statistics.median(received)),
+    }
+
+
+def run_w1dash(args: argparse.Namespace) -> Json:
+    """W1 with 50 dashboards on /v1/events, and the RSS the idle dashboards cost."""
+    with h.Workdir("users-w1dash", args.tmp, args.keep) as wd, _server(args, wd) as server:
+        server.wait_ready()
+        h.create_topic(server, "bench", 1)
+        h.create_topic(server, "warmup", 1)
+        h.create_topic(server, "idle", 4)  # something for the dashboards to show
+        time.sleep(1.0)
+        rss_before = server.memory()["VmRSS"]
+        spec = {"url": server.base_url, "sockets": DASHBOARDS}
+        with subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "benchmarks.users",
+                "--dashboards-spec",
+                orjson.dumps(spec).decode(),
+            ],
+            cwd=h.REPO_ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        ) as dashboards:
+            assert dashboards.stdout is not None and dashboards.stdin is not None
+            if dashboards.stdout.readline().strip() != b"connected":
+                raise h.BenchError("the dashboards did not connect")
+            time.sleep(3.0)  # a few publisher ticks with the dashboards idle
+            rss_idle = server.memory()["VmRSS"]
+            result = run_client(
+                server,
+                {
+                    "workload": "w1",
+                    "topic": "bench",
+                    "records": args.w1_records,
+                    "warmup_topic": "warmup",
+                    "warmup_requests": 20,
+                    "max_seconds": args.max_seconds,
+                },
+            )
+            dashboards.stdin.close()
+            out = dashboards.stdout.read()
+            dashboards.wait(60)
+        got: Json = orjson.loads(out) if out.strip() else {}
+        if "error" in got or got.get("snapshots") != DASHBOARDS:
+            raise h.BenchError(f"W1-DASH: the dashboards answered {got or 'nothing'}")
+        if h.high_watermarks(server, "bench") != [args.w1_records]:
+            raise h.BenchError("W1-DASH: the topic does not hold the records sent")
+        server.stop()
+    result["dashboards"] = got
+    result["rss_mb_before_dashboards"] = round(rss_before / h.MiB, 1)
+    result["rss_mb_idle_dashboards"] = round(rss_idle / h.MiB, 1)
+    result["rss_mb_growth_idle_dashboards"] = round((rss_idle - rss_before) / h.MiB, 1)
+    h.log(
+        f"  W1-DASH: {result['records_per_s']:,} records/s with {DASHBOARDS} dashboards "
+        f"({got['frames_min']}–{got['frames_max']} frames each), RSS +"
+        f"{result['rss_mb_growth_idle_dashboards']} MB with them idle"
+    )
+    return result
+
+
 def _consume_run(
     args: argparse.Namespace, label: str, records: int, partitions: int, spec: Json
 ) -> Json:
@@ -1013,6 +1120,7 @@ def run_w4(args: argparse.Namespace) -> Json:
 
 RUNNERS: dict[str, Callable[[argparse.Namespace], Json]] = {
     "w1": run_w1,
+    "w1dash": run_w1dash,
     "w2": run_w2,
     "w2ws": run_w2ws,
     "w3": run_w3,
@@ -1064,6 +1172,30 @@ def summarise(raw: dict[str, list[Json]]) -> Json:
                 higher_is_better=False,
             ),
         ]
+    if runs := raw.get("w1dash"):
+        sp("w1dash_records_per_s", runs, "records_per_s")
+        rss = sp("w1dash_rss_mb_growth_idle", runs, "rss_mb_growth_idle_dashboards")
+        t.append(
+            h.target(
+                "users dashboards: RSS growth, 50 idle",
+                rss,
+                20,
+                "MB",
+                higher_is_better=False,
+            )
+        )
+        if plain := raw.get("w1"):
+            s["w1dash_ratio_to_w1"] = h.spread(
+                ratios([r["records_per_s"] for r in runs], [r["records_per_s"] for r in plain])
+            )
+            t.append(
+                h.target(
+                    "users dashboards: W1 with 50 ÷ W1, same run",
+                    s["w1dash_ratio_to_w1"],
+                    0.9,
+                    "ratio",
+                )
+            )
     if runs := raw.get("w2"):
         rate = sp("w2_records_per_s", runs, "records_per_s")
         sp("w2_fetch_ms_p50", runs, "fetch_ms.p50")
@@ -1182,6 +1314,13 @@ def add_args(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--dashboards-spec"]:
+        try:
+            got = asyncio.run(_dashboards(orjson.loads(argv[1])))
+        except (Broken, WebSocketException, OSError, TimeoutError) as exc:
+            got = {"error": f"{type(exc).__name__}: {exc}"}
+        sys.stdout.buffer.write(orjson.dumps(got) + b"\n")
+        return 1 if "error" in got else 0
     if argv[:1] == ["--client-spec"]:
         result = client_process(orjson.loads(argv[1]))
         sys.stdout.buffer.write(orjson.dumps(result) + b"\n")

@@ -126,6 +126,9 @@ def _users_doc(one_request: bool) -> dict[str, object]:
             "w2_fetch_ms_p99": 12.3,
             "w2_ack_ms_p99": 8.1,
             "w2_server_us_per_record": 17.0,
+            "w1dash_records_per_s": 40100.0,
+            "w1dash_ratio_to_w1": 0.97,
+            "w1dash_rss_mb_growth_idle": 6.4,
             "w2ws_records_per_s": 96500.0,
             "w2ws_ratio_to_w2": 3.2,
             "w2ws_ack_ms_p99": 6.2,
@@ -156,6 +159,8 @@ def _users_doc(one_request: bool) -> dict[str, object]:
         ("users W1 one producer: server CPU per record", "<= 10", "µs", False),
         ("users W2 4 consumers: records/s", ">= 70000", "records/s", False),
         ("users W2 4 consumers: acknowledge p99", "<= 10", "ms", True),
+        ("users dashboards: RSS growth, 50 idle", "<= 20", "MB", True),
+        ("users dashboards: W1 with 50 ÷ W1, same run", ">= 0.9", "ratio", True),
         ("users push W2-WS 4 consumers: records/s", ">= 80000", "records/s", True),
         ("users push W2-WS 4 consumers: ack p99", "<= 10", "ms", True),
         ("users push W2-WS ÷ W2 over HTTP, same run", ">= 1.5", "ratio", True),
@@ -201,7 +206,7 @@ def _users_doc(one_request: bool) -> dict[str, object]:
 def test_the_users_rows(tmp_path: Path, one_request: bool) -> None:
     (tmp_path / "users-aaaaaaa.json").write_text(json.dumps(_users_doc(one_request)))
     lines = report.lines(report.load(tmp_path))
-    assert len(lines) == sum(row.benchmark == "users" for row in report.ROWS) == 8
+    assert len(lines) == sum(row.benchmark == "users" for row in report.ROWS) == 9
     by = {line.workload.split(":")[0]: line for line in lines}
     assert all(line.commit == "aaaaaaa" for line in lines)
     w1 = by["W1 as an application measures (httpx on uvloop, 256 B binary values in base64)"]
@@ -212,6 +217,11 @@ def test_the_users_rows(tmp_path: Path, one_request: bool) -> None:
         "30,100 records/s, fetch p99 12 ms, acknowledge p99 8.1 ms, server 17 µs/record"
     )
     assert w2.target == "≥ 70,000 records/s (missed); ≤ 10 ms"
+    dash = by[
+        "W1 with 50 dashboards on /v1/events (another process reads every frame), against W1 of the same run; server RSS before and after the 50 connect, idle"
+    ]
+    assert dash.measured == "40,100 records/s (0.97× W1), RSS +6.4 MB with 50 idle dashboards"
+    assert dash.target == "≤ 20 MB; ≥ 0.9"
     ws = by["W2 over WebSocket push"]
     assert ws.measured == (
         "96,500 records/s (3.2× W2 over HTTP in the same run), ack p99 6.2 ms, server 7 µs/record"
