@@ -154,8 +154,9 @@ class PushSession:
 
     # -- push ---------------------------------------------------------------------------------
 
-    async def wait_room(self) -> None:
-        await self._room.wait()
+    async def pause(self) -> None:
+        """Wait a while (after a failed poll), or until the session changes state."""
+        await self._wait_changed(IDLE_MS / 1000)
 
     async def next_batch(self) -> FetchAnswer | None:
         """Wait for room in the window, then for records (a long poll); the records acquired,

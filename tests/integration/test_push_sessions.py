@@ -13,6 +13,7 @@ import pytest
 
 from app.clock import FakeClock
 from app.config import Settings
+from app.errors import ErrorCode, StorageError
 from app.share.coordinator import AckRequest
 from app.share.partition import AckBatch, AckType
 from app.share.push import PushSession, _offsets, _runs
@@ -301,3 +302,25 @@ async def test_a_topic_created_after_subscribe_is_consumed(app_on_clock: Served)
         await produce(s.client, "later", values(2))
         got = await records(ws, 2)
         assert [(r["topic"], r["offset"]) for r in got] == [("later", 0), ("later", 1)]
+
+
+async def test_a_failed_poll_is_reported_and_the_session_goes_on(app_on_clock: Served) -> None:
+    """The share state write fails while the session initialises its partitions (standing in
+    for a full disk): an error frame, and the session keeps pushing once writes work again."""
+    s = app_on_clock
+    store = s.broker.share.store
+
+    async def lost_write(*args: object) -> list[bool]:
+        raise StorageError(ErrorCode.STORAGE_ERROR, "the disk is full")
+
+    store.write = lost_write  # type: ignore[method-assign,assignment]
+    async with AsgiSocket(s.app, "/v1/share-groups/g/consume") as ws:
+        await ws.send({"type": "subscribe", "topics": ["t"]})
+        assert (await ws.receive())["type"] == "subscribed"
+        frame = await ws.receive()
+        assert frame["type"] == "error" and frame["error"]["code"] == "STORAGE_ERROR"
+        assert frame["error"]["retriable"] is True
+        del store.write
+        await produce(s.client, "t", values(2))
+        got = await records(ws, 2)
+        assert [r["offset"] for r in got] == [0, 1]

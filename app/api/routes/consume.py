@@ -151,10 +151,13 @@ async def _push(session: PushSession, outbox: Outbox, encoding: str) -> None:
     while session.state is SessionState.SUBSCRIBED:
         try:
             answer = await session.next_batch()
-        except SluiceError as exc:  # the member is gone from under the session
-            session.lost()
+        except SluiceError as exc:
             await outbox.send(frames.error(exc))
-            return
+            if exc.code is ErrorCode.UNKNOWN_MEMBER_ID:  # the member is gone from under it
+                session.lost()
+                return
+            await session.pause()  # a passing failure (storage): the session goes on
+            continue
         if share.stopping:
             await outbox.close(CLOSE_GOING_AWAY, "server stopping")
             return
