@@ -792,22 +792,24 @@ def _committed_records(server: h.ServerProcess, topic: str) -> int:
     return count
 
 
+def _w1_spec(args: argparse.Namespace) -> Json:
+    """W1's client: topics ``bench`` and ``warmup`` on the server."""
+    return {
+        "workload": "w1",
+        "topic": "bench",
+        "records": args.w1_records,
+        "warmup_topic": "warmup",
+        "warmup_requests": 20,
+        "max_seconds": args.max_seconds,
+    }
+
+
 def run_w1(args: argparse.Namespace) -> Json:
     with h.Workdir("users-w1", args.tmp, args.keep) as wd, _server(args, wd) as server:
         server.wait_ready()
         h.create_topic(server, "bench", 1)
         h.create_topic(server, "warmup", 1)
-        result = run_client(
-            server,
-            {
-                "workload": "w1",
-                "topic": "bench",
-                "records": args.w1_records,
-                "warmup_topic": "warmup",
-                "warmup_requests": 20,
-                "max_seconds": args.max_seconds,
-            },
-        )
+        result = run_client(server, _w1_spec(args))
         if h.high_watermarks(server, "bench") != [args.w1_records]:
             raise h.BenchError(f"W1: the topic does not hold the {args.w1_records} records sent")
         server.stop()
@@ -888,17 +890,7 @@ def run_w1dash(args: argparse.Namespace) -> Json:
                 raise h.BenchError("the dashboards did not connect")
             time.sleep(3.0)  # a few publisher ticks with the dashboards idle
             rss_idle = server.memory()["VmRSS"]
-            result = run_client(
-                server,
-                {
-                    "workload": "w1",
-                    "topic": "bench",
-                    "records": args.w1_records,
-                    "warmup_topic": "warmup",
-                    "warmup_requests": 20,
-                    "max_seconds": args.max_seconds,
-                },
-            )
+            result = run_client(server, _w1_spec(args))
             dashboards.stdin.close()
             out = dashboards.stdout.read()
             dashboards.wait(60)
