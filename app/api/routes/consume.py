@@ -31,7 +31,6 @@ router = APIRouter(tags=["share groups"])
 
 CLOSE_TOO_BIG = 1009
 CLOSE_GOING_AWAY = 1001
-CLOSE_TRY_AGAIN = 1013
 CLOSE_POLICY = 1008
 
 
@@ -65,11 +64,8 @@ class Outbox:
 @router.websocket("/v1/share-groups/{group_id}/consume")
 async def consume(websocket: WebSocket, group_id: str) -> None:
     b = deps.broker_of(websocket)
-    await websocket.accept()
+    await websocket.accept()  # before ready, RequestGate has closed the socket (1013)
     outbox = Outbox(websocket)
-    if not b.ready:
-        await outbox.close(CLOSE_TRY_AGAIN, "not ready")
-        return
     s = b.settings
     session = PushSession(b.share, group_id, b.clock, s.ws_max_credits)
     loops: list[asyncio.Task[None]] = []
