@@ -203,7 +203,7 @@ class EventFeed:
         seconds = self.rates.observe(
             self.clock.monotonic(),
             self.metrics.records_in.total(),
-            self.metrics.records_out.total(),
+            self.metrics.records_out.total() + self.metrics.delivered.total(),
             {t.name: (t.topic_id, sum(lg.high_watermark for lg in t.logs)) for t in live},
         )
         state = empty_state()

@@ -98,6 +98,10 @@ class Metrics:
         self.bytes_in = Counter("sluice_http_request_bytes_total", "request body bytes received")
         self.records_in = Counter("sluice_records_produced_total", "records appended")
         self.records_out = Counter("sluice_records_read_total", "records returned by reads")
+        self.delivered = Counter(
+            "sluice_share_records_delivered_total",
+            "records delivered to share-group consumers (HTTP fetch and WebSocket push)",
+        )
         self.fsync_seconds = Histogram(
             "sluice_fsync_round_seconds", "duration of one group-commit round"
         )
@@ -110,6 +114,7 @@ class Metrics:
             self.bytes_in,
             self.records_in,
             self.records_out,
+            self.delivered,
             self.fsync_seconds,
         ]
         lines: list[str] = []

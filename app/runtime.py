@@ -82,7 +82,7 @@ class Broker:
         self.producer_ids = ProducerIds(ProducerIdStore(self.db), settings.producer_id_block_size)
         self.groups = GroupCoordinator(settings, self.clock, GroupStore(self.db), self.topics)
         self.share = ShareGroupCoordinator(
-            settings, self.clock, self.db, self.topics, self.appender
+            settings, self.clock, self.db, self.topics, self.appender, self.metrics.delivered
         )
         self.share_admin = ShareGroupAdmin(self.share)
         self.transactions = TransactionCoordinator(

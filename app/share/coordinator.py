@@ -20,6 +20,7 @@ from app.clock import Clock
 from app.config import Settings
 from app.errors import ErrorCode, InvalidRequest, NotFound, SluiceError
 from app.metadata.db import Database
+from app.metrics import Counter
 from app.metadata.share_store import ShareStore
 from app.producers.appender import Appender
 from app.share.dead_letters import DeadLetters
@@ -84,8 +85,10 @@ class ShareGroupCoordinator:
         db: Database,
         topics: TopicRegistry,
         appender: Appender,
+        delivered: Counter | None = None,
     ) -> None:
         self.settings = settings
+        self.delivered = delivered or Counter("delivered", "records delivered")
         self.clock = clock
         self.topics = topics
         self.store = ShareStore(db)
@@ -355,6 +358,7 @@ class ShareGroupCoordinator:
             if got.records:
                 records.append(FetchedRecords(name, p, got.records))
                 count += len(got.records)
+                self.delivered.inc(len(got.records))
             acquired.extend(AcquiredRange(name, p, a, b, dc) for a, b, dc in got.ranges)
             self._wake_one(sp)  # pass remaining work on to the next waiting fetch
         return records, acquired, touched

@@ -321,3 +321,22 @@ async def test_an_error_answer_waits_until_the_sender_takes_it(s: Served) -> Non
     }
     await rejected
     feed.unsubscribe(sub)
+
+
+async def test_consume_counts_reads_and_share_deliveries(s: Served, clock: FakeClock) -> None:
+    c = s.client
+    await create_topic(c, "t")
+    r = await c.patch("/v1/share-groups/g/config", json={"auto_offset_reset": "earliest"})
+    assert r.status_code == 200
+    await produce(c, "t", [{"value": "a"}] * 5)
+    feed = feed_of(s)
+    sub = feed.subscribe()
+    frames(sub)
+    member = await join(c, "g", ["t"])
+    assert len((await fetch(c, "g", member))["records"]) == 5  # five delivered to the group
+    r = await c.get("/v1/topics/t/partitions/0/records", params={"offset": 0, "max_records": 2})
+    assert len(r.json()["records"]) == 2  # two read by offset
+    clock.advance(1000)
+    feed.tick()
+    (event,) = [f for f in frames(sub) if "samples" in f]
+    assert event["rates"] == {"produce": 0.0, "consume": 7.0}
