@@ -20,8 +20,8 @@ from app.clock import Clock
 from app.config import Settings
 from app.errors import ErrorCode, InvalidRequest, NotFound, SluiceError
 from app.metadata.db import Database
-from app.metrics import Counter
 from app.metadata.share_store import ShareStore
+from app.metrics import Counter
 from app.producers.appender import Appender
 from app.share.dead_letters import DeadLetters
 from app.share.group_config import GroupConfig
