@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app import __version__
 from app.api.errors import error_response, register_exception_handlers
 from app.api.routes import (
+    dashboard,
     groups,
     health,
     producers,
@@ -167,6 +168,7 @@ def create_app(
     app.include_router(transactions.router)
     app.include_router(groups.router)
     app.include_router(share_groups.router)
+    app.include_router(dashboard.router)
     app.add_middleware(RequestGate, broker=the_broker, direct=direct_routes())
 
     def openapi() -> dict[str, Any]:
