@@ -64,7 +64,8 @@ export class Store {
       this.rates = msg.rates;
       this.dirty.add("rates");
     }
-    if (msg.samples) this.addSamples(msg.samples);
+    // `seconds`: how many seconds closed since this socket's last event, each worth the sample
+    if (msg.samples) this.addSamples(msg.samples, msg.seconds ?? 1);
     for (const [part, key] of Object.entries(KEYS)) {
       const changed = msg.changes?.[part] ?? [];
       const removed = msg.removed?.[part] ?? [];
@@ -81,9 +82,10 @@ export class Store {
     }
   }
 
-  addSamples(samples) {
+  addSamples(samples, seconds) {
+    const n = Math.max(1, Math.min(this.seconds, seconds));
     const push = (series, value) => {
-      series.push(value ?? 0);
+      for (let i = 0; i < n; i++) series.push(value ?? 0);
       if (series.length > this.seconds) series.splice(0, series.length - this.seconds);
     };
     push(this.history.produce, samples.produce);
