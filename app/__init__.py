@@ -1,9 +1,10 @@
 """Sluice: Kafka's queue and exactly-once semantics over plain HTTP.
 
 Layers, each importing only the ones below it: ``api`` (routers and wire) → ``runtime`` (the
-composition root) → the coordinators (``transactions``, ``groups``, ``share``) and the
-services (``producers``, ``reads``, ``retention``) → ``topics``, ``flusher`` → ``metadata``
-(SQLite) and ``storage`` (the log engine) → ``errors``, ``config``, ``clock``.
+composition root) → ``feed`` (the dashboards' event feed, reading the layers below) → the
+coordinators (``transactions``, ``groups``, ``share``) and the services (``producers``,
+``reads``, ``retention``) → ``topics``, ``flusher`` → ``metadata`` (SQLite) and ``storage``
+(the log engine) → ``errors``, ``config``, ``clock``.
 
 Conventions used throughout:
 

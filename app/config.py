@@ -102,6 +102,12 @@ class Settings:
         10_000, "most partitions one transaction may write", 1, 1_000_000
     )
     log_level: str = _setting("info", "log level", choices=("debug", "info", "warning", "error"))
+    events_interval_ms: int = _setting(
+        250,
+        "how often the event feed (WebSocket /v1/events) publishes changes to its sockets",
+        50,
+        10_000,
+    )
     # consumer groups
     group_session_timeout_ms: int = _setting(
         45_000, "consumer-group members silent this long are removed", 1000, 3_600_000

@@ -13,11 +13,13 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from app import __version__
 from app.api.errors import error_response, register_exception_handlers
 from app.api.routes import (
     dashboard,
+    events,
     groups,
     health,
     producers,
@@ -53,11 +55,15 @@ def direct_routes() -> list[APIRoute]:
     ]
 
 
+TRY_AGAIN_LATER = 1013  # the WebSocket close code of a socket opened while not ready
+
+
 class RequestGate:
     """Every request passes here, in one pure-ASGI layer (a few µs each): an API endpoint
     (``/v1/…``) answers 503 NOT_READY until recovery has finished and again once shutdown has
-    begun (the one readiness check, before any router runs); every HTTP request is counted,
-    with its latency, per route template.
+    begun (the one readiness check, before any router runs; an API WebSocket is accepted and
+    closed at once with 1013); every HTTP request is counted, with its latency, per route
+    template.
 
     The routes of ``direct`` (the hot endpoints) are matched here and their endpoint called
     straight away: routing, dependency solving and the exception layers below cost more than
@@ -76,6 +82,15 @@ class RequestGate:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
+            if (
+                scope["type"] == "websocket"
+                and not self.broker.ready
+                and scope["path"].startswith("/v1/")
+            ):
+                websocket = WebSocket(scope, receive, send)
+                await websocket.accept()
+                await websocket.close(TRY_AGAIN_LATER, ErrorCode.NOT_READY.value.message)
+                return
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
@@ -168,6 +183,7 @@ def create_app(
     app.include_router(transactions.router)
     app.include_router(groups.router)
     app.include_router(share_groups.router)
+    app.include_router(events.router)
     app.include_router(dashboard.router)
     app.add_middleware(RequestGate, broker=the_broker, direct=direct_routes())
 

@@ -27,6 +27,10 @@ class Counter:
     def inc(self, amount: float = 1, labels: tuple[str, ...] = ()) -> None:
         self.values[labels] = self.values.get(labels, 0) + amount
 
+    def total(self) -> float:
+        """The sum over every label set."""
+        return sum(self.values.values())
+
     def render(self) -> list[str]:
         lines = [f"# HELP {self.name} {self.doc}", f"# TYPE {self.name} counter"]
         if not self.values and not self.label_names:

@@ -5,7 +5,8 @@ Built, bottom up: the data directory, the metadata database and the partition lo
 flusher (group-commit fsync, publishing new data); topics; the appender (the one append
 path); the transaction coordinator (markers through the appender; consumer-group offsets and
 share-group acknowledgements as its participants); produce, reads and retention; consumer and
-share groups. Routers reach each service through ``app.api.deps``.
+share groups; the event feed of dashboards. Routers reach each service through
+``app.api.deps``.
 
 Start is: lock the directory, migrate and load the metadata, open the logs (recovery), start
 the flusher and the share state writer, finish every interrupted transaction end, start the
@@ -20,6 +21,7 @@ from typing import Any, Literal
 from app.clock import Clock, SystemClock
 from app.config import Settings
 from app.datadir import DataDir
+from app.feed import EventFeed
 from app.flusher import Flusher
 from app.groups.coordinator import GroupCoordinator
 from app.groups.txn import GroupTxnParticipant
@@ -110,6 +112,15 @@ class Broker:
         self.retention = Retention(
             self.topics, self.flusher, self.clock, settings.retention_check_interval_ms
         )
+        self.feed = EventFeed(
+            interval_ms=settings.events_interval_ms,
+            clock=self.clock,
+            metrics=self.metrics,
+            topics=self.topics,
+            share_admin=self.share_admin,
+            groups=self.groups,
+            transactions=self.transactions,
+        )
         self.flusher.subscribe(self.reads.on_new_data)
         self.flusher.subscribe(self.share.on_data)
         self.supervisor = Supervisor()
@@ -145,14 +156,17 @@ class Broker:
         run("group-sessions", self.groups.run_expiry)
         run("share-timers", self.share.run_timers)
         run("share-sessions", self.share.membership.run_sessions)
+        run("events-publisher", self.feed.run)
         self.ready = True
         log.info("ready: %d topics in %s", len(self.topics.topics), self.data.path)
 
     def begin_shutdown(self) -> None:
-        """Stop accepting requests and release long polls; in-flight writes still finish."""
+        """Stop accepting requests, release long polls and close the event sockets; in-flight
+        writes still finish."""
         self.ready = False
         self.reads.begin_shutdown()
         self.share.begin_shutdown()
+        self.feed.close()
 
     async def stop(self) -> None:
         self.begin_shutdown()

@@ -14,9 +14,11 @@ from typing import Any
 
 import orjson
 from fastapi import Request
+from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from app.errors import ErrorCode, InvalidRequest, TooLarge
+from app.feed import EventFeed
 from app.groups.coordinator import GroupCoordinator
 from app.reads import Reads
 from app.runtime import Broker
@@ -26,9 +28,13 @@ from app.topics import TopicRegistry
 from app.transactions.coordinator import TransactionCoordinator
 
 
-def broker_of(request: Request) -> Broker:
+def broker_of(request: HTTPConnection) -> Broker:
     b: Broker = request.app.state.broker
     return b
+
+
+def feed(websocket: HTTPConnection) -> EventFeed:
+    return broker_of(websocket).feed
 
 
 def topics(request: Request) -> TopicRegistry:

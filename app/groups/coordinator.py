@@ -401,14 +401,21 @@ class GroupCoordinator:
         g = self.groups.get(group_id)
         if g is None:
             raise _group_not_found(group_id)
+        return g, self._lags(g, self._topic_names())
+
+    def describe_all(self) -> list[tuple[Group, list[OffsetLag]]]:
+        """Every live group, sorted by id, with its offsets as ``describe`` answers them."""
         names = self._topic_names()
+        return [(g, self._lags(g, names)) for g in self.all() if not g.dead]
+
+    def _lags(self, g: Group, names: dict[int, str]) -> list[OffsetLag]:
         lags = []
         for k, c in g.offsets.items():
             name = names.get(k.topic_id)
             if name is not None:
                 hw = self.topics.get(name).log(k.partition).high_watermark
                 lags.append(OffsetLag(name, k.partition, c.offset, max(0, hw - c.offset)))
-        return g, sorted(lags, key=lambda o: (o.topic, o.partition))
+        return sorted(lags, key=lambda o: (o.topic, o.partition))
 
     async def delete_group(self, group_id: str) -> None:
         self._check(group_id)

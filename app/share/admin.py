@@ -10,6 +10,7 @@ the new start offsets with a new state epoch, so that a state write staged befor
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from app.errors import Conflict, ErrorCode, InvalidRequest
@@ -87,17 +88,22 @@ class ShareGroupAdmin:
         group.config = GroupConfig.effective(explicit, self.settings)
         return group
 
-    def describe_partitions(self, group: ShareGroup) -> list[PartitionSummary]:
-        out = []
+    def live_partitions(self, group: ShareGroup) -> Iterator[tuple[SharePartition, int]]:
+        """The group's share partitions of live topics, by topic and partition, each with the
+        partition end the group may read to (its lag counts up to there)."""
         for (name, p), sp in sorted(group.partitions.items()):
             topic = self.topics.topics.get(name)
             if topic is None or topic.deleting or topic.topic_id != sp.topic_id:
                 continue
-            end = self.share.bound(group, topic.log(p))
-            out.append(
-                PartitionSummary(name, p, sp.start_offset, sp.end_offset, sp.counts(), sp.lag(end))
+            yield sp, self.share.bound(group, topic.log(p))
+
+    def describe_partitions(self, group: ShareGroup) -> list[PartitionSummary]:
+        return [
+            PartitionSummary(
+                sp.topic, sp.partition, sp.start_offset, sp.end_offset, sp.counts(), sp.lag(end)
             )
-        return out
+            for sp, end in self.live_partitions(group)
+        ]
 
     def record_views(
         self, group_id: str, topic_name: str, p: int, lo: int | None, hi: int | None

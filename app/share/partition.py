@@ -231,6 +231,19 @@ class Acquired:
     bytes: int = 0
 
 
+@dataclass(slots=True)
+class RunView:
+    """Offsets ``[first, last]`` of the window that agree on state, delivery count, member and
+    lock expiry; ``member_id`` and ``lock_expires_at`` only for acquired records."""
+
+    first: int
+    last: int
+    state: RecordState
+    delivery_count: int
+    member_id: str | None
+    lock_expires_at: int | None
+
+
 @dataclass(frozen=True, slots=True)
 class RecordView:
     offset: int
@@ -327,6 +340,7 @@ class SharePartition:
         self.dirty = False  # the durable view changed outside a staged change
         self.retired = False  # replaced by an admin reset or deleted
         self.persisted = False  # its start offset is durable: records may be acquired
+        self.delivery_limit_archived = 0  # records archived at the delivery limit (in memory)
 
     @classmethod
     def load(
@@ -925,6 +939,9 @@ class SharePartition:
         """The staged change is durable: apply it."""
         if staged in self.staged:
             self.staged.remove(staged)
+        self.delivery_limit_archived += sum(
+            d.last - d.first + 1 for d in staged.dlq if d.reason == REASON_DELIVERY_LIMIT
+        )
         renewed: list[Run] = []
         wake_at = 0
         for run in staged.runs:
@@ -1045,6 +1062,39 @@ class SharePartition:
                     )
                 )
         return out
+
+    def run_views(self, limit: int) -> tuple[list[RunView], bool]:
+        """The window ``[start, end)`` as runs: neighbouring runs that agree on state, delivery
+        count, member and lock expiry are one (records under a staged change or held by a
+        transaction are acquired, as ``record_views`` shows them). At most ``limit`` runs, and
+        whether more were left out."""
+        out: list[RunView] = []
+        start = self.start_offset
+        runs = self.runs
+        i = max(bisect.bisect_right(runs, start, key=_first) - 1, 0)
+        for k in range(i, len(runs)):
+            run = runs[k]
+            if run.last < start:
+                continue
+            acquired = run.state is ACQUIRED
+            member = run.member if acquired else None
+            expires = run.lock.deadline if acquired and run.lock is not None else None
+            first = max(run.first, start)
+            prev = out[-1] if out else None
+            if (
+                prev is not None
+                and prev.last == first - 1
+                and prev.state is run.state
+                and prev.delivery_count == run.delivery_count
+                and prev.member_id == member
+                and prev.lock_expires_at == expires
+            ):
+                prev.last = run.last
+                continue
+            if len(out) == limit:
+                return out, True
+            out.append(RunView(first, run.last, run.state, run.delivery_count, member, expires))
+        return out, False
 
     def is_done(self, offset: int) -> bool:
         """Whether the record at ``offset`` is done (acknowledged or archived, and durable):

@@ -1,0 +1,54 @@
+"""The event feed's WebSocket, ``/v1/events`` (docs/api.md#events): one subscription of the
+feed per socket, a sender that sends what the subscription has pending whenever the socket
+takes it, and a receiver that answers any message of the client with an error frame (the
+client is not expected to send anything). Readiness is checked by ``app.main.RequestGate``.
+"""
+
+from __future__ import annotations
+
+import anyio
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from app.api import deps
+from app.errors import ErrorCode, InvalidRequest
+from app.feed import Subscription
+
+router = APIRouter(tags=["events"])
+
+_NO_MESSAGES = InvalidRequest(
+    ErrorCode.INVALID_REQUEST, "this socket takes no messages: the server only sends"
+)
+
+
+@router.websocket("/v1/events")
+async def events(websocket: WebSocket) -> None:
+    feed = deps.feed(websocket)
+    await websocket.accept()
+    sub = feed.subscribe()
+    try:
+        async with anyio.create_task_group() as tg:
+
+            async def receive() -> None:
+                await _receive(websocket, sub)
+                tg.cancel_scope.cancel()  # the client went: the sender stops
+
+            tg.start_soon(receive)
+            await _send(websocket, sub)  # after a close, the receiver waits for the answer
+    finally:
+        feed.unsubscribe(sub)
+
+
+async def _send(websocket: WebSocket, sub: Subscription) -> None:
+    """Frames as the subscription has them; at its end (shutdown), the close."""
+    try:
+        while (frame := await sub.next_frame()) is not None:
+            await websocket.send_text(frame.decode())
+        await websocket.close(sub.close_code or 1000)
+    except WebSocketDisconnect:
+        pass  # the client went away: the receiver sees it too
+
+
+async def _receive(websocket: WebSocket, sub: Subscription) -> None:
+    """Until the client disconnects; each of its messages is answered with an error."""
+    while (await websocket.receive())["type"] != "websocket.disconnect":
+        await sub.reject(_NO_MESSAGES)

@@ -1,0 +1,301 @@
+"""EventFeed: the live state of the server for dashboards, pushed over the WebSocket
+``/v1/events`` (docs/api.md#events).
+
+A publisher (``run``, a background loop of the Broker) ticks every ``events_interval_ms`` while
+at least one socket is subscribed, and does nothing otherwise. A tick computes the state once
+for every socket (topics, share groups, consumer groups, open transactions, rates), diffs it
+against the previous tick's entity by entity, serialises each changed entity once and merges it
+into every subscription's pending changes (``_feed_state.Pending``: one entry per entity, later
+values overwrite earlier ones). Each socket's sender (``app.api.routes.events``) sends what is
+pending whenever it can, as one frame. The publisher never awaits a socket: a slow or stalled
+socket holds coalesced state, never a queue, and slows nothing else.
+
+A new socket gets a snapshot of the latest state the publisher computed (serialised once per
+tick and shared), or of the state now when it is the only socket. ``close`` (shutdown) ends
+every subscription: its sender closes the socket with 1001.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from typing import Any
+
+import orjson
+
+from app import __version__
+from app._feed_state import KINDS, Blob, Entity, Pending, Rates, State, diff, empty_state
+from app.clock import Clock
+from app.errors import SluiceError
+from app.groups.coordinator import GroupCoordinator
+from app.metrics import Metrics
+from app.share.admin import ShareGroupAdmin
+from app.share.membership import ShareGroup
+from app.topics import TopicRegistry
+from app.transactions.coordinator import TransactionCoordinator
+from app.transactions.state import TxnState
+
+MAX_RUNS = 500  # runs per share partition in a frame; beyond, ``runs_truncated``
+GOING_AWAY = 1001  # the close code of every socket at shutdown
+_OPEN = (TxnState.ONGOING, TxnState.PREPARE_COMMIT, TxnState.PREPARE_ABORT)
+
+
+class Subscription:
+    """One socket's side of the feed: its first frames (the snapshot, error answers) and its
+    pending changes, handed to its sender by ``next_frame``."""
+
+    def __init__(self, snapshot: bytes | None) -> None:
+        self.frames: deque[bytes] = deque([snapshot] if snapshot is not None else [])
+        self.pending = Pending()
+        self.close_code: int | None = None
+        self._wake = asyncio.Event()
+        self._drained = asyncio.Event()
+
+    def merge(
+        self, at: int, rates: bytes, blobs: list[Blob], samples: bytes | None, seconds: int
+    ) -> None:
+        self.pending.merge(at, rates, blobs, samples, seconds)
+        self._wake.set()
+
+    def close(self, code: int) -> None:
+        self.close_code = code
+        self._wake.set()
+        self._drained.set()
+
+    async def next_frame(self) -> bytes | None:
+        """The next frame to send, once there is one; None once the subscription is closed
+        (then close the socket with ``close_code``)."""
+        while self.close_code is None:
+            if self.frames:
+                frame = self.frames.popleft()
+                if not self.frames:
+                    self._drained.set()
+                return frame
+            if self.pending:
+                return self.pending.take()
+            self._wake.clear()
+            await self._wake.wait()
+        return None
+
+    async def reject(self, error: SluiceError) -> None:
+        """Answer a message of the client with an error frame; returns once the sender took it
+        (so a client sending without reading holds at most one answer here)."""
+        if self.close_code is not None:
+            return
+        self.frames.append(orjson.dumps({"type": "error", "error": error.to_dict()}))
+        self._drained.clear()
+        self._wake.set()
+        await self._drained.wait()
+
+
+class EventFeed:
+    def __init__(
+        self,
+        *,
+        interval_ms: int,
+        clock: Clock,
+        metrics: Metrics,
+        topics: TopicRegistry,
+        share_admin: ShareGroupAdmin,
+        groups: GroupCoordinator,
+        transactions: TransactionCoordinator,
+    ) -> None:
+        self.interval_ms = interval_ms
+        self.clock = clock
+        self.metrics = metrics
+        self.topics = topics
+        self.share_admin = share_admin
+        self.groups = groups
+        self.transactions = transactions
+        self.started_at = clock.now_ms()
+        self.rates = Rates()
+        self.subscriptions: list[Subscription] = []
+        self.closed = False
+        self._state: State | None = None  # the latest tick's (None while no socket is open)
+        self._at = 0
+        self._snapshot: bytes | None = None  # of ``_state``, serialised when first asked for
+        self._wanted = asyncio.Event()  # set while a socket is subscribed
+
+    # -- subscriptions ------------------------------------------------------------------------
+
+    def subscribe(self) -> Subscription:
+        """A new socket: its subscription starts with a snapshot (closed at once after
+        ``close``)."""
+        if self.closed:
+            sub = Subscription(None)
+            sub.close(GOING_AWAY)
+            return sub
+        if not self.subscriptions:
+            self._observe()  # the publisher was idle: the state now
+        sub = Subscription(self.snapshot())
+        self.subscriptions.append(sub)
+        self._wanted.set()
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        if sub in self.subscriptions:
+            self.subscriptions.remove(sub)
+        if not self.subscriptions:
+            self._wanted.clear()
+            self._state = self._snapshot = None
+
+    def close(self) -> None:
+        """Shutdown: no new subscriptions; every socket is closed with 1001."""
+        self.closed = True
+        for sub in self.subscriptions:
+            sub.close(GOING_AWAY)
+        self.subscriptions.clear()
+        self._wanted.clear()
+
+    # -- the publisher ------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Tick every ``interval_ms`` while a socket is subscribed; wait otherwise."""
+        while True:
+            await self._wanted.wait()
+            await asyncio.sleep(self.interval_ms / 1000)
+            self.tick()
+
+    def tick(self) -> None:
+        """Compute the state, and merge what changed into every subscription (nothing when no
+        entity changed and no second closed)."""
+        if not self.subscriptions:
+            return
+        prev = self._state or empty_state()
+        seconds = self._observe()
+        assert self._state is not None
+        changes = diff(prev, self._state)
+        if not changes and not seconds:
+            return
+        blobs: list[Blob] = [
+            (kind, key, None if e is None else orjson.dumps(e)) for kind, key, e in changes
+        ]
+        rates = orjson.dumps(self.rates.now())
+        samples = orjson.dumps(self.rates.newest()) if seconds else None
+        for sub in self.subscriptions:
+            sub.merge(self._at, rates, blobs, samples, seconds)
+
+    def snapshot(self) -> bytes:
+        """The snapshot frame of the latest state (serialised once per tick)."""
+        if self._snapshot is None:
+            state = self._state or empty_state()
+            self._snapshot = orjson.dumps(
+                {
+                    "type": "snapshot",
+                    "at": self._at,
+                    "interval_ms": self.interval_ms,
+                    "server": {"version": __version__, "started_at": self.started_at},
+                    "rates": self.rates.now(),
+                    "history": self.rates.history(),
+                    **{kind: list(state[kind].values()) for kind in KINDS},
+                }
+            )
+        return self._snapshot
+
+    # -- the state ----------------------------------------------------------------------------
+
+    def _observe(self) -> int:
+        """Compute the state now (and sample the rates); answers how many seconds closed."""
+        now = self.clock.now_ms()
+        live = sorted(
+            (t for t in self.topics.topics.values() if not t.deleting), key=lambda t: t.name
+        )
+        seconds = self.rates.observe(
+            self.clock.monotonic(),
+            self.metrics.records_in.total(),
+            self.metrics.records_out.total(),
+            {t.name: (t.topic_id, sum(lg.high_watermark for lg in t.logs)) for t in live},
+        )
+        state = empty_state()
+        for t in live:
+            state["topics"][t.name] = {
+                "topic": t.name,
+                "partitions": [
+                    {
+                        "partition": p,
+                        "log_start_offset": lg.log_start_offset,
+                        "last_stable_offset": lg.last_stable_offset,
+                        "high_watermark": lg.high_watermark,
+                    }
+                    for p, lg in enumerate(t.logs)
+                ],
+                "rate": self.rates.topic_rate(t.name),
+            }
+        share_groups = self.share_admin.membership.groups
+        for gid in sorted(share_groups):
+            state["share_groups"][gid] = self._share_group(share_groups[gid])
+        for g, lags in self.groups.describe_all():
+            state["groups"][g.group_id] = {
+                "group_id": g.group_id,
+                "state": g.state.value,
+                "group_epoch": g.epoch,
+                "members": len(g.members),
+                "offsets": [
+                    {"topic": o.topic, "partition": o.partition, "offset": o.offset, "lag": o.lag}
+                    for o in lags
+                ],
+            }
+        for tm in self.transactions.all():
+            if tm.state in _OPEN:
+                state["transactions"][tm.transactional_id] = {
+                    "transactional_id": tm.transactional_id,
+                    "producer_id": tm.producer_id,
+                    "producer_epoch": tm.producer_epoch,
+                    "state": tm.state.value,
+                    "timeout_ms": tm.timeout_ms,
+                    "time_left_ms": max(tm.start_ms + tm.timeout_ms - now, 0),
+                    "partitions": len(tm.partitions),
+                }
+        self._state = state
+        self._at = now
+        self._snapshot = None
+        return seconds
+
+    def _share_group(self, group: ShareGroup) -> Entity:
+        cfg = group.config
+        partitions: list[dict[str, Any]] = []
+        for sp, end in self.share_admin.live_partitions(group):
+            runs, truncated = sp.run_views(MAX_RUNS)
+            partitions.append(
+                {
+                    "topic": sp.topic,
+                    "partition": sp.partition,
+                    "start_offset": sp.start_offset,
+                    "end_offset": sp.end_offset,
+                    **sp.counts(),
+                    "lag": sp.lag(end),
+                    "delivery_limit_archived": sp.delivery_limit_archived,
+                    "runs": [
+                        {
+                            "first": r.first,
+                            "last": r.last,
+                            "state": r.state.label,
+                            "delivery_count": r.delivery_count,
+                            "member_id": r.member_id,
+                            "lock_expires_at": r.lock_expires_at,
+                        }
+                        for r in runs
+                    ],
+                    "runs_truncated": truncated,
+                }
+            )
+        return {
+            "group_id": group.group_id,
+            "state": group.state.value,
+            "group_epoch": group.group_epoch,
+            "config": {
+                "record_lock_duration_ms": cfg.record_lock_duration_ms,
+                "delivery_count_limit": cfg.delivery_count_limit,
+                "dead_letter_topic": cfg.dead_letter_topic,
+                "isolation_level": cfg.isolation_level,
+            },
+            "members": [
+                {
+                    "member_id": m.member_id,
+                    "subscribed_topics": list(m.subscribed_topics),
+                    "last_seen_ms": m.last_seen_ms,
+                }
+                for _, m in sorted(group.members.items())
+            ],
+            "partitions": partitions,
+        }
