@@ -283,6 +283,7 @@ export class DeadLettersView {
     });
     if (!ok) return;
     this.redriveButton.disabled = true;
+    this.meta.textContent = `redriving ${count(plans.length)}…`;
     let failed = 0;
     for (const { letter, request } of plans) {
       const id = `${this.dlqTopic}:${rowId(letter)}`;
