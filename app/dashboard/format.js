@@ -86,12 +86,6 @@ export function base64Bytes(b64) {
   return bytes;
 }
 
-export function bytesBase64(bytes) {
-  let bin = "";
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin);
-}
-
 /**
  * How to show bytes that came as base64: {kind: "null"}, {kind: "text", text} when they decode
  * as printable UTF-8, else {kind: "hex", text, size} (the first `limit` bytes).

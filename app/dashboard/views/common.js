@@ -36,8 +36,3 @@ export function stat(label, value, cls) {
     h("span", { class: "stat-label", text: ` ${label}` }),
   );
 }
-
-/** A small swatch with a label, for legends. */
-export function swatch(cls, label) {
-  return h("span", { class: "legend-item" }, h("i", { class: ["swatch", cls] }), label);
-}

@@ -7,17 +7,13 @@ import { byId, h, s, show } from "../dom.js";
 import { count, countdown, duration } from "../format.js";
 import { badge, empty, stat } from "./common.js";
 
-export const RUN_STATES = ["available", "acquired", "acknowledged", "archived"];
+const RUN_STATES = ["available", "acquired", "acknowledged", "archived"];
 
 // share of the bar given to the records after SPEO when there are any
 const TAIL_SHARE = 0.2;
 
 function offsets(first, last) {
   return first === last ? `offset ${count(first)}` : `offsets ${count(first)}–${count(last)}`;
-}
-
-function records(n) {
-  return `${count(n)} record${n === 1 ? "" : "s"}`;
 }
 
 export function registerTips(tooltip, store) {
@@ -34,6 +30,9 @@ export function registerTips(tooltip, store) {
     if (d.lockExpiresAt) {
       const left = Number(d.lockExpiresAt) - store.now();
       rows.push(["lock", left > 0 ? `expires in ${countdown(left)}` : "expiring"]);
+    } else if (d.state === "acquired") {
+      // held by a transactional acknowledgement: the lock waits for the transaction's end
+      rows.push(["lock", "suspended until its transaction ends"]);
     }
     return { title: `${d.partitionName} · ${offsets(first, last)}`, rows };
   });
