@@ -7,7 +7,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8080
 DATA   ?= ./data
 
-.PHONY: serve test test-fast lint bench clean system-deps
+.PHONY: serve test test-fast lint bench screenshot clean system-deps
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -17,8 +17,10 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[test,dev]'
 	touch $(STAMP)
 
-# System packages the tests need (the README tour runs curl). Installed through apt when missing.
-SYSTEM_TOOLS := curl
+# System packages the tests need (the README tour runs curl; the dashboard tests drive Debian's
+# chromium, never a browser a test tool downloads). Installed through apt when missing; each
+# tool's Debian package has its name.
+SYSTEM_TOOLS := curl chromium
 system-deps:
 	@missing=""; for t in $(SYSTEM_TOOLS); do command -v $$t >/dev/null || missing="$$missing $$t"; done; \
 	if [ -n "$$missing" ]; then \
@@ -43,6 +45,10 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks.run_all
+
+# docs/dashboard.png: the dashboard on a fresh server with a scene and two minutes of traffic
+screenshot: $(STAMP) system-deps
+	$(PY) -m tests.e2e.dashboard_scene --out docs/dashboard.png
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

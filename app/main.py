@@ -19,6 +19,7 @@ from app import __version__
 from app.api.errors import error_response, register_exception_handlers
 from app.api.routes import (
     consume,
+    dashboard,
     events,
     groups,
     health,
@@ -185,6 +186,7 @@ def create_app(
     app.include_router(share_groups.router)
     app.include_router(consume.router)
     app.include_router(events.router)
+    app.include_router(dashboard.router)
     app.add_middleware(RequestGate, broker=the_broker, direct=direct_routes())
 
     def openapi() -> dict[str, Any]:

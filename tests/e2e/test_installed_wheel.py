@@ -1,5 +1,6 @@
 """The package as a user installs it: a wheel built from this checkout, installed (not editable)
-into a fresh virtualenv, serving from a directory outside the checkout.
+into a fresh virtualenv, serving the API and the dashboard from a directory outside the
+checkout.
 
 The fresh virtualenv gets the wheel alone (``--no-deps``, no index); its dependencies come from
 the test environment's site-packages through a ``.pth`` line, which adds that directory to
@@ -23,6 +24,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from app.api.routes import dashboard
+from app.dashboard import STATIC
 from app.metadata.migrate import migration_files
 from tests.conftest import ROOT, free_port
 
@@ -112,12 +115,14 @@ def test_the_installed_wheel_serves_from_outside_the_checkout(tmp_path: Path) ->
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
 
-    # the code that runs is the installed copy, migrations included, not the source tree
+    # the code that runs is the installed copy, migrations and dashboard included, not the
+    # source tree
     where = _run(
         python,
         "-c",
-        "import app, app.metadata.migrate as m; print(app.__file__); "
-        "print(sorted(e.name for e in m.MIGRATIONS.iterdir()))",
+        "import app, app.metadata.migrate as m, app.api.routes.dashboard as d; "
+        "print(app.__file__); print(sorted(e.name for e in m.MIGRATIONS.iterdir())); "
+        "print(sorted(d.FILES))",
         cwd=elsewhere,
         env=env,
     ).splitlines()
@@ -125,6 +130,7 @@ def test_the_installed_wheel_serves_from_outside_the_checkout(tmp_path: Path) ->
     assert not Path(where[0]).is_relative_to(ROOT), where
     shipped = [p.name for _, p in migration_files()]
     assert where[1] == repr(sorted(shipped))
+    assert where[2] == repr(sorted(dashboard.FILES)), "dashboard files missing from the wheel"
 
     port = free_port()
     data = tmp_path / "data"
@@ -149,6 +155,16 @@ def test_the_installed_wheel_serves_from_outside_the_checkout(tmp_path: Path) ->
                 pass
             assert time.monotonic() < deadline, log_path.read_text()
             time.sleep(0.05)
+
+        # the dashboard's page and a module, from the installed package data
+        r = httpx.get(url + "/")
+        assert r.status_code == 200, r.text
+        assert r.headers["content-type"].startswith("text/html")
+        assert r.text == (STATIC / "index.html").read_text()
+        r = httpx.get(url + "/dashboard/views/share_groups.js")
+        assert r.status_code == 200, r.text
+        assert r.headers["content-type"].startswith("text/javascript")
+        assert r.content == (STATIC / "views" / "share_groups.js").read_bytes()
 
         r = httpx.post(url + "/v1/topics", json={"name": "installed", "partitions": 1})
         assert r.status_code == 201, r.text
