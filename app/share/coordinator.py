@@ -101,6 +101,7 @@ class ShareGroupCoordinator:
         self._by_log: dict[PartitionLog, list[SharePartition]] = {}
         self.polls = LongPolls()
         self.stopping = False
+        self.stopped = asyncio.Event()  # set with ``stopping``: push sessions end on it
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -145,6 +146,7 @@ class ShareGroupCoordinator:
 
     def begin_shutdown(self) -> None:
         self.stopping = True
+        self.stopped.set()
         self.polls.release()
 
     async def close(self) -> None:

@@ -7,13 +7,15 @@ the socket lives the member is alive (the session sweep never removes it).
 
 Credits are a window, not a count of sends: the session never has more records out than
 ``credits`` that the client has not acknowledged (accept, release or reject; a renew keeps a
-record out). Acknowledging reopens the window; a ``credit`` frame widens it. A record whose
-lock expired, or that another connection acknowledged, is no longer out: the session finds
-out when it checks its records at their lock deadline (``due``), and the window reopens.
+record out). Acknowledging on the socket reopens the window at once; a ``credit`` frame widens
+it. A record whose lock expired, or that was acknowledged over HTTP or in a transaction, is no
+longer out: the session finds out when it looks at its records at their lock deadline
+(``check``), and the window reopens then.
 
 With ``auto_renew`` the session renews everything it holds, in one acknowledgement, once half
-of the earliest lock has run: locks never expire while the socket lives, and a renew costs one
-write per half lock, not one per record.
+of the earliest lock has run: locks never expire while the socket lives, and a renew is one
+call per half lock (applied in memory, nothing written), not one per record. A renew that a
+partition refuses is not tried again before a tenth of the lock has passed.
 
 Everything here changes state synchronously; ``next_batch`` awaits new records (a long poll)
 and ``acknowledge``/``renew`` await durability, as the HTTP requests do.
@@ -25,7 +27,7 @@ import asyncio
 from collections.abc import Iterator
 
 from app.clock import Clock
-from app.errors import ErrorCode, InvalidRequest, NotFound, SluiceError
+from app.errors import ErrorCode, InvalidRequest, SluiceError
 from app.share.coordinator import AckRequest, FetchAnswer, ShareGroupCoordinator
 from app.share.membership import Member
 from app.share.partition import AckBatch, AckType
@@ -60,8 +62,8 @@ class PushSession:
         self.auto_renew = False
         # the records out to the client: per partition, offset → delivery count
         self.held: dict[PartitionKey, dict[int, int]] = {}
-        self.out = 0
         self.lock_ms = 0
+        self._renew_after = 0  # after a failed renew: not again before this (ms)
         self.deadline: int | None = None  # earliest lock deadline of the held records (ms)
         self._room = asyncio.Event()  # the window has room
         self._changed = asyncio.Event()  # the deadline moved earlier, or the session ended
@@ -77,6 +79,11 @@ class PushSession:
         if self.member is None:
             raise InvalidRequest(ErrorCode.INVALID_REQUEST, "subscribe first")
         return self.member.member_id
+
+    @property
+    def out(self) -> int:
+        """Records out to the client: what it holds and has not acknowledged."""
+        return sum(len(h) for h in self.held.values())
 
     @property
     def free(self) -> int:
@@ -96,6 +103,12 @@ class PushSession:
         """Join the group with ``topics``, or take over the member ``member_id`` (which must
         exist and not belong to another session)."""
         membership = self.share.membership
+        group = self.share.groups.get(self.group_id)
+        if auto_renew and group is not None and not group.config.renew_enabled:
+            raise InvalidRequest(
+                ErrorCode.INVALID_REQUEST,
+                f"auto_renew: renew is disabled for share group {self.group_id!r}",
+            )
         if member_id is None:
             member, _ = await membership.join(self.group_id, None, topics)
         else:
@@ -106,9 +119,6 @@ class PushSession:
                     f"member {member_id!r} is consumed by another WebSocket session",
                 )
             membership.refresh(group, member, topics)
-        if self.state is SessionState.CLOSED:  # the socket ended while joining
-            await membership.leave(self.group_id, member.member_id)
-            raise NotFound(ErrorCode.UNKNOWN_MEMBER_ID, "the session ended")
         member.pushed = True
         member.fetching += 1  # alive while the socket lives
         self.member = member
@@ -129,7 +139,6 @@ class PushSession:
             member.pushed = False
             member.fetching -= 1
         self.held.clear()
-        self.out = 0
         self.deadline = None
         return member
 
@@ -149,7 +158,11 @@ class PushSession:
         self._move(SessionState.CLOSED)
         self._update_room()
         group = self.share.groups.get(self.group_id)
-        if member is not None and group is not None and member.member_id in group.members:
+        if (
+            member is not None
+            and group is not None
+            and group.members.get(member.member_id) is member
+        ):
             await self.share.membership.leave(self.group_id, member.member_id)
 
     # -- push ---------------------------------------------------------------------------------
@@ -166,7 +179,7 @@ class PushSession:
             self.group_id,
             self.member_id,
             None,
-            max_records=self.free,
+            max_records=min(self.free, self.share.settings.max_read_records),
             max_wait_ms=POLL_MS,
             record_limit=True,
             acks={},
@@ -181,8 +194,7 @@ class PushSession:
         for part in answer.records:
             held = self.held.setdefault((part.topic, part.partition), {})
             for record, delivery_count in part.records:
-                held[record.offset] = delivery_count
-            self.out += len(part.records)
+                held[record.offset] = delivery_count  # again, after its lock expired: once
         deadline = self.clock.now_ms() + answer.lock_timeout_ms
         if self.deadline is None or deadline < self.deadline:
             self.deadline = deadline
@@ -203,7 +215,6 @@ class PushSession:
             for batch in batches:
                 for off in _offsets(batch, held):
                     got[off] = held.pop(off)
-            self.out -= len(got)
         return taken
 
     async def acknowledge(self, acks: AckRequest) -> list[tuple[PartitionKey, SluiceError | None]]:
@@ -225,10 +236,14 @@ class PushSession:
     ) -> None:
         if self.state is not SessionState.SUBSCRIBED:
             return
+        back = False
         for key, records in taken.items():
-            if failed is None or key in failed:
+            if (failed is None or key in failed) and records:
                 self.held.setdefault(key, {}).update(records)
-                self.out += len(records)
+                back = True
+        if back:  # their locks: looked at now (the deadline was found without them)
+            self.deadline = self.clock.now_ms()
+            self._changed.set()
         self._update_room()
 
     # -- lock deadlines -----------------------------------------------------------------------
@@ -238,7 +253,7 @@ class PushSession:
         if self.deadline is None or self.state is not SessionState.SUBSCRIBED:
             return None
         if self.auto_renew:
-            return self.deadline - self.lock_ms // 2
+            return max(self.deadline - self.lock_ms // 2, self._renew_after)
         return self.deadline + EXPIRY_GRACE_MS
 
     async def wait_due(self) -> None:
@@ -271,26 +286,31 @@ class PushSession:
         acknowledged elsewhere), and find the earliest lock deadline of the rest."""
         group = self.share.groups.get(self.group_id)
         member_id = self.member.member_id if self.member is not None else None
+        now = self.clock.now_ms()
         deadline: int | None = None
         for key, held in list(self.held.items()):
             sp = group.partitions.get(key) if group is not None else None
-            mine: dict[int, int | None] = {}
+            mine: dict[int, int] = {}
             if sp is not None and held:
                 for v in sp.record_views(min(held), max(held) + 1):
+                    # still out: acquired by this member, the same delivery, under a lock that
+                    # has not run out (a record without a lock is held by a transaction: the
+                    # client acknowledged it there)
                     if (
                         v.offset in held
                         and v.state is RecordState.ACQUIRED
                         and v.member_id == member_id
                         and v.delivery_count == held[v.offset]
+                        and v.lock_expires_at is not None
+                        and v.lock_expires_at > now
                     ):
                         mine[v.offset] = v.lock_expires_at
             for off in [o for o in held if o not in mine]:
                 del held[off]
-                self.out -= 1
             if not held:
                 del self.held[key]
             for expires in mine.values():
-                if expires is not None and (deadline is None or expires < deadline):
+                if deadline is None or expires < deadline:
                     deadline = expires
         self.deadline = deadline
         self._update_room()
@@ -305,6 +325,10 @@ class PushSession:
             self.check()
             again = dict(await self._renew([k for k in failed if k in self.held]))
             results = [(key, again.get(key, err)) for key, err in results]
+        if any(err is not None for _, err in results):
+            # not again before a tenth of the lock: a partition that refuses is not retried
+            # in a loop (its records expire at their deadline if it keeps refusing)
+            self._renew_after = self.clock.now_ms() + max(self.lock_ms // 10, 100)
         self.check()
         return results
 

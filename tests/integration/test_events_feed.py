@@ -340,3 +340,54 @@ async def test_consume_counts_reads_and_share_deliveries(s: Served, clock: FakeC
     feed.tick()
     (event,) = [f for f in frames(sub) if "samples" in f]
     assert event["rates"] == {"produce": 0.0, "consume": 7.0}
+
+
+async def test_a_dropped_socket_whose_answer_was_never_sent_ends(
+    settings_factory: Callable[..., Settings],
+) -> None:
+    """A client that does not read sends a message, then its connection drops while the
+    server is sending: the handler ends and its subscription goes (it used to wait forever
+    for the answer to be taken)."""
+    async with running(settings_factory(events_interval_ms=50)) as s:
+        incoming: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        sent = 0
+        dropped = asyncio.Event()
+
+        async def send(message: Any) -> None:
+            nonlocal sent
+            if message["type"] == "websocket.send":
+                sent += 1
+                if sent == 2:  # the first event frame: the client does not read
+                    await dropped.wait()
+                    raise OSError("connection reset by peer")
+
+        scope = {
+            "type": "websocket",
+            "asgi": {"version": "3.0"},
+            "scheme": "ws",
+            "path": "/v1/events",
+            "raw_path": b"/v1/events",
+            "query_string": b"",
+            "root_path": "",
+            "headers": [(b"host", b"sluice")],
+            "client": ("127.0.0.1", 1),
+            "server": ("sluice", 80),
+            "subprotocols": [],
+            "state": {},
+            "app": s.app,
+        }
+        incoming.put_nowait({"type": "websocket.connect"})
+        handler = asyncio.create_task(s.app(scope, incoming.get, send))
+        await create_topic(s.client, "x")  # a change: an event frame, which blocks
+        await asyncio.wait_for(_until(lambda: sent >= 2), 5)
+        await incoming.put({"type": "websocket.receive", "text": "hello"})
+        await asyncio.wait_for(_until(lambda: incoming.empty()), 5)
+        dropped.set()
+        await incoming.put({"type": "websocket.disconnect", "code": 1006})
+        await asyncio.wait_for(handler, 5)
+        assert not s.broker.feed.subscriptions
+
+
+async def _until(predicate: Callable[[], bool]) -> None:
+    while not predicate():
+        await asyncio.sleep(0.01)

@@ -13,7 +13,7 @@ import pytest
 
 from app.clock import FakeClock
 from app.config import Settings
-from app.errors import ErrorCode, StorageError
+from app.errors import ErrorCode, InvalidRequest, StorageError
 from app.share.coordinator import AckRequest
 from app.share.partition import AckBatch, AckType
 from app.share.push import PushSession, _offsets, _runs
@@ -21,6 +21,8 @@ from app.share.session_state import SessionState
 from tests.integration.conftest import Served, running
 from tests.integration.helpers import create_topic, produce
 from tests.integration.share_helpers import ack_item, ack_ok, expire, group, settle, view
+from tests.integration.test_txn_share_acks import txn_ack
+from tests.integration.txn_helpers import end_txn, init_producer
 from tests.integration.ws_client import AsgiSocket, Closed
 
 
@@ -324,3 +326,65 @@ async def test_a_failed_poll_is_reported_and_the_session_goes_on(app_on_clock: S
         await produce(s.client, "t", values(2))
         got = await records(ws, 2)
         assert [r["offset"] for r in got] == [0, 1]
+
+
+async def test_a_record_delivered_again_to_the_same_session_counts_once(
+    app_on_clock: Served, clock: FakeClock
+) -> None:
+    """Its lock expired and the session's own poll took it again before the session looked at
+    its deadline: the window counts it once (it used to count it twice and, after a few such
+    redeliveries, stop pushing for good)."""
+    s = app_on_clock
+    session = await session_with(s, clock, 1, credits=3)
+    for delivery in (2, 3, 4):
+        clock.advance(10_001)
+        await expire(s.broker)
+        answer = await session.next_batch()
+        assert answer is not None and answer.records[0].records[0][1] == delivery
+        assert session.out == 1 and session.free == 2
+        session.check()
+        assert session.out == 1
+    ((_, err),) = await session.acknowledge({("t", 0): [AckBatch(0, 0, [AckType.ACCEPT])]})
+    assert err is None and session.out == 0 and session.free == 3
+    await session.close()
+
+
+async def test_records_acknowledged_in_a_transaction_leave_the_window(
+    app_on_clock: Served, clock: FakeClock
+) -> None:
+    s = app_on_clock
+    session = await session_with(s, clock, 2, credits=2, auto_renew=True)
+    assert session.member is not None and session.free == 0
+    pid, epoch = await init_producer(s.client, transactional_id="tx")
+    r = await txn_ack(
+        s, pid, epoch, session.member.member_id, ack_item(0, 1, "accept"), tid="tx", group="g"
+    )
+    assert r.status_code == 200 and all(x["error"] is None for x in r.json()["results"])
+    clock.advance(6_000)  # half the lock: the renew finds them held by the transaction
+    await session.renew()
+    assert session.out == 0 and session.free == 2 and session.next_due() is None
+    assert (await end_txn(s.client, "tx", pid, epoch)).status_code == 200
+    await produce(s.client, "t", values(2))
+    assert await session.next_batch() is not None  # the window is open: more come
+    assert session.out == 2
+    await session.close()
+
+
+async def test_auto_renew_needs_renew_enabled_and_a_refused_renew_backs_off(
+    app_on_clock: Served, clock: FakeClock
+) -> None:
+    s = app_on_clock
+    session = await session_with(s, clock, 2, credits=5, auto_renew=True)
+    r = await s.client.patch("/v1/share-groups/g/config", json={"renew_enabled": False})
+    assert r.status_code == 200
+    clock.advance(6_000)  # half the lock: due, and the group now refuses renews
+    results = await session.renew()
+    assert [err.code.name for _, err in results if err is not None] == ["INVALID_REQUEST"]
+    due = session.next_due()
+    assert due is not None and due >= clock.now_ms() + 1000  # a tenth of the lock, not 5 ms
+    await session.close()
+    # a new session may not ask for auto_renew on that group at all
+    other = PushSession(s.broker.share, "g", clock, max_credits=50)
+    with pytest.raises(InvalidRequest) as refused:
+        await other.subscribe(["t"], None, 10, True)
+    assert "renew is disabled" in refused.value.message

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Coroutine
 from typing import Any
 
@@ -32,6 +33,9 @@ router = APIRouter(tags=["share groups"])
 CLOSE_TOO_BIG = 1009
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
+CLOSE_ERROR = 1011
+
+log = logging.getLogger("sluice.push")
 
 
 class Outbox:
@@ -69,9 +73,20 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
     s = b.settings
     session = PushSession(b.share, group_id, b.clock, s.ws_max_credits)
     loops: list[asyncio.Task[None]] = []
+    closing: list[asyncio.Task[None]] = []  # a close after a loop failed
 
     def start(coro: Coroutine[Any, Any, None]) -> None:
-        loops.append(asyncio.create_task(coro, name=f"push-session {group_id}"))
+        task = asyncio.create_task(coro, name=f"push-session {group_id}")
+        task.add_done_callback(failed)
+        loops.append(task)
+
+    def failed(task: asyncio.Task[None]) -> None:
+        """A loop that ends by an unexpected error ends the socket (1011): the session is
+        over, and its records are released, instead of going quiet."""
+        if task.cancelled() or task.exception() is None:
+            return
+        log.error("push session of %r failed", group_id, exc_info=task.exception())
+        closing.append(asyncio.create_task(outbox.close(CLOSE_ERROR, "internal error")))
 
     async def stop_loops() -> None:
         for task in loops:
@@ -79,6 +94,8 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
         await asyncio.gather(*loops, return_exceptions=True)
         loops.clear()
 
+    # the server stopping ends every push socket with 1001 (the session ends as for a close)
+    watcher = asyncio.create_task(_close_at_shutdown(b.share.stopped, outbox))
     try:
         try:
             validate_name(group_id, "group")
@@ -108,7 +125,7 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
                     kind, body, s.ws_max_credits, s.share_max_release_delay_ms
                 )
                 if isinstance(frame, frames.Subscribe):
-                    await stop_loops()
+                    await stop_loops()  # those of a session lost before
                     member = await session.subscribe(
                         frame.topics, frame.member_id, frame.credits, frame.auto_renew
                     )
@@ -129,6 +146,7 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
                     session.lost()
                 await outbox.send(frames.error(exc))
     finally:
+        watcher.cancel()
         await stop_loops()
         outbox.closed = True
         # released even when this handler is cancelled (the server stopping)
@@ -155,10 +173,14 @@ async def _push(session: PushSession, outbox: Outbox, encoding: str) -> None:
             await session.pause()  # a passing failure (storage): the session goes on
             continue
         if share.stopping:
-            await outbox.close(CLOSE_GOING_AWAY, "server stopping")
-            return
+            return  # _close_at_shutdown closes the socket
         if answer is not None and not await outbox.send(frames.records(answer, encoding)):
             return
+
+
+async def _close_at_shutdown(stopped: asyncio.Event, outbox: Outbox) -> None:
+    await stopped.wait()
+    await outbox.close(CLOSE_GOING_AWAY, "server stopping")
 
 
 async def _timers(session: PushSession) -> None:

@@ -44,8 +44,11 @@ async def _send(websocket: WebSocket, sub: Subscription) -> None:
         while (frame := await sub.next_frame()) is not None:
             await websocket.send_text(frame.decode())
         await websocket.close(sub.close_code or 1000)
-    except WebSocketDisconnect:
+    except (WebSocketDisconnect, OSError):
         pass  # the client went away: the receiver sees it too
+    finally:
+        # nothing more is sent: a receiver waiting for its answer to be taken stops waiting
+        sub.close(sub.close_code or 1000)
 
 
 async def _receive(websocket: WebSocket, sub: Subscription) -> None:
