@@ -152,6 +152,11 @@ class Settings:
         1 * KiB,
         64 * MiB,
     )
+    ws_allowed_origins: str = _setting(
+        "",
+        "origins of other sites whose pages may open WebSockets, comma-separated (e.g. "
+        "'https://ops.example.com'), or '*' for any; pages of this server always may",
+    )
     ws_max_credits: int = _setting(
         10_000,
         "widest credit window of a push session (larger credits are clamped)",

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Collection, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
@@ -57,6 +58,30 @@ def direct_routes() -> list[APIRoute]:
 
 
 TRY_AGAIN_LATER = 1013  # the WebSocket close code of a socket opened while not ready
+POLICY_VIOLATION = 1008  # a WebSocket refused (closed before it is accepted: HTTP 403)
+
+
+def same_origin(scope: Scope, allowed: Collection[str] = ()) -> bool:
+    """Whether a WebSocket handshake comes from no browser page (no ``Origin``: a program),
+    from a page of this server (``Origin``'s host and port are the ``Host`` it asked for), or
+    from an ``allowed`` origin (``*``: any). Browsers apply no same-origin rule to WebSockets:
+    without this, any site open in an operator's browser could read the event feed or consume
+    a share group."""
+    headers = dict(scope.get("headers") or ())
+    origin = headers.get(b"origin")
+    if origin is None or "*" in allowed:
+        return True
+    if origin.decode("latin-1").rstrip("/").lower() in allowed:
+        return True
+    page = urlsplit(origin.decode("latin-1"))
+    asked = urlsplit("//" + headers.get(b"host", b"").decode("latin-1"))
+    if page.scheme not in ("http", "https") or not page.hostname:
+        return False
+    default = 443 if page.scheme == "https" else 80
+    try:
+        return (page.hostname, page.port or default) == (asked.hostname, asked.port or default)
+    except ValueError:  # a port that is not a number
+        return False
 
 
 class RequestGate:
@@ -80,18 +105,25 @@ class RequestGate:
         self.broker = broker
         self.metrics = broker.metrics
         self.direct = [(r.path_regex.match, r.methods or set(), r) for r in direct]
+        self.allowed_origins = frozenset(
+            o.strip().rstrip("/").lower()
+            for o in broker.settings.ws_allowed_origins.split(",")
+            if o.strip()
+        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
-            if (
-                scope["type"] == "websocket"
-                and not self.broker.ready
-                and scope["path"].startswith("/v1/")
-            ):
-                websocket = WebSocket(scope, receive, send)
-                await websocket.accept()
-                await websocket.close(TRY_AGAIN_LATER, ErrorCode.NOT_READY.value.message)
-                return
+            if scope["type"] == "websocket":
+                if not same_origin(scope, self.allowed_origins):
+                    # a page of another site (a browser always sends Origin): refused before
+                    # the handshake completes (HTTP 403), so it reads and acquires nothing
+                    await WebSocket(scope, receive, send).close(POLICY_VIOLATION)
+                    return
+                if not self.broker.ready and scope["path"].startswith("/v1/"):
+                    websocket = WebSocket(scope, receive, send)
+                    await websocket.accept()
+                    await websocket.close(TRY_AGAIN_LATER, ErrorCode.NOT_READY.value.message)
+                    return
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()

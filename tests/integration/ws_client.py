@@ -19,9 +19,10 @@ class Closed(Exception):
 
 
 class AsgiSocket:
-    def __init__(self, app: FastAPI, path: str) -> None:
+    def __init__(self, app: FastAPI, path: str, origin: str | None = None) -> None:
         self.app = app
         self.path = path
+        self.origin = origin
         self._in: asyncio.Queue[MutableMapping[str, Any]] = asyncio.Queue()
         self._out: asyncio.Queue[MutableMapping[str, Any]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
@@ -35,7 +36,8 @@ class AsgiSocket:
             "raw_path": self.path.encode(),
             "query_string": b"",
             "root_path": "",
-            "headers": [(b"host", b"sluice")],
+            "headers": [(b"host", b"sluice")]
+            + ([(b"origin", self.origin.encode())] if self.origin else []),
             "client": ("127.0.0.1", 1),
             "server": ("sluice", 80),
             "subprotocols": [],
@@ -45,6 +47,8 @@ class AsgiSocket:
         self._in.put_nowait({"type": "websocket.connect"})
         self._task = asyncio.create_task(self.app(scope, self._in.get, self._out.put))
         accepted = await asyncio.wait_for(self._out.get(), 5)
+        if accepted["type"] == "websocket.close":  # refused before the handshake completed
+            raise Closed(accepted.get("code", 1000))
         assert accepted["type"] == "websocket.accept", accepted
         return self
 
