@@ -10,7 +10,8 @@ import { confirmDialog } from "./confirm.js";
 
 function target(kind, value) {
   if (kind === "earliest" || kind === "latest") return kind;
-  if (kind === "offset") return { offset: Number(value) };
+  // an empty field is sent as null, not 0: the server refuses it and the page shows why
+  if (kind === "offset") return { offset: String(value).trim() === "" ? null : Number(value) };
   return { timestamp: new Date(value).getTime() };
 }
 
