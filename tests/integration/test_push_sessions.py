@@ -433,3 +433,22 @@ async def test_a_page_of_another_site_cannot_open_a_socket(app_on_clock: Served)
             await ws.__aenter__()
         assert refused.value.code == 1008
     assert (await group(app_on_clock.client, "g"))["members"] == []
+
+
+async def test_the_server_stopping_closes_every_push_socket_with_1001(
+    app_on_clock: Served,
+) -> None:
+    s = app_on_clock
+    async with (
+        AsgiSocket(s.app, "/v1/share-groups/g/consume") as idle,
+        AsgiSocket(s.app, "/v1/share-groups/g/consume") as pushing,
+    ):
+        await pushing.send({"type": "subscribe", "topics": ["t"], "credits": 1})
+        assert (await pushing.receive())["type"] == "subscribed"
+        await produce(s.client, "t", values(3))
+        await records(pushing, 1)  # its window is full: no poll to end
+        s.broker.begin_shutdown()
+        for ws in (idle, pushing):
+            with pytest.raises(Closed) as closed:
+                await ws.receive()
+            assert closed.value.code == 1001
