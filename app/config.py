@@ -103,7 +103,7 @@ class Settings:
     )
     log_level: str = _setting("info", "log level", choices=("debug", "info", "warning", "error"))
     events_interval_ms: int = _setting(
-        250,
+        500,
         "how often the event feed (WebSocket /v1/events) publishes changes to its sockets",
         50,
         10_000,

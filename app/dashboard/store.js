@@ -24,7 +24,7 @@ export class Store {
     this.share_groups = new Map();
     this.groups = new Map();
     this.transactions = new Map();
-    this.intervalMs = 250;
+    this.intervalMs = 500;
     // server time minus this browser's time, from the last message: countdowns use server time
     this.skew = 0;
     this.received = false;
@@ -45,7 +45,7 @@ export class Store {
   applySnapshot(msg) {
     this.received = true;
     this.server = msg.server ?? null;
-    this.intervalMs = msg.interval_ms ?? 250;
+    this.intervalMs = msg.interval_ms ?? 500;
     this.rates = msg.rates ?? { produce: 0, consume: 0 };
     const hist = msg.history ?? {};
     this.seconds = hist.seconds ?? 300;

@@ -55,7 +55,7 @@ async def test_snapshot_a_produce_within_a_second_and_1001_at_shutdown(
         assert r.status_code == 201, r.text
         async with connect(ws_url(server)) as ws:
             snap = await frame(ws)
-            assert snap["type"] == "snapshot" and snap["interval_ms"] == 250
+            assert snap["type"] == "snapshot" and snap["interval_ms"] == 500
             assert [t["topic"] for t in snap["topics"]] == ["orders"] and hw(snap["topics"][0]) == 0
             r = await c.post("/v1/topics/orders/records", json={"records": [{"value": "a"}] * 7})
             assert r.status_code == 200, r.text
