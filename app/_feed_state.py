@@ -98,7 +98,7 @@ class Rates:
     last sample, each series gets one sample per whole second passed, worth its records over
     the time since the last sample: a tick late by a fraction of a second shifts the boundary of
     a sample, never the number of samples. Time without ticks (no socket connected) is filled
-    the same way, with its average rate.
+    the same way, with its average rate, and the next second starts at the tick that ends it.
     """
 
     def __init__(self, seconds: int = HISTORY_SECONDS) -> None:
@@ -138,7 +138,10 @@ class Rates:
             series = self.topics.setdefault(name, deque(maxlen=self.seconds))
             series.extend([_rate(max(total - before[1], 0) / elapsed)] * n)
         self._mark = mono
-        self._boundary += closed
+        # after a gap (no ticks: no socket connected) the next second starts now; otherwise a
+        # tick just after the gap would close a "second" of a fraction of one, and its sample
+        # would overstate the rate (10 records in half a second shown as 20 a second)
+        self._boundary = mono if closed > 1 else self._boundary + closed
         self._counts = (produced, consumed)
         self._offsets = dict(offsets)
         return closed

@@ -129,3 +129,14 @@ def test_rates_of_new_recreated_and_deleted_topics() -> None:
     assert r.observe(2.0, 0, 0, {"old": (3, 4)}) == 1
     assert r.history()["topics"] == {"old": [4.0]}
     assert r.topic_rate("new") == 0.0
+
+
+def test_after_a_gap_the_next_second_starts_at_the_tick_that_ended_it() -> None:
+    """A burst just after a gap is not shown at twice its rate: the tick that fills the gap
+    starts the next second (a tick half a second later used to close a half "second")."""
+    r = Rates()
+    r.observe(100.0, 0, 0, {})
+    assert r.observe(104.7, 0, 0, {}) == 4  # a gap of 4.7 s without ticks: four samples
+    assert r.observe(105.2, 10, 0, {}) == 0  # 10 records half a second later: no second yet
+    assert r.observe(105.7, 10, 0, {}) == 1
+    assert list(r.produce)[-1] == 10.0  # ten in one second, not twenty

@@ -78,7 +78,7 @@ def parse_frame(kind: str, body: dict[str, Any], max_credits: int, max_delay_ms:
             f.optional(f.member_id, body.get("member_id")),
             DEFAULT_CREDITS
             if credits is None
-            else f.integer(credits, "credits", 1, max_credits, clamp=True),
+            else min(f.integer(credits, "credits", 1), max_credits),
             auto_renew,
             encoding_of(body.get("encoding")),
         )
@@ -89,7 +89,7 @@ def parse_frame(kind: str, body: dict[str, Any], max_credits: int, max_delay_ms:
         if ident is not None and not isinstance(ident, (str, int)):
             raise InvalidRequest(ErrorCode.INVALID_REQUEST, "id: expected a string or an integer")
         return Ack(parse_acks(body["acknowledgements"], max_delay_ms), ident)
-    return Credit(f.integer(body.get("n"), "n", 1, max_credits, clamp=True))
+    return Credit(min(f.integer(body.get("n"), "n", 1), max_credits))
 
 
 def dumps(frame: dict[str, Any]) -> str:
