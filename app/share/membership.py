@@ -248,7 +248,8 @@ class Membership:
             if len(group.members) >= self.settings.share_max_group_size:
                 raise SluiceError(
                     ErrorCode.GROUP_MAX_SIZE_REACHED,
-                    f"share group {group_id!r} has {self.settings.share_max_group_size} members",
+                    f"share group {group_id!r} is full ({self.settings.share_max_group_size} "
+                    "members at most)",
                 )
             member = group.add_member(member_id or uuid.uuid4().hex, subscribed, now)
         member.subscribed_topics = subscribed

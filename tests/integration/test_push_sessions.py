@@ -452,3 +452,18 @@ async def test_the_server_stopping_closes_every_push_socket_with_1001(
             with pytest.raises(Closed) as closed:
                 await ws.receive()
             assert closed.value.code == 1001
+
+
+async def test_an_ack_refused_as_a_whole_is_answered_with_its_id(app_on_clock: Served) -> None:
+    s = app_on_clock
+    async with AsgiSocket(s.app, "/v1/share-groups/g/consume") as ws:
+        await ws.send({"type": "subscribe", "topics": ["t"], "credits": 1})
+        member = (await ws.receive())["member_id"]
+        r = await s.client.delete(f"/v1/share-groups/g/members/{member}")
+        assert r.status_code == 204  # removed from under the session
+        await ws.send({"type": "ack", "acknowledgements": [ack_item(0, 0, "accept")], "id": "a9"})
+        frame = await ws.receive()
+        assert frame["type"] == "error" and frame["id"] == "a9"
+        assert frame["error"]["code"] == "UNKNOWN_MEMBER_ID"
+        await ws.send({"type": "subscribe", "topics": ["t"]})  # back before subscribe
+        assert (await ws.receive())["type"] == "subscribed"

@@ -118,7 +118,7 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
                 if kind not in FRAMES[session.state]:
                     raise InvalidRequest(
                         ErrorCode.INVALID_REQUEST,
-                        f"a {kind} frame is not taken while the session is {session.state.value}"
+                        f"{kind!r} frames are not taken while the session is {session.state.value}"
                         + (": subscribe first" if session.state is SessionState.CONNECTED else ""),
                     )
                 frame = frames.parse_frame(
@@ -137,7 +137,13 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
                     start(_push(session, outbox, frame.encoding))
                     start(_timers(session))
                 elif isinstance(frame, frames.Ack):
-                    results = await session.acknowledge(frame.acks)
+                    try:
+                        results = await session.acknowledge(frame.acks)
+                    except SluiceError as exc:  # the whole ack failed: answered with its id
+                        if exc.code is ErrorCode.UNKNOWN_MEMBER_ID:
+                            session.lost()
+                        await outbox.send(frames.error(exc, frame.id))
+                        continue
                     await outbox.send(frames.ack_result(results, frame.id))
                 else:
                     session.grant(frame.n)

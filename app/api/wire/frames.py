@@ -126,5 +126,9 @@ def ack_result(results: list[tuple[tuple[str, int], SluiceError | None]], ident:
     return dumps(frame)
 
 
-def error(exc: SluiceError) -> str:
-    return dumps({"type": "error", "error": exc.to_dict()})
+def error(exc: SluiceError, ident: Any = None) -> str:
+    """An error frame; ``ident``, the id of the ack frame it answers, when it has one."""
+    frame: dict[str, Any] = {"type": "error", "error": exc.to_dict()}
+    if ident is not None:
+        frame["id"] = ident
+    return dumps(frame)
