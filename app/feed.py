@@ -29,7 +29,7 @@ from app.clock import Clock
 from app.errors import SluiceError
 from app.groups.coordinator import GroupCoordinator
 from app.metrics import Metrics
-from app.share.admin import ShareGroupAdmin
+from app.share.admin import ShareGroupAdmin, summary
 from app.share.membership import ShareGroup
 from app.topics import TopicRegistry
 from app.transactions.coordinator import TransactionCoordinator
@@ -256,14 +256,15 @@ class EventFeed:
         partitions: list[dict[str, Any]] = []
         for sp, end in self.share_admin.live_partitions(group):
             runs, truncated = sp.run_views(MAX_RUNS)
+            v = summary(sp, end)
             partitions.append(
                 {
-                    "topic": sp.topic,
-                    "partition": sp.partition,
-                    "start_offset": sp.start_offset,
-                    "end_offset": sp.end_offset,
-                    **sp.counts(),
-                    "lag": sp.lag(end),
+                    "topic": v.topic,
+                    "partition": v.partition,
+                    "start_offset": v.start_offset,
+                    "end_offset": v.end_offset,
+                    **v.counts,
+                    "lag": v.lag,
                     "delivery_limit_archived": sp.delivery_limit_archived,
                     "runs": [
                         {

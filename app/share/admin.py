@@ -58,6 +58,13 @@ class PartitionSummary:
     lag: int
 
 
+def summary(sp: SharePartition, end: int) -> PartitionSummary:
+    """``sp``'s window, counts by state and lag up to ``end`` (the partition end it reads to)."""
+    return PartitionSummary(
+        sp.topic, sp.partition, sp.start_offset, sp.end_offset, sp.counts(), sp.lag(end)
+    )
+
+
 class ShareGroupAdmin:
     def __init__(self, coordinator: ShareGroupCoordinator) -> None:
         self.share = coordinator
@@ -98,12 +105,7 @@ class ShareGroupAdmin:
             yield sp, self.share.bound(group, topic.log(p))
 
     def describe_partitions(self, group: ShareGroup) -> list[PartitionSummary]:
-        return [
-            PartitionSummary(
-                sp.topic, sp.partition, sp.start_offset, sp.end_offset, sp.counts(), sp.lag(end)
-            )
-            for sp, end in self.live_partitions(group)
-        ]
+        return [summary(sp, end) for sp, end in self.live_partitions(group)]
 
     def record_views(
         self, group_id: str, topic_name: str, p: int, lo: int | None, hi: int | None

@@ -37,7 +37,7 @@ from app.share.partition import (
     Staged,
 )
 from app.share.polls import LongPolls
-from app.share.timers import DeadlineHeap
+from app.share.timers import DeadlineHeap, wait_set
 from app.share.writer import StateWriter
 from app.storage.log import PartitionLog, ReadResult
 from app.storage.record import StoredRecord
@@ -176,13 +176,7 @@ class ShareGroupCoordinator:
             self.expire_due()
             nxt = self.timers.next_deadline()
             wait = 1.0 if nxt is None else (nxt - self.clock.now_ms()) / 1000
-            self._timer_wake.clear()
-            # asyncio.wait, not wait_for: wait_for can swallow a cancellation on Python 3.11
-            waiter = asyncio.ensure_future(self._timer_wake.wait())
-            try:
-                await asyncio.wait([waiter], timeout=min(max(wait, 0.001), 1.0))
-            finally:
-                waiter.cancel()
+            await wait_set(self._timer_wake, min(max(wait, 0.001), 1.0))
 
     # -- share partitions ---------------------------------------------------------------------
 

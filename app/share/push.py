@@ -24,6 +24,7 @@ and ``acknowledge``/``renew`` await durability, as the HTTP requests do.
 from __future__ import annotations
 
 import asyncio
+import bisect
 from collections.abc import Iterator
 
 from app.clock import Clock
@@ -33,6 +34,7 @@ from app.share.membership import Member
 from app.share.partition import AckBatch, AckType
 from app.share.record_state import RecordState
 from app.share.session_state import VALID_PREVIOUS, SessionState
+from app.share.timers import wait_set
 from app.states import validate_transition
 
 PartitionKey = tuple[str, int]
@@ -265,12 +267,7 @@ class PushSession:
     async def _wait_changed(self, timeout: float | None) -> None:
         """Wait ``timeout`` seconds (None: no limit), or until the deadline moves earlier or
         the session changes state."""
-        self._changed.clear()
-        waiter = asyncio.ensure_future(self._changed.wait())
-        try:
-            await asyncio.wait([waiter], timeout=timeout)
-        finally:
-            waiter.cancel()
+        await wait_set(self._changed, timeout)
 
     def _pollable(self) -> bool:
         """Whether the member has a partition to wait on."""
@@ -292,19 +289,24 @@ class PushSession:
             sp = group.partitions.get(key) if group is not None else None
             mine: dict[int, int] = {}
             if sp is not None and held:
-                for v in sp.record_views(min(held), max(held) + 1):
+                offsets = sorted(held)
+                # the window's runs, not a view per record: a run is as many records as it spans
+                for v in sp.run_views(len(sp.runs) + 1)[0]:
                     # still out: acquired by this member, the same delivery, under a lock that
                     # has not run out (a record without a lock is held by a transaction: the
                     # client acknowledged it there)
                     if (
-                        v.offset in held
-                        and v.state is RecordState.ACQUIRED
-                        and v.member_id == member_id
-                        and v.delivery_count == held[v.offset]
-                        and v.lock_expires_at is not None
-                        and v.lock_expires_at > now
+                        v.state is not RecordState.ACQUIRED
+                        or v.member_id != member_id
+                        or v.lock_expires_at is None
+                        or v.lock_expires_at <= now
                     ):
-                        mine[v.offset] = v.lock_expires_at
+                        continue
+                    lo = bisect.bisect_left(offsets, v.first)
+                    hi = bisect.bisect_right(offsets, v.last)
+                    for off in offsets[lo:hi]:
+                        if held[off] == v.delivery_count:
+                            mine[off] = v.lock_expires_at
             for off in [o for o in held if o not in mine]:
                 del held[off]
             if not held:

@@ -7,6 +7,7 @@ acknowledged or renewed meanwhile are simply found holding no records when they 
 
 from __future__ import annotations
 
+import asyncio
 import heapq
 import itertools
 from collections.abc import Callable
@@ -14,6 +15,18 @@ from collections.abc import Callable
 from app.share.partition import Lock, SharePartition
 
 Due = Lock | SharePartition
+
+
+async def wait_set(event: asyncio.Event, timeout: float | None) -> None:
+    """Clear ``event``, then wait until it is set again or ``timeout`` seconds pass (None: no
+    limit). ``asyncio.wait``, not ``wait_for``: wait_for can swallow a cancellation on Python
+    3.11."""
+    event.clear()
+    waiter = asyncio.ensure_future(event.wait())
+    try:
+        await asyncio.wait([waiter], timeout=timeout)
+    finally:
+        waiter.cancel()
 
 
 class DeadlineHeap:

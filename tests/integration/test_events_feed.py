@@ -20,6 +20,7 @@ from .conftest import Served, running
 from .helpers import create_topic, produce
 from .share_helpers import ack_item, ack_ok, fetch, join
 from .txn_helpers import batch, end_txn, init_producer, produce_ok
+from .ws_client import websocket_scope
 
 
 @pytest.fixture
@@ -361,21 +362,7 @@ async def test_a_dropped_socket_whose_answer_was_never_sent_ends(
                     await dropped.wait()
                     raise OSError("connection reset by peer")
 
-        scope = {
-            "type": "websocket",
-            "asgi": {"version": "3.0"},
-            "scheme": "ws",
-            "path": "/v1/events",
-            "raw_path": b"/v1/events",
-            "query_string": b"",
-            "root_path": "",
-            "headers": [(b"host", b"sluice")],
-            "client": ("127.0.0.1", 1),
-            "server": ("sluice", 80),
-            "subprotocols": [],
-            "state": {},
-            "app": s.app,
-        }
+        scope = websocket_scope(s.app, "/v1/events")
         incoming.put_nowait({"type": "websocket.connect"})
         handler = asyncio.create_task(s.app(scope, incoming.get, send))
         await create_topic(s.client, "x")  # a change: an event frame, which blocks

@@ -12,6 +12,26 @@ import orjson
 from fastapi import FastAPI
 
 
+def websocket_scope(app: FastAPI, path: str, origin: str | None = None) -> dict[str, Any]:
+    """The ASGI scope of a WebSocket handshake for ``path`` (from ``origin``, when given)."""
+    headers = [(b"host", b"sluice")] + ([(b"origin", origin.encode())] if origin else [])
+    return {
+        "type": "websocket",
+        "asgi": {"version": "3.0"},
+        "scheme": "ws",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": headers,
+        "client": ("127.0.0.1", 1),
+        "server": ("sluice", 80),
+        "subprotocols": [],
+        "state": {},
+        "app": app,
+    }
+
+
 class Closed(Exception):
     def __init__(self, code: int) -> None:
         super().__init__(f"closed with {code}")
@@ -28,22 +48,7 @@ class AsgiSocket:
         self._task: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> AsgiSocket:
-        scope = {
-            "type": "websocket",
-            "asgi": {"version": "3.0"},
-            "scheme": "ws",
-            "path": self.path,
-            "raw_path": self.path.encode(),
-            "query_string": b"",
-            "root_path": "",
-            "headers": [(b"host", b"sluice")]
-            + ([(b"origin", self.origin.encode())] if self.origin else []),
-            "client": ("127.0.0.1", 1),
-            "server": ("sluice", 80),
-            "subprotocols": [],
-            "state": {},
-            "app": self.app,
-        }
+        scope = websocket_scope(self.app, self.path, self.origin)
         self._in.put_nowait({"type": "websocket.connect"})
         self._task = asyncio.create_task(self.app(scope, self._in.get, self._out.put))
         accepted = await asyncio.wait_for(self._out.get(), 5)
