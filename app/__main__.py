@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import socket
 import sys
 from collections.abc import Generator
 from typing import Any
@@ -16,6 +17,9 @@ from app.config import Settings, SettingsError, describe
 from app.datadir import DataDirLocked
 from app.main import create_app
 from app.runtime import Broker
+
+# how long the WebSocket handlers get to send their own close frames at shutdown
+SOCKETS_CLOSE_S = 0.2
 
 
 class _Server(uvicorn.Server):
@@ -32,6 +36,14 @@ class _Server(uvicorn.Server):
             if loop is not None:
                 loop.call_soon_threadsafe(self.broker.begin_shutdown)
         super().handle_exit(sig, frame)
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """WebSockets first: the event feed and push sessions close theirs with 1001 (going
+        away), given a moment to send it, before uvicorn ends every connection with 1012."""
+        if self.broker is not None:
+            self.broker.begin_shutdown()
+            await asyncio.sleep(SOCKETS_CLOSE_S)
+        await super().shutdown(sockets)
 
     @contextlib.contextmanager
     def capture_signals(self) -> Generator[None, None, None]:
