@@ -49,8 +49,13 @@ class ErrorCode(enum.Enum):
     # 401 Unauthorized
     UNAUTHENTICATED = _Code(401, False, 58, "missing or invalid credentials")
 
-    # 403 Forbidden
-    NOT_AUTHORIZED = _Code(403, False, 29, "not allowed")
+    # 403 Forbidden: the key is valid but its principal lacks an ACL (Kafka's names and codes)
+    TOPIC_AUTHORIZATION_FAILED = _Code(403, False, 29, "not authorized to access the topic")
+    GROUP_AUTHORIZATION_FAILED = _Code(403, False, 30, "not authorized to access the group")
+    CLUSTER_AUTHORIZATION_FAILED = _Code(403, False, 31, "not authorized on the cluster")
+    TRANSACTIONAL_ID_AUTHORIZATION_FAILED = _Code(
+        403, False, 53, "not authorized to use the transactional id"
+    )
 
     # 404 Not Found
     NOT_FOUND = _Code(404, False, None, "no such resource")
@@ -106,6 +111,9 @@ class ErrorCode(enum.Enum):
 
     # 429 Too Many Requests
     TOO_MANY_REQUESTS = _Code(429, True, None, "too many requests")
+    THROTTLING_QUOTA_EXCEEDED = _Code(
+        429, True, 89, "the principal's byte-rate quota is exceeded; retry after Retry-After"
+    )
     GROUP_MAX_SIZE_REACHED = _Code(429, False, 81, "the group has reached its member limit")
 
     # 500 Internal Server Error
