@@ -1,6 +1,29 @@
 -- The canonical schema after every migration (tests/migrations checks it).
 -- Regenerate: python -m tests.migrations.dump_schema > schema.sql
 
+CREATE TABLE acls (
+    principal      TEXT NOT NULL,
+    resource_type  TEXT NOT NULL CHECK (resource_type IN
+                       ('TOPIC', 'GROUP', 'TRANSACTIONAL_ID', 'CLUSTER')),
+    pattern_type   TEXT NOT NULL CHECK (pattern_type IN ('LITERAL', 'PREFIXED')),
+    resource_name  TEXT NOT NULL,
+    operation      TEXT NOT NULL CHECK (operation IN
+                       ('ALL', 'READ', 'WRITE', 'CREATE', 'DELETE', 'DESCRIBE', 'ALTER')),
+    permission     TEXT NOT NULL CHECK (permission IN ('ALLOW', 'DENY')),
+    created_ms     INTEGER NOT NULL,
+    PRIMARY KEY (principal, resource_type, pattern_type, resource_name, operation, permission)
+) WITHOUT ROWID;
+
+CREATE TABLE api_keys (
+    key_id       TEXT    PRIMARY KEY,
+    principal    TEXT    NOT NULL CHECK (length(principal) BETWEEN 1 AND 255),
+    salt         BLOB    NOT NULL,
+    hash         BLOB    NOT NULL,
+    description  TEXT    NOT NULL DEFAULT '',
+    created_ms   INTEGER NOT NULL,
+    revoked_ms   INTEGER
+) WITHOUT ROWID;
+
 CREATE TABLE consumer_group_members (
     group_id              TEXT    NOT NULL REFERENCES consumer_groups (group_id)
                                   ON DELETE CASCADE,
@@ -67,11 +90,28 @@ CREATE TABLE producer_id_blocks (
     next_start  INTEGER NOT NULL CHECK (next_start >= 0)
 );
 
+CREATE TABLE quotas (
+    principal           TEXT    PRIMARY KEY,
+    producer_byte_rate  INTEGER CHECK (producer_byte_rate > 0),
+    consumer_byte_rate  INTEGER CHECK (consumer_byte_rate > 0),
+    updated_ms          INTEGER NOT NULL
+) WITHOUT ROWID;
+
 CREATE TABLE schema_migrations (
     version    INTEGER PRIMARY KEY,
     name       TEXT    NOT NULL,
     applied_ms INTEGER NOT NULL
 );
+
+CREATE TABLE share_dead_letter_marks (
+    group_id       TEXT    NOT NULL,
+    topic_id       INTEGER NOT NULL,
+    partition      INTEGER NOT NULL CHECK (partition >= 0),
+    dlq_topic_id   INTEGER NOT NULL,
+    dlq_partition  INTEGER NOT NULL CHECK (dlq_partition >= 0),
+    from_offset    INTEGER NOT NULL CHECK (from_offset >= 0),
+    PRIMARY KEY (group_id, topic_id, partition)
+) WITHOUT ROWID;
 
 CREATE TABLE share_groups (
     group_id     TEXT    PRIMARY KEY,
@@ -88,16 +128,6 @@ CREATE TABLE share_partitions (
     updated_ms    INTEGER NOT NULL,
     PRIMARY KEY (group_id, topic_id, partition)
 );
-
-CREATE TABLE share_dead_letter_marks (
-    group_id       TEXT    NOT NULL,
-    topic_id       INTEGER NOT NULL,
-    partition      INTEGER NOT NULL CHECK (partition >= 0),
-    dlq_topic_id   INTEGER NOT NULL,
-    dlq_partition  INTEGER NOT NULL CHECK (dlq_partition >= 0),
-    from_offset    INTEGER NOT NULL CHECK (from_offset >= 0),
-    PRIMARY KEY (group_id, topic_id, partition)
-) WITHOUT ROWID;
 
 CREATE TABLE share_state_batches (
     group_id        TEXT    NOT NULL,
