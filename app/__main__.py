@@ -13,6 +13,7 @@ from typing import Any
 
 import uvicorn
 
+from app.api.connections import protocol_class, raise_fd_limit
 from app.config import Settings, SettingsError, describe
 from app.datadir import DataDirLocked
 from app.main import create_app
@@ -104,12 +105,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sluice: {exc}", file=sys.stderr)
         return 1
     app = create_app(settings, broker=broker, freeze_gc=True)
+    # connections beyond what the open-files limit allows would starve the storage of files
+    connections = raise_fd_limit(settings.max_connections)
     config = uvicorn.Config(
         app,
         host=settings.host,
         port=settings.port,
         loop="auto",
-        http="auto",
+        http=protocol_class(settings.replace(max_connections=connections)),
         log_level=settings.log_level,
         access_log=False,
         timeout_graceful_shutdown=30,

@@ -45,6 +45,33 @@ class Settings:
     )
     fsync_interval_ms: int = _setting(200, "fsync period when fsync=interval", 1, 60_000)
     max_request_bytes: int = _setting(16 * MiB, "largest request body", 1 * KiB, 1 * GiB)
+    # connections (app/api/connections.py) and request bodies (app/api/deps.py)
+    max_connections: int = _setting(
+        10_000,
+        "most open connections, WebSockets included; at the limit a new connection closes the "
+        "one that has waited longest for a request (the open-files limit is raised to fit)",
+        16,
+        1_000_000,
+    )
+    header_timeout_ms: int = _setting(
+        10_000,
+        "a connection must send a request's line and headers within this long of opening or "
+        "of its previous answer (408 and closed otherwise)",
+        100,
+        600_000,
+    )
+    body_timeout_ms: int = _setting(
+        60_000,
+        "a request body must arrive within this long of its headers (408 and closed otherwise)",
+        100,
+        3_600_000,
+    )
+    max_header_bytes: int = _setting(
+        64 * KiB, "largest request line and headers (431 and closed above)", 1 * KiB, 1 * MiB
+    )
+    max_headers: int = _setting(
+        100, "most header fields of a request (431 and closed above)", 8, 10_000
+    )
     max_record_bytes: int = _setting(
         1 * MiB, "largest record (key + value + headers)", 64, 64 * MiB
     )

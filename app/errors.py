@@ -66,6 +66,14 @@ class ErrorCode(enum.Enum):
     # 405 Method Not Allowed
     METHOD_NOT_ALLOWED = _Code(405, False, None, "method not allowed on this resource")
 
+    # 408 Request Timeout
+    REQUEST_TIMEOUT = _Code(
+        408,
+        True,
+        None,
+        "the request's headers or body did not arrive in time; the connection closes",
+    )
+
     # 409 Conflict
     TOPIC_ALREADY_EXISTS = _Code(409, False, 36, "the topic already exists")
     OFFSET_OUT_OF_RANGE = _Code(409, False, 1, "the offset is outside the log")
@@ -115,6 +123,11 @@ class ErrorCode(enum.Enum):
         429, True, 89, "the principal's byte-rate quota is exceeded; retry after Retry-After"
     )
     GROUP_MAX_SIZE_REACHED = _Code(429, False, 81, "the group has reached its member limit")
+
+    # 431 Request Header Fields Too Large
+    REQUEST_HEADER_FIELDS_TOO_LARGE = _Code(
+        431, False, None, "the request's headers are too large or too many"
+    )
 
     # 500 Internal Server Error
     INTERNAL = _Code(500, True, -1, "internal error")

@@ -205,6 +205,9 @@ def create_app(
         version=__version__,
         lifespan=lifespan,
         description="Kafka's queue and exactly-once semantics over plain HTTP.",
+        # a path with a trailing slash is 404, not a redirect to a Location built from the
+        # request's Host header (``/v1/topics/..%2f`` would send a client to ``/v1/topics/..``)
+        redirect_slashes=False,
     )
     app.state.broker = the_broker
     register_exception_handlers(app)

@@ -10,14 +10,16 @@ by ``app.main.RequestGate``, before a router runs.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import orjson
 from fastapi import Request
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
+from starlette.types import Message
 
-from app.errors import ErrorCode, InvalidRequest, TooLarge
+from app.errors import ErrorCode, InvalidRequest, SluiceError, TooLarge
 from app.feed import EventFeed
 from app.groups.coordinator import GroupCoordinator
 from app.reads import Reads
@@ -62,7 +64,10 @@ def share_admin(request: Request) -> ShareGroupAdmin:
 
 
 async def read_body(request: Request, limit: int) -> bytes:
-    """The body, refusing more than ``limit`` bytes before reading it all."""
+    """The body, refusing more than ``limit`` bytes before reading it all, and a body that
+    takes longer than ``body_timeout_ms`` to arrive (408 ``REQUEST_TIMEOUT``; the answer
+    closes the connection). A body that came with its headers, as most do, is taken at once
+    without a timer."""
     declared = request.headers.get("content-length")
     if declared is not None:
         try:
@@ -73,15 +78,38 @@ async def read_body(request: Request, limit: int) -> bytes:
                 )
         except ValueError:
             raise InvalidRequest(ErrorCode.INVALID_REQUEST, "invalid Content-Length") from None
+    message = await request.receive()
+    if message["type"] == "http.request" and not message.get("more_body", False):
+        body: bytes = message.get("body", b"")
+        if len(body) > limit:
+            raise TooLarge(ErrorCode.REQUEST_TOO_LARGE, f"the body exceeds {limit} bytes")
+    else:
+        timeout_ms = broker_of(request).settings.body_timeout_ms
+        try:
+            async with asyncio.timeout(timeout_ms / 1000):
+                body = await _rest_of_body(request, message, limit)
+        except TimeoutError:
+            raise SluiceError(
+                ErrorCode.REQUEST_TIMEOUT, f"the body did not arrive within {timeout_ms} ms"
+            ) from None
+    broker_of(request).metrics.bytes_in.inc(len(body))
+    return body
+
+
+async def _rest_of_body(request: Request, message: Message, limit: int) -> bytes:
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
+    while True:
+        if message["type"] != "http.request":  # http.disconnect: nobody will read an answer
+            raise InvalidRequest(ErrorCode.INVALID_REQUEST, "the client left during the body")
+        chunk: bytes = message.get("body", b"")
         size += len(chunk)
         if size > limit:
             raise TooLarge(ErrorCode.REQUEST_TOO_LARGE, f"the body exceeds {limit} bytes")
         chunks.append(chunk)
-    broker_of(request).metrics.bytes_in.inc(size)
-    return b"".join(chunks)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+        message = await request.receive()
 
 
 async def read_json(request: Request, limit: int, *, optional: bool = False) -> tuple[Any, bytes]:

@@ -15,8 +15,14 @@ from app.errors import ErrorCode, SluiceError
 log = logging.getLogger("sluice.api")
 
 
+# answers after which the connection is closed: the rest of the request may never come
+CLOSING = frozenset({ErrorCode.REQUEST_TIMEOUT})
+
+
 def error_response(err: SluiceError) -> Response:
     headers = {"Retry-After": "1"} if err.code.retriable and err.code.status >= 429 else None
+    if err.code in CLOSING:
+        headers = {"Connection": "close"}
     return Response(
         orjson.dumps({"error": err.to_dict()}),
         status_code=err.code.status,
