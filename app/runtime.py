@@ -40,6 +40,7 @@ from app.retention import Retention
 from app.share.admin import ShareGroupAdmin
 from app.share.coordinator import ShareGroupCoordinator
 from app.share.txn import ShareTxnParticipant
+from app.storage.health import StorageHealth
 from app.storage.manager import LogManager
 from app.supervisor import Supervisor
 from app.topics import TopicRegistry
@@ -63,10 +64,14 @@ class Broker:
         self.clock: Clock = clock or SystemClock()
         self.metrics = Metrics()
         self.data = DataDir(settings.data_dir)
-        self.db = Database(self.data.metadata)
+        self.storage_health = StorageHealth()
+        self.db = Database(self.data.metadata, self.storage_health)
         always = settings.fsync == "always"
         self.log_manager = LogManager(
-            self.data.logs, durable_reads=always, producer_state=ProducerStateManager
+            self.data.logs,
+            durable_reads=always,
+            producer_state=ProducerStateManager,
+            health=self.storage_health,
         )
         self.flusher = Flusher(
             always=always,
