@@ -689,8 +689,9 @@ class PartitionLog:
         self.txns.prune(self.log_start_offset)
 
     def close(self, *, clean: bool) -> None:
-        """Close files; a clean close flushes and checkpoints the whole log first."""
-        if clean:
+        """Close files; a clean close flushes and checkpoints the whole log first (not for an
+        offline log: its next open recovers it)."""
+        if clean and not self.offline:
             ticket = self.prepare_flush()
             if ticket is not None:
                 self.flush(ticket)

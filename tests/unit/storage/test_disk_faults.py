@@ -241,7 +241,10 @@ async def test_a_failed_fsync_reverts_the_log_to_its_durable_end(
     again.close(clean=True)
 
 
-def test_a_log_that_cannot_be_reopened_stays_offline_until_it_can(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [False, True], ids=["stays-up", "stopped"])
+def test_a_log_that_cannot_be_reopened_stays_offline_until_it_can(
+    tmp_path: Path, stop: bool
+) -> None:
     health = StorageHealth()
     lg = open_log(tmp_path / "p", health)
     expected = fill(lg, 2)
@@ -255,6 +258,13 @@ def test_a_log_that_cannot_be_reopened_stays_offline_until_it_can(tmp_path: Path
     with pytest.raises(StorageError):
         lg.append(batch(5), now_ms=0)
     fileio.remove()
+    if stop:  # closed while offline: the next open recovers the log as after a crash
+        lg.close(clean=True)
+        lg = open_log(tmp_path / "p", health)
+        assert lg.recovered_bytes_truncated == 0
+        assert values(lg)[:6] == expected  # (the unacknowledged batch may survive, whole)
+        lg.close(clean=True)
+        return
     lg.append(batch(5), now_ms=0)  # reopens at the durable end first
     assert not lg.offline and lg.log_end_offset == 9
     flush(lg)
