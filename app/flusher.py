@@ -5,6 +5,10 @@ The flusher task takes everything pending at that moment, fsyncs it in its own t
 appends queue up for the next round, moves the high watermarks and wakes the waiters. With
 ``fsync=interval`` nobody waits: the flusher fsyncs the dirty logs every interval.
 
+A log whose fsync fails is cut back to its durable end (``PartitionLog.revert_to_durable``):
+its waiters, of this round and queued for the next, are answered ``KAFKA_STORAGE_ERROR``; the
+other logs of the round complete as usual.
+
 New data is published to subscribers (``subscribe``): readers' long polls and share groups are
 told when a log has new records they may see, that is after the round that made them durable
 (fsync=always), or at once when appended (fsync=interval, where reads are not held back).

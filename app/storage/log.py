@@ -9,6 +9,10 @@ Durability is staged: ``prepare_flush`` (event loop) takes a ticket of dirty seg
 ``flush(ticket)`` fsyncs them (any thread, concurrent appends are fine) and writes the recovery
 checkpoint, ``complete_flush(ticket)`` (event loop) moves the high watermark.
 
+A failed write is cut off again (the segment keeps its size); a failed fsync makes the flusher
+call ``revert_to_durable``, which cuts the log back to the end of its last successful flush and
+opens it again from disk, because the kernel may have dropped the pages it could not write.
+
 The recovery checkpoint names a (segment, position) below which everything was fsynced; at open,
 segments before it are trusted without reading and only the tail is validated, so recovery time
 depends on the unflushed tail, not on the log's size.

@@ -159,9 +159,13 @@ def test_torn_bytes_that_cannot_be_cut_at_once_are_cut_before_the_next_append(
     again.close(clean=True)
 
 
-def test_a_failed_index_write_does_not_fail_the_append(tmp_path: Path) -> None:
+@pytest.mark.parametrize("cut_fails", [False, True], ids=["cut", "cut-fails"])
+def test_a_failed_index_write_does_not_fail_the_append(tmp_path: Path, cut_fails: bool) -> None:
     lg = open_log(tmp_path / "p")
-    fileio.install(fileio.Fault("write", errno.ENOSPC, partial=5, sticky=True, suffix=".index"))
+    faults = [fileio.Fault("write", errno.ENOSPC, partial=5, sticky=True, suffix=".index")]
+    if cut_fails:
+        faults.append(fileio.Fault("ftruncate", errno.EIO, sticky=True, suffix=".index"))
+    fileio.install(*faults)
     expected = fill(lg, 40)
     fileio.remove()
     assert len(lg.segments) > 1
