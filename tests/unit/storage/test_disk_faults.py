@@ -288,3 +288,28 @@ def test_health_logs_once_per_episode(caplog: pytest.LogCaptureFixture) -> None:
     assert "Input/output error" in health.last_error
     msgs = [r.getMessage() for r in caplog.records]
     assert len(msgs) == 3, msgs  # start, end, start
+
+
+def test_a_revert_removes_the_segments_rolled_since_the_durable_end(tmp_path: Path) -> None:
+    lg = open_log(tmp_path / "p")
+    expected = fill(lg, 10)
+    durable_segments = [s.base_offset for s in lg.segments]
+    for i in range(10, 40):  # rolls new segments, none of them durable
+        lg.append(batch(i), now_ms=0)
+    assert len(lg.segments) > len(durable_segments)
+    fileio.install(fileio.Fault("fsync", errno.EIO, suffix=".log"))
+    ticket = lg.prepare_flush()
+    assert ticket is not None
+    with pytest.raises(StorageError):
+        lg.flush(ticket)
+    fileio.remove()
+    assert lg.revert_to_durable(0) == 90
+    assert [s.base_offset for s in lg.segments] == durable_segments
+    assert sorted(n for n in os.listdir(lg.directory) if n.endswith(".log")) == [
+        f"{b:020d}.log" for b in durable_segments
+    ]
+    assert lg.log_end_offset == lg.high_watermark == 30 and values(lg) == expected
+    lg.close(clean=True)
+    again = open_log(tmp_path / "p")
+    assert values(again) == expected
+    again.close(clean=True)
