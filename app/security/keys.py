@@ -162,6 +162,7 @@ class KeyStore:
         self.required = True
         self._rows: dict[str, KeyRow] = {}
         self._verified: dict[str, Identity] = {}
+        self._headers: dict[bytes, Identity] = {}  # Authorization values seen valid
         self._data_version: int | None = None
 
     # --- the hot path ---
@@ -172,6 +173,19 @@ class KeyStore:
         if found is not None:
             return found
         return self._verify(key)
+
+    def authenticate_header(self, value: bytes) -> Identity | None:
+        """Who an ``Authorization`` header value (``Bearer <key>``) is: for a value seen
+        before, one dictionary lookup of the raw bytes."""
+        found = self._headers.get(value)
+        if found is not None:
+            return found
+        if value[:7].lower() != b"bearer ":
+            return None
+        identity = self.authenticate(value[7:].strip().decode("latin-1"))
+        if identity is not None:
+            self._headers[value] = identity
+        return identity
 
     def _verify(self, key: str) -> Identity | None:
         parts = split(key)
@@ -199,6 +213,7 @@ class KeyStore:
     def _apply(self, rows: list[KeyRow]) -> None:
         self._rows = {r.key_id: r for r in rows}
         self._verified = {}
+        self._headers = {}
         self.required = bool(rows)
         gone = {r.key_id for r in rows if r.revoked_ms is not None}
         self.sockets.revoke(gone, anonymous=self.required)
