@@ -86,6 +86,11 @@ def check_description(description: object) -> str:
     return description
 
 
+def parse_create(body: dict[str, Any]) -> tuple[str, str]:
+    """(principal, description) of the body of ``POST /v1/admin/keys``."""
+    return check_principal(body.get("principal")), check_description(body.get("description", ""))
+
+
 @dataclass(frozen=True, slots=True)
 class KeyRow:
     key_id: str
@@ -218,9 +223,8 @@ class KeyStore:
         gone = {r.key_id for r in rows if r.revoked_ms is not None}
         self.sockets.revoke(gone, anonymous=self.required)
 
-    async def create(self, principal: object, description: object = "") -> tuple[KeyRow, str]:
-        name = check_principal(principal)
-        text = check_description(description)
+    async def create(self, principal: str, description: str = "") -> tuple[KeyRow, str]:
+        name, text = parse_create({"principal": principal, "description": description})
         now = self.clock.now_ms()
         row, key = await self.db.run(lambda conn: insert_key(conn, name, text, now))
         await self.load()

@@ -14,7 +14,7 @@ import pytest
 from app.clock import FakeClock
 from app.errors import SluiceError
 from app.metadata.db import Database
-from app.security.keys import KeyStore, insert_key, revoke_key, split
+from app.security.keys import KeyStore, insert_key, parse_create, revoke_key, split
 from app.security.open_sockets import KEY_ID, REQUIRED, REVOKED
 
 HTTP_TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # RFC 9110 token characters
@@ -91,10 +91,12 @@ async def test_revoked_keys_are_refused_and_keys_stay_required(
 async def test_bad_principals_and_descriptions_are_refused(
     metadata_db: Database, clock: FakeClock, principal: object, description: object
 ) -> None:
-    keys = KeyStore(metadata_db, clock)
     with pytest.raises(SluiceError) as err:
-        await keys.create(principal, description)
+        parse_create({"principal": principal, "description": description})
     assert err.value.code.name == "INVALID_REQUEST"
+    if isinstance(principal, str) and isinstance(description, str):
+        with pytest.raises(SluiceError):
+            await KeyStore(metadata_db, clock).create(principal, description)
 
 
 async def test_changes_of_another_connection_are_seen_by_reload(
