@@ -169,6 +169,7 @@ class KeyStore:
         self._verified: dict[str, Identity] = {}
         self._headers: dict[bytes, Identity] = {}  # Authorization values seen valid
         self._data_version: int | None = None
+        self._loaded = False
 
     # --- the hot path ---
 
@@ -216,6 +217,9 @@ class KeyStore:
         self._apply(rows)
 
     def _apply(self, rows: list[KeyRow]) -> None:
+        if self._loaded and rows == list(self._rows.values()):
+            return  # another table changed (the server's own writes): keep what is verified
+        self._loaded = True
         self._rows = {r.key_id: r for r in rows}
         self._verified = {}
         self._headers = {}
