@@ -55,6 +55,7 @@ from app.api.schemas.records import (
     TopicPatch,
     TopicSummary,
 )
+from app.api.schemas.security import KeyCreate, KeyCreated, KeyDescription, KeyList, WhoAmI, WsToken
 from app.api.schemas.share import (
     AcquiredRange,
     PartitionError,
@@ -120,6 +121,7 @@ REQUEST_MODELS: list[type[BaseModel]] = [
     OffsetCommitRequest,  # consumer groups
     *SHARE_REQUEST_MODELS,  # share groups
     TxnAcknowledgementsRequest,  # transactional share acknowledgements
+    KeyCreate,  # API keys
 ]
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -169,6 +171,10 @@ __all__ = [
     "GroupOffsetLag",
     "GroupSummary",
     "InitProducerRequest",
+    "KeyCreate",
+    "KeyCreated",
+    "KeyDescription",
+    "KeyList",
     "ListOffsetsResponse",
     "LogStart",
     "OffsetCommitItem",
@@ -223,8 +229,10 @@ __all__ = [
     "TxnOffsetsRequest",
     "TxnOffsetsResponse",
     "TxnPartition",
+    "WhoAmI",
     "WireHeader",
     "WireRecord",
+    "WsToken",
     "documented_body",
     "examples",
 ]
