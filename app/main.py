@@ -19,6 +19,7 @@ from starlette.websockets import WebSocket
 from app import __version__
 from app.api.errors import error_response, register_exception_handlers
 from app.api.routes import (
+    admin_acls,
     consume,
     dashboard,
     events,
@@ -35,6 +36,7 @@ from app.clock import Clock
 from app.config import Settings
 from app.errors import ErrorCode, SluiceError, Unavailable
 from app.runtime import Broker
+from app.security import permissions
 
 # The hot endpoints: produce, share fetch and acknowledge, commit. RequestGate calls them
 # itself (see there).
@@ -219,6 +221,8 @@ def create_app(
     app.include_router(consume.router)
     app.include_router(events.router)
     app.include_router(dashboard.router)
+    app.include_router(admin_acls.router)
+    permissions.check_complete(app)  # a route that does not say what it needs: no server
     app.add_middleware(RequestGate, broker=the_broker, direct=direct_routes())
 
     def openapi() -> dict[str, Any]:
