@@ -17,6 +17,7 @@ from app.config import Settings, SettingsError, describe
 from app.datadir import DataDirLocked
 from app.main import create_app
 from app.runtime import Broker
+from app.security import acls_cli
 
 # how long the WebSocket handlers get to send their own close frames at shutdown
 SOCKETS_CLOSE_S = 0.2
@@ -78,11 +79,15 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir")
     serve.add_argument("--fsync", choices=("always", "interval"))
     serve.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
+    serve.add_argument("--super-users", help="principals every ACL check allows, comma-separated")
+    acls_cli.register(sub)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "acls":
+        return acls_cli.main(args)
     try:
         settings = Settings.from_env(
             host=args.host,
@@ -90,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
             data_dir=args.data_dir,
             fsync=args.fsync,
             log_level=args.log_level,
+            super_users=args.super_users,
         )
     except SettingsError as exc:
         print(f"sluice: {exc}", file=sys.stderr)
