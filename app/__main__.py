@@ -17,7 +17,8 @@ from app.config import Settings, SettingsError, describe
 from app.datadir import DataDirLocked
 from app.main import create_app
 from app.runtime import Broker
-from app.security import acls_cli
+from app.security import acls_cli, keys_cli
+from app.security.exposure import refusal
 
 # how long the WebSocket handlers get to send their own close frames at shutdown
 SOCKETS_CLOSE_S = 0.2
@@ -81,6 +82,15 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
     serve.add_argument("--super-users", help="principals every ACL check allows, comma-separated")
     acls_cli.register(sub)
+    serve.add_argument(
+        "--allow-anonymous",
+        action="store_true",
+        default=None,
+        help="serve without API keys on an address other than loopback",
+    )
+    serve.add_argument("--tls-certfile", help="PEM certificate: serve HTTPS and wss://")
+    serve.add_argument("--tls-keyfile", help="PEM private key of --tls-certfile")
+    keys_cli.register(sub)
     return p
 
 
@@ -88,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "acls":
         return acls_cli.main(args)
+    if args.command == "keys":
+        return keys_cli.main(args)
     try:
         settings = Settings.from_env(
             host=args.host,
@@ -96,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
             fsync=args.fsync,
             log_level=args.log_level,
             super_users=args.super_users,
+            allow_anonymous=args.allow_anonymous,
+            tls_certfile=args.tls_certfile,
+            tls_keyfile=args.tls_keyfile,
         )
     except SettingsError as exc:
         print(f"sluice: {exc}", file=sys.stderr)
@@ -109,6 +124,11 @@ def main(argv: list[str] | None = None) -> int:
     except DataDirLocked as exc:
         print(f"sluice: {exc}", file=sys.stderr)
         return 1
+    refused = refusal(settings, broker.data.metadata)
+    if refused is not None:
+        broker.data.unlock()
+        print(f"sluice: {refused}", file=sys.stderr)
+        return 2
     app = create_app(settings, broker=broker, freeze_gc=True)
     config = uvicorn.Config(
         app,
@@ -121,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
         timeout_graceful_shutdown=30,
         ws_max_size=settings.ws_max_frame_bytes,
         lifespan="on",
+        ssl_certfile=settings.tls_certfile or None,
+        ssl_keyfile=settings.tls_keyfile or None,
     )
     server = _Server(config)
     server.broker = broker

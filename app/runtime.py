@@ -39,6 +39,8 @@ from app.reads import Reads
 from app.retention import Retention
 from app.security.acls import AclStore
 from app.security.authorizer import Authorizer
+from app.security.keys import KeyStore
+from app.security.tokens import WsTokens
 from app.share.admin import ShareGroupAdmin
 from app.share.coordinator import ShareGroupCoordinator
 from app.share.txn import ShareTxnParticipant
@@ -129,6 +131,8 @@ class Broker:
             super_users=(u.strip() for u in settings.super_users.split(",") if u.strip())
         )
         self.acls = AclStore(self.db, self.authorizer, self.clock)
+        self.keys = KeyStore(self.db, self.clock)
+        self.ws_tokens = WsTokens(self.clock, settings.ws_token_ttl_ms)
         self.supervisor = Supervisor()
         self.ready = False
         self.stopped = False
@@ -142,6 +146,7 @@ class Broker:
             applied = await migrate(self.db.writer)
             if applied:
                 log.info("applied migrations: %s", ", ".join(applied))
+            await self.keys.reload_if_changed()
             await self.topics.load(self.clock.now_ms())
             await self.producer_ids.load()
             await self.transactions.load()
@@ -165,6 +170,7 @@ class Broker:
         run("share-sessions", self.share.membership.run_sessions)
         run("events-publisher", self.feed.run)
         run("acl-reload", self.acls.run)
+        run("keys-watch", self.keys.watch)
         self.ready = True
         log.info("ready: %d topics in %s", len(self.topics.topics), self.data.path)
 

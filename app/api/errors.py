@@ -17,6 +17,8 @@ log = logging.getLogger("sluice.api")
 
 def error_response(err: SluiceError) -> Response:
     headers = {"Retry-After": "1"} if err.code.retriable and err.code.status >= 429 else None
+    if err.code is ErrorCode.UNAUTHENTICATED:
+        headers = {"WWW-Authenticate": "Bearer"}
     return Response(
         orjson.dumps({"error": err.to_dict()}),
         status_code=err.code.status,

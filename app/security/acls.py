@@ -60,7 +60,7 @@ class Permission(enum.Enum):
 CLUSTER_NAME = "kafka-cluster"  # the cluster's one resource, named as Kafka names it
 WILDCARD = "*"  # a literal name (or principal) matching every one
 PRINCIPAL_MAX_CHARS = 255
-PRINCIPAL_PATTERN = r"^(\*|[A-Za-z0-9._@:=+/-]{1,255})$"
+PRINCIPAL_PATTERN = r"^(\*|[A-Za-z0-9._@:-]{1,255})$"  # a key's principal (app.security.keys)
 NAME_PATTERN = r"^(\*|[A-Za-z0-9._-]{1,249})$"  # a name, a prefix, or the wildcard
 _PRINCIPAL = re.compile(PRINCIPAL_PATTERN[1:-1])
 _NAME = re.compile(NAME_PATTERN[1:-1])
@@ -131,7 +131,7 @@ def principal(value: Any, where: str = "principal") -> str:
         return value
     raise InvalidRequest(
         ErrorCode.INVALID_REQUEST,
-        f"{where}: expected 1-{PRINCIPAL_MAX_CHARS} characters of [A-Za-z0-9._@:=+/-], "
+        f"{where}: expected 1-{PRINCIPAL_MAX_CHARS} characters of [A-Za-z0-9._@:-], "
         "or * for every principal",
     )
 

@@ -13,7 +13,8 @@ and so on). Each entry has:
   a transactional id, the groups and topics of transactional offsets…), in words, with
   ``require`` and ``require_all``;
 - ``access``: ``"checked"``; ``"filtered"``, a listing that shows only what the principal may
-  DESCRIBE (``visible``); or ``"public"``.
+  DESCRIBE (``visible``); ``"authenticated"``, any valid key (about the caller itself); or
+  ``"public"``.
 
 Every route of the app must have an entry: ``check_complete`` refuses to build an app with a
 route the table lacks, and a test generated from the route list asks every route, as a
@@ -67,7 +68,7 @@ FAILED: dict[ResourceType, ErrorCode] = {
 _WORDS = {TOPIC: "topic", GROUP: "group", TXN: "transactional id"}
 WS = "WS"  # the method of a WebSocket route in the table
 
-Access = Literal["checked", "filtered", "public"]
+Access = Literal["checked", "filtered", "authenticated", "public"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +110,7 @@ def _c(op: Operation) -> Check:
 
 PUBLIC = Need(access="public")
 FILTERED = Need(access="filtered")
+AUTHENTICATED = Need(access="authenticated")  # a valid key, no ACL: about the caller itself
 
 T, SG, G, X = (
     "/v1/topics",
@@ -189,6 +191,9 @@ PERMISSIONS: dict[str, Need] = {
     f"WS {SG}/consume": _need(_g(READ), body="READ on the topics of the subscribe frame"),
     # the event feed: every entity the principal may DESCRIBE
     "WS /v1/events": FILTERED,
+    # the caller's own principal, and a one-use token for a WebSocket of the same principal
+    "GET /v1/auth/whoami": AUTHENTICATED,
+    "POST /v1/auth/ws-token": AUTHENTICATED,
 }
 
 _ADMIN_PREFIX = "/v1/admin/"

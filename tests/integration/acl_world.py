@@ -1,9 +1,9 @@
 """A running app with a few of everything, and principals to ask it things as.
 
-``World`` serves an in-process app (Starlette's test client: HTTP and WebSockets) whose
-super-user ``admin`` made topics, groups, share groups and transactional ids; ``principal``
-gives the headers a principal's requests carry, ``grant`` and ``revoke`` change its ACLs
-through the admin endpoints.
+``World`` serves an in-process app (Starlette's test client: HTTP and WebSockets) that
+requires API keys, whose super-user ``admin`` made topics, groups, share groups and
+transactional ids; ``principal`` creates a real key for a principal and answers the headers its
+requests carry; ``grant`` and ``revoke`` change its ACLs through the admin endpoints.
 """
 
 from __future__ import annotations
@@ -11,17 +11,15 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 from starlette.exceptions import StarletteDeprecationWarning
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.config import Settings
 from app.main import create_app
-from app.security import PRINCIPAL
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", StarletteDeprecationWarning)
@@ -29,20 +27,6 @@ with warnings.catch_warnings():
 
 ADMIN = "admin"
 Headers = dict[str, str]
-
-
-class AsPrincipal:
-    """Sets the principal of each request from its ``x-principal`` header."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] in ("http", "websocket"):
-            for k, v in scope["headers"]:
-                if k == b"x-principal":
-                    scope[PRINCIPAL] = v.decode()
-        await self.app(scope, receive, send)
 
 
 def acl(
@@ -65,9 +49,13 @@ class World:
     tx_epoch: int = 0
     idempotent_pid: int = 0
     share_member: str = ""
+    keys: dict[str, str] = field(default_factory=dict)  # principal → its key
 
     def principal(self, name: str) -> Headers:
-        return {"x-principal": name}
+        """The headers of ``name``'s requests (its key is created the first time)."""
+        if name not in self.keys:
+            self.keys[name] = self.admin("POST", "/v1/admin/keys", {"principal": name})["key"]
+        return {"authorization": f"Bearer {self.keys[name]}", "x-principal": name}
 
     def name_of(self, who: Headers) -> str:
         return who["x-principal"]
@@ -113,8 +101,14 @@ def start_world(tmp: Path, **settings: Any) -> Iterator[World]:
     app = create_app(
         Settings(data_dir=str(tmp / "data"), super_users=ADMIN, events_interval_ms=50, **settings)
     )
-    with TestClient(AsPrincipal(app)) as client:
+    with TestClient(app) as client:
         w = World(client)
+        # the first key is created without one (the server has none yet); from then on every
+        # request needs a key
+        r = client.post("/v1/admin/keys", json={"principal": ADMIN})
+        assert r.status_code == 201, r.text
+        w.keys[ADMIN] = r.json()["key"]
+        assert client.get("/v1/topics").status_code == 401
         for name, partitions in (("orders", 2), ("doomed", 1), ("dlq", 1)):
             w.admin("POST", "/v1/topics", {"name": name, "partitions": partitions})
         w.admin(

@@ -297,6 +297,14 @@ def test_every_route_refuses_without_its_acls_and_serves_with_them(world: World,
     if need.access == "public":
         assert key in PUBLIC, f"{key} is public in the table but not known public here"
         return
+    if method != "WS":  # no key at all: 401, whatever the route needs
+        r = world.client.request(method, _example_path(path))
+        assert r.status_code == 401, (key, r.status_code, r.text)
+        assert r.json()["error"]["code"] == "UNAUTHENTICATED"
+    if need.access == "authenticated":  # any valid key, no ACL
+        r = world.call(world.principal("nobody"), method, path)
+        assert r.status_code == 200, (key, r.text)
+        return
     if key in LISTINGS:
         _listing(world, key)
         return
@@ -336,6 +344,10 @@ def test_every_route_refuses_without_its_acls_and_serves_with_them(world: World,
             r = world.call(who, method, case.path, case.body, case.query)
             assert r.status_code == 403, (key, "without", dropped, r.status_code, r.text)
             world.grant(who, *dropped)
+
+
+def _example_path(template: str) -> str:
+    return re.sub(r"\{[^}]*\}", "x", template)
 
 
 def _params(template: str) -> list[str]:

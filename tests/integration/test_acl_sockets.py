@@ -1,32 +1,23 @@
-"""A push socket whose principal may not read, then may, then may no longer: the subscribe is
-refused with an error frame, and once the ACL goes the socket is closed with 1008 and its
-records are released (the project's in-process ASGI socket, on the app's own loop)."""
+"""A push socket whose principal (a real key) may not read, then may, then may no longer: the
+subscribe is refused with an error frame, and once the ACL goes the socket is closed with 1008
+and its records are released (the project's in-process ASGI socket, on the app's own loop)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from starlette.types import ASGIApp, Receive, Scope, Send
-
 from app.config import Settings
-from app.security import PRINCIPAL
 from app.security.acls import AclFilter, ResourceType, binding
 
-from .conftest import running
+from .conftest import Served, running
 from .helpers import create_topic, produce
 from .ws_client import AsgiSocket, Closed
 
 
-class As:
-    """The app, every request of it made by ``principal``."""
-
-    def __init__(self, app: ASGIApp, principal: str) -> None:
-        self.app = app
-        self.principal = principal
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        scope[PRINCIPAL] = self.principal
-        await self.app(scope, receive, send)
+async def _key(s: Served, principal: str) -> list[tuple[bytes, bytes]]:
+    """The handshake header of a new key of ``principal`` (keys are required from then on)."""
+    _, key = await s.broker.keys.create(principal, "")
+    return [(b"authorization", f"Bearer {key}".encode())]
 
 
 async def test_a_push_socket_refuses_topics_and_closes_when_its_acls_go(
@@ -36,8 +27,11 @@ async def test_a_push_socket_refuses_topics_and_closes_when_its_acls_go(
         await create_topic(s.client, "orders", 2)
         acls = s.broker.acls
         await acls.add(binding("pat", "GROUP", "sg", "READ", "ALLOW"))
-        app = As(s.app, "pat")
-        async with AsgiSocket(app, "/v1/share-groups/sg/consume") as ws:  # type: ignore[arg-type]
+        await acls.add(binding("admin", "TOPIC", "*", "ALL", "ALLOW"))
+        await acls.add(binding("admin", "GROUP", "*", "ALL", "ALLOW"))
+        pat = await _key(s, "pat")
+        s.client.headers["authorization"] = dict(await _key(s, "admin"))[b"authorization"].decode()
+        async with AsgiSocket(s.app, "/v1/share-groups/sg/consume", headers=pat) as ws:
             await ws.send({"type": "subscribe", "topics": ["orders"]})
             frame = await ws.receive()
             assert frame["type"] == "error"
@@ -68,8 +62,8 @@ async def test_a_push_socket_without_read_on_its_group_is_refused_at_connect(
     settings_factory: Callable[..., Settings],
 ) -> None:
     async with running(settings_factory()) as s:
-        app = As(s.app, "pat")
-        async with AsgiSocket(app, "/v1/share-groups/sg/consume") as ws:  # type: ignore[arg-type]
+        pat = await _key(s, "pat")
+        async with AsgiSocket(s.app, "/v1/share-groups/sg/consume", headers=pat) as ws:
             frame = await ws.receive()
             assert frame["error"]["code"] == "GROUP_AUTHORIZATION_FAILED"
             try:

@@ -259,7 +259,7 @@ def test_bindings_written_by_another_connection_take_effect(world: World, tmp_pa
     w = world
     ann = w.principal("ann")
     assert code(w.call(ann, "GET", "/v1/topics/orders")) == "TOPIC_AUTHORIZATION_FAILED"
-    broker = w.client.app.app.state.broker  # type: ignore[attr-defined]
+    broker = w.client.app.state.broker  # type: ignore[attr-defined]
     with sqlite3.connect(broker.db.path) as conn:
         conn.execute(
             "INSERT INTO acls VALUES ('ann', 'TOPIC', 'LITERAL', 'orders', 'DESCRIBE', 'ALLOW', 0)"

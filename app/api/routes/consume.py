@@ -26,6 +26,7 @@ from app.api.wire import frames
 from app.errors import ErrorCode, InvalidRequest, SluiceError
 from app.security import permissions
 from app.security.acls import Operation, ResourceType
+from app.security.open_sockets import Revocation
 from app.share.push import PushSession
 from app.share.session_state import FRAMES, SessionState
 from app.topics import validate_name
@@ -106,8 +107,11 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
         await asyncio.gather(*loops, return_exceptions=True)
         loops.clear()
 
-    # the server stopping ends every push socket with 1001 (the session ends as for a close)
+    # the server stopping ends every push socket with 1001, the key it was opened with
+    # revoked with 1008 (either way the session ends as for a close)
     watcher = asyncio.create_task(_close_at_shutdown(b.share.stopped, outbox))
+    revocation = b.keys.sockets.add(websocket.scope)
+    revoked = asyncio.create_task(_close_when_revoked(revocation, outbox))
     try:
         try:
             validate_name(group_id, "group")
@@ -179,6 +183,8 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
                 await outbox.send(frames.error(exc))
     finally:
         watcher.cancel()
+        revoked.cancel()
+        b.keys.sockets.discard(revocation)
         await stop_loops()
         outbox.closed = True
         # released even when this handler is cancelled (the server stopping)
@@ -223,6 +229,11 @@ async def _push(
 async def _close_at_shutdown(stopped: asyncio.Event, outbox: Outbox) -> None:
     await stopped.wait()
     await outbox.close(CLOSE_GOING_AWAY, "server stopping")
+
+
+async def _close_when_revoked(revocation: Revocation, outbox: Outbox) -> None:
+    reason = await revocation.wait()
+    await outbox.close(CLOSE_POLICY, reason)
 
 
 async def _timers(session: PushSession) -> None:
