@@ -39,7 +39,7 @@ from app.config import Settings
 from app.errors import ErrorCode, SluiceError, Unavailable
 from app.runtime import Broker
 from app.security import permissions
-from app.security.authentication import Authenticator, selecting_subprotocol
+from app.security.authentication import Authenticator, is_public, selecting_subprotocol
 
 # The hot endpoints: produce, share fetch and acknowledge, commit. RequestGate calls them
 # itself (see there).
@@ -260,10 +260,31 @@ def create_app(
                 schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
                 components.update(schema.pop("$defs", {}))
                 components[model.__name__] = schema
-            # Malformed requests are 400 INVALID_REQUEST (see ErrorBody), never 422.
-            for operations in doc.get("paths", {}).values():
-                for operation in operations.values():
+            # Malformed requests are 400 INVALID_REQUEST (see ErrorBody), never 422. Once API
+            # keys exist every non-public operation needs one (401 without), and the ACLs its
+            # entry in app.security.permissions names (403 without).
+            components_root = doc["components"]
+            components_root["securitySchemes"] = {"apiKey": {"type": "http", "scheme": "bearer"}}
+            unauthenticated = {
+                "description": "no valid API key (the server requires keys)",
+                "content": {
+                    "application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}
+                },
+            }
+            forbidden = {
+                "description": "the key's principal lacks the ACL the operation needs "
+                "(*_AUTHORIZATION_FAILED)",
+                "content": unauthenticated["content"],
+            }
+            for path, operations in doc.get("paths", {}).items():
+                for method, operation in operations.items():
                     operation.get("responses", {}).pop("422", None)
+                    if not is_public(path):
+                        operation["security"] = [{"apiKey": []}, {}]
+                        operation.setdefault("responses", {})["401"] = unauthenticated
+                    need = permissions.need_of(method.upper(), path)
+                    if need is not None and need.access == "checked":
+                        operation.setdefault("responses", {})["403"] = forbidden
             components.pop("HTTPValidationError", None)
             components.pop("ValidationError", None)
             app.openapi_schema = doc

@@ -56,6 +56,7 @@ from app.api.schemas.records import (
     TopicPatch,
     TopicSummary,
 )
+from app.api.schemas.security import KeyCreate, KeyCreated, KeyDescription, KeyList, WhoAmI, WsToken
 from app.api.schemas.share import (
     AcquiredRange,
     PartitionError,
@@ -122,6 +123,7 @@ REQUEST_MODELS: list[type[BaseModel]] = [
     *SHARE_REQUEST_MODELS,  # share groups
     TxnAcknowledgementsRequest,  # transactional share acknowledgements
     AclBindingRequest,  # admin
+    KeyCreate,  # API keys
 ]
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -172,6 +174,10 @@ __all__ = [
     "GroupOffsetLag",
     "GroupSummary",
     "InitProducerRequest",
+    "KeyCreate",
+    "KeyCreated",
+    "KeyDescription",
+    "KeyList",
     "ListOffsetsResponse",
     "LogStart",
     "OffsetCommitItem",
@@ -226,8 +232,10 @@ __all__ = [
     "TxnOffsetsRequest",
     "TxnOffsetsResponse",
     "TxnPartition",
+    "WhoAmI",
     "WireHeader",
     "WireRecord",
+    "WsToken",
     "documented_body",
     "examples",
 ]
