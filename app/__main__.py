@@ -17,7 +17,7 @@ from app.config import Settings, SettingsError, describe
 from app.datadir import DataDirLocked
 from app.main import create_app
 from app.runtime import Broker
-from app.security import keys_cli
+from app.security import acls_cli, keys_cli
 from app.security.exposure import refusal
 
 # how long the WebSocket handlers get to send their own close frames at shutdown
@@ -80,6 +80,8 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir")
     serve.add_argument("--fsync", choices=("always", "interval"))
     serve.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
+    serve.add_argument("--super-users", help="principals every ACL check allows, comma-separated")
+    acls_cli.register(sub)
     serve.add_argument(
         "--allow-anonymous",
         action="store_true",
@@ -94,6 +96,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "acls":
+        return acls_cli.main(args)
     if args.command == "keys":
         return keys_cli.main(args)
     try:
@@ -103,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
             data_dir=args.data_dir,
             fsync=args.fsync,
             log_level=args.log_level,
+            super_users=args.super_users,
             allow_anonymous=args.allow_anonymous,
             tls_certfile=args.tls_certfile,
             tls_keyfile=args.tls_keyfile,

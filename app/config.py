@@ -160,6 +160,10 @@ class Settings:
         "origins of other sites whose pages may open WebSockets, comma-separated (e.g. "
         "'https://ops.example.com'), or '*' for any; pages of this server always may",
     )
+    super_users: str = _setting(
+        "",
+        "principals that every ACL check allows, comma-separated (e.g. 'admin,ops')",
+    )
     ws_max_credits: int = _setting(
         10_000,
         "widest credit window of a push session (larger credits are clamped)",

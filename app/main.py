@@ -19,6 +19,7 @@ from starlette.websockets import WebSocket
 from app import __version__
 from app.api.errors import error_response, register_exception_handlers
 from app.api.routes import (
+    admin_acls,
     admin_keys,
     auth,
     consume,
@@ -37,6 +38,7 @@ from app.clock import Clock
 from app.config import Settings
 from app.errors import ErrorCode, SluiceError, Unavailable
 from app.runtime import Broker
+from app.security import permissions
 from app.security.authentication import Authenticator, is_public, selecting_subprotocol
 
 # The hot endpoints: produce, share fetch and acknowledge, commit. RequestGate calls them
@@ -242,6 +244,8 @@ def create_app(
     app.include_router(consume.router)
     app.include_router(events.router)
     app.include_router(dashboard.router)
+    app.include_router(admin_acls.router)
+    permissions.check_complete(app)  # a route that does not say what it needs: no server
     app.include_router(auth.router)
     app.include_router(admin_keys.router)
     app.add_middleware(RequestGate, broker=the_broker, direct=direct_routes())
@@ -257,7 +261,8 @@ def create_app(
                 components.update(schema.pop("$defs", {}))
                 components[model.__name__] = schema
             # Malformed requests are 400 INVALID_REQUEST (see ErrorBody), never 422. Once API
-            # keys exist every non-public operation needs one (401 without).
+            # keys exist every non-public operation needs one (401 without), and the ACLs its
+            # entry in app.security.permissions names (403 without).
             components_root = doc["components"]
             components_root["securitySchemes"] = {"apiKey": {"type": "http", "scheme": "bearer"}}
             unauthenticated = {
@@ -266,12 +271,20 @@ def create_app(
                     "application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}
                 },
             }
+            forbidden = {
+                "description": "the key's principal lacks the ACL the operation needs "
+                "(*_AUTHORIZATION_FAILED)",
+                "content": unauthenticated["content"],
+            }
             for path, operations in doc.get("paths", {}).items():
-                for operation in operations.values():
+                for method, operation in operations.items():
                     operation.get("responses", {}).pop("422", None)
                     if not is_public(path):
                         operation["security"] = [{"apiKey": []}, {}]
                         operation.setdefault("responses", {})["401"] = unauthenticated
+                    need = permissions.need_of(method.upper(), path)
+                    if need is not None and need.access == "checked":
+                        operation.setdefault("responses", {})["403"] = forbidden
             components.pop("HTTPValidationError", None)
             components.pop("ValidationError", None)
             app.openapi_schema = doc

@@ -5,8 +5,8 @@ Built, bottom up: the data directory, the metadata database and the partition lo
 flusher (group-commit fsync, publishing new data); topics; the appender (the one append
 path); the transaction coordinator (markers through the appender; consumer-group offsets and
 share-group acknowledgements as its participants); produce, reads and retention; consumer and
-share groups; the event feed of dashboards. Routers reach each service through
-``app.api.deps``.
+share groups; the event feed of dashboards; the ACLs and their authorizer. Routers reach
+each service through ``app.api.deps``.
 
 Start is: lock the directory, migrate and load the metadata, open the logs (recovery), start
 the flusher and the share state writer, finish every interrupted transaction end, start the
@@ -37,6 +37,8 @@ from app.producers.manager import ProducerStateManager
 from app.producers.produce import ProduceService
 from app.reads import Reads
 from app.retention import Retention
+from app.security.acls import AclStore
+from app.security.authorizer import Authorizer
 from app.security.keys import KeyStore
 from app.security.tokens import WsTokens
 from app.share.admin import ShareGroupAdmin
@@ -130,6 +132,10 @@ class Broker:
         )
         self.flusher.subscribe(self.reads.on_new_data)
         self.flusher.subscribe(self.share.on_data)
+        self.authorizer = Authorizer(
+            super_users=(u.strip() for u in settings.super_users.split(",") if u.strip())
+        )
+        self.acls = AclStore(self.db, self.authorizer, self.clock)
         self.keys = KeyStore(self.db, self.clock)
         self.ws_tokens = WsTokens(self.clock, settings.ws_token_ttl_ms)
         self.supervisor = Supervisor()
@@ -151,6 +157,7 @@ class Broker:
             await self.transactions.load()
             await self.groups.load()
             await self.share.load()
+            await self.acls.reload_if_changed()
         except BaseException:
             await self.db.close()
             self.data.unlock()
@@ -167,6 +174,7 @@ class Broker:
         run("share-timers", self.share.run_timers)
         run("share-sessions", self.share.membership.run_sessions)
         run("events-publisher", self.feed.run)
+        run("acl-reload", self.acls.run)
         run("keys-watch", self.keys.watch)
         self.ready = True
         log.info("ready: %d topics in %s", len(self.topics.topics), self.data.path)

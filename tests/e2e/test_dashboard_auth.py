@@ -32,7 +32,9 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture(scope="module")
 def keyed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    s = ServerProcess(tmp_path_factory.mktemp("keyed") / "data", free_port(), dict(os.environ))
+    # super-users: this test is about keys in the browser; ACLs are tested on their own
+    env = {**os.environ, "SLUICE_SUPER_USERS": "admin,viewer"}
+    s = ServerProcess(tmp_path_factory.mktemp("keyed") / "data", free_port(), env)
     s.start()
     yield s
     assert s.stop() == 0, s.logs()

@@ -52,7 +52,7 @@ def until(condition: Callable[[], bool], timeout: float) -> float:
 
 
 async def test_keys_command_beside_a_running_server(server_factory: ServerFactory) -> None:
-    server = server_factory()
+    server = server_factory(SLUICE_SUPER_USERS="admin,alice")  # keys here; ACLs elsewhere
     server.start()
     with httpx.Client(base_url=server.url, timeout=10) as http:
         assert http.get("/v1/auth/whoami").json() == {"principal": None, "keys_required": False}
@@ -102,7 +102,7 @@ async def test_keys_command_beside_a_running_server(server_factory: ServerFactor
 async def test_revoking_a_key_closes_its_push_socket_and_releases_its_records(
     server_factory: ServerFactory,
 ) -> None:
-    server = server_factory()
+    server = server_factory(SLUICE_SUPER_USERS="admin,alice")  # keys here; ACLs elsewhere
     server.start()
     async with httpx.AsyncClient(base_url=server.url, timeout=10) as anon:
         admin_key = (await anon.post("/v1/admin/keys", json={"principal": "admin"})).json()["key"]

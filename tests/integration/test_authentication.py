@@ -32,7 +32,11 @@ def client(
     settings_factory: Callable[..., Settings], fake_clock: FakeClock
 ) -> Iterator[TestClient]:
     app = create_app(
-        settings_factory(events_interval_ms=50, ws_token_ttl_ms=30_000), clock=fake_clock
+        # super-users: these tests are about keys; what a principal may do is the ACL tests'
+        settings_factory(
+            events_interval_ms=50, ws_token_ttl_ms=30_000, super_users="admin,alice,bob"
+        ),
+        clock=fake_clock,
     )
     with TestClient(app) as c:
         yield c

@@ -19,7 +19,7 @@ import pytest
 from pydantic import BaseModel
 
 from app.api import schemas
-from app.api.wire import groups, records, topics, txn
+from app.api.wire import acls, groups, records, topics, txn
 from app.config import Settings
 from app.errors import ErrorCode, InvalidRequest, SluiceError
 from app.security import keys
@@ -76,6 +76,7 @@ PARSERS: dict[type[BaseModel], Callable[[dict[str, Any]], object]] = {
     schemas.OffsetCommitRequest: groups.parse_commit,
     schemas.ShareGroupConfig: lambda b: group_config.validate(b, {}, SETTINGS),
     schemas.TxnAcknowledgementsRequest: _txn_acks,
+    schemas.AclBindingRequest: acls.parse_binding,
     schemas.KeyCreate: keys.parse_create,
 }
 

@@ -1,6 +1,6 @@
 """API keys, administered over HTTP (docs/security.md): create (the only time a key's secret
 is shown), list (never a secret), revoke. Like every endpoint but the public ones, these need a
-valid key once any key exists."""
+valid key once any key exists, and DESCRIBE (list) or ALTER (create, revoke) on the cluster."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from starlette.responses import Response
 from app.api import deps, schemas
 from app.api.deps import json_response, read_object
 from app.api.schemas import ERRORS
+from app.security import permissions
+from app.security.acls import Operation
 from app.security.keys import parse_create
 
 router = APIRouter(prefix="/v1/admin/keys", tags=["admin"])
@@ -23,6 +25,7 @@ router = APIRouter(prefix="/v1/admin/keys", tags=["admin"])
     responses={201: {"model": schemas.KeyCreated}, **ERRORS},
 )
 async def create_key(request: Request) -> Response:
+    permissions.require_cluster(request, Operation.ALTER)
     b = deps.broker_of(request)
     principal, description = parse_create(await read_object(request, b.settings.max_request_bytes))
     row, key = await b.keys.create(principal, description)
@@ -41,10 +44,12 @@ async def create_key(request: Request) -> Response:
     "", summary="List API keys (never their secrets)", responses={200: {"model": schemas.KeyList}}
 )
 async def list_keys(request: Request) -> Response:
+    permissions.require_cluster(request, Operation.DESCRIBE)
     return json_response({"keys": [r.public() for r in deps.broker_of(request).keys.list()]})
 
 
 @router.delete("/{key_id}", status_code=204, summary="Revoke an API key", responses=ERRORS)
 async def revoke_key(key_id: str, request: Request) -> Response:
+    permissions.require_cluster(request, Operation.ALTER)
     await deps.broker_of(request).keys.revoke(key_id)
     return Response(status_code=204)

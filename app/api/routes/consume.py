@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -24,6 +24,8 @@ from fastapi import APIRouter, WebSocket
 from app.api import deps
 from app.api.wire import frames
 from app.errors import ErrorCode, InvalidRequest, SluiceError
+from app.security import permissions
+from app.security.acls import Operation, ResourceType
 from app.security.open_sockets import Revocation
 from app.share.push import PushSession
 from app.share.session_state import FRAMES, SessionState
@@ -76,6 +78,16 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
     loops: list[asyncio.Task[None]] = []
     closing: list[asyncio.Task[None]] = []  # a close after a loop failed
 
+    topics: list[str] = []  # those subscribed
+
+    def refused() -> SluiceError | None:
+        """Whether the principal may no longer consume (the ACLs changed); cached checks."""
+        try:
+            permissions.require_reads(websocket, group_id, topics)
+        except SluiceError as exc:
+            return exc
+        return None
+
     def start(coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(coro, name=f"push-session {group_id}")
         task.add_done_callback(failed)
@@ -107,6 +119,10 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
             await outbox.send(frames.error(exc))
             await outbox.close(CLOSE_POLICY, "invalid group id")
             return
+        if (error := refused()) is not None:  # READ on the group (no topics yet)
+            await outbox.send(frames.error(error))
+            await outbox.close(CLOSE_POLICY, error.code.name)
+            return
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
@@ -129,7 +145,11 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
                     kind, body, s.ws_max_credits, s.share_max_release_delay_ms
                 )
                 if isinstance(frame, frames.Subscribe):
+                    permissions.require_all(
+                        websocket, Operation.READ, ResourceType.TOPIC, frame.topics
+                    )
                     await stop_loops()  # those of a session lost before
+                    topics[:] = frame.topics
                     member = await session.subscribe(
                         frame.topics, frame.member_id, frame.credits, frame.auto_renew
                     )
@@ -138,10 +158,16 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
                             member.member_id, member.member_epoch, session.credits, frame.auto_renew
                         )
                     )
-                    start(_push(session, outbox, frame.encoding))
+                    start(_push(session, outbox, frame.encoding, refused))
                     start(_timers(session))
                 elif isinstance(frame, frames.Ack):
                     try:
+                        permissions.require_all(
+                            websocket,
+                            Operation.READ,
+                            ResourceType.TOPIC,
+                            (t for t, _ in frame.acks),
+                        )
                         results = await session.acknowledge(frame.acks)
                     except SluiceError as exc:  # the whole ack failed: answered with its id
                         if exc.code is ErrorCode.UNKNOWN_MEMBER_ID:
@@ -171,8 +197,14 @@ def _size(data: str | bytes) -> int:
     return len(data.encode())
 
 
-async def _push(session: PushSession, outbox: Outbox, encoding: str) -> None:
-    """Send records whenever the window has room and records come."""
+async def _push(
+    session: PushSession,
+    outbox: Outbox,
+    encoding: str,
+    refused: Callable[[], SluiceError | None],
+) -> None:
+    """Send records whenever the window has room and records come, while the principal may
+    read them (else the socket closes with 1008 and the session releases them)."""
     share = session.share
     while session.state is SessionState.SUBSCRIBED:
         try:
@@ -186,6 +218,10 @@ async def _push(session: PushSession, outbox: Outbox, encoding: str) -> None:
             continue
         if share.stopping:
             return  # _close_at_shutdown closes the socket
+        if answer is not None and (error := refused()) is not None:
+            await outbox.send(frames.error(error))
+            await outbox.close(CLOSE_POLICY, error.code.name)
+            return
         if answer is not None and not await outbox.send(frames.records(answer, encoding)):
             return
 

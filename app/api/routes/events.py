@@ -11,7 +11,8 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api import deps
 from app.errors import ErrorCode, InvalidRequest
-from app.feed import Subscription
+from app.feed import Subscription, View
+from app.security import permissions
 from app.security.open_sockets import Revocation
 
 router = APIRouter(tags=["events"])
@@ -27,7 +28,8 @@ _NO_MESSAGES = InvalidRequest(
 async def events(websocket: WebSocket) -> None:
     feed = deps.feed(websocket)
     await websocket.accept()
-    sub = feed.subscribe()
+    view = permissions.feed_view(websocket)  # a principal sees what it may describe
+    sub = feed.subscribe(None if view is None else View(*view))
     try:
         with deps.broker_of(websocket).keys.sockets.watch(websocket.scope) as revocation:
             async with anyio.create_task_group() as tg:

@@ -9,6 +9,8 @@ from app import metrics
 from app.api import deps
 from app.api.deps import json_response
 from app.errors import ErrorCode, Unavailable
+from app.security import permissions
+from app.security.acls import Operation
 
 router = APIRouter(tags=["service"])
 
@@ -31,6 +33,7 @@ async def readyz(request: Request) -> Response:
 
 @router.get("/metrics", summary="Prometheus text format", response_class=PlainTextResponse)
 async def metrics_text(request: Request) -> Response:
+    permissions.require_cluster(request, Operation.DESCRIBE)
     b = deps.broker_of(request)
     stats = b.statistics()
     gauges = [

@@ -8,6 +8,8 @@ from starlette.responses import Response
 from app.api import deps, schemas
 from app.api.deps import json_response, read_json
 from app.api.wire import records as wire
+from app.security import permissions
+from app.security.acls import Operation
 
 router = APIRouter(prefix="/v1/topics/{topic}", tags=["records"])
 
@@ -24,6 +26,7 @@ Isolation = Literal["read_uncommitted", "read_committed"]
     responses={200: {"model": schemas.ProduceResponse}, **schemas.ERRORS},
 )
 async def produce(topic: str, request: Request) -> Response:
+    permissions.require_topic(request, Operation.WRITE, topic)
     b = deps.broker_of(request)
     idempotency_key = request.headers.get("idempotency-key")
     s = b.settings
@@ -56,6 +59,7 @@ async def read(
     isolation_level: Isolation = "read_uncommitted",
     encoding: schemas.Encoding = "utf8",
 ) -> Response:
+    permissions.require_topic(request, Operation.READ, topic)
     b = deps.broker_of(request)
     max_wait_ms = min(max_wait_ms, b.settings.max_wait_ms)
     answer = await b.reads.read(
@@ -92,6 +96,7 @@ async def offsets(
     at: str = Query("latest", description="earliest | latest | <timestamp ms>"),
     isolation_level: Isolation = "read_uncommitted",
 ) -> Response:
+    permissions.require_topic(request, Operation.DESCRIBE, topic)
     offset, ts = deps.reads(request).list_offsets(
         topic, partition, at, committed=isolation_level == "read_committed"
     )

@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from app.api.schemas._base import Encoding, ErrorBody, ErrorDetail, WireHeader, WireRecord, examples
+from app.api.schemas.acls import AclBindingRequest
 from app.api.schemas.groups import (
     FetchedOffset,
     GroupDescription,
@@ -121,6 +122,7 @@ REQUEST_MODELS: list[type[BaseModel]] = [
     OffsetCommitRequest,  # consumer groups
     *SHARE_REQUEST_MODELS,  # share groups
     TxnAcknowledgementsRequest,  # transactional share acknowledgements
+    AclBindingRequest,  # admin
     KeyCreate,  # API keys
 ]
 
@@ -155,6 +157,7 @@ __all__ = [
     "IDEMPOTENCY_KEY_HEADER",
     "REQUEST_MODELS",
     "SHARE_REQUEST_MODELS",
+    "AclBindingRequest",
     "AcquiredRange",
     "DeleteRecordsPartition",
     "DeleteRecordsRequest",
