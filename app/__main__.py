@@ -17,6 +17,7 @@ from app.config import Settings, SettingsError, describe
 from app.datadir import DataDirLocked
 from app.main import create_app
 from app.runtime import Broker
+from app.security import quotas_cli
 
 # how long the WebSocket handlers get to send their own close frames at shutdown
 SOCKETS_CLOSE_S = 0.2
@@ -78,11 +79,16 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir")
     serve.add_argument("--fsync", choices=("always", "interval"))
     serve.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
+    quotas_cli.add_parser(sub)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is not None:  # a subcommand other than serve
+        code: int = handler(args)
+        return code
     try:
         settings = Settings.from_env(
             host=args.host,

@@ -19,6 +19,7 @@ from starlette.websockets import WebSocket
 from app import __version__
 from app.api.errors import error_response, register_exception_handlers
 from app.api.routes import (
+    admin_quotas,
     consume,
     dashboard,
     events,
@@ -219,6 +220,7 @@ def create_app(
     app.include_router(consume.router)
     app.include_router(events.router)
     app.include_router(dashboard.router)
+    app.include_router(admin_quotas.router)
     app.add_middleware(RequestGate, broker=the_broker, direct=direct_routes())
 
     def openapi() -> dict[str, Any]:

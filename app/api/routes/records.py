@@ -8,6 +8,7 @@ from starlette.responses import Response
 from app.api import deps, schemas
 from app.api.deps import json_response, read_json
 from app.api.wire import records as wire
+from app.security import principal_of
 
 router = APIRouter(prefix="/v1/topics/{topic}", tags=["records"])
 
@@ -28,6 +29,7 @@ async def produce(topic: str, request: Request) -> Response:
     idempotency_key = request.headers.get("idempotency-key")
     s = b.settings
     body, raw = await read_json(request, s.max_request_bytes)
+    quota = b.quotas.produce.admit(principal_of(request))
     records = wire.parse_produce(
         body, b.clock.now_ms(), s.max_records_per_request, s.max_record_bytes, raw
     )
@@ -35,6 +37,8 @@ async def produce(topic: str, request: Request) -> Response:
         produced = await b.producers.produce(topic, records)
     else:
         produced = await b.producers.produce_keyed(topic, records, idempotency_key, raw)
+    if quota is not None:
+        quota.record(len(raw))
     return json_response(
         {"offsets": [{"partition": p, "offset": o, "timestamp": t} for p, o, t in produced]}
     )
@@ -57,6 +61,7 @@ async def read(
     encoding: schemas.Encoding = "utf8",
 ) -> Response:
     b = deps.broker_of(request)
+    quota = b.quotas.fetch.admit(principal_of(request))
     max_wait_ms = min(max_wait_ms, b.settings.max_wait_ms)
     answer = await b.reads.read(
         topic,
@@ -67,7 +72,7 @@ async def read(
         max_wait_ms=max_wait_ms,
         committed=isolation_level == "read_committed",
     )
-    return json_response(
+    response = json_response(
         {
             "records": [
                 wire.show_record(r, topic, partition, encoding) for r in answer.result.records
@@ -78,6 +83,9 @@ async def read(
             "log_start_offset": answer.log_start_offset,
         }
     )
+    if quota is not None:
+        quota.record(len(response.body))
+    return response
 
 
 @router.get(

@@ -7,6 +7,7 @@ from app.api import deps, schemas
 from app.api.deps import json_response, read_json, read_object
 from app.api.wire import share as wire
 from app.errors import ErrorCode, InvalidRequest
+from app.security import principal_of
 from app.topics import validate_name
 
 router = APIRouter(prefix="/v1/share-groups", tags=["share groups"])
@@ -63,6 +64,7 @@ async def fetch(group_id: str, request: Request) -> Response:
         s.max_wait_ms,
         s.share_max_release_delay_ms,
     )
+    quota = b.quotas.fetch.admit(principal_of(request))
     answer = await b.share.fetch(
         group_id,
         req.member_id,
@@ -73,7 +75,10 @@ async def fetch(group_id: str, request: Request) -> Response:
         max_bytes=req.max_bytes,
         acks=req.acks,
     )
-    return json_response(wire.show_fetch(answer, req.encoding))
+    response = json_response(wire.show_fetch(answer, req.encoding))
+    if quota is not None:
+        quota.record(len(response.body))
+    return response
 
 
 @router.post(

@@ -9,6 +9,7 @@ from app.api import deps, schemas
 from app.api.deps import json_response, read_json
 from app.api.wire import share as share_wire
 from app.api.wire import txn as wire
+from app.security import principal_of
 from app.topics import validate_name
 
 if TYPE_CHECKING:
@@ -33,8 +34,10 @@ async def _txn_request(tid: str, request: Request) -> tuple[Broker, Any]:
     responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS},
 )
 async def commit(tid: str, request: Request) -> Response:
-    b, body = await _txn_request(tid, request)
+    b = deps.broker_of(request)
+    validate_name(tid, "transactional id")
     s = b.settings
+    body, raw = await read_json(request, s.max_request_bytes)
     producer, work = wire.parse_commit(
         body,
         b.clock.now_ms(),
@@ -42,9 +45,13 @@ async def commit(tid: str, request: Request) -> Response:
         s.max_record_bytes,
         s.share_max_release_delay_ms,
     )
+    # records in the commit count against the produce quota, as in POST /v1/produce
+    quota = b.quotas.produce.admit(principal_of(request)) if work.batches else None
     pid, epoch = await b.transactions.commit_with(
         tid, producer.producer_id, producer.producer_epoch, work
     )
+    if quota is not None:
+        quota.record(len(raw))
     return json_response({"producer_id": pid, "producer_epoch": epoch})
 
 

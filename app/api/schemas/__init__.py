@@ -37,6 +37,7 @@ from app.api.schemas.groups import (
     OffsetFetchResponse,
     TopicPartitions,
 )
+from app.api.schemas.quotas import PrincipalQuota, QuotaDefaults, QuotaList, QuotaSet
 from app.api.schemas.records import (
     DeleteRecordsPartition,
     DeleteRecordsRequest,
@@ -120,6 +121,7 @@ REQUEST_MODELS: list[type[BaseModel]] = [
     OffsetCommitRequest,  # consumer groups
     *SHARE_REQUEST_MODELS,  # share groups
     TxnAcknowledgementsRequest,  # transactional share acknowledgements
+    QuotaSet,  # admin
 ]
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -178,12 +180,16 @@ __all__ = [
     "OffsetFetchResponse",
     "PartitionDescription",
     "PartitionError",
+    "PrincipalQuota",
     "ProduceBatchRequest",
     "ProduceBatchResult",
     "ProduceRequest",
     "ProduceResponse",
     "ProducedOffset",
     "ProducerIdentity",
+    "QuotaDefaults",
+    "QuotaList",
+    "QuotaSet",
     "ReadRecord",
     "ReadResponse",
     "ShareAck",
