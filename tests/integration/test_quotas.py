@@ -297,9 +297,13 @@ async def test_the_command_changes_quotas_of_a_running_app(served_on_clock: Serv
         )
         == 0
     )
-    assert s.broker.quotas.limit("alice", "produce") == 0
-    assert await s.broker.quota_admin.reload() is True
-    assert s.broker.quotas.limit("alice", "produce") == 100
+
+    # the app's own reload loop (every second) applies it
+    async def applied() -> None:
+        while s.broker.quotas.limit("alice", "produce") != 100:
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(applied(), 10)
     assert await s.broker.quota_admin.reload() is False  # unchanged: nothing applied
     assert await asyncio.to_thread(command, "list") == 0
     assert await asyncio.to_thread(command, "set", "--principal", "alice") == 1  # no rate
