@@ -311,3 +311,14 @@ async def test_the_command_changes_quotas_of_a_running_app(served_on_clock: Serv
     assert await asyncio.to_thread(command, "remove", "--principal", "alice") == 1
     assert await s.broker.quota_admin.reload() is True
     assert s.broker.quotas.limit("alice", "produce") == 0
+
+
+def test_the_command_refuses_bad_settings(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    parser = argparse.ArgumentParser()
+    quotas_cli.add_parser(parser.add_subparsers())
+    monkeypatch.setenv("SLUICE_PORT", "not a port")
+    args = parser.parse_args(["quotas", "list"])
+    assert args.handler(args) == 2
+    assert "SLUICE_PORT" in capsys.readouterr().err
