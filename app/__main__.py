@@ -17,7 +17,7 @@ from app.config import Settings, SettingsError, describe
 from app.datadir import DataDirLocked
 from app.main import create_app
 from app.runtime import Broker
-from app.security import quotas_cli
+from app.security import keys_cli, quotas_cli
 
 # how long the WebSocket handlers get to send their own close frames at shutdown
 SOCKETS_CLOSE_S = 0.2
@@ -79,16 +79,17 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir")
     serve.add_argument("--fsync", choices=("always", "interval"))
     serve.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
-    quotas_cli.add_parser(sub)
+    keys_cli.register(sub)
+    quotas_cli.register(sub)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    handler = getattr(args, "handler", None)
-    if handler is not None:  # a subcommand other than serve
-        code: int = handler(args)
-        return code
+    if args.command == "keys":
+        return keys_cli.main(args)
+    if args.command == "quotas":
+        return quotas_cli.main(args)
     try:
         settings = Settings.from_env(
             host=args.host,

@@ -28,6 +28,9 @@ def _setting(
     return field(default=default, metadata={"doc": doc, "lo": lo, "hi": hi, "choices": choices})
 
 
+_BOOLEANS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
+
+
 class SettingsError(ValueError):
     """A setting is missing its form or is out of bounds."""
 
@@ -163,6 +166,22 @@ class Settings:
         1,
         1_000_000,
     )
+    # security (docs/security.md)
+    allow_anonymous: bool = _setting(
+        False,
+        "serve without API keys on an address other than loopback (otherwise the server "
+        "refuses to start while no key exists)",
+    )
+    ws_token_ttl_ms: int = _setting(
+        30_000,
+        "how long a token of POST /v1/auth/ws-token may open a WebSocket",
+        1000,
+        600_000,
+    )
+    tls_certfile: str = _setting(
+        "", "PEM certificate (chain) to serve HTTPS and wss:// with; empty: plain HTTP"
+    )
+    tls_keyfile: str = _setting("", "PEM private key of tls_certfile")
     # quotas (docs/security.md#quotas)
     quota_producer_byte_rate: int = _setting(
         0,
@@ -199,7 +218,11 @@ class Settings:
                 values[f.name] = overrides[f.name]
             elif name in env:
                 raw = env[name]
-                if f.type in ("int", int):
+                if f.type in ("bool", bool):
+                    if raw.strip().lower() not in _BOOLEANS:
+                        raise SettingsError(f"{name}={raw!r} is not a boolean (true or false)")
+                    values[f.name] = _BOOLEANS[raw.strip().lower()]
+                elif f.type in ("int", int):
                     try:
                         values[f.name] = int(raw)
                     except ValueError:

@@ -37,9 +37,11 @@ from app.producers.manager import ProducerStateManager
 from app.producers.produce import ProduceService
 from app.reads import Reads
 from app.retention import Retention
+from app.security.keys import KeyStore
 from app.security.quota_admin import QuotaAdmin
 from app.security.quota_store import QuotaStore
 from app.security.quotas import QuotaCounters, Quotas
+from app.security.tokens import WsTokens
 from app.share.admin import ShareGroupAdmin
 from app.share.coordinator import ShareGroupCoordinator
 from app.share.txn import ShareTxnParticipant
@@ -139,6 +141,8 @@ class Broker:
         self.quota_admin = QuotaAdmin(self.quotas, QuotaStore(self.db), self.clock)
         self.flusher.subscribe(self.reads.on_new_data)
         self.flusher.subscribe(self.share.on_data)
+        self.keys = KeyStore(self.db, self.clock)
+        self.ws_tokens = WsTokens(self.clock, settings.ws_token_ttl_ms)
         self.supervisor = Supervisor()
         self.ready = False
         self.stopped = False
@@ -152,6 +156,7 @@ class Broker:
             applied = await migrate(self.db.writer)
             if applied:
                 log.info("applied migrations: %s", ", ".join(applied))
+            await self.keys.reload_if_changed()
             await self.topics.load(self.clock.now_ms())
             await self.producer_ids.load()
             await self.transactions.load()
@@ -174,6 +179,7 @@ class Broker:
         run("share-timers", self.share.run_timers)
         run("share-sessions", self.share.membership.run_sessions)
         run("events-publisher", self.feed.run)
+        run("keys-watch", self.keys.watch)
         run("quota-reload", self.quota_admin.run_reload)
         self.ready = True
         log.info("ready: %d topics in %s", len(self.topics.topics), self.data.path)

@@ -20,6 +20,8 @@ def error_response(err: SluiceError) -> Response:
     if err.code.retriable and err.code.status >= 429:
         seconds = err.retry_after_s if isinstance(err, Throttled) else 1
         headers = {"Retry-After": str(seconds)}
+    if err.code is ErrorCode.UNAUTHENTICATED:
+        headers = {"WWW-Authenticate": "Bearer"}
     return Response(
         orjson.dumps({"error": err.to_dict()}),
         status_code=err.code.status,

@@ -23,7 +23,7 @@ from app.security.quota_store import QuotaStore
 from app.security.quotas import Override, Quotas
 
 
-def add_parser(sub: Any) -> None:
+def register(sub: Any) -> None:
     """Register ``quotas`` on the subcommands of ``python -m app``."""
     p = sub.add_parser("quotas", help="per-principal byte-rate quotas")
     actions = p.add_subparsers(dest="action", required=True)
@@ -38,7 +38,6 @@ def add_parser(sub: Any) -> None:
     remove.add_argument("--principal", required=True)
     for action in (set_, actions.choices["list"], remove):
         action.add_argument("--data-dir", help="default: SLUICE_DATA_DIR or ./data")
-    p.set_defaults(handler=main)
 
 
 async def _run(args: argparse.Namespace, path: str) -> str:

@@ -282,13 +282,12 @@ async def test_admin_endpoints(served_on_clock: Served, clock: FakeClock) -> Non
 async def test_the_command_changes_quotas_of_a_running_app(served_on_clock: Served) -> None:
     s = served_on_clock
     parser = argparse.ArgumentParser()
-    quotas_cli.add_parser(parser.add_subparsers())
+    quotas_cli.register(parser.add_subparsers())
     data_dir = s.broker.settings.data_dir
 
     def command(*argv: str) -> int:
         args = parser.parse_args(["quotas", *argv, "--data-dir", data_dir])
-        code: int = args.handler(args)
-        return code
+        return quotas_cli.main(args)
 
     # another process, as far as the app knows: it writes the table, the app reloads it
     assert (
@@ -317,8 +316,33 @@ def test_the_command_refuses_bad_settings(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     parser = argparse.ArgumentParser()
-    quotas_cli.add_parser(parser.add_subparsers())
+    quotas_cli.register(parser.add_subparsers())
     monkeypatch.setenv("SLUICE_PORT", "not a port")
     args = parser.parse_args(["quotas", "list"])
-    assert args.handler(args) == 2
+    assert quotas_cli.main(args) == 2
     assert "SLUICE_PORT" in capsys.readouterr().err
+
+
+async def test_api_keys_name_the_principals_quotas_limit(
+    served_on_clock: Served, clock: FakeClock
+) -> None:
+    """With real keys (no seam): alice over her quota is refused, bob is not."""
+    s = served_on_clock
+    _, alice_key = await s.broker.keys.create("alice")
+    _, bob_key = await s.broker.keys.create("bob")
+    transport = httpx.ASGITransport(app=s.app)
+
+    def client(key: str) -> httpx.AsyncClient:
+        headers = {"Authorization": f"Bearer {key}"}
+        return httpx.AsyncClient(transport=transport, base_url="http://sluice", headers=headers)
+
+    async with client(alice_key) as alice, client(bob_key) as bob:
+        await set_quota(alice, "alice", producer_byte_rate=100)
+        await produce(alice, "t", [{"value": BIG}])
+        throttled(await alice.post("/v1/topics/t/records", json={"records": [{}]}))
+        for _ in range(3):
+            await produce(bob, "t", [{"value": BIG}])
+        assert await watermarks(bob, "t") == [4]
+        text = (await bob.get("/metrics")).text
+        assert 'sluice_quota_throttled_requests_total{principal="alice",kind="produce"} 1' in text
+        assert 'principal="bob"' not in text

@@ -29,6 +29,7 @@ from app.api import deps
 from app.api.wire import frames
 from app.errors import ErrorCode, InvalidRequest, SluiceError
 from app.security import ANONYMOUS, principal_of
+from app.security.open_sockets import Revocation
 from app.security.quotas import Meters
 from app.share.push import PushSession
 from app.share.session_state import FRAMES, SessionState
@@ -103,9 +104,12 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
         await asyncio.gather(*loops, return_exceptions=True)
         loops.clear()
 
-    # the server stopping ends every push socket with 1001 (the session ends as for a close)
+    # the server stopping ends every push socket with 1001, the key it was opened with
+    # revoked with 1008 (either way the session ends as for a close)
     watcher = asyncio.create_task(_close_at_shutdown(b.share.stopped, outbox))
     principal = principal_of(websocket) or ANONYMOUS
+    revocation = b.keys.sockets.add(websocket.scope)
+    revoked = asyncio.create_task(_close_when_revoked(revocation, outbox))
     try:
         try:
             validate_name(group_id, "group")
@@ -163,6 +167,8 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
                 await outbox.send(frames.error(exc))
     finally:
         watcher.cancel()
+        revoked.cancel()
+        b.keys.sockets.discard(revocation)
         await stop_loops()
         outbox.closed = True
         # released even when this handler is cancelled (the server stopping)
@@ -216,6 +222,11 @@ async def _within_quota(quotas: Meters, principal: str) -> None:
 async def _close_at_shutdown(stopped: asyncio.Event, outbox: Outbox) -> None:
     await stopped.wait()
     await outbox.close(CLOSE_GOING_AWAY, "server stopping")
+
+
+async def _close_when_revoked(revocation: Revocation, outbox: Outbox) -> None:
+    reason = await revocation.wait()
+    await outbox.close(CLOSE_POLICY, reason)
 
 
 async def _timers(session: PushSession) -> None:
