@@ -20,7 +20,7 @@ quota; A's 429s; the server's throttle counters from ``/metrics``.
 The clients run in a process of their own (``--client-spec``, raw HTTP/1.1 keep-alive
 connections, no client library). Results go to ``benchmarks/results/quota_fairness-<commit>.json``.
 
-    python -m benchmarks.quota_fairness [--runs 1] [--seconds 20] [--quota 1048576] [--quick]
+    python -m benchmarks.quota_fairness [--runs 1] [--seconds 35] [--quota 1048576] [--quick]
 """
 
 from __future__ import annotations
@@ -49,6 +49,17 @@ Json = dict[str, Any]
 # -- the clients (their own process) ----------------------------------------------------------
 
 
+async def _request(conn: RawConnection, target: str, body: bytes) -> tuple[int, bytes]:
+    """POST on a keep-alive connection; once more on a new connection when the server closed
+    the idle one (uvicorn closes a connection idle for 5 s: a client waiting out a throttle
+    time may find its connection closed)."""
+    try:
+        return await conn.request("POST", target, body)
+    except (asyncio.IncompleteReadError, ConnectionError):
+        await conn.close()
+        return await conn.request("POST", target, body)
+
+
 async def _steady(spec: Json, t_end: float, out: Json) -> None:
     """B: one request every 1/b_rate s on a fixed schedule."""
     conn = RawConnection("127.0.0.1", spec["port"], {"Authorization": f"Bearer {spec['key_b']}"})
@@ -61,7 +72,7 @@ async def _steady(spec: Json, t_end: float, out: Json) -> None:
             if next_at > now:
                 await asyncio.sleep(next_at - now)
             started = time.perf_counter()
-            status, payload = await conn.request("POST", "/v1/topics/b/records", body)
+            status, payload = await _request(conn, "/v1/topics/b/records", body)
             if status == 200:
                 latencies.append((time.perf_counter() - started) * 1000)
                 out["records"] += spec["b_batch"]
@@ -81,7 +92,7 @@ async def _flood(spec: Json, seed: int, t_start: float, t_end: float, out: Json)
     body = _produce_body(random.Random(seed), 0, spec["a_batch"], spec["value_bytes"])
     try:
         while time.perf_counter() < t_end:
-            status, payload = await conn.request("POST", "/v1/topics/a/records", body)
+            status, payload = await _request(conn, "/v1/topics/a/records", body)
             if status == 200:
                 out["accepted"].append((time.perf_counter() - t_start, len(body)))
             elif status == 429:
@@ -293,7 +304,7 @@ def run(args: argparse.Namespace) -> Json:
 
 def add_args(parser: argparse.ArgumentParser) -> None:
     h.add_common_args(parser, runs=1)
-    parser.add_argument("--seconds", type=float, default=20.0, help="per scenario (default 20)")
+    parser.add_argument("--seconds", type=float, default=35.0, help="per scenario (default 35)")
     parser.add_argument(
         "--settle",
         type=float,
