@@ -18,6 +18,7 @@ from app.datadir import DataDirLocked
 from app.main import create_app
 from app.runtime import Broker
 from app.security import keys_cli, quotas_cli
+from app.security.exposure import refusal
 
 # how long the WebSocket handlers get to send their own close frames at shutdown
 SOCKETS_CLOSE_S = 0.2
@@ -79,6 +80,14 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir")
     serve.add_argument("--fsync", choices=("always", "interval"))
     serve.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
+    serve.add_argument(
+        "--allow-anonymous",
+        action="store_true",
+        default=None,
+        help="serve without API keys on an address other than loopback",
+    )
+    serve.add_argument("--tls-certfile", help="PEM certificate: serve HTTPS and wss://")
+    serve.add_argument("--tls-keyfile", help="PEM private key of --tls-certfile")
     keys_cli.register(sub)
     quotas_cli.register(sub)
     return p
@@ -97,6 +106,9 @@ def main(argv: list[str] | None = None) -> int:
             data_dir=args.data_dir,
             fsync=args.fsync,
             log_level=args.log_level,
+            allow_anonymous=args.allow_anonymous,
+            tls_certfile=args.tls_certfile,
+            tls_keyfile=args.tls_keyfile,
         )
     except SettingsError as exc:
         print(f"sluice: {exc}", file=sys.stderr)
@@ -110,6 +122,11 @@ def main(argv: list[str] | None = None) -> int:
     except DataDirLocked as exc:
         print(f"sluice: {exc}", file=sys.stderr)
         return 1
+    refused = refusal(settings, broker.data.metadata)
+    if refused is not None:
+        broker.data.unlock()
+        print(f"sluice: {refused}", file=sys.stderr)
+        return 2
     app = create_app(settings, broker=broker, freeze_gc=True)
     config = uvicorn.Config(
         app,
@@ -122,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         timeout_graceful_shutdown=30,
         ws_max_size=settings.ws_max_frame_bytes,
         lifespan="on",
+        ssl_certfile=settings.tls_certfile or None,
+        ssl_keyfile=settings.tls_keyfile or None,
     )
     server = _Server(config)
     server.broker = broker

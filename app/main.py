@@ -38,7 +38,7 @@ from app.clock import Clock
 from app.config import Settings
 from app.errors import ErrorCode, SluiceError, Unavailable
 from app.runtime import Broker
-from app.security.authentication import Authenticator, selecting_subprotocol
+from app.security.authentication import Authenticator, is_public, selecting_subprotocol
 
 # The hot endpoints: produce, share fetch and acknowledge, commit. RequestGate calls them
 # itself (see there).
@@ -258,10 +258,22 @@ def create_app(
                 schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
                 components.update(schema.pop("$defs", {}))
                 components[model.__name__] = schema
-            # Malformed requests are 400 INVALID_REQUEST (see ErrorBody), never 422.
-            for operations in doc.get("paths", {}).values():
+            # Malformed requests are 400 INVALID_REQUEST (see ErrorBody), never 422. Once API
+            # keys exist every non-public operation needs one (401 without).
+            components_root = doc["components"]
+            components_root["securitySchemes"] = {"apiKey": {"type": "http", "scheme": "bearer"}}
+            unauthenticated = {
+                "description": "no valid API key (the server requires keys)",
+                "content": {
+                    "application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}
+                },
+            }
+            for path, operations in doc.get("paths", {}).items():
                 for operation in operations.values():
                     operation.get("responses", {}).pop("422", None)
+                    if not is_public(path):
+                        operation["security"] = [{"apiKey": []}, {}]
+                        operation.setdefault("responses", {})["401"] = unauthenticated
             components.pop("HTTPValidationError", None)
             components.pop("ValidationError", None)
             app.openapi_schema = doc

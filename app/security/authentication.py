@@ -48,9 +48,7 @@ class Authenticator:
             return True
         for name, value in scope["headers"]:
             if name == b"authorization":
-                if value[:7].lower() != b"bearer ":
-                    return False
-                identity = keys.authenticate(value[7:].strip().decode("latin-1"))
+                identity = keys.authenticate_header(value)
                 if identity is None:
                     return False
                 scope[PRINCIPAL] = identity.principal
@@ -71,8 +69,7 @@ class Authenticator:
         identity: Identity | None = None
         header = dict(scope["headers"]).get(b"authorization")
         if header is not None:
-            if header[:7].lower() == b"bearer ":
-                identity = self.keys.authenticate(header[7:].strip().decode("latin-1"))
+            identity = self.keys.authenticate_header(header)
         elif key is not None:
             identity = self.keys.authenticate(key)
         else:

@@ -86,6 +86,11 @@ def check_description(description: object) -> str:
     return description
 
 
+def parse_create(body: dict[str, Any]) -> tuple[str, str]:
+    """(principal, description) of the body of ``POST /v1/admin/keys``."""
+    return check_principal(body.get("principal")), check_description(body.get("description", ""))
+
+
 @dataclass(frozen=True, slots=True)
 class KeyRow:
     key_id: str
@@ -162,7 +167,9 @@ class KeyStore:
         self.required = True
         self._rows: dict[str, KeyRow] = {}
         self._verified: dict[str, Identity] = {}
+        self._headers: dict[bytes, Identity] = {}  # Authorization values seen valid
         self._data_version: int | None = None
+        self._loaded = False
 
     # --- the hot path ---
 
@@ -172,6 +179,19 @@ class KeyStore:
         if found is not None:
             return found
         return self._verify(key)
+
+    def authenticate_header(self, value: bytes) -> Identity | None:
+        """Who an ``Authorization`` header value (``Bearer <key>``) is: for a value seen
+        before, one dictionary lookup of the raw bytes."""
+        found = self._headers.get(value)
+        if found is not None:
+            return found
+        if value[:7].lower() != b"bearer ":
+            return None
+        identity = self.authenticate(value[7:].strip().decode("latin-1"))
+        if identity is not None:
+            self._headers[value] = identity
+        return identity
 
     def _verify(self, key: str) -> Identity | None:
         parts = split(key)
@@ -197,15 +217,18 @@ class KeyStore:
         self._apply(rows)
 
     def _apply(self, rows: list[KeyRow]) -> None:
+        if self._loaded and rows == list(self._rows.values()):
+            return  # another table changed (the server's own writes): keep what is verified
+        self._loaded = True
         self._rows = {r.key_id: r for r in rows}
         self._verified = {}
+        self._headers = {}
         self.required = bool(rows)
         gone = {r.key_id for r in rows if r.revoked_ms is not None}
         self.sockets.revoke(gone, anonymous=self.required)
 
-    async def create(self, principal: object, description: object = "") -> tuple[KeyRow, str]:
-        name = check_principal(principal)
-        text = check_description(description)
+    async def create(self, principal: str, description: str = "") -> tuple[KeyRow, str]:
+        name, text = parse_create({"principal": principal, "description": description})
         now = self.clock.now_ms()
         row, key = await self.db.run(lambda conn: insert_key(conn, name, text, now))
         await self.load()

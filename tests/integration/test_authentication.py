@@ -197,3 +197,26 @@ def test_anonymous_sockets_close_once_keys_are_required(client: TestClient) -> N
                 ws.receive_json()
         assert closed.value.code == 1008
     assert broker(c).keys.sockets.__len__() == 0
+
+
+def test_the_openapi_document_says_which_operations_need_a_key(client: TestClient) -> None:
+    create_key(client, "alice")
+    doc = client.get("/openapi.json").json()  # public
+    assert doc["components"]["securitySchemes"]["apiKey"] == {"type": "http", "scheme": "bearer"}
+    for path, operations in doc["paths"].items():
+        for method, operation in operations.items():
+            if path in ("/healthz", "/readyz"):
+                assert "security" not in operation and "401" not in operation["responses"]
+            else:
+                assert operation["security"] == [{"apiKey": []}, {}], (method, path)
+                assert "401" in operation["responses"], (method, path)
+
+
+def test_a_push_consume_handshake_needs_a_key_too(client: TestClient) -> None:
+    key = create_key(client, "alice")["key"]
+    assert_unauthenticated(refused(client, "/v1/share-groups/g/consume"))
+    path = "/v1/share-groups/g/consume"
+    with client.websocket_connect(path, subprotocols=["sluice", f"sluice.bearer.{key}"]) as ws:
+        assert ws.accepted_subprotocol == "sluice"
+        ws.send_json({"type": "credit", "n": 1})  # before subscribe: an error frame, socket open
+        assert ws.receive_json()["type"] == "error"

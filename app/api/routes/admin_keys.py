@@ -7,18 +7,25 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
-from app.api import deps
+from app.api import deps, schemas
 from app.api.deps import json_response, read_object
 from app.api.schemas import ERRORS
+from app.security.keys import parse_create
 
 router = APIRouter(prefix="/v1/admin/keys", tags=["admin"])
 
 
-@router.post("", status_code=201, summary="Create an API key", responses=ERRORS)
+@router.post(
+    "",
+    status_code=201,
+    summary="Create an API key",
+    openapi_extra=schemas.documented_body(schemas.KeyCreate),
+    responses={201: {"model": schemas.KeyCreated}, **ERRORS},
+)
 async def create_key(request: Request) -> Response:
     b = deps.broker_of(request)
-    body = await read_object(request, b.settings.max_request_bytes)
-    row, key = await b.keys.create(body.get("principal"), body.get("description", ""))
+    principal, description = parse_create(await read_object(request, b.settings.max_request_bytes))
+    row, key = await b.keys.create(principal, description)
     return json_response(
         {
             "key": key,
@@ -30,12 +37,14 @@ async def create_key(request: Request) -> Response:
     )
 
 
-@router.get("", summary="List API keys (never their secrets)")
+@router.get(
+    "", summary="List API keys (never their secrets)", responses={200: {"model": schemas.KeyList}}
+)
 async def list_keys(request: Request) -> Response:
     return json_response({"keys": [r.public() for r in deps.broker_of(request).keys.list()]})
 
 
-@router.delete("/{key_id}", summary="Revoke an API key", responses=ERRORS)
+@router.delete("/{key_id}", status_code=204, summary="Revoke an API key", responses=ERRORS)
 async def revoke_key(key_id: str, request: Request) -> Response:
     await deps.broker_of(request).keys.revoke(key_id)
     return Response(status_code=204)

@@ -56,6 +56,7 @@ from app.api.schemas.records import (
     TopicPatch,
     TopicSummary,
 )
+from app.api.schemas.security import KeyCreate, KeyCreated, KeyDescription, KeyList, WhoAmI, WsToken
 from app.api.schemas.share import (
     AcquiredRange,
     PartitionError,
@@ -121,6 +122,7 @@ REQUEST_MODELS: list[type[BaseModel]] = [
     OffsetCommitRequest,  # consumer groups
     *SHARE_REQUEST_MODELS,  # share groups
     TxnAcknowledgementsRequest,  # transactional share acknowledgements
+    KeyCreate,  # API keys
     QuotaSet,  # admin
 ]
 
@@ -171,6 +173,10 @@ __all__ = [
     "GroupOffsetLag",
     "GroupSummary",
     "InitProducerRequest",
+    "KeyCreate",
+    "KeyCreated",
+    "KeyDescription",
+    "KeyList",
     "ListOffsetsResponse",
     "LogStart",
     "OffsetCommitItem",
@@ -229,8 +235,10 @@ __all__ = [
     "TxnOffsetsRequest",
     "TxnOffsetsResponse",
     "TxnPartition",
+    "WhoAmI",
     "WireHeader",
     "WireRecord",
+    "WsToken",
     "documented_body",
     "examples",
 ]

@@ -14,8 +14,9 @@ import pytest
 from app.clock import FakeClock
 from app.errors import SluiceError
 from app.metadata.db import Database
-from app.security.keys import KeyStore, insert_key, revoke_key, split
+from app.security.keys import Identity, KeyStore, insert_key, parse_create, revoke_key, split
 from app.security.open_sockets import KEY_ID, REQUIRED, REVOKED
+from app.security.tokens import WsTokens
 
 HTTP_TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # RFC 9110 token characters
 
@@ -91,10 +92,12 @@ async def test_revoked_keys_are_refused_and_keys_stay_required(
 async def test_bad_principals_and_descriptions_are_refused(
     metadata_db: Database, clock: FakeClock, principal: object, description: object
 ) -> None:
-    keys = KeyStore(metadata_db, clock)
     with pytest.raises(SluiceError) as err:
-        await keys.create(principal, description)
+        parse_create({"principal": principal, "description": description})
     assert err.value.code.name == "INVALID_REQUEST"
+    if isinstance(principal, str) and isinstance(description, str):
+        with pytest.raises(SluiceError):
+            await KeyStore(metadata_db, clock).create(principal, description)
 
 
 async def test_changes_of_another_connection_are_seen_by_reload(
@@ -119,3 +122,35 @@ async def test_changes_of_another_connection_are_seen_by_reload(
         assert revocation.event.is_set() and await revocation.wait() == REVOKED
         assert anonymous.event.is_set() and anonymous.reason == REQUIRED
     assert len(keys.sockets) == 0
+
+
+async def test_a_change_of_another_table_keeps_the_verified_keys(
+    metadata_db: Database, clock: FakeClock
+) -> None:
+    keys = KeyStore(metadata_db, clock)
+    assert keys.required  # until loaded, nothing but the public paths
+    await keys.reload_if_changed()
+    assert not keys.required
+    _, key = await keys.create("alice")
+    identity = keys.authenticate(key)
+    with sqlite3.connect(metadata_db.path) as other:
+        other.execute("INSERT INTO quotas (principal, updated_ms) VALUES ('x', 1)")
+    assert await keys.reload_if_changed()
+    assert keys.authenticate(key) is identity  # still the remembered one
+
+
+def test_ws_tokens_are_used_once_and_expire(clock: FakeClock) -> None:
+    tokens = WsTokens(clock, ttl_ms=1000)
+    alice = Identity("k1", "alice")
+    first, expires = tokens.issue(alice)
+    assert expires == clock.now_ms() + 1000 and first.startswith("wst_")
+    assert tokens.redeem(first) == alice
+    assert tokens.redeem(first) is None  # once
+    late, _ = tokens.issue(alice)
+    clock.advance(1000)
+    assert tokens.redeem(late) is None
+    for _ in range(5):
+        tokens.issue(alice)
+    clock.advance(1000)
+    tokens.issue(alice)  # the expired ones are forgotten as new ones are issued
+    assert len(tokens) == 1
