@@ -17,7 +17,7 @@ from app.config import Settings, SettingsError, describe
 from app.datadir import DataDirLocked
 from app.main import create_app
 from app.runtime import Broker
-from app.security import acls_cli, keys_cli
+from app.security import acls_cli, keys_cli, quotas_cli
 from app.security.exposure import refusal
 
 # how long the WebSocket handlers get to send their own close frames at shutdown
@@ -91,6 +91,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--tls-certfile", help="PEM certificate: serve HTTPS and wss://")
     serve.add_argument("--tls-keyfile", help="PEM private key of --tls-certfile")
     keys_cli.register(sub)
+    quotas_cli.register(sub)
     return p
 
 
@@ -100,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         return acls_cli.main(args)
     if args.command == "keys":
         return keys_cli.main(args)
+    if args.command == "quotas":
+        return quotas_cli.main(args)
     try:
         settings = Settings.from_env(
             host=args.host,

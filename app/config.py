@@ -186,6 +186,30 @@ class Settings:
         "", "PEM certificate (chain) to serve HTTPS and wss:// with; empty: plain HTTP"
     )
     tls_keyfile: str = _setting("", "PEM private key of tls_certfile")
+    # quotas (docs/security.md#quotas)
+    quota_producer_byte_rate: int = _setting(
+        0,
+        "produce quota of every principal without its own, in bytes/s (0: unlimited); own "
+        "quotas: python -m app quotas set",
+        0,
+        2**40,
+    )
+    quota_consumer_byte_rate: int = _setting(
+        0,
+        "fetch quota (reads, share fetches, WebSocket pushes) of every principal without its "
+        "own, in bytes/s (0: unlimited)",
+        0,
+        2**40,
+    )
+    quota_windows: int = _setting(
+        11,
+        "sample windows over which a quota's rate is measured (Kafka's quota.window.num)",
+        2,
+        100,
+    )
+    quota_window_ms: int = _setting(
+        1000, "length of one quota sample window (Kafka's quota.window.size.seconds)", 10, 60_000
+    )
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: Any) -> Settings:

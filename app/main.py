@@ -21,6 +21,7 @@ from app.api.errors import error_response, register_exception_handlers
 from app.api.routes import (
     admin_acls,
     admin_keys,
+    admin_quotas,
     auth,
     consume,
     dashboard,
@@ -248,6 +249,7 @@ def create_app(
     permissions.check_complete(app)  # a route that does not say what it needs: no server
     app.include_router(auth.router)
     app.include_router(admin_keys.router)
+    app.include_router(admin_quotas.router)
     app.add_middleware(RequestGate, broker=the_broker, direct=direct_routes())
 
     def openapi() -> dict[str, Any]:

@@ -5,8 +5,8 @@ Built, bottom up: the data directory, the metadata database and the partition lo
 flusher (group-commit fsync, publishing new data); topics; the appender (the one append
 path); the transaction coordinator (markers through the appender; consumer-group offsets and
 share-group acknowledgements as its participants); produce, reads and retention; consumer and
-share groups; the event feed of dashboards; the ACLs and their authorizer. Routers reach
-each service through ``app.api.deps``.
+share groups; the event feed of dashboards; the ACLs and their authorizer; the quotas.
+Routers reach each service through ``app.api.deps``.
 
 Start is: lock the directory, migrate and load the metadata, open the logs (recovery), start
 the flusher and the share state writer, finish every interrupted transaction end, start the
@@ -40,6 +40,9 @@ from app.retention import Retention
 from app.security.acls import AclStore
 from app.security.authorizer import Authorizer
 from app.security.keys import KeyStore
+from app.security.quota_admin import QuotaAdmin
+from app.security.quota_store import QuotaStore
+from app.security.quotas import QuotaCounters, Quotas
 from app.security.tokens import WsTokens
 from app.share.admin import ShareGroupAdmin
 from app.share.coordinator import ShareGroupCoordinator
@@ -130,6 +133,19 @@ class Broker:
             groups=self.groups,
             transactions=self.transactions,
         )
+        self.quotas = Quotas(
+            self.clock,
+            producer_byte_rate=settings.quota_producer_byte_rate,
+            consumer_byte_rate=settings.quota_consumer_byte_rate,
+            windows=settings.quota_windows,
+            window_ms=settings.quota_window_ms,
+            counters=QuotaCounters(
+                self.metrics.quota_throttled,
+                self.metrics.quota_throttle_seconds,
+                self.metrics.quota_bytes,
+            ),
+        )
+        self.quota_admin = QuotaAdmin(self.quotas, QuotaStore(self.db), self.clock)
         self.flusher.subscribe(self.reads.on_new_data)
         self.flusher.subscribe(self.share.on_data)
         self.authorizer = Authorizer(
@@ -158,6 +174,7 @@ class Broker:
             await self.groups.load()
             await self.share.load()
             await self.acls.reload_if_changed()
+            await self.quota_admin.load()
         except BaseException:
             await self.db.close()
             self.data.unlock()
@@ -176,6 +193,7 @@ class Broker:
         run("events-publisher", self.feed.run)
         run("acl-reload", self.acls.run)
         run("keys-watch", self.keys.watch)
+        run("quota-reload", self.quota_admin.run_reload)
         self.ready = True
         log.info("ready: %d topics in %s", len(self.topics.topics), self.data.path)
 

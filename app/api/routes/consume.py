@@ -7,6 +7,10 @@ a timer loop renews the session's locks (``auto_renew``) or notices the ones tha
 Frames go out one at a time (``Outbox``), and a send waits while the client does not read, so a
 session that stops reading gets no more records and holds no more than its window.
 
+Over the principal's fetch quota, the push loop waits before acquiring more records, until
+the rate is back within the quota (Kafka delays a throttled fetch's answer rather than failing
+it); the frames sent count against the quota.
+
 Whatever ends the socket (a close, a dropped connection, the server stopping) ends the session:
 its member leaves and its records are released with the delivery count lowered by one.
 """
@@ -24,9 +28,10 @@ from fastapi import APIRouter, WebSocket
 from app.api import deps
 from app.api.wire import frames
 from app.errors import ErrorCode, InvalidRequest, SluiceError
-from app.security import permissions
+from app.security import ANONYMOUS, permissions, principal_of
 from app.security.acls import Operation, ResourceType
 from app.security.open_sockets import Revocation
+from app.security.quotas import Meters
 from app.share.push import PushSession
 from app.share.session_state import FRAMES, SessionState
 from app.topics import validate_name
@@ -37,6 +42,9 @@ CLOSE_TOO_BIG = 1009
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_ERROR = 1011
+# A throttled push looks at its quota again this often (a quota raised or removed meanwhile
+# takes effect within it).
+THROTTLE_CHECK_S = 0.1
 
 log = logging.getLogger("sluice.push")
 
@@ -110,6 +118,7 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
     # the server stopping ends every push socket with 1001, the key it was opened with
     # revoked with 1008 (either way the session ends as for a close)
     watcher = asyncio.create_task(_close_at_shutdown(b.share.stopped, outbox))
+    principal = principal_of(websocket) or ANONYMOUS
     revocation = b.keys.sockets.add(websocket.scope)
     revoked = asyncio.create_task(_close_when_revoked(revocation, outbox))
     try:
@@ -158,7 +167,9 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
                             member.member_id, member.member_epoch, session.credits, frame.auto_renew
                         )
                     )
-                    start(_push(session, outbox, frame.encoding, refused))
+                    start(
+                        _push(session, outbox, frame.encoding, refused, b.quotas.fetch, principal)
+                    )
                     start(_timers(session))
                 elif isinstance(frame, frames.Ack):
                     try:
@@ -202,11 +213,15 @@ async def _push(
     outbox: Outbox,
     encoding: str,
     refused: Callable[[], SluiceError | None],
+    quotas: Meters,
+    principal: str,
 ) -> None:
     """Send records whenever the window has room and records come, while the principal may
-    read them (else the socket closes with 1008 and the session releases them)."""
+    read them (else the socket closes with 1008 and the session releases them) and is within
+    its fetch quota."""
     share = session.share
     while session.state is SessionState.SUBSCRIBED:
+        await _within_quota(quotas, principal)
         try:
             answer = await session.next_batch()
         except SluiceError as exc:
@@ -222,8 +237,23 @@ async def _push(
             await outbox.send(frames.error(error))
             await outbox.close(CLOSE_POLICY, error.code.name)
             return
-        if answer is not None and not await outbox.send(frames.records(answer, encoding)):
-            return
+        if answer is not None:
+            text = frames.records(answer, encoding)
+            if not await outbox.send(text):
+                return
+            quota = quotas[principal]
+            if quota is not None:
+                quota.record(len(text))
+
+
+async def _within_quota(quotas: Meters, principal: str) -> None:
+    """Return once ``principal`` is within its fetch quota (at once when it has none): a
+    throttled push is counted once and waits out its throttle time."""
+    quota = quotas[principal]
+    if quota is None or not quota.delay_ms():
+        return
+    while (quota := quotas[principal]) is not None and (ms := quota.throttle_ms()):
+        await asyncio.sleep(min(ms / 1000, THROTTLE_CHECK_S))
 
 
 async def _close_at_shutdown(stopped: asyncio.Event, outbox: Outbox) -> None:

@@ -6,7 +6,7 @@ from starlette.responses import Response
 from app.api import deps, schemas
 from app.api.deps import json_response, read_json
 from app.api.wire import txn as wire
-from app.security import permissions
+from app.security import permissions, principal_of
 from app.security.acls import Operation, ResourceType
 
 router = APIRouter(prefix="/v1", tags=["producers"])
@@ -44,7 +44,7 @@ async def init_producer(request: Request) -> Response:
 async def produce(request: Request) -> Response:
     b = deps.broker_of(request)
     s = b.settings
-    body, _ = await read_json(request, s.max_request_bytes)
+    body, raw = await read_json(request, s.max_request_bytes)
     req = wire.parse_produce(body, b.clock.now_ms(), s.max_records_per_request, s.max_record_bytes)
     if req.transactional_id is not None:
         permissions.require(
@@ -53,9 +53,12 @@ async def produce(request: Request) -> Response:
     permissions.require_all(
         request, Operation.WRITE, ResourceType.TOPIC, (rb.topic for rb in req.batches)
     )
+    quota = b.quotas.produce.admit(principal_of(request))
     results = await b.producers.produce_batches(
         req.producer_id, req.producer_epoch, req.transactional_id, req.batches
     )
+    if quota is not None:
+        quota.record(len(raw))
     return json_response(
         {
             "batches": [

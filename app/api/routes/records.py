@@ -8,7 +8,7 @@ from starlette.responses import Response
 from app.api import deps, schemas
 from app.api.deps import json_response, read_json
 from app.api.wire import records as wire
-from app.security import permissions
+from app.security import permissions, principal_of
 from app.security.acls import Operation
 
 router = APIRouter(prefix="/v1/topics/{topic}", tags=["records"])
@@ -31,6 +31,7 @@ async def produce(topic: str, request: Request) -> Response:
     idempotency_key = request.headers.get("idempotency-key")
     s = b.settings
     body, raw = await read_json(request, s.max_request_bytes)
+    quota = b.quotas.produce.admit(principal_of(request))
     records = wire.parse_produce(
         body, b.clock.now_ms(), s.max_records_per_request, s.max_record_bytes, raw
     )
@@ -38,6 +39,8 @@ async def produce(topic: str, request: Request) -> Response:
         produced = await b.producers.produce(topic, records)
     else:
         produced = await b.producers.produce_keyed(topic, records, idempotency_key, raw)
+    if quota is not None:
+        quota.record(len(raw))
     return json_response(
         {"offsets": [{"partition": p, "offset": o, "timestamp": t} for p, o, t in produced]}
     )
@@ -61,6 +64,7 @@ async def read(
 ) -> Response:
     permissions.require_topic(request, Operation.READ, topic)
     b = deps.broker_of(request)
+    quota = b.quotas.fetch.admit(principal_of(request))
     max_wait_ms = min(max_wait_ms, b.settings.max_wait_ms)
     answer = await b.reads.read(
         topic,
@@ -71,7 +75,7 @@ async def read(
         max_wait_ms=max_wait_ms,
         committed=isolation_level == "read_committed",
     )
-    return json_response(
+    response = json_response(
         {
             "records": [
                 wire.show_record(r, topic, partition, encoding) for r in answer.result.records
@@ -82,6 +86,9 @@ async def read(
             "log_start_offset": answer.log_start_offset,
         }
     )
+    if quota is not None:
+        quota.record(len(response.body))
+    return response
 
 
 @router.get(

@@ -7,7 +7,7 @@ from app.api import deps, schemas
 from app.api.deps import json_response, read_json, read_object
 from app.api.wire import share as wire
 from app.errors import ErrorCode, InvalidRequest
-from app.security import permissions
+from app.security import permissions, principal_of
 from app.security.acls import Operation, ResourceType
 from app.topics import validate_name
 
@@ -76,6 +76,7 @@ async def fetch(group_id: str, request: Request) -> Response:
         fetched = b.share.membership.subscription(group_id, req.member_id)
     permissions.require_all(request, Operation.READ, ResourceType.TOPIC, fetched or ())
     permissions.require_all(request, Operation.READ, ResourceType.TOPIC, (t for t, _ in req.acks))
+    quota = b.quotas.fetch.admit(principal_of(request))
     answer = await b.share.fetch(
         group_id,
         req.member_id,
@@ -86,7 +87,10 @@ async def fetch(group_id: str, request: Request) -> Response:
         max_bytes=req.max_bytes,
         acks=req.acks,
     )
-    return json_response(wire.show_fetch(answer, req.encoding))
+    response = json_response(wire.show_fetch(answer, req.encoding))
+    if quota is not None:
+        quota.record(len(response.body))
+    return response
 
 
 @router.post(

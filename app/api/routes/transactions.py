@@ -9,7 +9,7 @@ from app.api import deps, schemas
 from app.api.deps import json_response, read_json
 from app.api.wire import share as share_wire
 from app.api.wire import txn as wire
-from app.security import permissions
+from app.security import permissions, principal_of
 from app.security.acls import Operation, ResourceType
 from app.topics import validate_name
 
@@ -36,8 +36,11 @@ async def _txn_request(tid: str, request: Request) -> tuple[Broker, Any]:
     responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS},
 )
 async def commit(tid: str, request: Request) -> Response:
-    b, body = await _txn_request(tid, request)
+    b = deps.broker_of(request)
+    validate_name(tid, "transactional id")
+    permissions.require_txn(request, Operation.WRITE, tid)
     s = b.settings
+    body, raw = await read_json(request, s.max_request_bytes)
     producer, work = wire.parse_commit(
         body,
         b.clock.now_ms(),
@@ -52,9 +55,13 @@ async def commit(tid: str, request: Request) -> Response:
         permissions.require_reads(request, g.group_id, (o.topic for o in g.offsets))
     for a in work.acks:
         permissions.require_reads(request, a.group_id, (t for t, _ in a.acks))
+    # records in the commit count against the produce quota, as in POST /v1/produce
+    quota = b.quotas.produce.admit(principal_of(request)) if work.batches else None
     pid, epoch = await b.transactions.commit_with(
         tid, producer.producer_id, producer.producer_epoch, work
     )
+    if quota is not None:
+        quota.record(len(raw))
     return json_response({"producer_id": pid, "producer_epoch": epoch})
 
 

@@ -38,6 +38,7 @@ from app.api.schemas.groups import (
     OffsetFetchResponse,
     TopicPartitions,
 )
+from app.api.schemas.quotas import PrincipalQuota, QuotaDefaults, QuotaList, QuotaSet
 from app.api.schemas.records import (
     DeleteRecordsPartition,
     DeleteRecordsRequest,
@@ -124,6 +125,7 @@ REQUEST_MODELS: list[type[BaseModel]] = [
     TxnAcknowledgementsRequest,  # transactional share acknowledgements
     AclBindingRequest,  # admin
     KeyCreate,  # API keys
+    QuotaSet,  # admin
 ]
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -187,12 +189,16 @@ __all__ = [
     "OffsetFetchResponse",
     "PartitionDescription",
     "PartitionError",
+    "PrincipalQuota",
     "ProduceBatchRequest",
     "ProduceBatchResult",
     "ProduceRequest",
     "ProduceResponse",
     "ProducedOffset",
     "ProducerIdentity",
+    "QuotaDefaults",
+    "QuotaList",
+    "QuotaSet",
     "ReadRecord",
     "ReadResponse",
     "ShareAck",
