@@ -27,6 +27,7 @@ import os
 import re
 import secrets
 import sqlite3
+import string
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -41,7 +42,9 @@ __all__ = ["KEY_ID", "Identity", "KeyRow", "KeyStore"]
 T = TypeVar("T")
 
 PREFIX = "sk_"
-ID_CHARS = 12  # secrets.token_urlsafe(9): 72 bits, 12 characters
+ID_CHARS = 12  # letters and digits: 71 bits; never a leading "-" that a command line would
+# take for an option
+_ID_ALPHABET = string.ascii_letters + string.digits
 SECRET_BYTES = 32  # 256 bits: 43 characters
 SALT_BYTES = 16
 PRINCIPAL_PATTERN = re.compile(r"^[A-Za-z0-9._@:-]{1,255}$")
@@ -57,7 +60,7 @@ def digest(salt: bytes, secret: str) -> bytes:
 
 def new_key() -> tuple[str, str, str]:
     """(key id, secret, the key as clients send it) of a fresh key."""
-    key_id = secrets.token_urlsafe(9)
+    key_id = "".join(secrets.choice(_ID_ALPHABET) for _ in range(ID_CHARS))
     secret = secrets.token_urlsafe(SECRET_BYTES)
     return key_id, secret, f"{PREFIX}{key_id}_{secret}"
 

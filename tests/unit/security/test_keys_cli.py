@@ -11,6 +11,7 @@ import pytest
 from app.__main__ import main
 from app.config import Settings
 from app.security.exposure import has_keys, is_loopback, refusal
+from app.security.keys import new_key, split
 
 
 def test_create_list_revoke(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -78,3 +79,10 @@ def test_refusal_without_keys_on_a_public_address(
     empty = tmp_path / "empty"
     assert main(["serve", "--host", "0.0.0.0", "--data-dir", str(empty)]) == 2
     assert "refusing to serve on 0.0.0.0 without API keys" in capsys.readouterr().err
+
+
+def test_key_ids_are_letters_and_digits() -> None:
+    # an id with a leading "-" (URL-safe base64 has it) was taken by `keys revoke` for an option
+    for _ in range(2000):
+        key_id, _secret, key = new_key()
+        assert key_id.isalnum() and len(key_id) == 12 and split(key) == (key_id, _secret)
