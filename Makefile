@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml | $(PY)
 # System packages the tests need (the README tour runs curl; the dashboard tests drive Debian's
 # chromium, never a browser a test tool downloads). Installed through apt when missing; each
 # tool's Debian package has its name.
-SYSTEM_TOOLS := curl chromium
+SYSTEM_TOOLS := curl chromium openssl
 system-deps:
 	@missing=""; for t in $(SYSTEM_TOOLS); do command -v $$t >/dev/null || missing="$$missing $$t"; done; \
 	if [ -n "$$missing" ]; then \

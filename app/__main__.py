@@ -18,6 +18,8 @@ from app.config import Settings, SettingsError, describe
 from app.datadir import DataDirLocked
 from app.main import create_app
 from app.runtime import Broker
+from app.security import acls_cli, keys_cli, quotas_cli
+from app.security.exposure import refusal
 
 # how long the WebSocket handlers get to send their own close frames at shutdown
 SOCKETS_CLOSE_S = 0.2
@@ -79,11 +81,29 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--data-dir")
     serve.add_argument("--fsync", choices=("always", "interval"))
     serve.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
+    serve.add_argument("--super-users", help="principals every ACL check allows, comma-separated")
+    acls_cli.register(sub)
+    serve.add_argument(
+        "--allow-anonymous",
+        action="store_true",
+        default=None,
+        help="serve without API keys on an address other than loopback",
+    )
+    serve.add_argument("--tls-certfile", help="PEM certificate: serve HTTPS and wss://")
+    serve.add_argument("--tls-keyfile", help="PEM private key of --tls-certfile")
+    keys_cli.register(sub)
+    quotas_cli.register(sub)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "acls":
+        return acls_cli.main(args)
+    if args.command == "keys":
+        return keys_cli.main(args)
+    if args.command == "quotas":
+        return quotas_cli.main(args)
     try:
         settings = Settings.from_env(
             host=args.host,
@@ -91,6 +111,10 @@ def main(argv: list[str] | None = None) -> int:
             data_dir=args.data_dir,
             fsync=args.fsync,
             log_level=args.log_level,
+            super_users=args.super_users,
+            allow_anonymous=args.allow_anonymous,
+            tls_certfile=args.tls_certfile,
+            tls_keyfile=args.tls_keyfile,
         )
     except SettingsError as exc:
         print(f"sluice: {exc}", file=sys.stderr)
@@ -104,6 +128,11 @@ def main(argv: list[str] | None = None) -> int:
     except DataDirLocked as exc:
         print(f"sluice: {exc}", file=sys.stderr)
         return 1
+    refused = refusal(settings, broker.data.metadata)
+    if refused is not None:
+        broker.data.unlock()
+        print(f"sluice: {refused}", file=sys.stderr)
+        return 2
     app = create_app(settings, broker=broker, freeze_gc=True)
     # connections beyond what the open-files limit allows would starve the storage of files
     connections = raise_fd_limit(settings.max_connections)
@@ -118,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
         timeout_graceful_shutdown=30,
         ws_max_size=settings.ws_max_frame_bytes,
         lifespan="on",
+        ssl_certfile=settings.tls_certfile or None,
+        ssl_keyfile=settings.tls_keyfile or None,
     )
     server = _Server(config)
     server.broker = broker

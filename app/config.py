@@ -28,6 +28,9 @@ def _setting(
     return field(default=default, metadata={"doc": doc, "lo": lo, "hi": hi, "choices": choices})
 
 
+_BOOLEANS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
+
+
 class SettingsError(ValueError):
     """A setting is missing its form or is out of bounds."""
 
@@ -184,11 +187,55 @@ class Settings:
         "origins of other sites whose pages may open WebSockets, comma-separated (e.g. "
         "'https://ops.example.com'), or '*' for any; pages of this server always may",
     )
+    super_users: str = _setting(
+        "",
+        "principals that every ACL check allows, comma-separated (e.g. 'admin,ops')",
+    )
     ws_max_credits: int = _setting(
         10_000,
         "widest credit window of a push session (larger credits are clamped)",
         1,
         1_000_000,
+    )
+    # security (docs/security.md)
+    allow_anonymous: bool = _setting(
+        False,
+        "serve without API keys on an address other than loopback (otherwise the server "
+        "refuses to start while no key exists)",
+    )
+    ws_token_ttl_ms: int = _setting(
+        30_000,
+        "how long a token of POST /v1/auth/ws-token may open a WebSocket",
+        1000,
+        600_000,
+    )
+    tls_certfile: str = _setting(
+        "", "PEM certificate (chain) to serve HTTPS and wss:// with; empty: plain HTTP"
+    )
+    tls_keyfile: str = _setting("", "PEM private key of tls_certfile")
+    # quotas (docs/security.md#quotas)
+    quota_producer_byte_rate: int = _setting(
+        0,
+        "produce quota of every principal without its own, in bytes/s (0: unlimited); own "
+        "quotas: python -m app quotas set",
+        0,
+        2**40,
+    )
+    quota_consumer_byte_rate: int = _setting(
+        0,
+        "fetch quota (reads, share fetches, WebSocket pushes) of every principal without its "
+        "own, in bytes/s (0: unlimited)",
+        0,
+        2**40,
+    )
+    quota_windows: int = _setting(
+        11,
+        "sample windows over which a quota's rate is measured (Kafka's quota.window.num)",
+        2,
+        100,
+    )
+    quota_window_ms: int = _setting(
+        1000, "length of one quota sample window (Kafka's quota.window.size.seconds)", 10, 60_000
     )
 
     @classmethod
@@ -202,7 +249,11 @@ class Settings:
                 values[f.name] = overrides[f.name]
             elif name in env:
                 raw = env[name]
-                if f.type in ("int", int):
+                if f.type in ("bool", bool):
+                    if raw.strip().lower() not in _BOOLEANS:
+                        raise SettingsError(f"{name}={raw!r} is not a boolean (true or false)")
+                    values[f.name] = _BOOLEANS[raw.strip().lower()]
+                elif f.type in ("int", int):
                     try:
                         values[f.name] = int(raw)
                     except ValueError:

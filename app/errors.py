@@ -10,7 +10,8 @@ Kafka has the same condition, Kafka's numeric code::
     ├── Conflict                  (TOPIC_ALREADY_EXISTS, OFFSET_OUT_OF_RANGE, …)
     ├── TooLarge                  (REQUEST_TOO_LARGE, RECORD_TOO_LARGE)
     └── Unavailable               (NOT_READY, …)
-        └── StorageError          (STORAGE_ERROR: a log file or the metadata could not be written)
+        ├── StorageError          (KAFKA_STORAGE_ERROR: the disk refused a write)
+        └── Throttled             (THROTTLING_QUOTA_EXCEEDED, with its throttle time)
 
 Foreign errors are mapped at the boundaries only: ``OSError`` by the storage engine
 (``app.storage``) and ``sqlite3.Error`` by the metadata database (``app.metadata.db``), both to
@@ -134,8 +135,12 @@ class ErrorCode(enum.Enum):
 
     # 503 Service Unavailable
     NOT_READY = _Code(503, True, None, "the server is starting or stopping")
-    STORAGE_ERROR = _Code(503, True, 56, "the storage failed to complete the write")
     GROUPS_UNAVAILABLE = _Code(503, False, None, "consumer groups are not available on this server")
+
+    # 507 Insufficient Storage
+    KAFKA_STORAGE_ERROR = _Code(
+        507, True, 56, "the disk refused the write (full or failing); retry later"
+    )
 
     @property
     def status(self) -> int:
@@ -195,7 +200,26 @@ class StorageError(Unavailable):
 
     @classmethod
     def of(cls, what: str, exc: OSError) -> StorageError:
-        return cls(ErrorCode.STORAGE_ERROR, f"{what} failed: {exc}")
+        return cls(ErrorCode.KAFKA_STORAGE_ERROR, f"{what} failed: {exc}")
+
+
+class Throttled(Unavailable):
+    """429 THROTTLING_QUOTA_EXCEEDED: the principal is over a byte-rate quota for another
+    ``throttle_ms`` milliseconds (answered as ``Retry-After`` in whole seconds, rounded up, and
+    exactly as ``throttle_time_ms`` in the error body)."""
+
+    def __init__(self, throttle_ms: int, message: str | None = None) -> None:
+        super().__init__(ErrorCode.THROTTLING_QUOTA_EXCEEDED, message)
+        self.throttle_ms = throttle_ms
+
+    @property
+    def retry_after_s(self) -> int:
+        return max(1, -(-self.throttle_ms // 1000))
+
+    def to_dict(self) -> dict[str, Any]:
+        body = super().to_dict()
+        body["throttle_time_ms"] = self.throttle_ms
+        return body
 
 
 class CorruptRecordError(Exception):

@@ -13,12 +13,19 @@ socket holds coalesced state, never a queue, and slows nothing else.
 A new socket gets a snapshot of the latest state the publisher computed (serialised once per
 tick and shared), or of the state now when it is the only socket. ``close`` (shutdown) ends
 every subscription: its sender closes the socket with 1001.
+
+A socket of a principal sees only what that principal may describe: its subscription carries a
+``View``, the merge keeps only the changed entities the view shows (one cached authorization
+each, the serialised entities still shared), and its snapshot and per-topic rates are its own.
+When what the view shows may have changed (the ACLs changed), the socket gets a new snapshot.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -40,13 +47,24 @@ GOING_AWAY = 1001  # the close code of every socket at shutdown
 _OPEN = (TxnState.ONGOING, TxnState.PREPARE_COMMIT, TxnState.PREPARE_ABORT)
 
 
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one socket may see: ``visible(kind, id)`` of an entity; ``version()`` changes
+    whenever the answers may have changed."""
+
+    visible: Callable[[str, str], bool]
+    version: Callable[[], int]
+
+
 class Subscription:
     """One socket's side of the feed: its first frames (the snapshot, error answers) and its
     pending changes, handed to its sender by ``next_frame``."""
 
-    def __init__(self, snapshot: bytes | None) -> None:
+    def __init__(self, snapshot: bytes | None, view: View | None = None) -> None:
         self.frames: deque[bytes] = deque([snapshot] if snapshot is not None else [])
         self.pending = Pending()
+        self.view = view
+        self.seen = view.version() if view is not None else 0  # the view's version shown
         self.close_code: int | None = None
         self._wake = asyncio.Event()
         self._drained = asyncio.Event()
@@ -55,6 +73,13 @@ class Subscription:
         self, at: int, rates: bytes, blobs: list[Blob], samples: bytes | None, seconds: int
     ) -> None:
         self.pending.merge(at, rates, blobs, samples, seconds)
+        self._wake.set()
+
+    def restart(self, snapshot: bytes) -> None:
+        """Drop the pending changes: a new snapshot replaces them (the view changed)."""
+        self.pending = Pending()
+        self.frames.append(snapshot)
+        self._drained.clear()
         self._wake.set()
 
     def close(self, code: int) -> None:
@@ -118,16 +143,16 @@ class EventFeed:
 
     # -- subscriptions ------------------------------------------------------------------------
 
-    def subscribe(self) -> Subscription:
+    def subscribe(self, view: View | None = None) -> Subscription:
         """A new socket: its subscription starts with a snapshot (closed at once after
-        ``close``)."""
+        ``close``); with a ``view``, of what the view shows only."""
         if self.closed:
             sub = Subscription(None)
             sub.close(GOING_AWAY)
             return sub
         if not self.subscriptions:
             self._observe()  # the publisher was idle: the state now
-        sub = Subscription(self.snapshot())
+        sub = Subscription(self.snapshot() if view is None else self._snapshot_of(view), view)
         self.subscriptions.append(sub)
         self._wanted.set()
         return sub
@@ -171,26 +196,55 @@ class EventFeed:
             (kind, key, None if e is None else orjson.dumps(e)) for kind, key, e in changes
         ]
         rates = orjson.dumps(self.rates.now())
-        samples = orjson.dumps(self.rates.newest()) if seconds else None
+        newest = self.rates.newest() if seconds else None
+        samples = None if newest is None else orjson.dumps(newest)
         for sub in self.subscriptions:
-            sub.merge(self._at, rates, blobs, samples, seconds)
+            view = sub.view
+            if view is None:
+                sub.merge(self._at, rates, blobs, samples, seconds)
+            elif view.version() != sub.seen:
+                sub.seen = view.version()
+                sub.restart(self._snapshot_of(view))
+            else:
+                sub.merge(
+                    self._at,
+                    rates,
+                    [b for b in blobs if view.visible(b[0], b[1])],
+                    None if newest is None else orjson.dumps(_topics_seen(newest, view)),
+                    seconds,
+                )
 
     def snapshot(self) -> bytes:
         """The snapshot frame of the latest state (serialised once per tick)."""
         if self._snapshot is None:
-            state = self._state or empty_state()
-            self._snapshot = orjson.dumps(
-                {
-                    "type": "snapshot",
-                    "at": self._at,
-                    "interval_ms": self.interval_ms,
-                    "server": {"version": __version__, "started_at": self.started_at},
-                    "rates": self.rates.now(),
-                    "history": self.rates.history(),
-                    **{kind: list(state[kind].values()) for kind in KINDS},
-                }
-            )
+            self._snapshot = self._snapshot_of(None)
         return self._snapshot
+
+    def _snapshot_of(self, view: View | None) -> bytes:
+        """A snapshot frame of the latest state, of what ``view`` shows (None: everything)."""
+        state = self._state or empty_state()
+        return orjson.dumps(
+            {
+                "type": "snapshot",
+                "at": self._at,
+                "interval_ms": self.interval_ms,
+                "server": {"version": __version__, "started_at": self.started_at},
+                "rates": self.rates.now(),
+                "history": (
+                    self.rates.history()
+                    if view is None
+                    else _topics_seen(self.rates.history(), view)
+                ),
+                **{
+                    kind: [
+                        e
+                        for key, e in state[kind].items()
+                        if view is None or view.visible(kind, key)
+                    ]
+                    for kind in KINDS
+                },
+            }
+        )
 
     # -- the state ----------------------------------------------------------------------------
 
@@ -300,3 +354,11 @@ class EventFeed:
             ],
             "partitions": partitions,
         }
+
+
+def _topics_seen(rates: dict[str, Any], view: View) -> dict[str, Any]:
+    """Rates (samples or history) with the per-topic series of the topics ``view`` shows."""
+    return {
+        **rates,
+        "topics": {t: v for t, v in rates["topics"].items() if view.visible("topics", t)},
+    }

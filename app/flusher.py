@@ -5,6 +5,10 @@ The flusher task takes everything pending at that moment, fsyncs it in its own t
 appends queue up for the next round, moves the high watermarks and wakes the waiters. With
 ``fsync=interval`` nobody waits: the flusher fsyncs the dirty logs every interval.
 
+A log whose fsync fails is cut back to its durable end (``PartitionLog.revert_to_durable``):
+its waiters, of this round and queued for the next, are answered ``KAFKA_STORAGE_ERROR``; the
+other logs of the round complete as usual.
+
 New data is published to subscribers (``subscribe``): readers' long polls and share groups are
 told when a log has new records they may see, that is after the round that made them durable
 (fsync=always), or at once when appended (fsync=interval, where reads are not held back).
@@ -13,6 +17,7 @@ told when a log has new records they may see, that is after the round that made 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -58,7 +63,8 @@ class Flusher:
         self.stats = FlushStatistics()
         self._subscribers: list[NewData] = []
         self._dirty: dict[PartitionLog, None] = {}
-        self._waiters: list[asyncio.Future[None]] = []
+        # each waiter with the logs it waits for
+        self._waiters: list[tuple[asyncio.Future[None], frozenset[PartitionLog]]] = []
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
         # one thread per log of a round, up to FSYNC_THREADS: fsyncs of several files run
@@ -93,13 +99,14 @@ class Flusher:
         With ``force`` also under fsync=interval, by running a round now: for log writes that
         a durable metadata change will rely on (transaction markers before Complete*).
         """
+        logs = frozenset(logs)
         self.mark_dirty(logs)
         if not self.always and not force:
             return
         if self._closed:
             raise Unavailable(ErrorCode.NOT_READY, "the server is stopping")
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiters.append(fut)
+        self._waiters.append((fut, logs))
         if self.always:
             self._wake.set()
         else:
@@ -143,38 +150,46 @@ class Flusher:
             except asyncio.CancelledError:
                 cancelled = True
                 await asyncio.wait([work])
-            except StorageError:
-                pass  # taken from ``work`` below
             error = work.exception()
-            if error is not None:
-                if not isinstance(error, StorageError):
-                    raise error
-                log.error("%s", error.message)
-                for lg, ticket, _ in tickets:
-                    lg.abort_flush(ticket)
-                    self._dirty[lg] = None
-                for fut in waiters:
-                    if not fut.done():
-                        fut.set_exception(error)
-                if cancelled:
-                    raise asyncio.CancelledError
-                return
-            elapsed = self.clock.monotonic() - started
-            self.stats.rounds += 1
-            self.stats.fsyncs += sum(len(t.segments) for _, t, _ in tickets)
-            self.stats.waiters_served += len(waiters)
-            self.stats.last_round_ms = elapsed * 1000
-            self.stats.total_round_ms += elapsed * 1000
-            if self.round_seconds is not None:
-                self.round_seconds.observe(elapsed)
+            if error is not None:  # not a StorageError: nothing to revert, the round failed
+                raise error
+            failed = work.result()
+            if failed:
+                self._revert(failed, waiters)
+            else:
+                elapsed = self.clock.monotonic() - started
+                self.stats.rounds += 1
+                self.stats.fsyncs += sum(len(t.segments) for _, t, _ in tickets)
+                self.stats.waiters_served += len(waiters)
+                self.stats.last_round_ms = elapsed * 1000
+                self.stats.total_round_ms += elapsed * 1000
+                if self.round_seconds is not None:
+                    self.round_seconds.observe(elapsed)
             for lg, ticket, _ in tickets:
-                if lg.complete_flush(ticket):
+                if lg not in failed and lg.complete_flush(ticket):
                     self._publish(lg)
-            for fut in waiters:
+            for fut, _ in waiters:
                 if not fut.done():
                     fut.set_result(None)
             if cancelled:
                 raise asyncio.CancelledError
+
+    def _revert(
+        self,
+        failed: dict[PartitionLog, StorageError],
+        waiters: list[tuple[asyncio.Future[None], frozenset[PartitionLog]]],
+    ) -> None:
+        """Logs whose fsync failed go back to their durable end (``revert_to_durable``): what
+        was appended since is dropped, so every caller waiting on one of them, in this round or
+        queued for the next, is answered the error; callers of the other logs are served."""
+        now = self.clock.now_ms()
+        for lg, error in failed.items():
+            with contextlib.suppress(StorageError):  # else offline: its next append retries
+                lg.revert_to_durable(now)
+            for fut, logs in (*waiters, *self._waiters):
+                if lg in logs and not fut.done():
+                    fut.set_exception(error)
+        self._waiters = [(f, logs) for f, logs in self._waiters if not f.done()]
 
     def forget(self, lg: PartitionLog) -> None:
         """Stop tracking a log that is being closed (call while holding ``exclusive``)."""
@@ -191,14 +206,19 @@ class Flusher:
         self._closed = True
         self._executor.shutdown(wait=True)
 
-    async def _flush_all(self, tickets: list[tuple[PartitionLog, FlushTicket, bool]]) -> None:
-        """Each log's fsyncs in a thread of its own, all at once; raises the first
-        ``StorageError`` once every one has finished."""
+    async def _flush_all(
+        self, tickets: list[tuple[PartitionLog, FlushTicket, bool]]
+    ) -> dict[PartitionLog, StorageError]:
+        """Each log's fsyncs in a thread of its own, all at once; answers the logs whose fsync
+        failed, once every one has finished."""
         loop = asyncio.get_running_loop()
         if len(tickets) == 1:
             ((lg, ticket, checkpoint),) = tickets
-            await loop.run_in_executor(self._executor, _flush_one, lg, ticket, checkpoint)
-            return
+            try:
+                await loop.run_in_executor(self._executor, _flush_one, lg, ticket, checkpoint)
+            except StorageError as exc:
+                return {lg: exc}
+            return {}
         results = await asyncio.gather(
             *(
                 loop.run_in_executor(self._executor, _flush_one, lg, ticket, checkpoint)
@@ -206,9 +226,13 @@ class Flusher:
             ),
             return_exceptions=True,
         )
-        for r in results:
-            if isinstance(r, BaseException):
+        failed: dict[PartitionLog, StorageError] = {}
+        for (lg, _, _), r in zip(tickets, results, strict=True):
+            if isinstance(r, StorageError):
+                failed[lg] = r
+            elif isinstance(r, BaseException):
                 raise r
+        return failed
 
 
 def _flush_one(lg: PartitionLog, ticket: FlushTicket, checkpoint: bool) -> None:

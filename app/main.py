@@ -19,6 +19,10 @@ from starlette.websockets import WebSocket
 from app import __version__
 from app.api.errors import error_response, register_exception_handlers
 from app.api.routes import (
+    admin_acls,
+    admin_keys,
+    admin_quotas,
+    auth,
     consume,
     dashboard,
     events,
@@ -35,6 +39,8 @@ from app.clock import Clock
 from app.config import Settings
 from app.errors import ErrorCode, SluiceError, Unavailable
 from app.runtime import Broker
+from app.security import permissions
+from app.security.authentication import Authenticator, is_public, selecting_subprotocol
 
 # The hot endpoints: produce, share fetch and acknowledge, commit. RequestGate calls them
 # itself (see there).
@@ -59,6 +65,7 @@ def direct_routes() -> list[APIRoute]:
 
 TRY_AGAIN_LATER = 1013  # the WebSocket close code of a socket opened while not ready
 POLICY_VIOLATION = 1008  # a WebSocket refused (closed before it is accepted: HTTP 403)
+UNAUTHENTICATED = SluiceError(ErrorCode.UNAUTHENTICATED, "a valid API key is required")
 
 
 def same_origin(scope: Scope, allowed: Collection[str] = ()) -> bool:
@@ -88,8 +95,10 @@ class RequestGate:
     """Every request passes here, in one pure-ASGI layer (a few µs each): an API endpoint
     (``/v1/…``) answers 503 NOT_READY until recovery has finished and again once shutdown has
     begun (the one readiness check, before any router runs; an API WebSocket is accepted and
-    closed at once with 1013); every HTTP request is counted, with its latency, per route
-    template.
+    closed at once with 1013); then, once API keys exist, every request but the public ones
+    must bring a valid key (``app.security.authentication``; 401 UNAUTHENTICATED, a refused
+    WebSocket handshake answered HTTP 401 as well); every HTTP request is counted, with its
+    latency, per route template.
 
     The routes of ``direct`` (the hot endpoints) are matched here and their endpoint called
     straight away: routing, dependency solving and the exception layers below cost more than
@@ -105,6 +114,7 @@ class RequestGate:
         self.broker = broker
         self.metrics = broker.metrics
         self.direct = [(r.path_regex.match, r.methods or set(), r) for r in direct]
+        self.auth = Authenticator(broker.keys, broker.ws_tokens)
         self.allowed_origins = frozenset(
             o.strip().rstrip("/").lower()
             for o in broker.settings.ws_allowed_origins.split(",")
@@ -119,10 +129,14 @@ class RequestGate:
                     # the handshake completes (HTTP 403), so it reads and acquires nothing
                     await WebSocket(scope, receive, send).close(POLICY_VIOLATION)
                     return
+                send = selecting_subprotocol(scope, send)
                 if not self.broker.ready and scope["path"].startswith("/v1/"):
                     websocket = WebSocket(scope, receive, send)
                     await websocket.accept()
                     await websocket.close(TRY_AGAIN_LATER, ErrorCode.NOT_READY.value.message)
+                    return
+                if not self.auth.websocket(scope):
+                    await refuse(WebSocket(scope, receive, send))
                     return
             await self.app(scope, receive, send)
             return
@@ -138,6 +152,8 @@ class RequestGate:
         try:
             if not self.broker.ready and scope["path"].startswith("/v1/"):
                 await error_response(Unavailable(ErrorCode.NOT_READY))(scope, receive, send_status)
+            elif not self.auth.http(scope):
+                await error_response(UNAUTHENTICATED)(scope, receive, send_status)
             elif not await self._direct(scope, receive, send_status):
                 await self.app(scope, receive, send_status)
         finally:
@@ -174,6 +190,16 @@ class RequestGate:
             response = error_response(exc)
         await response(scope, receive, send)
         return True
+
+
+async def refuse(websocket: WebSocket) -> None:
+    """A WebSocket handshake without valid credentials: answered HTTP 401 (the ASGI denial
+    response, which uvicorn supports), or closed before it is accepted (HTTP 403) by a server
+    that cannot."""
+    if "websocket.http.response" in websocket.scope.get("extensions", {}):
+        await websocket.send_denial_response(error_response(UNAUTHENTICATED))
+    else:
+        await websocket.close(POLICY_VIOLATION, "unauthenticated")
 
 
 def create_app(
@@ -222,6 +248,11 @@ def create_app(
     app.include_router(consume.router)
     app.include_router(events.router)
     app.include_router(dashboard.router)
+    app.include_router(admin_acls.router)
+    permissions.check_complete(app)  # a route that does not say what it needs: no server
+    app.include_router(auth.router)
+    app.include_router(admin_keys.router)
+    app.include_router(admin_quotas.router)
     app.add_middleware(RequestGate, broker=the_broker, direct=direct_routes())
 
     def openapi() -> dict[str, Any]:
@@ -234,10 +265,31 @@ def create_app(
                 schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
                 components.update(schema.pop("$defs", {}))
                 components[model.__name__] = schema
-            # Malformed requests are 400 INVALID_REQUEST (see ErrorBody), never 422.
-            for operations in doc.get("paths", {}).values():
-                for operation in operations.values():
+            # Malformed requests are 400 INVALID_REQUEST (see ErrorBody), never 422. Once API
+            # keys exist every non-public operation needs one (401 without), and the ACLs its
+            # entry in app.security.permissions names (403 without).
+            components_root = doc["components"]
+            components_root["securitySchemes"] = {"apiKey": {"type": "http", "scheme": "bearer"}}
+            unauthenticated = {
+                "description": "no valid API key (the server requires keys)",
+                "content": {
+                    "application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}
+                },
+            }
+            forbidden = {
+                "description": "the key's principal lacks the ACL the operation needs "
+                "(*_AUTHORIZATION_FAILED)",
+                "content": unauthenticated["content"],
+            }
+            for path, operations in doc.get("paths", {}).items():
+                for method, operation in operations.items():
                     operation.get("responses", {}).pop("422", None)
+                    if not is_public(path):
+                        operation["security"] = [{"apiKey": []}, {}]
+                        operation.setdefault("responses", {})["401"] = unauthenticated
+                    need = permissions.need_of(method.upper(), path)
+                    if need is not None and need.access == "checked":
+                        operation.setdefault("responses", {})["403"] = forbidden
             components.pop("HTTPValidationError", None)
             components.pop("ValidationError", None)
             app.openapi_schema = doc

@@ -12,10 +12,15 @@ from collections.abc import Callable, Sequence
 _BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
 
+def _escape(value: str) -> str:
+    """A label value as the text format writes it (principal names may hold anything)."""
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
 def _labels(names: tuple[str, ...], values: tuple[str, ...]) -> str:
     if not names:
         return ""
-    inner = ",".join(f'{n}="{v}"' for n, v in zip(names, values, strict=True))
+    inner = ",".join(f'{n}="{_escape(v)}"' for n, v in zip(names, values, strict=True))
     return "{" + inner + "}"
 
 
@@ -105,6 +110,21 @@ class Metrics:
         self.fsync_seconds = Histogram(
             "sluice_fsync_round_seconds", "duration of one group-commit round"
         )
+        self.quota_throttled = Counter(
+            "sluice_quota_throttled_requests_total",
+            "requests refused (429) and WebSocket pushes delayed over a byte-rate quota",
+            ("principal", "kind"),
+        )
+        self.quota_throttle_seconds = Counter(
+            "sluice_quota_throttle_seconds_total",
+            "throttle time given to requests and pushes over a byte-rate quota",
+            ("principal", "kind"),
+        )
+        self.quota_bytes = Counter(
+            "sluice_quota_bytes_total",
+            "bytes counted against byte-rate quotas (principals with a quota only)",
+            ("principal", "kind"),
+        )
 
     def render(self, extra: Sequence[Gauge] = ()) -> str:
         """Prometheus text of every instrument, then ``extra``."""
@@ -116,6 +136,9 @@ class Metrics:
             self.records_out,
             self.delivered,
             self.fsync_seconds,
+            self.quota_throttled,
+            self.quota_throttle_seconds,
+            self.quota_bytes,
         ]
         lines: list[str] = []
         for m in [*own, *extra]:

@@ -5,8 +5,8 @@ Built, bottom up: the data directory, the metadata database and the partition lo
 flusher (group-commit fsync, publishing new data); topics; the appender (the one append
 path); the transaction coordinator (markers through the appender; consumer-group offsets and
 share-group acknowledgements as its participants); produce, reads and retention; consumer and
-share groups; the event feed of dashboards. Routers reach each service through
-``app.api.deps``.
+share groups; the event feed of dashboards; the ACLs and their authorizer; the quotas.
+Routers reach each service through ``app.api.deps``.
 
 Start is: lock the directory, migrate and load the metadata, open the logs (recovery), start
 the flusher and the share state writer, finish every interrupted transaction end, start the
@@ -37,9 +37,17 @@ from app.producers.manager import ProducerStateManager
 from app.producers.produce import ProduceService
 from app.reads import Reads
 from app.retention import Retention
+from app.security.acls import AclStore
+from app.security.authorizer import Authorizer
+from app.security.keys import KeyStore
+from app.security.quota_admin import QuotaAdmin
+from app.security.quota_store import QuotaStore
+from app.security.quotas import QuotaCounters, Quotas
+from app.security.tokens import WsTokens
 from app.share.admin import ShareGroupAdmin
 from app.share.coordinator import ShareGroupCoordinator
 from app.share.txn import ShareTxnParticipant
+from app.storage.health import StorageHealth
 from app.storage.manager import LogManager
 from app.supervisor import Supervisor
 from app.topics import TopicRegistry
@@ -63,10 +71,14 @@ class Broker:
         self.clock: Clock = clock or SystemClock()
         self.metrics = Metrics()
         self.data = DataDir(settings.data_dir)
-        self.db = Database(self.data.metadata)
+        self.storage_health = StorageHealth()
+        self.db = Database(self.data.metadata, self.storage_health)
         always = settings.fsync == "always"
         self.log_manager = LogManager(
-            self.data.logs, durable_reads=always, producer_state=ProducerStateManager
+            self.data.logs,
+            durable_reads=always,
+            producer_state=ProducerStateManager,
+            health=self.storage_health,
         )
         self.flusher = Flusher(
             always=always,
@@ -121,8 +133,27 @@ class Broker:
             groups=self.groups,
             transactions=self.transactions,
         )
+        self.quotas = Quotas(
+            self.clock,
+            producer_byte_rate=settings.quota_producer_byte_rate,
+            consumer_byte_rate=settings.quota_consumer_byte_rate,
+            windows=settings.quota_windows,
+            window_ms=settings.quota_window_ms,
+            counters=QuotaCounters(
+                self.metrics.quota_throttled,
+                self.metrics.quota_throttle_seconds,
+                self.metrics.quota_bytes,
+            ),
+        )
+        self.quota_admin = QuotaAdmin(self.quotas, QuotaStore(self.db), self.clock)
         self.flusher.subscribe(self.reads.on_new_data)
         self.flusher.subscribe(self.share.on_data)
+        self.authorizer = Authorizer(
+            super_users=(u.strip() for u in settings.super_users.split(",") if u.strip())
+        )
+        self.acls = AclStore(self.db, self.authorizer, self.clock)
+        self.keys = KeyStore(self.db, self.clock)
+        self.ws_tokens = WsTokens(self.clock, settings.ws_token_ttl_ms)
         self.supervisor = Supervisor()
         self.ready = False
         self.stopped = False
@@ -136,11 +167,14 @@ class Broker:
             applied = await migrate(self.db.writer)
             if applied:
                 log.info("applied migrations: %s", ", ".join(applied))
+            await self.keys.reload_if_changed()
             await self.topics.load(self.clock.now_ms())
             await self.producer_ids.load()
             await self.transactions.load()
             await self.groups.load()
             await self.share.load()
+            await self.acls.reload_if_changed()
+            await self.quota_admin.load()
         except BaseException:
             await self.db.close()
             self.data.unlock()
@@ -157,6 +191,9 @@ class Broker:
         run("share-timers", self.share.run_timers)
         run("share-sessions", self.share.membership.run_sessions)
         run("events-publisher", self.feed.run)
+        run("acl-reload", self.acls.run)
+        run("keys-watch", self.keys.watch)
+        run("quota-reload", self.quota_admin.run_reload)
         self.ready = True
         log.info("ready: %d topics in %s", len(self.topics.topics), self.data.path)
 

@@ -7,13 +7,14 @@ concurrent requests cannot interleave), made durable in SQLite, then completed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from app.config import DAY_MS, GiB, MiB
-from app.errors import Conflict, ErrorCode, InvalidRequest, NotFound
+from app.errors import Conflict, ErrorCode, InvalidRequest, NotFound, StorageError
 from app.flusher import Flusher
 from app.metadata.store import TopicStore
 from app.storage.log import LogConfig, PartitionLog
@@ -200,7 +201,19 @@ class TopicRegistry:
             topic_id = await self.store.insert(name, partitions, cfg, now_ms)
             topic = Topic(topic_id, name, cfg)
             lc = log_config(cfg)
-            topic.logs = [self.log_manager.open(topic_id, p, lc, now_ms) for p in range(partitions)]
+            try:
+                topic.logs = [
+                    self.log_manager.open(topic_id, p, lc, now_ms) for p in range(partitions)
+                ]
+            except OSError as exc:  # the disk refused the logs: the topic is not created
+                self.log_manager.close_topic(topic_id)
+                self.log_manager.health.failed(f"creating the logs of topic {name!r}", exc)
+                with contextlib.suppress(OSError):
+                    self.log_manager.remove_topic_files(topic_id)
+                # should the disk refuse this delete too (507 as well), the row stays and the
+                # next start opens the topic, empty: never a topic half there
+                await self.store.delete(topic_id)
+                raise StorageError.of(f"creating topic {name!r}", exc) from exc
             self.topics[name] = topic
             return topic
         finally:

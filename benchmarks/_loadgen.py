@@ -128,9 +128,11 @@ def latency_summary(latencies_ms: list[float]) -> dict[str, float]:
 class RawConnection:
     """One HTTP/1.1 keep-alive connection on asyncio streams; one request at a time."""
 
-    def __init__(self, host: str, port: int) -> None:
+    def __init__(self, host: str, port: int, headers: dict[str, str] | None = None) -> None:
         self._host = host
         self._port = port
+        # sent with every request (e.g. Authorization)
+        self._extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
 
@@ -141,7 +143,7 @@ class RawConnection:
 
     async def request(self, method: str, target: str, body: bytes | None) -> tuple[int, bytes]:
         reader, writer = await self._connect()
-        head = f"{method} {target} HTTP/1.1\r\nHost: {self._host}:{self._port}\r\n"
+        head = f"{method} {target} HTTP/1.1\r\nHost: {self._host}:{self._port}\r\n{self._extra}"
         if body is not None:
             head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
         writer.write((head + "\r\n").encode("ascii"))

@@ -10,7 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
-from app.errors import ErrorCode, SluiceError
+from app.errors import ErrorCode, SluiceError, Throttled
 
 log = logging.getLogger("sluice.api")
 
@@ -20,7 +20,12 @@ CLOSING = frozenset({ErrorCode.REQUEST_TIMEOUT})
 
 
 def error_response(err: SluiceError) -> Response:
-    headers = {"Retry-After": "1"} if err.code.retriable and err.code.status >= 429 else None
+    headers = None
+    if err.code.retriable and err.code.status >= 429:
+        seconds = err.retry_after_s if isinstance(err, Throttled) else 1
+        headers = {"Retry-After": str(seconds)}
+    if err.code is ErrorCode.UNAUTHENTICATED:
+        headers = {"WWW-Authenticate": "Bearer"}
     if err.code in CLOSING:
         headers = {"Connection": "close"}
     return Response(

@@ -1,5 +1,8 @@
 // The documented HTTP endpoints the dashboard calls (docs/api.md). Every path is relative to
 // the page, so the dashboard also works behind a proxy that serves the server under a prefix.
+// Every call carries the API key, when the page has one (auth.js).
+
+import { authHeaders } from "./auth.js";
 
 /** An answer that is not 2xx, with the API's error body: {"error": {code, message, retriable}}. */
 export class ApiError extends Error {
@@ -14,12 +17,22 @@ export class ApiError extends Error {
 
 const enc = encodeURIComponent;
 
+let onUnauthorized = () => {};
+
+/** Called with every 401 UNAUTHENTICATED answer (the page then asks for a key). */
+export function setUnauthorizedHandler(fn) {
+  onUnauthorized = fn;
+}
+
 export async function call(method, path, { body, headers, query } = {}) {
   const url = new URL(path, document.baseURI);
   for (const [k, v] of Object.entries(query ?? {})) {
     if (v !== null && v !== undefined) url.searchParams.set(k, String(v));
   }
-  const init = { method, headers: { Accept: "application/json", ...(headers ?? {}) } };
+  const init = {
+    method,
+    headers: { Accept: "application/json", ...authHeaders(), ...(headers ?? {}) },
+  };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -37,6 +50,7 @@ export async function call(method, path, { body, headers, query } = {}) {
   } catch {
     data = null;
   }
+  if (res.status === 401) onUnauthorized();
   if (!res.ok) {
     const err = data && typeof data === "object" ? data.error : null;
     throw new ApiError(

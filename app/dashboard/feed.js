@@ -1,6 +1,7 @@
 // The live feed, GET /v1/events over a WebSocket: a snapshot first, then events. A lost
 // connection is retried with exponential back-off (with jitter, capped); a new snapshot starts
-// the back-off again.
+// the back-off again. The socket carries the API key as a subprotocol (auth.js); a socket
+// refused or closed for its key (1008) asks `authorize` before trying again.
 
 export const BASE_DELAY_MS = 500;
 export const MAX_DELAY_MS = 15_000;
@@ -16,10 +17,12 @@ export class Feed {
    * onMessage(msg) gets every parsed message; onStatus({state, retryAt, attempt}) every change of
    * state: "connecting", "live" (a snapshot arrived), "reconnecting" (retryAt: when).
    */
-  constructor(url, { onMessage, onStatus }) {
+  constructor(url, { onMessage, onStatus, protocols = () => [], authorize = null }) {
     this.url = url;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
+    this.protocols = protocols;
+    this.authorize = authorize;
     this.ws = null;
     this.timer = null;
     this.attempt = 0;
@@ -42,13 +45,17 @@ export class Feed {
     this.setStatus("connecting");
     let ws;
     try {
-      ws = new WebSocket(this.url);
+      ws = new WebSocket(this.url, this.protocols());
     } catch (e) {
       console.warn("feed: cannot open", e);
       this.scheduleRetry();
       return;
     }
     this.ws = ws;
+    let opened = false;
+    ws.addEventListener("open", () => {
+      opened = true;
+    });
     ws.addEventListener("message", (ev) => {
       let msg;
       try {
@@ -63,9 +70,22 @@ export class Feed {
       }
       this.onMessage(msg);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      if (this.authorize !== null && (!opened || ev.code === 1008)) {
+        // perhaps the key: once the page holds one the server accepts, try again at once
+        this.setStatus("connecting");
+        this.authorize(ev.reason).then((asked) => {
+          if (asked) {
+            this.attempt = 0;
+            this.connect();
+          } else {
+            this.scheduleRetry();
+          }
+        });
+        return;
+      }
       this.scheduleRetry();
     });
   }

@@ -1,6 +1,8 @@
 // The dashboard: one store fed by the live feed, panels drawn from it, and the record browser,
 // dead-letter redrive and offset reset calling the HTTP API.
 
+import { setUnauthorizedHandler } from "./api.js";
+import { KeyPrompt, MESSAGES, ensureKey, feedProtocols, whoami, apiKey } from "./auth.js";
 import { byId } from "./dom.js";
 import { Feed, feedUrl } from "./feed.js";
 import { Store } from "./store.js";
@@ -60,6 +62,19 @@ function scheduleDraw() {
   requestAnimationFrame(draw);
 }
 
+const prompt = new KeyPrompt();
+setUnauthorizedHandler(() => {
+  prompt.ask(MESSAGES.revoked);
+});
+
+/** After the feed was refused or closed for its key: true once a (new) key was entered. */
+async function authorize(reason) {
+  const answer = await whoami(apiKey());
+  if (answer.status !== 401) return false; // not the key: the usual back-off
+  await ensureKey(prompt, reason === "key revoked" ? MESSAGES.revoked : null);
+  return true;
+}
+
 feed = new Feed(feedUrl(), {
   onMessage(msg) {
     store.apply(msg);
@@ -68,8 +83,10 @@ feed = new Feed(feedUrl(), {
   onStatus(status) {
     header.setFeedStatus(status);
   },
+  protocols: feedProtocols,
+  authorize,
 });
-feed.start();
+ensureKey(prompt).then(() => feed.start());
 
 setInterval(() => {
   header.tick(store);

@@ -29,6 +29,7 @@ from typing import Any, TypeVar, cast
 import aiosqlite
 
 from app.errors import ErrorCode, StorageError
+from app.storage.health import StorageHealth
 
 T = TypeVar("T")
 
@@ -127,13 +128,13 @@ def _alone(fn: Callable[[sqlite3.Connection], T], conn: sqlite3.Connection) -> T
     return result
 
 
-def _storage_error(exc: sqlite3.Error) -> StorageError:
-    return StorageError(ErrorCode.STORAGE_ERROR, f"metadata write failed: {exc}")
+_DISK_ERRORS = (sqlite3.SQLITE_FULL, sqlite3.SQLITE_IOERR)  # primary result codes
 
 
 class Database:
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, health: StorageHealth | None = None) -> None:
         self.path = path
+        self.health = health if health is not None else StorageHealth()
         self._writer: aiosqlite.Connection | None = None
         self._reader: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
@@ -151,6 +152,18 @@ class Database:
             if conn is not None:
                 await conn.close()
         self._writer = self._reader = None
+
+    def _storage_error(self, exc: sqlite3.Error) -> StorageError:
+        """The client's error for a failed write; a full or failing disk is reported to the
+        storage health (a lock timeout is not)."""
+        if getattr(exc, "sqlite_errorcode", 0) & 0xFF in _DISK_ERRORS:
+            self.health.failed("metadata write", exc)
+        return StorageError(ErrorCode.KAFKA_STORAGE_ERROR, f"metadata write failed: {exc}")
+
+    def _committed_once(self) -> None:
+        self.stats.commits += 1
+        if self.health.failing:
+            self.health.recovered()
 
     @property
     def writer(self) -> aiosqlite.Connection:
@@ -192,7 +205,7 @@ class Database:
                 # no RELEASE (a thread hop under the lock): COMMIT releases every savepoint,
                 # and a later writer's ROLLBACK TO its own savepoint leaves this one's work
             except sqlite3.Error as exc:
-                raise _storage_error(exc) from exc
+                raise self._storage_error(exc) from exc
             batch.members += 1
             if self._queued == 0:  # nobody to wait for: commit now
                 await self._commit(batch)
@@ -203,7 +216,7 @@ class Database:
         else:  # shielded: a caller cancelled here must not leave its batch uncommitted
             error = await asyncio.shield(self._committed(batch))
         if error is not None:
-            raise _storage_error(error) from error
+            raise self._storage_error(error) from error
         self.stats.writes += 1
 
     async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
@@ -217,8 +230,8 @@ class Database:
                 try:
                     result = await _on_thread(self.writer, functools.partial(_alone, fn))
                 except sqlite3.Error as exc:
-                    raise _storage_error(exc) from exc
-                self.stats.commits += 1
+                    raise self._storage_error(exc) from exc
+                self._committed_once()
                 self.stats.writes += 1
                 return result
         finally:
@@ -247,7 +260,7 @@ class Database:
             try:
                 await self.writer.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
-                raise _storage_error(exc) from exc
+                raise self._storage_error(exc) from exc
             self._batch = _Batch()
             self._savepoints = 0
         return self._batch
@@ -277,7 +290,7 @@ class Database:
         error: sqlite3.Error | None = None
         try:
             await self.writer.execute("COMMIT")
-            self.stats.commits += 1
+            self._committed_once()
         except sqlite3.Error as exc:
             error = exc
             if self.writer.in_transaction:

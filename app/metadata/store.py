@@ -1,4 +1,4 @@
-"""Typed queries per aggregate. sqlite3 errors become ``STORAGE_ERROR`` in ``Database``."""
+"""Typed queries per aggregate. sqlite3 errors become ``KAFKA_STORAGE_ERROR`` in ``Database``."""
 
 from __future__ import annotations
 

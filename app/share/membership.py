@@ -186,6 +186,12 @@ class Membership:
         member.last_seen_ms = self.clock.now_ms()
         return group, member
 
+    def subscription(self, group_id: str, member_id: str) -> list[str]:
+        """The topics a member subscribed to (none for an unknown member)."""
+        group = self.groups.get(group_id)
+        member = group.members.get(member_id) if group is not None else None
+        return member.subscribed_topics if member is not None else []
+
     def _assignment(self, member: Member) -> Assignment:
         """Every partition of every subscribed topic (share groups allow that)."""
         out = []

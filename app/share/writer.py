@@ -144,12 +144,14 @@ class StateWriter:
             written = await self.store.write([row for _, row in live], self.now_ms())
             fenced = {sp for (sp, _), ok in zip(live, written, strict=True) if not ok}
             fenced |= {sp for sp in parts if sp.retired}
+        except StorageError as exc:  # logged once per episode by the storage health
+            error = exc
         except SluiceError as exc:
             log.error("share state write failed: %s", exc)
             error = exc
         except Exception as exc:  # sqlite3 errors are mapped by Database; anything else too
             log.exception("share state write failed")
-            error = StorageError(ErrorCode.STORAGE_ERROR, f"share state write failed: {exc}")
+            error = StorageError(ErrorCode.KAFKA_STORAGE_ERROR, f"share state write failed: {exc}")
         self.rounds += 1
         for sp in parts:
             if error is None and sp not in fenced:

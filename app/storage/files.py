@@ -7,18 +7,26 @@ are fsynced. Fixed-size records carry a CRC so that a torn or foreign file reads
 
 from __future__ import annotations
 
+import contextlib
 import os
 import struct
 import zlib
+
+from app.storage import fileio
 
 
 def write_small_file(path: str, data: bytes, *, sync: bool) -> None:
     tmp = path + ".tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
-        os.write(fd, data)
+        if fileio.write(fd, data) != len(data):
+            raise OSError(f"short write of {tmp}")
         if sync:
-            os.fsync(fd)
+            fileio.fsync(fd)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)  # a full disk must not keep a half-written copy
+        raise
     finally:
         os.close(fd)
     os.replace(tmp, path)
@@ -30,7 +38,7 @@ def fsync_directory(path: str) -> None:
     """Make created, renamed or removed entries of a directory durable."""
     fd = os.open(path, os.O_RDONLY)
     try:
-        os.fsync(fd)
+        fileio.fsync(fd)
     finally:
         os.close(fd)
 

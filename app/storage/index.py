@@ -9,9 +9,15 @@ int64 triples; it is a cache: when missing or suspect it is rebuilt from the seg
 from __future__ import annotations
 
 import bisect
+import contextlib
+import logging
 import os
 import struct
 from array import array
+
+from app.storage import fileio
+
+log = logging.getLogger("sluice.storage")
 
 _ENTRY = struct.Struct("<qqq")
 ENTRY_SIZE = _ENTRY.size
@@ -24,6 +30,7 @@ class OffsetIndex:
         self.positions = array("q")
         self.max_ts = array("q")
         self._fd = -1
+        self._file_size = 0  # bytes of whole entries in the open file
         self.dirty = False
 
     # -- loading ------------------------------------------------------------------------------
@@ -55,6 +62,7 @@ class OffsetIndex:
         self.close()
         if not rewrite:
             self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+            self._file_size = len(self.offsets) * ENTRY_SIZE
             return
         tmp = self.path + ".tmp"
         with open(tmp, "wb") as f:
@@ -66,6 +74,7 @@ class OffsetIndex:
             )
         os.replace(tmp, self.path)
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        self._file_size = len(self.offsets) * ENTRY_SIZE
         self.dirty = True
 
     # -- queries ------------------------------------------------------------------------------
@@ -91,8 +100,31 @@ class OffsetIndex:
         self.positions.append(position)
         self.max_ts.append(max_ts_before)
         if self._fd >= 0:
-            os.write(self._fd, _ENTRY.pack(offset, position, max_ts_before))
+            try:
+                if fileio.write(self._fd, _ENTRY.pack(offset, position, max_ts_before)) != (
+                    ENTRY_SIZE
+                ):
+                    raise OSError("short write")
+            except OSError as exc:
+                self._give_up_file(exc)
+                return
+            self._file_size += ENTRY_SIZE
             self.dirty = True
+
+    def _give_up_file(self, exc: OSError) -> None:
+        """An entry could not be written. The index is a cache: memory keeps the entry; the
+        file is cut back to its whole entries, or, if even that fails, closed and left for the
+        next open to find short or torn and rebuild."""
+        log.warning("index %s: entry not written (%s)", self.path, exc)
+        try:
+            fileio.ftruncate(self._fd, self._file_size)
+        except OSError:
+            self.close()
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+            return
+        # later entries would follow a gap: stop writing the file, rewrite it at the next open
+        self.close()
 
     def truncate_from(self, position: int) -> None:
         """Forget entries at or after ``position`` (memory only; call open_for_append after)."""
@@ -106,7 +138,7 @@ class OffsetIndex:
         """fsync the file if entries were added. Safe to call from a thread."""
         if self.dirty and self._fd >= 0:
             self.dirty = False
-            os.fsync(self._fd)
+            fileio.fsync(self._fd)
 
     def close(self) -> None:
         if self._fd >= 0:

@@ -9,6 +9,10 @@ Durability is staged: ``prepare_flush`` (event loop) takes a ticket of dirty seg
 ``flush(ticket)`` fsyncs them (any thread, concurrent appends are fine) and writes the recovery
 checkpoint, ``complete_flush(ticket)`` (event loop) moves the high watermark.
 
+A failed write is cut off again (the segment keeps its size); a failed fsync makes the flusher
+call ``revert_to_durable``, which cuts the log back to the end of its last successful flush and
+opens it again from disk, because the kernel may have dropped the pages it could not write.
+
 The recovery checkpoint names a (segment, position) below which everything was fsynced; at open,
 segments before it are trusted without reading and only the tail is validated, so recovery time
 depends on the unflushed tail, not on the log's size.
@@ -33,7 +37,7 @@ from typing import Any, Protocol
 
 import orjson
 
-from app.errors import CorruptRecordError, StorageError
+from app.errors import CorruptRecordError, ErrorCode, StorageError
 from app.storage import record
 from app.storage.files import (
     fsync_directory,
@@ -42,6 +46,7 @@ from app.storage.files import (
     unpack_checked,
     write_small_file,
 )
+from app.storage.health import StorageHealth
 from app.storage.record import Record, StoredRecord, marker_is_commit, marker_record
 from app.storage.segment import Segment, segment_name
 from app.storage.txn_index import TxnIndex
@@ -116,8 +121,10 @@ class PartitionLog:
         durable_reads: bool = True,
         now_ms: int = 0,
         producer_state: ProducerStateHook | None = None,
+        health: StorageHealth | None = None,
     ) -> None:
         self.directory = directory
+        self.health = health if health is not None else StorageHealth()
         self.producer_state = producer_state
         self.txns = TxnIndex(durable_reads=durable_reads)
         self.config = config
@@ -126,6 +133,8 @@ class PartitionLog:
         self._bases: list[int] = []
         self.log_start_offset = 0
         self._durable_offset = 0
+        self._durable_at = (0, 0, 0)  # (segment base, position, offset) of the durable end
+        self.offline = False  # a revert to the durable end failed; appends retry it first
         self._active_since_ms = now_ms
         self._directory_dirty = True  # new segment files need their directory entry fsynced
         self.recovered_bytes_truncated = 0
@@ -155,6 +164,7 @@ class PartitionLog:
         if not bases:
             self._add_segment(self.log_start_offset)
             self._durable_offset = self.log_start_offset
+            self._durable_at = self._end_position()
             self._load_producer_state(now_ms)
             return
         checkpoint = unpack_checked(_CHECKPOINT, read_file(self._path(CHECKPOINT_FILE)) or b"")
@@ -201,7 +211,12 @@ class PartitionLog:
             self.segments, self._bases = [], []
             self._add_segment(self.log_start_offset)
         self._durable_offset = self.log_end_offset
+        self._durable_at = self._end_position()
         self._load_producer_state(now_ms)
+
+    def _end_position(self) -> tuple[int, int, int]:
+        active = self.active
+        return (active.base_offset, active.size, active.next_offset)
 
     def _load_producer_state(self, now_ms: int) -> None:
         """Restore the producer-state snapshot, then replay the batches written after it
@@ -247,7 +262,11 @@ class PartitionLog:
 
     def _add_segment(self, base: int) -> Segment:
         seg = Segment(self.directory, base, self.config.index_interval_bytes)
-        seg.recover(0)
+        try:
+            seg.recover(0)
+        except OSError:
+            seg.close()
+            raise
         self._directory_dirty = True
         self.segments.append(seg)
         self._bases.append(base)
@@ -288,6 +307,12 @@ class PartitionLog:
         A failed write (``StorageError``) leaves the log as it was: the segment cuts off what
         it wrote.
         """
+        if self.offline:
+            try:
+                self._reopen_at_durable_end(now_ms)
+            except OSError as exc:
+                self.health.failed(f"reopening {self.directory}", exc)
+                raise StorageError.of("reopening the log", exc) from exc
         base = self.log_end_offset
         data = record.encode_batch(
             base,
@@ -308,7 +333,10 @@ class PartitionLog:
                 seg = self.roll(now_ms)
             seg.append(data, base, base + len(records), max_ts, first_ts)
         except OSError as exc:
+            self.health.failed(f"append to {self.directory}", exc)
             raise StorageError.of("append", exc) from exc
+        if self.health.failing:
+            self.health.recovered()
         if attributes & record.TRANSACTIONAL_FLAG and producer_id >= 0:
             if attributes & record.CONTROL_FLAG:
                 self.txns.on_marker(producer_id, base, marker_is_commit(records[0].key))
@@ -358,8 +386,9 @@ class PartitionLog:
 
     def roll(self, now_ms: int) -> Segment:
         """Start a new active segment at the log end (the old one stays dirty until flushed)."""
+        seg = self._add_segment(self.log_end_offset)
         self._active_since_ms = now_ms
-        return self._add_segment(self.log_end_offset)
+        return seg
 
     # -- durability ---------------------------------------------------------------------------
 
@@ -392,31 +421,93 @@ class PartitionLog:
         only after the data it names is durable; it is not fsynced itself: losing it only
         makes the next recovery validate more. Indexes are fsynced with checkpoints only: an
         index behind its segment costs recovery a walk from its last entry, never data.
-        Raises ``StorageError``.
+
+        Raises ``StorageError`` when a segment or the directory could not be fsynced: the data
+        after the last durable point is then in an unknown state (the kernel may have dropped
+        the pages it failed to write and marked them clean), and the caller reverts the log to
+        that point (``revert_to_durable``). A failure of the index, checkpoint or snapshot only
+        leaves the checkpoint where it was: the data is durable all the same.
         """
         try:
             for s in ticket.segments:
-                s.flush(index=checkpoint)
+                s.flush(index=False)
             if ticket.sync_directory:
                 fsync_directory(self.directory)
-            if checkpoint:
-                write_small_file(
-                    self._path(CHECKPOINT_FILE),
-                    pack_checked(_CHECKPOINT, *ticket.checkpoint),
-                    sync=False,
-                )
-                if ticket.snapshot is not None:
-                    write_small_file(self._path(SNAPSHOT_FILE), ticket.snapshot, sync=False)
         except OSError as exc:
+            self.health.failed(f"fsync in {self.directory}", exc)
             raise StorageError.of("fsync", exc) from exc
+        if not checkpoint:
+            return
+        try:
+            for s in ticket.segments:
+                s.index.flush()
+            write_small_file(
+                self._path(CHECKPOINT_FILE),
+                pack_checked(_CHECKPOINT, *ticket.checkpoint),
+                sync=False,
+            )
+            if ticket.snapshot is not None:
+                write_small_file(self._path(SNAPSHOT_FILE), ticket.snapshot, sync=False)
+        except OSError as exc:
+            self.health.failed(f"checkpoint of {self.directory}", exc)
 
     def complete_flush(self, ticket: FlushTicket) -> bool:
         """Move the high watermark to what the ticket made durable; True if it moved."""
+        if self.health.failing:
+            self.health.recovered()
         if ticket.next_offset > self._durable_offset:
             self._durable_offset = ticket.next_offset
+            self._durable_at = ticket.checkpoint
             self.txns.on_durable(self._durable_offset)
             return True
         return False
+
+    def revert_to_durable(self, now_ms: int) -> int:
+        """After a failed fsync: cut the log back to the end of its last successful flush and
+        open it again from disk (segments, index, transactions and producer state), so that
+        nothing whose durability is unknown stays in the log. Answers how many offsets were
+        dropped (never acknowledged under fsync=always). When the files cannot be cut or
+        opened, the log stays ``offline`` and every append tries again first."""
+        dropped = self.log_end_offset - self._durable_offset if not self.offline else 0
+        self.offline = True
+        try:
+            self._reopen_at_durable_end(now_ms)
+        except OSError as exc:
+            self.health.failed(f"reopening {self.directory}", exc)
+            raise StorageError.of("reopening the log", exc) from exc
+        if dropped:
+            log.warning(
+                "%s: fsync failed; dropped offsets %d to %d (not durable) and opened the log "
+                "again at its durable end",
+                self.directory,
+                self._durable_offset,
+                self._durable_offset + dropped - 1,
+            )
+        return dropped
+
+    def _reopen_at_durable_end(self, now_ms: int) -> None:
+        base, position, _ = self._durable_at
+        for seg in self.segments:
+            seg.close()
+        for seg in self.segments:
+            if seg.base_offset > base:
+                seg.delete()
+        kept = [seg for seg in self.segments if seg.base_offset <= base]
+        if kept and kept[-1].base_offset == base:
+            seg = Segment(self.directory, base, self.config.index_interval_bytes)
+            try:
+                if seg.size > position:
+                    seg.truncate(position)
+            finally:
+                seg.close()
+        fsync_directory(self.directory)
+        self.segments, self._bases = [], []
+        self.txns = TxnIndex(durable_reads=self.durable_reads)
+        if self.producer_state is not None:
+            self.producer_state.restore([])
+        self._open(now_ms)
+        self._directory_dirty = False
+        self.offline = False
 
     def abort_flush(self, ticket: FlushTicket) -> None:
         for s in ticket.segments:
@@ -443,6 +534,8 @@ class PartitionLog:
         ``next_offset`` moves past them). At least one record is returned when one is there,
         even if it is larger than ``max_bytes``.
         """
+        if self.offline:
+            raise StorageError(ErrorCode.KAFKA_STORAGE_ERROR, "the partition's log is offline")
         end = self.high_watermark if upto is None else min(upto, self.log_end_offset)
         if committed:
             end = min(end, self.last_stable_offset)
@@ -600,8 +693,9 @@ class PartitionLog:
         self.txns.prune(self.log_start_offset)
 
     def close(self, *, clean: bool) -> None:
-        """Close files; a clean close flushes and checkpoints the whole log first."""
-        if clean:
+        """Close files; a clean close flushes and checkpoints the whole log first (not for an
+        offline log: its next open recovers it)."""
+        if clean and not self.offline:
             ticket = self.prepare_flush()
             if ticket is not None:
                 self.flush(ticket)

@@ -11,6 +11,7 @@ import os
 import shutil
 from collections.abc import Callable
 
+from app.storage.health import StorageHealth
 from app.storage.log import LogConfig, PartitionLog, ProducerStateHook
 
 log = logging.getLogger("sluice.storage")
@@ -23,8 +24,10 @@ class LogManager:
         *,
         durable_reads: bool,
         producer_state: Callable[[], ProducerStateHook] | None = None,
+        health: StorageHealth | None = None,
     ) -> None:
         self.root = root
+        self.health = health if health is not None else StorageHealth()
         self.durable_reads = durable_reads
         self.producer_state = producer_state
         self.logs: dict[tuple[int, int], PartitionLog] = {}
@@ -41,6 +44,7 @@ class LogManager:
                 durable_reads=self.durable_reads,
                 now_ms=now_ms,
                 producer_state=hook,
+                health=self.health,
             )
         return self.logs[key]
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import errno
 import logging
 import os
 
 from app.errors import CorruptRecordError
-from app.storage import record
+from app.storage import fileio, record
 from app.storage.index import OffsetIndex
 
 log = logging.getLogger("sluice.storage")
@@ -38,6 +39,7 @@ class Segment:
         self.first_timestamp = -1
         self._index_loaded = False
         self.dirty = False
+        self.torn = False  # a failed write may have left bytes past ``size``: cut them first
 
     # -- opening and recovery -----------------------------------------------------------------
 
@@ -203,25 +205,45 @@ class Segment:
         max_timestamp: int,
         first_timestamp: int,
     ) -> int:
-        """Write one encoded batch at the end; returns its position. Not durable until flush."""
+        """Write one encoded batch at the end; returns its position. Not durable until flush.
+
+        A failed write (``OSError``) changes nothing: what it stored is cut off again (if that
+        fails too, before the next append), the index and the offsets stay as they were."""
+        if self.torn:
+            self.cut()
         position = self.size
-        if position - self.index.last_position >= self.index_interval_bytes:
-            self.index.append(base_offset, position, self.max_timestamp)
+        max_ts_before = self.max_timestamp
         try:
-            written = os.write(self._fd, data)
+            written = fileio.write(self._fd, data)
             if written != len(data):
-                raise OSError(f"short write ({written} of {len(data)} bytes)")
+                raise OSError(errno.ENOSPC, f"short write ({written} of {len(data)} bytes)")
         except OSError:
-            os.ftruncate(self._fd, position)
+            self.torn = True
+            with contextlib.suppress(OSError):
+                self.cut()
             raise
+        if position - self.index.last_position >= self.index_interval_bytes:
+            self.index.append(base_offset, position, max_ts_before)
         if position == 0:
             self.first_timestamp = first_timestamp
         self.size = position + len(data)
         self.next_offset = next_offset
-        if max_timestamp > self.max_timestamp:
+        if max_timestamp > max_ts_before:
             self._max_timestamp = max_timestamp
         self.dirty = True
         return position
+
+    def cut(self) -> None:
+        """Truncate the file to ``size``: drop what a failed write left behind."""
+        fileio.ftruncate(self._fd, self.size)
+        self.torn = False
+
+    def truncate(self, size: int) -> None:
+        """Shorten the segment to ``size`` bytes (a batch boundary), durably; the caller opens
+        the log again to rebuild the in-memory state."""
+        fileio.ftruncate(self._fd, size)
+        fileio.fsync(self._fd)
+        self.size = size
 
     @property
     def max_timestamp(self) -> int:
@@ -276,7 +298,7 @@ class Segment:
 
         The index need not be durable with every round: recovery walks the segment from the
         last index entry it can trust, and rebuilds an index that fails its checks."""
-        os.fsync(self._fd)
+        fileio.fsync(self._fd)
         if index:
             self.index.flush()
 

@@ -113,7 +113,7 @@ async def test_a_failing_statement_is_a_storage_error_and_undoes_only_that_write
     results = await asyncio.gather(good(), duplicate(), return_exceptions=True)
     assert results[0] is None
     assert isinstance(results[1], Unavailable)
-    assert results[1].code is ErrorCode.STORAGE_ERROR
+    assert results[1].code is ErrorCode.KAFKA_STORAGE_ERROR
     assert committed(db) == {"ok": 1}
 
 
@@ -195,7 +195,7 @@ async def test_a_shared_transaction_lost_underneath_fails_its_writers_only(db: D
     release.set()
     results = await asyncio.wait_for(asyncio.gather(t1, t2, return_exceptions=True), 5)
     assert isinstance(results[0], Unavailable)
-    assert results[0].code is ErrorCode.STORAGE_ERROR
+    assert results[0].code is ErrorCode.KAFKA_STORAGE_ERROR
     assert results[1] is None  # began a transaction of its own, not a stray savepoint
     assert committed(db) == {"second": 2}
     assert not db.writer.in_transaction

@@ -1,7 +1,7 @@
 """A group change whose SQLite commit fails is not installed: stage → durable → install.
 
 Another connection holds the database's write lock, so the server's write fails after its busy
-timeout (5 s) with STORAGE_ERROR; nothing of the refused request may be visible afterwards.
+timeout (5 s) with KAFKA_STORAGE_ERROR; nothing of the refused request may be visible afterwards.
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ async def test_a_failed_write_changes_nothing(gs: Served) -> None:
                 "/v1/groups/g/heartbeat",
                 json={"member_id": "b", "member_epoch": 0, "subscribed_topics": ["t"]},
             ),
-            503,
-            "STORAGE_ERROR",
+            507,
+            "KAFKA_STORAGE_ERROR",
         )
         assert_error(
             await c.post(
@@ -56,8 +56,8 @@ async def test_a_failed_write_changes_nothing(gs: Served) -> None:
                     "offsets": [{"topic": "t", "partition": 0, "offset": 5}],
                 },
             ),
-            503,
-            "STORAGE_ERROR",
+            507,
+            "KAFKA_STORAGE_ERROR",
         )
     finally:
         blocker.execute("ROLLBACK")

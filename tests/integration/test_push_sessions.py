@@ -314,14 +314,14 @@ async def test_a_failed_poll_is_reported_and_the_session_goes_on(app_on_clock: S
     store = s.broker.share.store
 
     async def lost_write(*args: object) -> list[bool]:
-        raise StorageError(ErrorCode.STORAGE_ERROR, "the disk is full")
+        raise StorageError(ErrorCode.KAFKA_STORAGE_ERROR, "the disk is full")
 
     store.write = lost_write  # type: ignore[method-assign,assignment]
     async with AsgiSocket(s.app, "/v1/share-groups/g/consume") as ws:
         await ws.send({"type": "subscribe", "topics": ["t"]})
         assert (await ws.receive())["type"] == "subscribed"
         frame = await ws.receive()
-        assert frame["type"] == "error" and frame["error"]["code"] == "STORAGE_ERROR"
+        assert frame["type"] == "error" and frame["error"]["code"] == "KAFKA_STORAGE_ERROR"
         assert frame["error"]["retriable"] is True
         del store.write
         await produce(s.client, "t", values(2))

@@ -19,9 +19,11 @@ import pytest
 from pydantic import BaseModel
 
 from app.api import schemas
-from app.api.wire import groups, records, topics, txn
+from app.api.wire import acls, groups, quotas, records, topics, txn
 from app.config import Settings
 from app.errors import ErrorCode, InvalidRequest, SluiceError
+from app.security import keys
+from app.security.quota_admin import validate_override
 from app.share import group_config
 
 from .conftest import Served
@@ -75,6 +77,9 @@ PARSERS: dict[type[BaseModel], Callable[[dict[str, Any]], object]] = {
     schemas.OffsetCommitRequest: groups.parse_commit,
     schemas.ShareGroupConfig: lambda b: group_config.validate(b, {}, SETTINGS),
     schemas.TxnAcknowledgementsRequest: _txn_acks,
+    schemas.AclBindingRequest: acls.parse_binding,
+    schemas.QuotaSet: lambda b: validate_override(quotas.parse_set(b)),
+    schemas.KeyCreate: keys.parse_create,
 }
 
 # share-group bodies (app.api.wire.share) succeed only against a group with acquired

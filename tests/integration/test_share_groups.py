@@ -679,7 +679,7 @@ async def test_a_dead_letter_copy_is_made_once_across_a_lost_archive_and_a_resta
         ]
 
     async def lost_write(*args: object) -> list[bool]:
-        raise StorageError(ErrorCode.STORAGE_ERROR, "the server stopped here")
+        raise StorageError(ErrorCode.KAFKA_STORAGE_ERROR, "the server stopped here")
 
     settings = settings_factory()
     async with running(settings, clock) as s:
@@ -693,7 +693,7 @@ async def test_a_dead_letter_copy_is_made_once_across_a_lost_archive_and_a_resta
         store = s.broker.share.store
         store.write = lost_write  # type: ignore[method-assign,assignment]
         (res,) = await ack(c, G, a, ack_item(0, 1, "reject"))
-        assert res["error"]["code"] == "STORAGE_ERROR"
+        assert res["error"]["code"] == "KAFKA_STORAGE_ERROR"
         del store.write  # the copies were appended and fsynced, the archive was not
         assert await dlq_offsets(c) == [("0", "v0"), ("1", "v1")]
         assert states(await view(c, G)) == [(0, "acquired", 1), (1, "acquired", 1)]

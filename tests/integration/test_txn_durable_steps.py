@@ -134,7 +134,7 @@ async def test_a_failed_completion_ends_no_offsets_and_is_finished_later(gs: Ser
     await send_offsets(gs, pid, e, 10)
     coordinator = gs.broker.transactions
     r = await end_blocked_after_markers(gs, pid, e)
-    assert_error(r, 503, "STORAGE_ERROR")
+    assert_error(r, 507, "KAFKA_STORAGE_ERROR")
     assert on_disk(gs) == {"state": "PrepareCommit", "committed": [], "pending": [10]}
     g = gs.broker.groups.groups["g"]
     assert pid in g.pending and not g.offsets  # memory agrees with the disk
@@ -277,7 +277,7 @@ async def test_a_failed_completion_keeps_share_acks_held_and_is_finished_later(g
     await produce_ok(c, pid, e, [batch("out", 0, 0)], "tx")
     await hold_share_acks(gs, pid, e, m, ack_item(0, 1, "accept", topic="in"))
     held = share_on_disk(gs)
-    assert_error(await end_blocked_after_markers(gs, pid, e), 503, "STORAGE_ERROR")
+    assert_error(await end_blocked_after_markers(gs, pid, e), 507, "KAFKA_STORAGE_ERROR")
     assert share_on_disk(gs) == held  # nothing of the ending is durable
     assert on_disk(gs)["state"] == "PrepareCommit"
     sp = gs.broker.share.groups["sg"].partitions[("in", 0)]
@@ -313,7 +313,7 @@ async def test_held_share_acks_and_the_transaction_row_commit_together(gs: Serve
         blocker.execute("ROLLBACK")
         blocker.close()
         await gs.broker.db.writer.execute("PRAGMA busy_timeout=5000")
-    assert_error(r, 503, "STORAGE_ERROR")
+    assert_error(r, 507, "KAFKA_STORAGE_ERROR")
     assert on_disk(gs)["state"] == "Empty"
     assert share_on_disk(gs)["held"] == []
     described = (await c.get("/v1/transactions/tx")).json()

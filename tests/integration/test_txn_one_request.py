@@ -282,7 +282,7 @@ async def commit_without_decision(s: Served, pid: int, epoch: int) -> None:
     finally:
         blocker.execute("ROLLBACK")
         blocker.close()
-    assert_error(r, 503, "STORAGE_ERROR")
+    assert_error(r, 507, "KAFKA_STORAGE_ERROR")
 
 
 async def test_records_without_a_decision_rejoin_their_transaction_after_a_stop(
@@ -342,12 +342,12 @@ async def test_a_storage_error_in_the_middle_of_the_appends_leaves_them_in_the_t
     lg = s.broker.topics.get("b").log(0)
 
     def full(*args: Any, **kwargs: Any) -> Any:
-        raise StorageError(ErrorCode.STORAGE_ERROR, "append failed: no space left on device")
+        raise StorageError(ErrorCode.KAFKA_STORAGE_ERROR, "append failed: no space left on device")
 
     lg.append = full  # type: ignore[method-assign]
     try:
         body = commit_body(pid, e, batches=[batch("a", 0, 0), batch("b", 0, 0)])
-        assert_error(await commit(c, "tx", body), 503, "STORAGE_ERROR")
+        assert_error(await commit(c, "tx", body), 507, "KAFKA_STORAGE_ERROR")
     finally:
         del lg.append
     d = await describe(c)

@@ -12,9 +12,19 @@ import orjson
 from fastapi import FastAPI
 
 
-def websocket_scope(app: FastAPI, path: str, origin: str | None = None) -> dict[str, Any]:
-    """The ASGI scope of a WebSocket handshake for ``path`` (from ``origin``, when given)."""
-    headers = [(b"host", b"sluice")] + ([(b"origin", origin.encode())] if origin else [])
+def websocket_scope(
+    app: FastAPI,
+    path: str,
+    origin: str | None = None,
+    headers: list[tuple[bytes, bytes]] | None = None,
+) -> dict[str, Any]:
+    """The ASGI scope of a WebSocket handshake for ``path`` (from ``origin``, when given; with
+    ``headers`` besides)."""
+    headers = (
+        [(b"host", b"sluice")]
+        + ([(b"origin", origin.encode())] if origin else [])
+        + list(headers or [])
+    )
     return {
         "type": "websocket",
         "asgi": {"version": "3.0"},
@@ -39,16 +49,23 @@ class Closed(Exception):
 
 
 class AsgiSocket:
-    def __init__(self, app: FastAPI, path: str, origin: str | None = None) -> None:
+    def __init__(
+        self,
+        app: FastAPI,
+        path: str,
+        origin: str | None = None,
+        headers: list[tuple[bytes, bytes]] | None = None,
+    ) -> None:
         self.app = app
         self.path = path
         self.origin = origin
+        self.headers = headers
         self._in: asyncio.Queue[MutableMapping[str, Any]] = asyncio.Queue()
         self._out: asyncio.Queue[MutableMapping[str, Any]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> AsgiSocket:
-        scope = websocket_scope(self.app, self.path, self.origin)
+        scope = websocket_scope(self.app, self.path, self.origin, self.headers)
         self._in.put_nowait({"type": "websocket.connect"})
         self._task = asyncio.create_task(self.app(scope, self._in.get, self._out.put))
         accepted = await asyncio.wait_for(self._out.get(), 5)

@@ -7,6 +7,10 @@ a timer loop renews the session's locks (``auto_renew``) or notices the ones tha
 Frames go out one at a time (``Outbox``), and a send waits while the client does not read, so a
 session that stops reading gets no more records and holds no more than its window.
 
+Over the principal's fetch quota, the push loop waits before acquiring more records, until
+the rate is back within the quota (Kafka delays a throttled fetch's answer rather than failing
+it); the frames sent count against the quota.
+
 Whatever ends the socket (a close, a dropped connection, the server stopping) ends the session:
 its member leaves and its records are released with the delivery count lowered by one.
 """
@@ -16,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -24,6 +28,10 @@ from fastapi import APIRouter, WebSocket
 from app.api import deps
 from app.api.wire import frames
 from app.errors import ErrorCode, InvalidRequest, SluiceError
+from app.security import ANONYMOUS, permissions, principal_of
+from app.security.acls import Operation, ResourceType
+from app.security.open_sockets import Revocation
+from app.security.quotas import Meters
 from app.share.push import PushSession
 from app.share.session_state import FRAMES, SessionState
 from app.topics import validate_name
@@ -34,6 +42,9 @@ CLOSE_TOO_BIG = 1009
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_ERROR = 1011
+# A throttled push looks at its quota again this often (a quota raised or removed meanwhile
+# takes effect within it).
+THROTTLE_CHECK_S = 0.1
 
 log = logging.getLogger("sluice.push")
 
@@ -75,6 +86,16 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
     loops: list[asyncio.Task[None]] = []
     closing: list[asyncio.Task[None]] = []  # a close after a loop failed
 
+    topics: list[str] = []  # those subscribed
+
+    def refused() -> SluiceError | None:
+        """Whether the principal may no longer consume (the ACLs changed); cached checks."""
+        try:
+            permissions.require_reads(websocket, group_id, topics)
+        except SluiceError as exc:
+            return exc
+        return None
+
     def start(coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(coro, name=f"push-session {group_id}")
         task.add_done_callback(failed)
@@ -94,14 +115,22 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
         await asyncio.gather(*loops, return_exceptions=True)
         loops.clear()
 
-    # the server stopping ends every push socket with 1001 (the session ends as for a close)
+    # the server stopping ends every push socket with 1001, the key it was opened with
+    # revoked with 1008 (either way the session ends as for a close)
     watcher = asyncio.create_task(_close_at_shutdown(b.share.stopped, outbox))
+    principal = principal_of(websocket) or ANONYMOUS
+    revocation = b.keys.sockets.add(websocket.scope)
+    revoked = asyncio.create_task(_close_when_revoked(revocation, outbox))
     try:
         try:
             validate_name(group_id, "group")
         except SluiceError as exc:
             await outbox.send(frames.error(exc))
             await outbox.close(CLOSE_POLICY, "invalid group id")
+            return
+        if (error := refused()) is not None:  # READ on the group (no topics yet)
+            await outbox.send(frames.error(error))
+            await outbox.close(CLOSE_POLICY, error.code.name)
             return
         while True:
             message = await websocket.receive()
@@ -125,7 +154,11 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
                     kind, body, s.ws_max_credits, s.share_max_release_delay_ms
                 )
                 if isinstance(frame, frames.Subscribe):
+                    permissions.require_all(
+                        websocket, Operation.READ, ResourceType.TOPIC, frame.topics
+                    )
                     await stop_loops()  # those of a session lost before
+                    topics[:] = frame.topics
                     member = await session.subscribe(
                         frame.topics, frame.member_id, frame.credits, frame.auto_renew
                     )
@@ -134,10 +167,18 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
                             member.member_id, member.member_epoch, session.credits, frame.auto_renew
                         )
                     )
-                    start(_push(session, outbox, frame.encoding))
+                    start(
+                        _push(session, outbox, frame.encoding, refused, b.quotas.fetch, principal)
+                    )
                     start(_timers(session))
                 elif isinstance(frame, frames.Ack):
                     try:
+                        permissions.require_all(
+                            websocket,
+                            Operation.READ,
+                            ResourceType.TOPIC,
+                            (t for t, _ in frame.acks),
+                        )
                         results = await session.acknowledge(frame.acks)
                     except SluiceError as exc:  # the whole ack failed: answered with its id
                         if exc.code is ErrorCode.UNKNOWN_MEMBER_ID:
@@ -153,6 +194,8 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
                 await outbox.send(frames.error(exc))
     finally:
         watcher.cancel()
+        revoked.cancel()
+        b.keys.sockets.discard(revocation)
         await stop_loops()
         outbox.closed = True
         # released even when this handler is cancelled (the server stopping)
@@ -165,10 +208,20 @@ def _size(data: str | bytes) -> int:
     return len(data.encode())
 
 
-async def _push(session: PushSession, outbox: Outbox, encoding: str) -> None:
-    """Send records whenever the window has room and records come."""
+async def _push(
+    session: PushSession,
+    outbox: Outbox,
+    encoding: str,
+    refused: Callable[[], SluiceError | None],
+    quotas: Meters,
+    principal: str,
+) -> None:
+    """Send records whenever the window has room and records come, while the principal may
+    read them (else the socket closes with 1008 and the session releases them) and is within
+    its fetch quota."""
     share = session.share
     while session.state is SessionState.SUBSCRIBED:
+        await _within_quota(quotas, principal)
         try:
             answer = await session.next_batch()
         except SluiceError as exc:
@@ -180,13 +233,37 @@ async def _push(session: PushSession, outbox: Outbox, encoding: str) -> None:
             continue
         if share.stopping:
             return  # _close_at_shutdown closes the socket
-        if answer is not None and not await outbox.send(frames.records(answer, encoding)):
+        if answer is not None and (error := refused()) is not None:
+            await outbox.send(frames.error(error))
+            await outbox.close(CLOSE_POLICY, error.code.name)
             return
+        if answer is not None:
+            text = frames.records(answer, encoding)
+            if not await outbox.send(text):
+                return
+            quota = quotas[principal]
+            if quota is not None:
+                quota.record(len(text))
+
+
+async def _within_quota(quotas: Meters, principal: str) -> None:
+    """Return once ``principal`` is within its fetch quota (at once when it has none): a
+    throttled push is counted once and waits out its throttle time."""
+    quota = quotas[principal]
+    if quota is None or not quota.delay_ms():
+        return
+    while (quota := quotas[principal]) is not None and (ms := quota.throttle_ms()):
+        await asyncio.sleep(min(ms / 1000, THROTTLE_CHECK_S))
 
 
 async def _close_at_shutdown(stopped: asyncio.Event, outbox: Outbox) -> None:
     await stopped.wait()
     await outbox.close(CLOSE_GOING_AWAY, "server stopping")
+
+
+async def _close_when_revoked(revocation: Revocation, outbox: Outbox) -> None:
+    reason = await revocation.wait()
+    await outbox.close(CLOSE_POLICY, reason)
 
 
 async def _timers(session: PushSession) -> None:

@@ -11,9 +11,13 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from app.api import deps
 from app.errors import ErrorCode, InvalidRequest
-from app.feed import Subscription
+from app.feed import Subscription, View
+from app.security import permissions
+from app.security.open_sockets import Revocation
 
 router = APIRouter(tags=["events"])
+
+POLICY_VIOLATION = 1008  # the key the socket was opened with was revoked
 
 _NO_MESSAGES = InvalidRequest(
     ErrorCode.INVALID_REQUEST, "this socket takes no messages: the server only sends"
@@ -24,26 +28,39 @@ _NO_MESSAGES = InvalidRequest(
 async def events(websocket: WebSocket) -> None:
     feed = deps.feed(websocket)
     await websocket.accept()
-    sub = feed.subscribe()
+    view = permissions.feed_view(websocket)  # a principal sees what it may describe
+    sub = feed.subscribe(None if view is None else View(*view))
     try:
-        async with anyio.create_task_group() as tg:
+        with deps.broker_of(websocket).keys.sockets.watch(websocket.scope) as revocation:
+            async with anyio.create_task_group() as tg:
 
-            async def receive() -> None:
-                await _receive(websocket, sub)
-                tg.cancel_scope.cancel()  # the client went: the sender stops
+                async def receive() -> None:
+                    await _receive(websocket, sub)
+                    tg.cancel_scope.cancel()  # the client went: the sender stops
 
-            tg.start_soon(receive)
-            await _send(websocket, sub)  # after a close, the receiver waits for the answer
+                watching = anyio.CancelScope()
+
+                async def revoked() -> None:
+                    with watching:  # the key revoked: the sender closes the socket (1008)
+                        await revocation.wait()
+                        sub.close(POLICY_VIOLATION)
+
+                tg.start_soon(receive)
+                tg.start_soon(revoked)
+                await _send(websocket, sub, revocation)  # then the receiver waits for the answer
+                watching.cancel()
     finally:
         feed.unsubscribe(sub)
 
 
-async def _send(websocket: WebSocket, sub: Subscription) -> None:
-    """Frames as the subscription has them; at its end (shutdown), the close."""
+async def _send(websocket: WebSocket, sub: Subscription, revocation: Revocation) -> None:
+    """Frames as the subscription has them; at its end (shutdown, the key revoked), the
+    close."""
     try:
         while (frame := await sub.next_frame()) is not None:
             await websocket.send_text(frame.decode())
-        await websocket.close(sub.close_code or 1000)
+        code = sub.close_code or 1000
+        await websocket.close(code, revocation.reason if code == POLICY_VIOLATION else None)
     except (WebSocketDisconnect, OSError):
         pass  # the client went away: the receiver sees it too
     finally:

@@ -14,6 +14,8 @@ from starlette.responses import Response
 from app.api import deps, schemas
 from app.api.deps import json_response, read_object
 from app.api.wire import groups as wire
+from app.security import permissions
+from app.security.acls import Operation, ResourceType
 
 router = APIRouter(prefix="/v1/groups", tags=["consumer groups"])
 
@@ -29,8 +31,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     responses={200: {"model": schemas.GroupHeartbeatResponse}, **ERRORS},
 )
 async def heartbeat(group_id: str, request: Request) -> Response:
+    permissions.require_group(request, Operation.READ, group_id)
     b = deps.broker_of(request)
     req = wire.parse_heartbeat(await read_object(request, b.settings.max_request_bytes))
+    permissions.require_all(request, Operation.READ, ResourceType.TOPIC, req.subscribed or ())
     answer = await b.groups.heartbeat(
         group_id,
         req.member_id,
@@ -50,8 +54,12 @@ async def heartbeat(group_id: str, request: Request) -> Response:
     responses={200: {"model": schemas.OffsetCommitResponse}, **ERRORS},
 )
 async def commit_offsets(group_id: str, request: Request) -> Response:
+    permissions.require_group(request, Operation.READ, group_id)
     b = deps.broker_of(request)
     req = wire.parse_commit(await read_object(request, b.settings.max_request_bytes))
+    permissions.require_all(
+        request, Operation.READ, ResourceType.TOPIC, (o.topic for o in req.offsets)
+    )
     errors = await b.groups.commit_offsets(group_id, req.member_id, req.member_epoch, req.offsets)
     return json_response(wire.show_commit(req.offsets, errors))
 
@@ -67,6 +75,10 @@ async def fetch_offsets(
     topic: str | None = Query(None),
     require_stable: bool = Query(False),
 ) -> Response:
+    permissions.require_group(request, Operation.DESCRIBE, group_id)
+    if topic:
+        permissions.require(request, Operation.DESCRIBE, ResourceType.TOPIC, topic)
+    visible = permissions.visible(request, ResourceType.TOPIC)
     views = deps.groups(request).fetch_offsets(group_id, topic or None, require_stable)
     return json_response(
         {
@@ -79,6 +91,7 @@ async def fetch_offsets(
                     "error": None if v.error is None else v.error.to_dict(),
                 }
                 for v in views
+                if visible(v.topic)
             ]
         }
     )
@@ -93,14 +106,24 @@ async def fetch_offsets(
 async def delete_offsets(
     group_id: str, request: Request, topic: str | None = Query(None)
 ) -> Response:
+    permissions.require_group(request, Operation.DELETE, group_id)
+    if topic:
+        permissions.require(request, Operation.READ, ResourceType.TOPIC, topic)
     await deps.groups(request).delete_offsets(group_id, topic or None)
     return Response(status_code=204)
 
 
 @router.get("", summary="List consumer groups", responses={200: {"model": schemas.GroupList}})
 async def list_groups(request: Request) -> Response:
+    visible = permissions.visible(request, ResourceType.GROUP)
     return json_response(
-        {"groups": [wire.show_group_summary(g) for g in deps.groups(request).all()]}
+        {
+            "groups": [
+                wire.show_group_summary(g)
+                for g in deps.groups(request).all()
+                if visible(g.group_id)
+            ]
+        }
     )
 
 
@@ -110,6 +133,7 @@ async def list_groups(request: Request) -> Response:
     responses={200: {"model": schemas.GroupDescription}, **ERRORS},
 )
 async def describe_group(group_id: str, request: Request) -> Response:
+    permissions.require_group(request, Operation.DESCRIBE, group_id)
     return json_response(wire.show_group(*deps.groups(request).describe(group_id)))
 
 
@@ -117,5 +141,6 @@ async def describe_group(group_id: str, request: Request) -> Response:
     "/{group_id}", status_code=204, summary="Delete an empty consumer group", responses=ERRORS
 )
 async def delete_group(group_id: str, request: Request) -> Response:
+    permissions.require_group(request, Operation.DELETE, group_id)
     await deps.groups(request).delete_group(group_id)
     return Response(status_code=204)

@@ -6,6 +6,8 @@ from starlette.responses import Response
 from app.api import deps, schemas
 from app.api.deps import json_response, read_json
 from app.api.wire import txn as wire
+from app.security import permissions, principal_of
+from app.security.acls import Operation, ResourceType
 
 router = APIRouter(prefix="/v1", tags=["producers"])
 
@@ -21,6 +23,12 @@ async def init_producer(request: Request) -> Response:
     b = deps.broker_of(request)
     body, _ = await read_json(request, b.settings.max_request_bytes, optional=True)
     req = wire.parse_init(body)
+    if req.transactional_id is None:
+        permissions.require_idempotent_write(request)
+    else:
+        permissions.require(
+            request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID, req.transactional_id
+        )
     pid, epoch = await b.transactions.init_producer_id(
         req.transactional_id, req.timeout_ms, req.producer_id, req.producer_epoch
     )
@@ -36,11 +44,21 @@ async def init_producer(request: Request) -> Response:
 async def produce(request: Request) -> Response:
     b = deps.broker_of(request)
     s = b.settings
-    body, _ = await read_json(request, s.max_request_bytes)
+    body, raw = await read_json(request, s.max_request_bytes)
     req = wire.parse_produce(body, b.clock.now_ms(), s.max_records_per_request, s.max_record_bytes)
+    if req.transactional_id is not None:
+        permissions.require(
+            request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID, req.transactional_id
+        )
+    permissions.require_all(
+        request, Operation.WRITE, ResourceType.TOPIC, (rb.topic for rb in req.batches)
+    )
+    quota = b.quotas.produce.admit(principal_of(request))
     results = await b.producers.produce_batches(
         req.producer_id, req.producer_epoch, req.transactional_id, req.batches
     )
+    if quota is not None:
+        quota.record(len(raw))
     return json_response(
         {
             "batches": [

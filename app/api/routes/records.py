@@ -8,6 +8,8 @@ from starlette.responses import Response
 from app.api import deps, schemas
 from app.api.deps import json_response, read_json
 from app.api.wire import records as wire
+from app.security import permissions, principal_of
+from app.security.acls import Operation
 
 router = APIRouter(prefix="/v1/topics/{topic}", tags=["records"])
 
@@ -24,10 +26,12 @@ Isolation = Literal["read_uncommitted", "read_committed"]
     responses={200: {"model": schemas.ProduceResponse}, **schemas.ERRORS},
 )
 async def produce(topic: str, request: Request) -> Response:
+    permissions.require_topic(request, Operation.WRITE, topic)
     b = deps.broker_of(request)
     idempotency_key = request.headers.get("idempotency-key")
     s = b.settings
     body, raw = await read_json(request, s.max_request_bytes)
+    quota = b.quotas.produce.admit(principal_of(request))
     records = wire.parse_produce(
         body, b.clock.now_ms(), s.max_records_per_request, s.max_record_bytes, raw
     )
@@ -35,6 +39,8 @@ async def produce(topic: str, request: Request) -> Response:
         produced = await b.producers.produce(topic, records)
     else:
         produced = await b.producers.produce_keyed(topic, records, idempotency_key, raw)
+    if quota is not None:
+        quota.record(len(raw))
     return json_response(
         {"offsets": [{"partition": p, "offset": o, "timestamp": t} for p, o, t in produced]}
     )
@@ -56,7 +62,9 @@ async def read(
     isolation_level: Isolation = "read_uncommitted",
     encoding: schemas.Encoding = "utf8",
 ) -> Response:
+    permissions.require_topic(request, Operation.READ, topic)
     b = deps.broker_of(request)
+    quota = b.quotas.fetch.admit(principal_of(request))
     max_wait_ms = min(max_wait_ms, b.settings.max_wait_ms)
     answer = await b.reads.read(
         topic,
@@ -67,7 +75,7 @@ async def read(
         max_wait_ms=max_wait_ms,
         committed=isolation_level == "read_committed",
     )
-    return json_response(
+    response = json_response(
         {
             "records": [
                 wire.show_record(r, topic, partition, encoding) for r in answer.result.records
@@ -78,6 +86,9 @@ async def read(
             "log_start_offset": answer.log_start_offset,
         }
     )
+    if quota is not None:
+        quota.record(len(response.body))
+    return response
 
 
 @router.get(
@@ -92,6 +103,7 @@ async def offsets(
     at: str = Query("latest", description="earliest | latest | <timestamp ms>"),
     isolation_level: Isolation = "read_uncommitted",
 ) -> Response:
+    permissions.require_topic(request, Operation.DESCRIBE, topic)
     offset, ts = deps.reads(request).list_offsets(
         topic, partition, at, committed=isolation_level == "read_committed"
     )

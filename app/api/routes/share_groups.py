@@ -7,6 +7,8 @@ from app.api import deps, schemas
 from app.api.deps import json_response, read_json, read_object
 from app.api.wire import share as wire
 from app.errors import ErrorCode, InvalidRequest
+from app.security import permissions, principal_of
+from app.security.acls import Operation, ResourceType
 from app.topics import validate_name
 
 router = APIRouter(prefix="/v1/share-groups", tags=["share groups"])
@@ -21,8 +23,12 @@ router = APIRouter(prefix="/v1/share-groups", tags=["share groups"])
 async def heartbeat(group_id: str, request: Request) -> Response:
     b = deps.broker_of(request)
     validate_name(group_id, "group")
+    permissions.require_group(request, Operation.READ, group_id)
     s = b.settings
     req = wire.parse_heartbeat(await read_object(request, s.max_request_bytes))
+    permissions.require_all(
+        request, Operation.READ, ResourceType.TOPIC, req.subscribed_topics or ()
+    )
     member, _ = await b.share.membership.heartbeat(
         group_id, req.member_id, req.member_epoch, req.subscribed_topics
     )
@@ -43,6 +49,7 @@ async def heartbeat(group_id: str, request: Request) -> Response:
     responses=schemas.ERRORS,
 )
 async def leave(group_id: str, member_id: str, request: Request) -> Response:
+    permissions.require_group(request, Operation.READ, group_id)
     await deps.share(request).membership.leave(group_id, member_id)
     return Response(status_code=204)
 
@@ -56,6 +63,7 @@ async def leave(group_id: str, member_id: str, request: Request) -> Response:
 async def fetch(group_id: str, request: Request) -> Response:
     b = deps.broker_of(request)
     validate_name(group_id, "group")
+    permissions.require_group(request, Operation.READ, group_id)
     s = b.settings
     req = wire.parse_fetch(
         await read_object(request, s.max_request_bytes),
@@ -63,6 +71,12 @@ async def fetch(group_id: str, request: Request) -> Response:
         s.max_wait_ms,
         s.share_max_release_delay_ms,
     )
+    fetched = req.subscribed_topics
+    if fetched is None and req.member_id is not None:
+        fetched = b.share.membership.subscription(group_id, req.member_id)
+    permissions.require_all(request, Operation.READ, ResourceType.TOPIC, fetched or ())
+    permissions.require_all(request, Operation.READ, ResourceType.TOPIC, (t for t, _ in req.acks))
+    quota = b.quotas.fetch.admit(principal_of(request))
     answer = await b.share.fetch(
         group_id,
         req.member_id,
@@ -73,7 +87,10 @@ async def fetch(group_id: str, request: Request) -> Response:
         max_bytes=req.max_bytes,
         acks=req.acks,
     )
-    return json_response(wire.show_fetch(answer, req.encoding))
+    response = json_response(wire.show_fetch(answer, req.encoding))
+    if quota is not None:
+        quota.record(len(response.body))
+    return response
 
 
 @router.post(
@@ -83,11 +100,13 @@ async def fetch(group_id: str, request: Request) -> Response:
     responses={200: {"model": schemas.ShareAcknowledgeResponse}, **schemas.ERRORS},
 )
 async def acknowledge(group_id: str, request: Request) -> Response:
+    permissions.require_group(request, Operation.READ, group_id)
     b = deps.broker_of(request)
     s = b.settings
     req = wire.parse_acknowledge(
         await read_object(request, s.max_request_bytes), s.share_max_release_delay_ms
     )
+    permissions.require_all(request, Operation.READ, ResourceType.TOPIC, (t for t, _ in req.acks))
     results = await b.share.acknowledge(group_id, req.member_id, req.acks)
     return json_response({"results": wire.show_results(results)})
 
@@ -99,19 +118,26 @@ async def acknowledge(group_id: str, request: Request) -> Response:
     responses={200: {"model": schemas.ShareGroupConfig}, **schemas.ERRORS},
 )
 async def configure(group_id: str, request: Request) -> Response:
+    permissions.require_group(request, Operation.ALTER, group_id)
     b = deps.broker_of(request)
     body, _ = await read_json(request, b.settings.max_request_bytes)
-    group = await b.share_admin.configure(group_id, wire.config_changes(body))
+    changes = wire.config_changes(body)
+    dead_letters = changes.get("dead_letter_topic")
+    if isinstance(dead_letters, str):  # records will be written there on the group's behalf
+        permissions.require(request, Operation.WRITE, ResourceType.TOPIC, dead_letters)
+    group = await b.share_admin.configure(group_id, changes)
     return json_response(group.config.to_dict())
 
 
 @router.get("", summary="List share groups", responses={200: {"model": schemas.ShareGroupList}})
 async def list_groups(request: Request) -> Response:
+    visible = permissions.visible(request, ResourceType.GROUP)
     return json_response(
         {
             "share_groups": [
                 {"group_id": g.group_id, "state": g.state.value, "members": len(g.members)}
                 for g in sorted(deps.share(request).groups.values(), key=lambda g: g.group_id)
+                if visible(g.group_id)
             ]
         }
     )
@@ -123,6 +149,7 @@ async def list_groups(request: Request) -> Response:
     responses={200: {"model": schemas.ShareGroupDescription}, **schemas.ERRORS},
 )
 async def describe(group_id: str, request: Request) -> Response:
+    permissions.require_group(request, Operation.DESCRIBE, group_id)
     b = deps.broker_of(request)
     group = b.share.membership.group(group_id)
     return json_response(wire.show_group(group, b.share_admin.describe_partitions(group)))
@@ -141,6 +168,8 @@ async def records(
     from_: int | None = Query(None, alias="from", ge=0),
     to: int | None = Query(None, ge=0),
 ) -> Response:
+    permissions.require_group(request, Operation.DESCRIBE, group_id)
+    permissions.require_topic(request, Operation.DESCRIBE, topic)
     if from_ is not None and to is not None and to - from_ > 100_000:
         raise InvalidRequest(
             ErrorCode.INVALID_REQUEST, "from/to: at most 100000 offsets per request"
@@ -160,9 +189,11 @@ async def records(
     responses={200: {"model": schemas.ShareOffsetsResetResponse}, **schemas.ERRORS},
 )
 async def reset_offsets(group_id: str, request: Request) -> Response:
+    permissions.require_group(request, Operation.READ, group_id)
     b = deps.broker_of(request)
     body = await read_object(request, b.settings.max_request_bytes)
     targets, dry_run = wire.parse_reset(body)
+    permissions.require_all(request, Operation.READ, ResourceType.TOPIC, (t.topic for t in targets))
     done = await b.share_admin.reset_offsets(group_id, targets, dry_run)
     return json_response(
         {
@@ -182,6 +213,8 @@ async def reset_offsets(group_id: str, request: Request) -> Response:
     responses=schemas.ERRORS,
 )
 async def delete_offsets(group_id: str, request: Request, topic: str = Query(...)) -> Response:
+    permissions.require_group(request, Operation.DELETE, group_id)
+    permissions.require_topic(request, Operation.READ, topic)
     await deps.share_admin(request).delete_offsets(group_id, topic)
     return Response(status_code=204)
 
@@ -193,5 +226,6 @@ async def delete_offsets(group_id: str, request: Request, topic: str = Query(...
     responses=schemas.ERRORS,
 )
 async def delete_group(group_id: str, request: Request) -> Response:
+    permissions.require_group(request, Operation.DELETE, group_id)
     await deps.share_admin(request).delete_group(group_id)
     return Response(status_code=204)

@@ -12,6 +12,8 @@ from starlette.responses import Response
 from app.api import deps, schemas
 from app.api.deps import json_response, read_object
 from app.api.wire import topics as wire
+from app.security import permissions
+from app.security.acls import Operation, ResourceType
 
 router = APIRouter(prefix="/v1/topics", tags=["topics"])
 
@@ -29,18 +31,20 @@ async def create_topic(request: Request) -> Response:
     new = wire.parse_create(
         await read_object(request, s.max_request_bytes), s.default_partitions, s.max_partitions
     )
+    permissions.require_topic_creation(request, new.name)
     topic = await b.topics.create(new.name, new.partitions, new.config, b.clock.now_ms())
     return json_response(wire.show_topic(topic), 201)
 
 
 @router.get("", summary="List topics", responses={200: {"model": schemas.TopicList}})
 async def list_topics(request: Request) -> Response:
+    visible = permissions.visible(request, ResourceType.TOPIC)
     return json_response(
         {
             "topics": [
                 {"name": t.name, "partitions": t.partitions}
                 for t in sorted(deps.topics(request).topics.values(), key=lambda t: t.name)
-                if not t.deleting
+                if not t.deleting and visible(t.name)
             ]
         }
     )
@@ -52,6 +56,7 @@ async def list_topics(request: Request) -> Response:
     responses={200: {"model": schemas.TopicDescription}, **schemas.ERRORS},
 )
 async def describe_topic(topic: str, request: Request) -> Response:
+    permissions.require_topic(request, Operation.DESCRIBE, topic)
     return json_response(wire.show_topic(deps.topics(request).get(topic)))
 
 
@@ -62,6 +67,7 @@ async def describe_topic(topic: str, request: Request) -> Response:
     responses={200: {"model": schemas.TopicDescription}, **schemas.ERRORS},
 )
 async def update_topic(topic: str, request: Request) -> Response:
+    permissions.require_topic(request, Operation.ALTER, topic)
     b = deps.broker_of(request)
     body = await read_object(request, b.settings.max_request_bytes)
     # an unknown topic is a 404 whatever its body says: looked up before the body is judged
@@ -75,6 +81,7 @@ async def update_topic(topic: str, request: Request) -> Response:
     "/{topic}", status_code=204, summary="Delete a topic and its data", responses=schemas.ERRORS
 )
 async def delete_topic(topic: str, request: Request) -> Response:
+    permissions.require_topic(request, Operation.DELETE, topic)
     await deps.topics(request).delete(topic)
     return Response(status_code=204)
 
@@ -86,6 +93,7 @@ async def delete_topic(topic: str, request: Request) -> Response:
     responses={200: {"model": schemas.DeleteRecordsResponse}, **schemas.ERRORS},
 )
 async def delete_records(topic: str, request: Request) -> Response:
+    permissions.require_topic(request, Operation.DELETE, topic)
     b = deps.broker_of(request)
     wanted = wire.parse_delete_records(await read_object(request, b.settings.max_request_bytes))
     done = await b.retention.delete_records(topic, wanted)

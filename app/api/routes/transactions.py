@@ -9,6 +9,8 @@ from app.api import deps, schemas
 from app.api.deps import json_response, read_json
 from app.api.wire import share as share_wire
 from app.api.wire import txn as wire
+from app.security import permissions, principal_of
+from app.security.acls import Operation, ResourceType
 from app.topics import validate_name
 
 if TYPE_CHECKING:
@@ -21,6 +23,7 @@ async def _txn_request(tid: str, request: Request) -> tuple[Broker, Any]:
     """The broker and the JSON body of a request on transactional id ``tid`` (checked)."""
     b = deps.broker_of(request)
     validate_name(tid, "transactional id")
+    permissions.require_txn(request, Operation.WRITE, tid)
     body, _ = await read_json(request, b.settings.max_request_bytes)
     return b, body
 
@@ -33,8 +36,11 @@ async def _txn_request(tid: str, request: Request) -> tuple[Broker, Any]:
     responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS},
 )
 async def commit(tid: str, request: Request) -> Response:
-    b, body = await _txn_request(tid, request)
+    b = deps.broker_of(request)
+    validate_name(tid, "transactional id")
+    permissions.require_txn(request, Operation.WRITE, tid)
     s = b.settings
+    body, raw = await read_json(request, s.max_request_bytes)
     producer, work = wire.parse_commit(
         body,
         b.clock.now_ms(),
@@ -42,9 +48,20 @@ async def commit(tid: str, request: Request) -> Response:
         s.max_record_bytes,
         s.share_max_release_delay_ms,
     )
+    permissions.require_all(
+        request, Operation.WRITE, ResourceType.TOPIC, (rb.topic for rb in work.batches)
+    )
+    for g in work.offsets:
+        permissions.require_reads(request, g.group_id, (o.topic for o in g.offsets))
+    for a in work.acks:
+        permissions.require_reads(request, a.group_id, (t for t, _ in a.acks))
+    # records in the commit count against the produce quota, as in POST /v1/produce
+    quota = b.quotas.produce.admit(principal_of(request)) if work.batches else None
     pid, epoch = await b.transactions.commit_with(
         tid, producer.producer_id, producer.producer_epoch, work
     )
+    if quota is not None:
+        quota.record(len(raw))
     return json_response({"producer_id": pid, "producer_epoch": epoch})
 
 
@@ -70,6 +87,7 @@ async def abort(tid: str, request: Request) -> Response:
 async def offsets(tid: str, request: Request) -> Response:
     b, body = await _txn_request(tid, request)
     req = wire.parse_offsets(body)
+    permissions.require_reads(request, req.group_id, (o.topic for o in req.offsets))
     await b.transactions.add_offsets(
         tid,
         req.producer_id,
@@ -99,6 +117,7 @@ async def offsets(tid: str, request: Request) -> Response:
 async def acknowledgements(tid: str, request: Request) -> Response:
     b, body = await _txn_request(tid, request)
     req = wire.parse_acknowledgements(body, b.settings.share_max_release_delay_ms)
+    permissions.require_reads(request, req.group_id, (t for t, _ in req.acks))
     results = await b.transactions.add_acknowledgements(
         tid, req.producer_id, req.producer_epoch, req.group_id, req.member_id, req.acks
     )
@@ -114,7 +133,10 @@ async def list_transactions(
     request: Request, state: str | None = Query(None, description="e.g. Ongoing")
 ) -> Response:
     txns = deps.transactions(request).all(wire.parse_state(state))
-    return json_response({"transactions": [wire.show_transaction(tm) for tm in txns]})
+    visible = permissions.visible(request, ResourceType.TRANSACTIONAL_ID)
+    return json_response(
+        {"transactions": [wire.show_transaction(tm) for tm in txns if visible(tm.transactional_id)]}
+    )
 
 
 @router.get(
@@ -123,4 +145,5 @@ async def list_transactions(
     responses={200: {"model": schemas.TransactionDescription}, **schemas.ERRORS},
 )
 async def describe(tid: str, request: Request) -> Response:
+    permissions.require_txn(request, Operation.DESCRIBE, tid)
     return json_response(wire.show_transaction(deps.transactions(request).get(tid)))

@@ -21,6 +21,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from app.api.schemas._base import Encoding, ErrorBody, ErrorDetail, WireHeader, WireRecord, examples
+from app.api.schemas.acls import AclBindingRequest
 from app.api.schemas.groups import (
     FetchedOffset,
     GroupDescription,
@@ -37,6 +38,7 @@ from app.api.schemas.groups import (
     OffsetFetchResponse,
     TopicPartitions,
 )
+from app.api.schemas.quotas import PrincipalQuota, QuotaDefaults, QuotaList, QuotaSet
 from app.api.schemas.records import (
     DeleteRecordsPartition,
     DeleteRecordsRequest,
@@ -55,6 +57,7 @@ from app.api.schemas.records import (
     TopicPatch,
     TopicSummary,
 )
+from app.api.schemas.security import KeyCreate, KeyCreated, KeyDescription, KeyList, WhoAmI, WsToken
 from app.api.schemas.share import (
     AcquiredRange,
     PartitionError,
@@ -120,6 +123,9 @@ REQUEST_MODELS: list[type[BaseModel]] = [
     OffsetCommitRequest,  # consumer groups
     *SHARE_REQUEST_MODELS,  # share groups
     TxnAcknowledgementsRequest,  # transactional share acknowledgements
+    AclBindingRequest,  # admin
+    KeyCreate,  # API keys
+    QuotaSet,  # admin
 ]
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -153,6 +159,7 @@ __all__ = [
     "IDEMPOTENCY_KEY_HEADER",
     "REQUEST_MODELS",
     "SHARE_REQUEST_MODELS",
+    "AclBindingRequest",
     "AcquiredRange",
     "DeleteRecordsPartition",
     "DeleteRecordsRequest",
@@ -169,6 +176,10 @@ __all__ = [
     "GroupOffsetLag",
     "GroupSummary",
     "InitProducerRequest",
+    "KeyCreate",
+    "KeyCreated",
+    "KeyDescription",
+    "KeyList",
     "ListOffsetsResponse",
     "LogStart",
     "OffsetCommitItem",
@@ -178,12 +189,16 @@ __all__ = [
     "OffsetFetchResponse",
     "PartitionDescription",
     "PartitionError",
+    "PrincipalQuota",
     "ProduceBatchRequest",
     "ProduceBatchResult",
     "ProduceRequest",
     "ProduceResponse",
     "ProducedOffset",
     "ProducerIdentity",
+    "QuotaDefaults",
+    "QuotaList",
+    "QuotaSet",
     "ReadRecord",
     "ReadResponse",
     "ShareAck",
@@ -223,8 +238,10 @@ __all__ = [
     "TxnOffsetsRequest",
     "TxnOffsetsResponse",
     "TxnPartition",
+    "WhoAmI",
     "WireHeader",
     "WireRecord",
+    "WsToken",
     "documented_body",
     "examples",
 ]

@@ -32,6 +32,9 @@ class ErrorDetail(Model):
     message: str
     retriable: bool
     kafka_code: int | None = None
+    throttle_time_ms: int | None = Field(
+        None, description="THROTTLING_QUOTA_EXCEEDED only: the exact wait in milliseconds"
+    )
 
 
 class ErrorBody(Model):

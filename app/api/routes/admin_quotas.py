@@ -1,0 +1,50 @@
+"""``/v1/admin/quotas``: per-principal byte-rate quotas (docs/security.md#quotas)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from app.api import deps, schemas
+from app.api.deps import json_response, read_object
+from app.api.wire import quotas as wire
+from app.security import permissions
+from app.security.acls import Operation
+
+router = APIRouter(prefix="/v1/admin/quotas", tags=["admin"])
+
+
+@router.get(
+    "",
+    summary="The default quotas and every principal's own",
+    responses={200: {"model": schemas.QuotaList}, **schemas.ERRORS},
+)
+async def list_quotas(request: Request) -> Response:
+    permissions.require_cluster(request, Operation.DESCRIBE)
+    b = deps.broker_of(request)
+    return json_response(wire.show_quotas(b.quotas.defaults, b.quota_admin.list()))
+
+
+@router.put(
+    "/{principal}",
+    summary="Set a principal's own quotas (a kind left out takes the default)",
+    openapi_extra=schemas.documented_body(schemas.QuotaSet),
+    responses={200: {"model": schemas.PrincipalQuota}, **schemas.ERRORS},
+)
+async def set_quota(principal: str, request: Request) -> Response:
+    permissions.require_cluster(request, Operation.ALTER)
+    b = deps.broker_of(request)
+    override = wire.parse_set(await read_object(request, b.settings.max_request_bytes))
+    return json_response(wire.show_quota(await b.quota_admin.set(principal, override)))
+
+
+@router.delete(
+    "/{principal}",
+    status_code=204,
+    summary="Remove a principal's own quotas (back to the defaults)",
+    responses=schemas.ERRORS,
+)
+async def remove_quota(principal: str, request: Request) -> Response:
+    permissions.require_cluster(request, Operation.ALTER)
+    await deps.broker_of(request).quota_admin.remove(principal)
+    return Response(status_code=204)

@@ -1,0 +1,72 @@
+"""Quotas against a real ``python -m app serve`` process: the ``quotas`` command, run while the
+server runs, throttles key-less requests (principal ANONYMOUS) within about a second, and its
+removal lifts the throttle; the 429 answer and the counters as a client sees them."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+import httpx
+import pytest
+
+from tests.conftest import ROOT, ServerProcess
+
+pytestmark = pytest.mark.slow
+
+BODY = {"records": [{"value": "x" * 2000}]}
+
+
+def quotas(server: ServerProcess, *argv: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "app", "quotas", *argv, "--data-dir", str(server.data_dir)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    return done.stdout
+
+
+def until_status(c: httpx.Client, status: int, timeout: float = 10) -> httpx.Response:
+    """Produce until an answer has ``status`` (the server applies the table within ~1 s)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        r = c.post("/v1/topics/t/records", json=BODY)
+        if r.status_code == status or time.monotonic() > deadline:
+            return r
+        time.sleep(0.05)
+
+
+def test_the_command_throttles_a_running_server(
+    server_factory: Callable[..., ServerProcess],
+) -> None:
+    server = server_factory()
+    server.start()
+    with httpx.Client(base_url=server.url, timeout=10) as c:
+        assert c.post("/v1/topics", json={"name": "t"}).status_code == 201
+        assert c.post("/v1/topics/t/records", json=BODY).status_code == 200
+        out = quotas(server, "set", "--principal", "ANONYMOUS", "--producer-byte-rate", "100")
+        assert "ANONYMOUS: producer_byte_rate 100 bytes/s" in out
+        r = until_status(c, 429)
+        assert r.status_code == 429, r.text
+        err = r.json()["error"]
+        assert err["code"] == "THROTTLING_QUOTA_EXCEEDED" and err["retriable"] is True
+        assert r.headers["retry-after"] == str(math.ceil(err["throttle_time_ms"] / 1000))
+        listed = c.get("/v1/admin/quotas").json()["quotas"]
+        assert [(q["principal"], q["producer_byte_rate"]) for q in listed] == [("ANONYMOUS", 100)]
+        metrics = c.get("/metrics").text
+        assert 'sluice_quota_throttled_requests_total{principal="ANONYMOUS",kind="produce"}' in (
+            metrics
+        )
+        hw = c.get("/v1/topics/t").json()["partitions"][0]["high_watermark"]
+        assert c.post("/v1/topics/t/records", json=BODY).status_code == 429
+        assert c.get("/v1/topics/t").json()["partitions"][0]["high_watermark"] == hw
+        assert "ANONYMOUS" in quotas(server, "list")
+        quotas(server, "remove", "--principal", "ANONYMOUS")
+        assert until_status(c, 200).status_code == 200
+    assert server.stop() == 0
