@@ -15,6 +15,7 @@ import pytest
 from app.errors import ErrorCode
 from tests.conftest import ServerProcess
 from tests.e2e.hostile.helpers import (
+    Answer,
     MiB,
     assert_error,
     connect,
@@ -168,7 +169,7 @@ def test_a_content_length_shorter_than_the_body(server: ServerProcess) -> None:
     as HTTP allows when a connection ends). Nothing is appended."""
     body = b'{"records": [{"value": "a"}]}'
     raw = request("POST", "/v1/topics/t/records", body, {"Content-Length": "10"}, keep_alive=True)
-    answers = []
+    answers: list[Answer] = []
     with connect(server) as sock:
         sock.sendall(raw)
         while not answers or not answers[-1].closed:
