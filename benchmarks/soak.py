@@ -1,0 +1,219 @@
+"""Soak: the mixed workload (benchmarks/mixed.py) against one server for a long time.
+
+    python -m benchmarks.soak                 # 30 minutes at 20,000 records/s
+    python -m benchmarks.soak --minutes 5 --rate 10000
+
+One server process (fsync=always, its own data directory); the load runs in this process.
+Every ``--interval`` seconds (10) it samples the server's RSS and open file descriptors, the
+size of the metadata database (with its WAL) and of the logs, the throughput of each kind of
+traffic and the p50/p99 latency of each kind of request over the interval. At the end it
+drains the share group and checks every id (benchmarks/mixed.py, ``Mixed.check``).
+
+Pass criteria (printed, stored, and the exit status):
+
+- warm-up is the first fifth of the run (at least one sample); after it, every sample of RSS
+  and of open fds is within ±10 % of the median of those samples;
+- p99 does not drift: for produce, share fetch, acknowledge and commit, the median p99 of the
+  last third of the samples after warm-up is at most twice that of the first third (and a
+  drift below 5 ms is ignored: it is within one fsync);
+- nothing lost or duplicated, by id: see ``Mixed.check``.
+
+Writes ``benchmarks/results/soak-<commit>.json`` and ``soak-<commit>.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from benchmarks._harness import (
+    RESULTS_DIR,
+    Workdir,
+    dir_bytes,
+    git_info,
+    log,
+    sluice_server,
+    write_result,
+)
+from benchmarks._loadgen import percentile
+from benchmarks.mixed import Mixed
+
+WATCHED = ("produce", "share fetch", "share acknowledge", "txn commit")
+DRIFT_FACTOR = 2.0
+DRIFT_FLOOR_MS = 5.0
+FLAT = 0.10
+
+
+def open_fds(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def rss_bytes(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def metadata_bytes(data: Path) -> int:
+    return sum(
+        p.stat().st_size for p in data.glob("metadata*") if p.is_file()
+    )  # the database, its WAL and shared memory
+
+
+async def _soak(base_url: str, pid: int, data: Path, args: argparse.Namespace) -> dict[str, Any]:
+    mixed = Mixed(base_url, args.rate, seed=args.seed)
+    await mixed.setup()
+    samples: list[dict[str, Any]] = []
+    runner = asyncio.create_task(mixed.run(args.minutes * 60))
+    started = time.monotonic()
+    last_counts: dict[str, int] = dict(mixed.ledger.records)
+    last_lat = {k: len(v) for k, v in mixed.ledger.latencies.items()}
+    while not runner.done():
+        await asyncio.wait({runner}, timeout=args.interval)
+        now = time.monotonic()
+        if runner.done():
+            break  # a partial interval, while the workers stop: not a sample
+        counts = dict(mixed.ledger.records)
+        sample: dict[str, Any] = {
+            "t_s": round(now - started, 1),
+            "rss_mb": round(rss_bytes(pid) / 2**20, 2),
+            "fds": open_fds(pid),
+            "metadata_mb": round(metadata_bytes(data) / 2**20, 2),
+            "logs_mb": round(dir_bytes(data / "logs") / 2**20, 1),
+            "records_per_s": {
+                k: round((counts.get(k, 0) - last_counts.get(k, 0)) / args.interval) for k in counts
+            },
+            "p50_ms": {},
+            "p99_ms": {},
+        }
+        for kind, values in mixed.ledger.latencies.items():
+            window = sorted(values[last_lat.get(kind, 0) :])
+            if window:
+                sample["p50_ms"][kind] = round(percentile(window, 50), 2)
+                sample["p99_ms"][kind] = round(percentile(window, 99), 2)
+        last_counts = counts
+        last_lat = {k: len(v) for k, v in mixed.ledger.latencies.items()}
+        samples.append(sample)
+        log(
+            f"{sample['t_s']:>7.0f} s  rss {sample['rss_mb']} MB  fds {sample['fds']}  "
+            f"produce {sample['records_per_s'].get('produce', 0)}/s  "
+            f"p99 produce {sample['p99_ms'].get('produce')} ms"
+        )
+    await runner
+    log("draining the share group and checking every id")
+    await mixed.drain_share()
+    check = await mixed.check()
+    errors = dict(mixed.ledger.errors)
+    return {"samples": samples, "check": check, "request_errors": errors}
+
+
+def judge(samples: list[dict[str, Any]]) -> dict[str, Any]:
+    """The pass criteria over the samples (see the module's docstring)."""
+    warm = max(1, len(samples) // 5)
+    after = samples[warm:] or samples[-1:]
+    out: dict[str, Any] = {"warmup_samples": warm, "samples_after_warmup": len(after)}
+    for key in ("rss_mb", "fds"):
+        values = [s[key] for s in after]
+        median = statistics.median(values)
+        worst = max(abs(v - median) / median for v in values) if median else 0.0
+        out[key] = {
+            "median": median,
+            "min": min(values),
+            "max": max(values),
+            "worst_deviation": round(worst, 3),
+            "flat": worst <= FLAT,
+        }
+    third = max(1, len(after) // 3)
+    drift = {}
+    for kind in WATCHED:
+        first = [s["p99_ms"][kind] for s in after[:third] if kind in s["p99_ms"]]
+        last = [s["p99_ms"][kind] for s in after[-third:] if kind in s["p99_ms"]]
+        if not first or not last:
+            continue
+        a, b = statistics.median(first), statistics.median(last)
+        drift[kind] = {
+            "first_third_p99_ms": a,
+            "last_third_p99_ms": b,
+            "ok": b <= a * DRIFT_FACTOR or b - a <= DRIFT_FLOOR_MS,
+        }
+    out["p99_drift"] = drift
+    out["passed"] = (
+        out["rss_mb"]["flat"] and out["fds"]["flat"] and all(d["ok"] for d in drift.values())
+    )
+    return out
+
+
+def plot(samples: list[dict[str, Any]], path: Path, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    t = [s["t_s"] / 60 for s in samples]
+    fig, axes = plt.subplots(4, 1, figsize=(10, 11), sharex=True)
+    axes[0].plot(t, [s["rss_mb"] for s in samples], label="RSS (MB)")
+    axes[0].plot(t, [s["metadata_mb"] for s in samples], label="metadata + WAL (MB)")
+    axes[0].legend()
+    axes[0].set_ylim(bottom=0)
+    axes[1].plot(t, [s["fds"] for s in samples], label="open file descriptors")
+    axes[1].legend()
+    axes[1].set_ylim(bottom=0)
+    for kind in WATCHED:
+        axes[2].plot(t, [s["p99_ms"].get(kind) for s in samples], label=f"p99 {kind} (ms)")
+    axes[2].legend()
+    axes[2].set_ylim(bottom=0)
+    kinds = sorted({k for s in samples for k in s["records_per_s"]})
+    for kind in kinds:
+        axes[3].plot(t, [s["records_per_s"].get(kind, 0) for s in samples], label=f"{kind}/s")
+    axes[3].legend()
+    axes[3].set_ylim(bottom=0)
+    axes[3].set_xlabel("minutes")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        prog="python -m benchmarks.soak", description=__doc__.split("\n")[0]
+    )
+    p.add_argument("--minutes", type=float, default=30.0)
+    p.add_argument("--rate", type=float, default=20_000, help="records/s produced, all kinds")
+    p.add_argument("--interval", type=float, default=10.0, help="seconds between samples")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
+    args = p.parse_args(argv)
+    with Workdir("soak") as work:
+        data = work.path / "data"
+        with sluice_server(data, work.log("server")) as server:
+            server.wait_ready()
+            result = asyncio.run(_soak(server.base_url, server.pid, data, args))
+            server.stop()
+    verdict = judge(result["samples"])
+    check = result["check"]
+    verdict["ids_ok"] = not check["failures"]
+    verdict["passed"] = verdict["passed"] and verdict["ids_ok"]
+    params = {k: v for k, v in vars(args).items() if k != "out_dir"}
+    path = write_result("soak", params, {**result, "verdict": verdict}, args.out_dir)
+    png = path.with_suffix(".png")
+    plot(result["samples"], png, f"soak at {git_info()['short']}: {args.minutes:g} min")
+    log(f"wrote {path} and {png}")
+    log(f"ids: {check}")
+    log(
+        f"verdict: passed={verdict['passed']} rss={verdict['rss_mb']} fds={verdict['fds']} "
+        f"drift={verdict['p99_drift']}"
+    )
+    return 0 if verdict["passed"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
