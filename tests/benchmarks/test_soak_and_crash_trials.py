@@ -1,0 +1,38 @@
+"""The soak and the crash trials, short, as make test runs them: real server processes, the
+mixed workload, every id checked (benchmarks/soak.py, benchmarks/crash_trials.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks import crash_trials, soak
+
+pytestmark = pytest.mark.slow
+
+
+def test_a_short_soak_passes_and_writes_its_json_and_plot(tmp_path: Path) -> None:
+    code = soak.main(
+        ["--minutes", "0.4", "--interval", "3", "--rate", "3000", "--out-dir", str(tmp_path)]
+    )
+    (result,) = tmp_path.glob("soak-*.json")
+    doc = json.loads(result.read_text())["results"]
+    assert code == 0, doc["verdict"]
+    assert result.with_suffix(".png").stat().st_size > 10_000
+    check = doc["check"]
+    assert check["produced"] > 1000 and check["failures"] == []
+    assert check["share_rejected"] > 0 and check["share_released"] > 0
+    assert check["transactional_committed"] > 0 and check["transactional_aborted"] > 0
+    assert len(doc["samples"]) >= 6
+    assert all(s["rss_mb"] > 0 and s["fds"] > 0 for s in doc["samples"])
+
+
+def test_crash_trials_find_nothing_lost(tmp_path: Path) -> None:
+    code = crash_trials.main(["--trials", "2", "--rate", "5000", "--out-dir", str(tmp_path)])
+    (result,) = tmp_path.glob("crash_trials-*.json")
+    doc = json.loads(result.read_text())["results"]
+    assert code == 0, doc["trials"]
+    assert doc["summary"]["passed"] == 2
+    assert all(t["produced"] > 0 for t in doc["trials"])
