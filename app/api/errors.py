@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import logging
+import re
+from collections import defaultdict
 
 import orjson
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
+from starlette.routing import compile_path
 
 from app.errors import ErrorCode, SluiceError, Throttled
+from app.security.permissions import routes_of
 
 log = logging.getLogger("sluice.api")
 
@@ -36,6 +40,25 @@ def error_response(err: SluiceError) -> Response:
     )
 
 
+def allowed_methods(app: FastAPI, path: str) -> str:
+    """The methods the routes matching ``path`` answer, for an ``Allow`` header."""
+    table: list[tuple[re.Pattern[str], frozenset[str]]] | None = getattr(
+        app.state, "allowed_methods", None
+    )
+    if table is None:
+        by_path: dict[str, set[str]] = defaultdict(set)
+        for method, template in routes_of(app):
+            if method != "WS":
+                by_path[template].update(("GET", "HEAD") if method == "GET" else (method,))
+        table = [(compile_path(t)[0], frozenset(m)) for t, m in by_path.items()]
+        app.state.allowed_methods = table
+    methods: set[str] = set()
+    for regex, allowed in table:
+        if regex.match(path):
+            methods |= allowed
+    return ", ".join(sorted(methods))
+
+
 def register_exception_handlers(app: FastAPI) -> None:
     async def sluice_error(_: Request, exc: Exception) -> Response:
         assert isinstance(exc, SluiceError)
@@ -49,12 +72,17 @@ def register_exception_handlers(app: FastAPI) -> None:
             parts.append(f"{where}: {e.get('msg')}")
         return error_response(SluiceError(ErrorCode.INVALID_REQUEST, "; ".join(parts)))
 
-    async def http_error(_: Request, exc: Exception) -> Response:
+    async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, StarletteHTTPException)
         code = {404: ErrorCode.NOT_FOUND, 405: ErrorCode.METHOD_NOT_ALLOWED}.get(
             exc.status_code, ErrorCode.INVALID_REQUEST
         )
-        return error_response(SluiceError(code, str(exc.detail)))
+        response = error_response(SluiceError(code, str(exc.detail)))
+        if code is ErrorCode.METHOD_NOT_ALLOWED:
+            # RFC 9110: a 405 names the methods the path has (all its routes, not only the
+            # first one the router tried)
+            response.headers["Allow"] = allowed_methods(request.app, request.url.path)
+        return response
 
     async def unexpected(_: Request, exc: Exception) -> Response:
         log.exception("unhandled error", exc_info=exc)

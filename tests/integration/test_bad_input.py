@@ -96,7 +96,7 @@ BAD_BODIES: dict[str, Any] = {
     "bool partition": {"records": [{"value": "a", "partition": True}]},
     "false partition": {"records": [{"value": "a", "partition": False}]},
     "string partition": {"records": [{"value": "a", "partition": "0"}]},
-    "float partition": {"records": [{"value": "a", "partition": 0.0}]},
+    "float partition": {"records": [{"value": "a", "partition": 0.5}]},
     "huge partition": {"records": [{"value": "a", "partition": 2**31}]},
     "negative timestamp": {"records": [{"value": "a", "timestamp": -1}]},
     "bool timestamp": {"records": [{"value": "a", "timestamp": True}]},

@@ -51,3 +51,13 @@ def test_fast_path_equals_the_general_path(encoding: str, records: list[Any]) ->
 def test_oversized_records_leave_the_fast_path() -> None:
     assert wire._parse_plain([{"value": "x" * 100}], False, 1, 64) is None
     assert wire._parse_plain([{"value": "eHh4" * 25}], True, 1, 64) is None
+
+
+def test_an_integral_number_is_an_integer_as_json_schema_says() -> None:
+    from app.api.wire._fields import integer
+    from app.errors import SluiceError
+
+    assert integer(3.0, "n", 0, 10) == 3 and type(integer(1e2, "n", 0, 1000)) is int
+    for bad in (0.5, True, "3", float("inf"), 1e300):
+        with pytest.raises(SluiceError):
+            integer(bad, "n", 0, 10**400)

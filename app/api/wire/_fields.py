@@ -63,7 +63,10 @@ def integer(
     """An integer (never a boolean) within ``[lo, hi]``; a bound left None is open. With
     ``clamp`` a value above ``hi`` is taken as ``hi`` (limits the server may lower)."""
     # ``type(...) is int`` refuses bool (a subclass) in the same test; JSON parsers give
-    # exactly int, so no other subclass reaches here
+    # exactly int, so no other subclass reaches here. A number with a zero fraction (``3.0``,
+    # ``1e2``) is an integer to JSON Schema, and so to the OpenAPI document: taken as one.
+    if type(value) is float and value.is_integer() and abs(value) < 2**63:
+        value = int(value)
     if type(value) is int:
         if (lo is None or value >= lo) and (hi is None or value <= hi):
             return value
