@@ -79,8 +79,10 @@ async def _soak(base_url: str, pid: int, data: Path, args: argparse.Namespace) -
     while not runner.done():
         await asyncio.wait({runner}, timeout=args.interval)
         now = time.monotonic()
-        if runner.done():
-            break  # a partial interval, while the workers stop: not a sample
+        if runner.done() or now - started >= args.minutes * 60:
+            # the workers are stopping and closing their connections: not a sample
+            await runner
+            break
         counts = dict(mixed.ledger.records)
         sample: dict[str, Any] = {
             "t_s": round(now - started, 1),
