@@ -145,7 +145,10 @@ def fuzz(base_url: str, key: str, args: argparse.Namespace, report: Path) -> dic
     elif BASELINE.exists() and not args.no_baseline:
         argv += ["--baseline", str(BASELINE)]
     started = time.monotonic()
-    run = subprocess.run(argv, capture_output=True, text=True, timeout=args.timeout)
+    # in the run's own directory: schemathesis keeps a cache of examples in its working directory
+    run = subprocess.run(
+        argv, capture_output=True, text=True, timeout=args.timeout, cwd=report.parent
+    )
     summary = (
         run.stdout[run.stdout.rfind("SUMMARY") :] if "SUMMARY" in run.stdout else run.stdout[-3000:]
     )
