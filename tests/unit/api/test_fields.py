@@ -31,7 +31,7 @@ def test_integer_refuses_out_of_bounds(value: int) -> None:
     assert err.message == "offsets[2].partition: expected an integer from 0 to 10"
 
 
-@pytest.mark.parametrize("value", [True, False, 1.0, 0.5, "1", [1], {"n": 1}])
+@pytest.mark.parametrize("value", [True, False, 1.25, 0.5, float("nan"), "1", [1], {"n": 1}])
 def test_integer_refuses_what_is_not_an_integer(value: Any) -> None:
     # True would otherwise pass as 1: bool is an int subclass
     err = refused(f.integer, value, "n", 0, 10)
