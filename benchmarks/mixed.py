@@ -24,6 +24,7 @@ import contextlib
 import random
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,7 +44,10 @@ class Ledger:
     accepted: Counter[str] = field(default_factory=Counter)
     rejected: set[str] = field(default_factory=set)
     released: set[str] = field(default_factory=set)
-    in_flight: set[str] = field(default_factory=set)  # acknowledged without an answer yet
+    # acknowledgements sent without an answer yet, by id: a count, because a released record
+    # can be acquired and acknowledged again by another member before the release's answer
+    # is read, and that answer must not clear the second acknowledgement
+    in_flight: Counter[str] = field(default_factory=Counter)
     committed: set[str] = field(default_factory=set)
     aborted: set[str] = field(default_factory=set)
     undecided: list[set[str]] = field(default_factory=list)  # one set per unanswered end
@@ -51,6 +55,18 @@ class Ledger:
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     records: Counter[str] = field(default_factory=Counter)  # kind -> records moved
     errors: Counter[str] = field(default_factory=Counter)
+
+    def acknowledging(self, ids: Iterable[str]) -> None:
+        self.in_flight.update(ids)
+
+    def acknowledged(self, ids: Iterable[str]) -> None:
+        """The answer came: these acknowledgements are no longer in doubt."""
+        self.in_flight.subtract(ids)
+        self.in_flight = +self.in_flight  # drops the ids at zero
+
+    def in_doubt(self, i: str) -> bool:
+        """An acknowledgement of ``i`` was sent and never answered (it may have been applied)."""
+        return self.in_flight[i] > 0
 
 
 class Mixed:
@@ -235,7 +251,7 @@ class Mixed:
                     )
                 if not acks:
                     continue
-                self.ledger.in_flight.update(outcome)
+                self.ledger.acknowledging(outcome)
                 a = await self.timed(
                     c,
                     "share acknowledge",
@@ -244,7 +260,7 @@ class Mixed:
                     json={"member_id": member, "acknowledgements": acks},
                 )
                 if a.status_code == 200 and all(x["error"] is None for x in a.json()["results"]):
-                    self.ledger.in_flight.difference_update(outcome)
+                    self.ledger.acknowledged(outcome)
                     for value, kind in outcome.items():
                         if kind == "accept":
                             self.ledger.accepted[value] += 1
@@ -390,10 +406,10 @@ class Mixed:
                     # may not have been applied: its ids are left out of these two counts
                     "share_unanswered": len(L.in_flight),
                     "share_accepted_twice": sum(
-                        1 for i, n in L.accepted.items() if n > 1 and i not in L.in_flight
+                        1 for i, n in L.accepted.items() if n > 1 and not L.in_doubt(i)
                     ),
                     "share_never_done": sum(
-                        1 for i in L.produced if i not in done and i not in L.in_flight
+                        1 for i in L.produced if i not in done and not L.in_doubt(i)
                     ),
                     "share_accepted_and_rejected": len(set(L.accepted) & L.rejected),
                 }
@@ -422,7 +438,7 @@ class Mixed:
         """What the share group says of (up to ten) records never acknowledged."""
         L = self.ledger
         done = set(L.accepted) | L.rejected
-        stuck = [i for i in L.produced if i not in done and i not in L.in_flight][:10]
+        stuck = [i for i in L.produced if i not in done and not L.in_doubt(i)][:10]
         out = []
         async with self.client() as c:
             for i in stuck:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import crash_trials, soak
+from benchmarks.mixed import Ledger
 
 pytestmark = pytest.mark.slow
 
@@ -38,3 +39,16 @@ def test_crash_trials_find_nothing_lost(tmp_path: Path) -> None:
     assert code == 0, doc["trials"]
     assert doc["summary"]["passed"] == 2
     assert all(t["produced"] > 0 for t in doc["trials"])
+
+
+def test_an_answer_to_a_release_does_not_clear_a_later_acknowledgement_in_doubt() -> None:
+    # member A releases r, the server applies it, member B acquires r and accepts it, the server
+    # is killed before B's answer; A then reads its (earlier) answer. r is in doubt: B's accept
+    # may have been applied. Two crash trials failed as "never acknowledged" before this.
+    ledger = Ledger()
+    ledger.acknowledging(["r", "s"])  # A: release r, accept s
+    ledger.acknowledging(["r"])  # B: accept r
+    ledger.acknowledged(["r", "s"])  # A's answer
+    assert ledger.in_doubt("r") and not ledger.in_doubt("s")
+    ledger.acknowledged(["r"])
+    assert not ledger.in_doubt("r") and not ledger.in_flight
