@@ -16,6 +16,7 @@ from app.partitioner import partition_for_key
 
 from .conftest import Served
 from .helpers import assert_error, b64, create_topic, produce, read, watermarks
+from .txn_helpers import init_producer
 
 
 def now_ms() -> int:
@@ -569,25 +570,36 @@ async def test_idempotency_key_expires_after_retention(
     assert await watermarks(c, "exp") == [3]
 
 
-async def test_json_integers_beyond_64_bits_are_refused_not_altered(
+async def test_json_integers_beyond_64_bits_are_kept_exactly_on_every_produce_path(
     client: httpx.AsyncClient,
 ) -> None:
+    # the fast parser reads such integers as floats: a record must never be stored altered
+    # (they were refused on the plain path, and silently rounded on the idempotent one)
     await client.post("/v1/topics", json={"name": "big"})
+    big = 1180591620717411303424
     body = b'{"encoding": "json", "records": [{"value": {"n": 1180591620717411303424}}]}'
     r = await client.post("/v1/topics/big/records", content=body)
-    assert r.status_code == 400
-    assert r.json()["error"]["code"] == "INVALID_REQUEST"
-    assert "64 bits" in r.json()["error"]["message"]
-    ok = b'{"encoding": "json", "records": [{"value": {"n": 9223372036854775807}}]}'
-    assert (await client.post("/v1/topics/big/records", content=ok)).status_code == 200
-    # the same big number sent as text is kept, and shown exactly (base64) under json
+    assert r.status_code == 200, r.text
+    # an integer beyond 64 bits outside any record (an ignored field) is no reason to refuse
+    extra = b'{"x": [1180591620717411303424], "records": [{"value": "1"}], "encoding": "json"}'
+    assert (await client.post("/v1/topics/big/records", content=extra)).status_code == 200
+    pid, epoch = await init_producer(client)
+    idem = (
+        b'{"producer_id": %d, "producer_epoch": %d, "encoding": "json", "batches": [{"topic": '
+        b'"big", "partition": 0, "base_sequence": 0, "records": [{"value": [-%d], "key": %d}]}]}'
+        % (pid, epoch, big, big)
+    )
+    r = await client.post("/v1/produce", content=idem)
+    assert r.status_code == 200, r.text
+    # the same big number sent as text is shown exactly under json too
     text = '{"n": 1180591620717411303424}'
     await client.post("/v1/topics/big/records", json={"records": [{"value": text}]})
-    got = (
-        await client.get(
-            "/v1/topics/big/partitions/0/records", params={"offset": 0, "encoding": "json"}
-        )
-    ).json()["records"]
-    assert got[0]["value"] == {"n": 9223372036854775807}
-    assert got[1]["encoding"] == "base64"
-    assert base64.b64decode(got[1]["value"]) == text.encode()
+    r = await client.get(
+        "/v1/topics/big/partitions/0/records", params={"offset": 0, "encoding": "json"}
+    )
+    got = r.json()["records"]  # httpx reads integers exactly
+    assert [g["value"] for g in got] == [{"n": big}, "1", [-big], {"n": big}]
+    assert got[2]["key"] == big
+    assert all("encoding" not in g for g in got)
+    shown = (await read(client, "big", 0, offset=3, encoding="base64"))["records"]
+    assert base64.b64decode(shown[0]["value"]) == text.encode()

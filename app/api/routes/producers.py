@@ -45,7 +45,9 @@ async def produce(request: Request) -> Response:
     b = deps.broker_of(request)
     s = b.settings
     body, raw = await read_json(request, s.max_request_bytes)
-    req = wire.parse_produce(body, b.clock.now_ms(), s.max_records_per_request, s.max_record_bytes)
+    req = wire.parse_produce(
+        body, b.clock.now_ms(), s.max_records_per_request, s.max_record_bytes, raw
+    )
     if req.transactional_id is not None:
         permissions.require(
             request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID, req.transactional_id

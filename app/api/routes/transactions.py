@@ -47,6 +47,7 @@ async def commit(tid: str, request: Request) -> Response:
         s.max_records_per_request,
         s.max_record_bytes,
         s.share_max_release_delay_ms,
+        raw,
     )
     permissions.require_all(
         request, Operation.WRITE, ResourceType.TOPIC, (rb.topic for rb in work.batches)

@@ -22,7 +22,23 @@ from app.storage.record import REC_FIXED, Header, Record, StoredRecord, record_s
 ENCODINGS = ("utf8", "base64", "json")
 _MAX_TS = 2**62
 _LONG_NUMBER = re.compile(rb"\d{19}")
-_INT64 = range(-(2**63), 2**63)
+
+
+def exact(body: Any, raw: bytes) -> Any:
+    """``body`` again, read from ``raw`` with every integer exact, when it may carry JSON-encoded
+    records with integers beyond 64 bits: the fast parser reads those as floats, and a record
+    must be stored as it was sent. Any other body is returned as it is."""
+    if b"json" in raw and _LONG_NUMBER.search(raw):
+        return json.loads(raw)  # the fast parser took it already: it is valid JSON
+    return body
+
+
+def _json_bytes(value: Any) -> bytes:
+    """A JSON value's compact serialisation, integers of any size kept exactly."""
+    try:
+        return orjson.dumps(value)
+    except orjson.JSONEncodeError:  # an integer beyond 64 bits
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def encoding_of(value: Any, where: str = "encoding") -> str:
@@ -37,7 +53,7 @@ def encoding_of(value: Any, where: str = "encoding") -> str:
 
 def _bytes(value: Any, encoding: str, where: str) -> bytes | None:
     if encoding == "json":
-        return None if value is None else orjson.dumps(value)
+        return None if value is None else _json_bytes(value)
     if value is None:
         return None
     if not isinstance(value, str):
@@ -81,31 +97,10 @@ def parse_record(
     return partition, record
 
 
-def _check_int64(value: Any, where: str) -> None:
-    if type(value) is int and value not in _INT64:  # a bool is not a number here
-        raise InvalidRequest(
-            ErrorCode.INVALID_REQUEST,
-            f"{where}: integers beyond 64 bits cannot be stored exactly with "
-            "encoding json; send the value as a string or in base64",
-        )
-    if isinstance(value, dict):
-        for v in value.values():
-            _check_int64(v, where)
-    elif isinstance(value, list):
-        for v in value:
-            _check_int64(v, where)
-
-
 def parse_produce(
     body: Any, now_ms: int, max_records: int, max_record_bytes: int, raw: bytes = b""
 ) -> list[tuple[int | None, Record]]:
-    body = obj(body, "body", "a JSON object")
-    if b"json" in raw and _LONG_NUMBER.search(raw):
-        # the fast parser turns integers beyond 64 bits into floats: look again exactly
-        exact = json.loads(raw)
-        for i, r in enumerate(exact.get("records") or ()):
-            if isinstance(r, dict):
-                _check_int64(r, f"records[{i}]")
+    body = obj(exact(body, raw), "body", "a JSON object")
     records = array(body.get("records"), "records", min_items=1)
     if len(records) > max_records:
         raise TooLarge(
@@ -194,7 +189,9 @@ def _show(data: bytes | None, encoding: str) -> Any:
     if encoding == "json":
         value = orjson.loads(data)
         if _LONG_NUMBER.search(data) and orjson.dumps(value) != data:
-            raise ValueError("the stored JSON has numbers the answer cannot carry exactly")
+            # integers beyond 64 bits, which the parse above made floats: the stored text,
+            # valid JSON, goes into the answer as it is
+            return orjson.Fragment(data)
         return value
     return binascii.b2a_base64(data, newline=False).decode("ascii")
 

@@ -18,7 +18,7 @@ from app.api.wire._fields import (
     optional,
     string,
 )
-from app.api.wire.records import encoding_of, parse_records
+from app.api.wire.records import encoding_of, exact, parse_records
 from app.api.wire.share import parse_acks
 from app.errors import ErrorCode, InvalidRequest, SluiceError, TooLarge
 from app.groups.coordinator import OFFSET_METADATA_MAX_CHARS
@@ -115,9 +115,9 @@ def parse_producer(body: Any) -> Producer:
 
 
 def parse_produce(
-    body: Any, now_ms: int, max_records: int, max_record_bytes: int
+    body: Any, now_ms: int, max_records: int, max_record_bytes: int, raw: bytes = b""
 ) -> StatefulProduce:
-    b = json_object(body)
+    b = json_object(exact(body, raw))
     producer = parse_producer(b)
     tid = transactional_id(b.get("transactional_id"))
     batches = _batches(
@@ -176,14 +176,19 @@ _COMMIT_FIELDS = frozenset(
 
 
 def parse_commit(
-    body: Any, now_ms: int, max_records: int, max_record_bytes: int, max_delay_ms: int
+    body: Any,
+    now_ms: int,
+    max_records: int,
+    max_record_bytes: int,
+    max_delay_ms: int,
+    raw: bytes = b"",
 ) -> tuple[Producer, TxnWork]:
     """A commit, with optionally everything the transaction adds before it commits: records
     (``batches``, as in POST /v1/produce), consumer-group offsets (``group_offsets``, each as
     POST …/offsets) and share acknowledgements (``share_acknowledgements``, each as
     POST …/acknowledgements). Unknown fields are refused: a misspelt part must not commit an
     empty transaction."""
-    b = json_object(body)
+    b = json_object(exact(body, raw))
     unknown = sorted(set(b) - _COMMIT_FIELDS)
     if unknown:
         raise InvalidRequest(
