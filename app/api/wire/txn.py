@@ -196,11 +196,11 @@ def parse_commit(
             f"unknown field {unknown[0]!r}; a commit takes {', '.join(sorted(_COMMIT_FIELDS))}",
         )
     producer = parse_producer(b)
-    raw = b.get("batches")
+    raw_batches = b.get("batches")
     batches = (
         []
-        if raw is None
-        else _batches(b, array(raw, "batches"), now_ms, max_records, max_record_bytes)
+        if raw_batches is None
+        else _batches(b, array(raw_batches, "batches"), now_ms, max_records, max_record_bytes)
     )
     offsets = _per_group(
         [
