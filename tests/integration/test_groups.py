@@ -521,6 +521,10 @@ async def test_delete_only_when_empty(gs: Served) -> None:
     assert_error(
         await c.delete("/v1/groups/g/offsets?topic=nope"), 404, "UNKNOWN_TOPIC_OR_PARTITION"
     )
+    # an empty topic is refused, not read as "every topic" (it deleted both topics' offsets)
+    assert_error(await c.delete("/v1/groups/g/offsets?topic="), 400, "INVALID_REQUEST")
+    assert_error(await c.get("/v1/groups/g/offsets?topic="), 400, "INVALID_REQUEST")
+    assert len(await fetch(c)) == 2
     assert (await c.delete("/v1/groups/g/offsets?topic=t")).status_code == 204
     assert [o["topic"] for o in await fetch(c)] == ["u"]
     assert (await c.delete("/v1/groups/g")).status_code == 204

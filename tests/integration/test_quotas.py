@@ -272,6 +272,13 @@ async def test_admin_endpoints(served_on_clock: Served, clock: FakeClock) -> Non
         400,
         "INVALID_REQUEST",
     )
+    # a name no key can have (a fuzzer found both accepted): refused, nothing stored
+    assert_error(
+        await c.put("/v1/admin/quotas/null,null", json={"producer_byte_rate": 1}),
+        400,
+        "INVALID_REQUEST",
+    )
+    assert_error(await c.delete("/v1/admin/quotas/null,null"), 400, "INVALID_REQUEST")
     r = await c.delete("/v1/admin/quotas/alice")
     assert r.status_code == 204
     assert quotas.limit("alice", "fetch") == 0

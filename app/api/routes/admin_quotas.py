@@ -10,6 +10,7 @@ from app.api.deps import json_response, read_object
 from app.api.wire import quotas as wire
 from app.security import permissions
 from app.security.acls import Operation
+from app.security.keys import check_principal
 
 router = APIRouter(prefix="/v1/admin/quotas", tags=["admin"])
 
@@ -33,6 +34,7 @@ async def list_quotas(request: Request) -> Response:
 )
 async def set_quota(principal: str, request: Request) -> Response:
     permissions.require_cluster(request, Operation.ALTER)
+    check_principal(principal)
     b = deps.broker_of(request)
     override = wire.parse_set(await read_object(request, b.settings.max_request_bytes))
     return json_response(wire.show_quota(await b.quota_admin.set(principal, override)))
@@ -46,5 +48,5 @@ async def set_quota(principal: str, request: Request) -> Response:
 )
 async def remove_quota(principal: str, request: Request) -> Response:
     permissions.require_cluster(request, Operation.ALTER)
-    await deps.broker_of(request).quota_admin.remove(principal)
+    await deps.broker_of(request).quota_admin.remove(check_principal(principal))
     return Response(status_code=204)

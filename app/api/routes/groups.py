@@ -76,10 +76,11 @@ async def fetch_offsets(
     require_stable: bool = Query(False),
 ) -> Response:
     permissions.require_group(request, Operation.DESCRIBE, group_id)
-    if topic:
+    topic = wire.topic_filter(topic)
+    if topic is not None:
         permissions.require(request, Operation.DESCRIBE, ResourceType.TOPIC, topic)
     visible = permissions.visible(request, ResourceType.TOPIC)
-    views = deps.groups(request).fetch_offsets(group_id, topic or None, require_stable)
+    views = deps.groups(request).fetch_offsets(group_id, topic, require_stable)
     return json_response(
         {
             "offsets": [
@@ -107,9 +108,10 @@ async def delete_offsets(
     group_id: str, request: Request, topic: str | None = Query(None)
 ) -> Response:
     permissions.require_group(request, Operation.DELETE, group_id)
-    if topic:
+    topic = wire.topic_filter(topic)
+    if topic is not None:
         permissions.require(request, Operation.READ, ResourceType.TOPIC, topic)
-    await deps.groups(request).delete_offsets(group_id, topic or None)
+    await deps.groups(request).delete_offsets(group_id, topic)
     return Response(status_code=204)
 
 

@@ -163,3 +163,9 @@ def show_group(g: Group, offsets: list[OffsetLag]) -> dict[str, Any]:
             for o in offsets
         ],
     }
+
+
+def topic_filter(topic: str | None) -> str | None:
+    """The ``topic`` query parameter of the offset endpoints: absent means every topic; an
+    empty value is refused, not read as absent (a DELETE would remove every topic's offsets)."""
+    return None if topic is None else name(topic, "topic", dot_names=True)
