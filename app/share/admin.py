@@ -13,7 +13,7 @@ import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from app.errors import Conflict, ErrorCode, InvalidRequest
+from app.errors import Conflict, ErrorCode, InvalidRequest, NotFound
 from app.share import group_config
 from app.share.coordinator import ShareGroupCoordinator
 from app.share.group_config import GroupConfig
@@ -86,8 +86,9 @@ class ShareGroupAdmin:
             and dlq != current.get("dead_letter_topic")
             and dlq not in self.topics.topics
         ):
-            raise InvalidRequest(
-                ErrorCode.INVALID_CONFIG, f"dead_letter_topic {dlq!r} does not exist"
+            # the config is well formed; the topic it names is missing (create it first)
+            raise NotFound(
+                ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"dead_letter_topic {dlq!r} does not exist"
             )
         group = await self.membership.group_for_join(group_id)
         await self.store.save_group(group_id, explicit, group.created_ms)

@@ -250,7 +250,7 @@ def cases(w: World) -> dict[str, Case]:
             "/v1/admin/acls",
             acls=(("CLUSTER", "kafka-cluster", "ALTER"),),
             refused=C,
-            query={"principal": "zed"},
+            query={"principal": "zed", "resource_type": "ANY"},
         ),
     }
 

@@ -58,12 +58,24 @@ def test_admin_endpoints_add_list_and_remove(world: World) -> None:
     assert (
         len(w.call(admin, "GET", "/v1/admin/acls", query={"principal": "lin"}).json()["acls"]) == 1
     )
-    # a filter that matches nothing removes nothing; no filter at all is refused
+    # a filter that matches nothing removes nothing; resource_type is required (ANY: every
+    # type), so that no DELETE without a filter removes every binding
     assert w.call(
-        admin, "DELETE", "/v1/admin/acls", query={"principal": "nobody-at-all"}
+        admin,
+        "DELETE",
+        "/v1/admin/acls",
+        query={"principal": "nobody-at-all", "resource_type": "ANY"},
     ).json() == {"removed": []}
-    r = w.call(admin, "DELETE", "/v1/admin/acls")
-    assert r.status_code == 400 and r.json()["error"]["code"] == "INVALID_REQUEST"
+    for query in ({}, {"principal": "lin"}, {"resource_type": "NOPE"}):
+        r = w.call(admin, "DELETE", "/v1/admin/acls", query=query)
+        assert r.status_code == 400 and r.json()["error"]["code"] == "INVALID_REQUEST"
+    assert (
+        len(w.call(admin, "GET", "/v1/admin/acls", query={"principal": "lin"}).json()["acls"]) == 1
+    )
+    r = w.call(
+        admin, "DELETE", "/v1/admin/acls", query={"principal": "lin", "resource_type": "ANY"}
+    )
+    assert len(r.json()["removed"]) == 1
 
 
 @pytest.mark.parametrize(

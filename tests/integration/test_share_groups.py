@@ -533,11 +533,13 @@ async def test_config_patch_creates_the_group_and_validates(s: Served) -> None:
         {"auto_offset_reset": "by_duration:x"},
         {"isolation_level": "dirty"},
         {"renew_enabled": 1},
-        {"dead_letter_topic": "missing"},
         [1],
     ):
         r = await c.patch("/v1/share-groups/new/config", json=bad)
         assert_error(r, 400, "INVALID_CONFIG")
+    # well formed, but the topic it names does not exist: 404, as for any missing topic
+    r = await c.patch("/v1/share-groups/new/config", json={"dead_letter_topic": "missing"})
+    assert_error(r, 404, "UNKNOWN_TOPIC_OR_PARTITION")
     assert (await group(c, "new"))["config"]["record_lock_duration_ms"] == 5000
 
 
@@ -826,6 +828,9 @@ async def test_bad_admin_requests(s: Served) -> None:
         400,
         "INVALID_REQUEST",
     )
+    # a range wider than an answer takes is answered from its start (it was refused)
+    r = await c.get(f"/v1/share-groups/{G}/partitions/t/0/records", params={"from": 0, "to": 10**9})
+    assert r.status_code == 200 and r.json()["records"] == []
     for to in ("middle", {"offset": -1}, {"timestamp": "x"}, {"a": 1, "b": 2}, None):
         r = await c.post(
             f"/v1/share-groups/{G}/offsets", json={"topics": [{"topic": "t", "to": to}]}

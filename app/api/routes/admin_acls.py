@@ -4,7 +4,7 @@ DeleteAcls). Reading needs DESCRIBE on the cluster, changing ALTER on the cluste
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
@@ -13,7 +13,6 @@ from app.api import deps, schemas
 from app.api.deps import json_response, read_json
 from app.api.schemas import acls as acl_schemas
 from app.api.wire import acls as wire
-from app.errors import ErrorCode, InvalidRequest
 from app.security import acls, permissions
 from app.security.acls import Operation
 
@@ -86,24 +85,24 @@ async def list_acls(
 
 @router.delete(
     "",
-    summary="Remove the ACL bindings that match the filter (at least one parameter)",
+    summary="Remove the ACL bindings that match the filter",
     responses={200: {"model": acl_schemas.AclsRemoved}, **ERRORS},
 )
 async def remove(
     request: Request,
+    # required, so that a DELETE without a filter cannot remove every binding (a deny among
+    # them would stop protecting anything): ANY says "every resource type" explicitly
+    resource_type: acl_schemas.ResourceTypeName | Literal["ANY"] = Query(
+        description="the resource type, or ANY for every type"
+    ),
     principal: str | None = _PRINCIPAL,
-    resource_type: acl_schemas.ResourceTypeName | None = None,
     resource_name: str | None = _NAME,
     pattern_type: acl_schemas.FilterPatternName | None = _PATTERN,
     operation: acl_schemas.OperationName | None = None,
     permission: acl_schemas.PermissionName | None = None,
 ) -> Response:
     permissions.require_cluster(request, Operation.ALTER)
-    f = _filter(principal, resource_type, resource_name, pattern_type, operation, permission)
-    if f.empty:
-        raise InvalidRequest(
-            ErrorCode.INVALID_REQUEST,
-            "give at least one filter parameter (removing every binding takes one per permission)",
-        )
+    any_type = None if resource_type == "ANY" else resource_type
+    f = _filter(principal, any_type, resource_name, pattern_type, operation, permission)
     gone = await deps.broker_of(request).acls.remove(f)
     return json_response({"removed": wire.show(gone)})

@@ -70,7 +70,7 @@ def topics(value: Any, where: str = "subscribed_topics") -> list[str] | None:
 def parse_heartbeat(body: dict[str, Any]) -> ShareHeartbeat:
     return ShareHeartbeat(
         f.optional(f.member_id, body.get("member_id")),
-        f.integer(body.get("member_epoch", 0), "member_epoch"),
+        f.integer(body.get("member_epoch", 0), "member_epoch", -1, f.MAX_INT32),
         topics(body.get("subscribed_topics")),
     )
 
