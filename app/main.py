@@ -10,7 +10,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI
-from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -18,6 +17,7 @@ from starlette.websockets import WebSocket
 
 from app import __version__
 from app.api.errors import error_response, register_exception_handlers
+from app.api.openapi import openapi_document
 from app.api.routes import (
     admin_acls,
     admin_keys,
@@ -34,14 +34,12 @@ from app.api.routes import (
     topics,
     transactions,
 )
-from app.api.schemas import REQUEST_MODELS
 from app.clock import Clock
 from app.config import Settings
 from app.errors import ErrorCode, SluiceError, Unavailable
 from app.runtime import Broker
 from app.security import permissions
-from app.security.authentication import Authenticator, is_public, selecting_subprotocol
-from app.transactions.state import TxnState
+from app.security.authentication import Authenticator, selecting_subprotocol
 
 # The hot endpoints: produce, share fetch and acknowledge, commit. RequestGate calls them
 # itself (see there).
@@ -203,102 +201,6 @@ async def refuse(websocket: WebSocket) -> None:
         await websocket.close(POLICY_VIOLATION, "unauthenticated")
 
 
-# What the parsers accept, for the names and numbers the API takes wherever they appear (a path or
-# query parameter, or a property of a request body; the routes and models declare most of them
-# as plain strings and integers): app.topics.validate_name, app.api.wire, app.security.keys.
-NAME: dict[str, Any] = {"pattern": r"^[A-Za-z0-9._-]{1,249}$", "maxLength": 249}
-STRINGS: dict[str, dict[str, Any]] = {
-    "topic": NAME,
-    "group_id": NAME,
-    "tid": NAME,
-    "transactional_id": NAME,
-    "dead_letter_topic": NAME,
-    "principal": {"pattern": r"^[A-Za-z0-9._@:-]{1,255}$", "maxLength": 255},
-    "member_id": {"minLength": 1, "maxLength": 255},
-    "group_instance_id": {"minLength": 1, "maxLength": 249},
-}
-INTEGERS: dict[str, dict[str, Any]] = {
-    "producer_epoch": {"minimum": 0, "maximum": 32767},
-    "partition": {"minimum": 0, "maximum": 2**31 - 1},
-}
-# query parameters with a closed set of values that the route declares as a plain string
-QUERY_ENUMS: dict[str, dict[str, Any]] = {"state": {"enum": [s.value for s in TxnState]}}
-
-
-def _constrain(schema: dict[str, Any], kind: str, extra: dict[str, Any]) -> None:
-    if schema.get("type") == kind and "enum" not in schema and "pattern" not in schema:
-        schema.update(extra)
-    for alt in schema.get("anyOf", ()):
-        _constrain(alt, kind, extra)
-
-
-def _constrain_named(name: str, schema: dict[str, Any]) -> None:
-    if name in STRINGS:
-        _constrain(schema, "string", STRINGS[name])
-    elif name in INTEGERS:
-        _constrain(schema, "integer", INTEGERS[name])
-
-
-def describe_names(doc: dict[str, Any]) -> None:
-    """Give the name and number parameters and request-body properties of the OpenAPI document
-    the bounds their parsers apply. Response schemas are left as they are."""
-    components = doc.get("components", {}).get("schemas", {})
-    requested: set[str] = set()
-
-    def refs(node: Any) -> None:
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
-                name = ref.rsplit("/", 1)[1]
-                if name not in requested:
-                    requested.add(name)
-                    refs(components.get(name))
-            for value in node.values():
-                refs(value)
-        elif isinstance(node, list):
-            for value in node:
-                refs(value)
-
-    for operations in doc.get("paths", {}).values():
-        for operation in operations.values():
-            refs(operation.get("requestBody"))
-            for param in operation.get("parameters", ()):
-                name, where = param.get("name", ""), param.get("in")
-                schema = param.setdefault("schema", {})
-                if where in ("path", "query"):
-                    _constrain_named(name, schema)
-                    if name == "config" and isinstance(schema.get("properties"), dict):
-                        schema["additionalProperties"] = False  # unknown keys: INVALID_CONFIG
-                if where == "query" and name in QUERY_ENUMS:
-                    _constrain(schema, "string", QUERY_ENUMS[name])
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            props = node.get("properties")
-            if isinstance(props, dict):
-                for name, schema in props.items():
-                    if not isinstance(schema, dict):
-                        continue
-                    _constrain_named(name, schema)
-                    if name == "config" and isinstance(schema.get("properties"), dict):
-                        schema["additionalProperties"] = False  # unknown keys: INVALID_CONFIG
-                    if name in ("subscribed_topics", "topics"):
-                        for alt in [schema, *schema.get("anyOf", ())]:
-                            if isinstance(alt.get("items"), dict):
-                                _constrain(alt["items"], "string", NAME)
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    for name in requested:
-        walk(components.get(name))
-    for operations in doc.get("paths", {}).values():
-        for operation in operations.values():
-            walk(operation.get("requestBody"))
-
-
 def create_app(
     settings: Settings | None = None,
     *,
@@ -354,43 +256,7 @@ def create_app(
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            doc = get_openapi(
-                title=app.title, version=app.version, description=app.description, routes=app.routes
-            )
-            components = doc.setdefault("components", {}).setdefault("schemas", {})
-            for model in REQUEST_MODELS:
-                schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
-                components.update(schema.pop("$defs", {}))
-                components[model.__name__] = schema
-            # Malformed requests are 400 INVALID_REQUEST (see ErrorBody), never 422. Once API
-            # keys exist every non-public operation needs one (401 without), and the ACLs its
-            # entry in app.security.permissions names (403 without).
-            components_root = doc["components"]
-            components_root["securitySchemes"] = {"apiKey": {"type": "http", "scheme": "bearer"}}
-            unauthenticated = {
-                "description": "no valid API key (the server requires keys)",
-                "content": {
-                    "application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}
-                },
-            }
-            forbidden = {
-                "description": "the key's principal lacks the ACL the operation needs "
-                "(*_AUTHORIZATION_FAILED)",
-                "content": unauthenticated["content"],
-            }
-            for path, operations in doc.get("paths", {}).items():
-                for method, operation in operations.items():
-                    operation.get("responses", {}).pop("422", None)
-                    if not is_public(path):
-                        operation["security"] = [{"apiKey": []}, {}]
-                        operation.setdefault("responses", {})["401"] = unauthenticated
-                    need = permissions.need_of(method.upper(), path)
-                    if need is not None and need.access == "checked":
-                        operation.setdefault("responses", {})["403"] = forbidden
-            components.pop("HTTPValidationError", None)
-            components.pop("ValidationError", None)
-            describe_names(doc)
-            app.openapi_schema = doc
+            app.openapi_schema = openapi_document(app, the_broker.settings)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]

@@ -16,7 +16,7 @@ router = APIRouter(prefix="/v1", tags=["producers"])
     "/producers",
     summary="InitProducerId: a producer id and epoch (fences older "
     "instances of a transactional id)",
-    openapi_extra=schemas.documented_body(schemas.InitProducerRequest),
+    openapi_extra=schemas.documented_body(schemas.InitProducerRequest, required=False),
     responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS},
 )
 async def init_producer(request: Request) -> Response:

@@ -143,10 +143,12 @@ IDEMPOTENCY_KEY_HEADER: dict[str, Any] = {
 }
 
 
-def documented_body(model: type[BaseModel]) -> dict[str, Any]:
+def documented_body(model: type[BaseModel], *, required: bool = True) -> dict[str, Any]:
+    """``openapi_extra`` of a route whose body ``model`` describes (``required``: False where
+    an empty body is taken as ``{}``)."""
     return {
         "requestBody": {
-            "required": True,
+            "required": required,
             "content": {
                 "application/json": {"schema": {"$ref": f"#/components/schemas/{model.__name__}"}}
             },

@@ -6,8 +6,16 @@ from typing import Literal
 
 from pydantic import Field
 
-from app.api.schemas._base import Model, with_examples
-from app.security.acls import NAME_PATTERN, PRINCIPAL_PATTERN
+from app.api.schemas._base import Model, given, is_, when, with_examples
+from app.security.acls import (
+    CLUSTER_NAME,
+    NAME_PATTERN,
+    PRINCIPAL_PATTERN,
+    VALID_OPERATIONS,
+    WILDCARD,
+    Operation,
+    ResourceType,
+)
 
 ResourceTypeName = Literal["TOPIC", "GROUP", "TRANSACTIONAL_ID", "CLUSTER"]
 PatternTypeName = Literal["LITERAL", "PREFIXED"]
@@ -39,6 +47,38 @@ class AclBindingRequest(Model):
             "operation": "DESCRIBE",
             "permission": "ALLOW",
         },
+        rules=[
+            # the cluster has one name, literal; every other type needs a name
+            when(
+                is_("resource_type", ResourceType.CLUSTER.value),
+                {
+                    "properties": {
+                        "resource_name": {"enum": [CLUSTER_NAME, None]},
+                        "pattern_type": {"enum": ["LITERAL", None]},
+                    }
+                },
+            ),
+            when(
+                {"not": is_("resource_type", ResourceType.CLUSTER.value)},
+                given("resource_name"),
+            ),
+            # * is the literal wildcard, never a prefix
+            when(is_("resource_name", WILDCARD), {"not": is_("pattern_type", "PREFIXED")}),
+            # the operations that mean something on each type
+            *(
+                when(
+                    is_("resource_type", rtype.value),
+                    {
+                        "properties": {
+                            "operation": {
+                                "enum": [o.value for o in Operation if o in VALID_OPERATIONS[rtype]]
+                            }
+                        }
+                    },
+                )
+                for rtype in ResourceType
+            ),
+        ],
     )
 
     principal: str = Field(pattern=PRINCIPAL_PATTERN, description="* for every principal")
@@ -49,7 +89,7 @@ class AclBindingRequest(Model):
         description="a name, a prefix (PREFIXED) or * (LITERAL: every name); the cluster's "
         "is kafka-cluster, the default for CLUSTER and its only name",
     )
-    pattern_type: PatternTypeName = "LITERAL"
+    pattern_type: PatternTypeName | None = "LITERAL"
     operation: OperationName = Field(
         description="TOPIC: any; GROUP: ALL, READ, DESCRIBE, DELETE, ALTER; TRANSACTIONAL_ID: "
         "ALL, WRITE, DESCRIBE; CLUSTER: ALL, CREATE, DESCRIBE, ALTER"

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from app.api.schemas._base import ErrorDetail, Model, with_examples
+from app.api.schemas._base import ErrorDetail, Model, given, is_, unset, when, with_examples
+
+MAX_INT32 = 2**31 - 1
 
 
 class TopicPartitions(Model):
@@ -26,10 +28,17 @@ class GroupHeartbeatRequest(Model):
             "member_epoch": 3,
             "owned_partitions": [{"topic": "orders", "partitions": [0, 1]}],
         },
+        rules=[
+            when(is_("member_epoch", 0), given("subscribed_topics")),
+            when({"not": is_("member_epoch", 0)}, given("member_id")),
+            when(is_("member_epoch", -2), given("group_instance_id")),
+        ],
     )
 
     member_id: str | None = Field(None, description="null to join and get an id issued")
-    member_epoch: int = Field(ge=-2, description="0 joins, -1 leaves, -2 static temporary leave")
+    member_epoch: int = Field(
+        ge=-2, le=MAX_INT32, description="0 joins, -1 leaves, -2 static temporary leave"
+    )
     group_instance_id: str | None = None
     subscribed_topics: list[str] | None = Field(
         None, description="required when joining; null keeps the current subscription"
@@ -64,10 +73,15 @@ class OffsetCommitRequest(Model):
             "offsets": [{"topic": "orders", "partition": 0, "offset": 42, "metadata": None}],
         },
         {"offsets": [{"topic": "orders", "partition": 1, "offset": 0}]},
+        rules=[
+            # a simple commit (no member) has epoch -1; a member's carries its epoch
+            when(unset("member_id"), {"properties": {"member_epoch": {"const": -1}}}),
+            when(given("member_id"), given("member_epoch")),
+        ],
     )
 
     member_id: str | None = None
-    member_epoch: int = Field(-1, ge=-1)
+    member_epoch: int = Field(-1, ge=-1, le=MAX_INT32)
     offsets: list[OffsetCommitItem] = Field(min_length=1)
 
 

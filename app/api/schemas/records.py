@@ -6,7 +6,37 @@ from typing import Any
 
 from pydantic import Field
 
-from app.api.schemas._base import Encoding, Model, WireHeader, WireRecord, with_examples
+from app.api.schemas._base import (
+    Encoding,
+    Model,
+    WireHeader,
+    WireRecord,
+    records_encoded,
+    with_examples,
+)
+from app.topics import TOPIC_CONFIG
+
+
+def _config_keys() -> dict[str, Any]:
+    """The topic config object: the known keys, each an integer within its bounds (-1 where
+    it means never) or null (back to the default). Any other key is INVALID_CONFIG."""
+    props: dict[str, Any] = {}
+    for key, spec in TOPIC_CONFIG.items():
+        alts: list[dict[str, Any]] = [{"type": "integer", "minimum": spec.lo, "maximum": spec.hi}]
+        if spec.minus_one_ok:
+            alts.append({"const": -1})
+        props[key] = {"anyOf": [*alts, {"type": "null"}], "description": spec.doc}
+    return {"type": "object", "properties": props, "additionalProperties": False}
+
+
+def _topic_config(schema: dict[str, Any]) -> None:
+    schema.clear()
+    schema.update(_config_keys())
+
+
+def _topic_config_or_null(schema: dict[str, Any]) -> None:
+    schema.clear()
+    schema["anyOf"] = [_config_keys(), {"type": "null"}]
 
 
 class ProduceRequest(Model):
@@ -25,10 +55,11 @@ class ProduceRequest(Model):
             "encoding": "utf8",
         },
         {"records": [{"value": {"id": 7, "total": 12.5}}], "encoding": "json"},
+        rules=[*records_encoded()],
     )
 
     records: list[WireRecord] = Field(min_length=1)
-    encoding: Encoding = "utf8"
+    encoding: Encoding | None = "utf8"
 
 
 class ProducedOffset(Model):
@@ -48,14 +79,14 @@ class TopicCreate(Model):
 
     name: str = Field(pattern=r"^[A-Za-z0-9._-]{1,249}$")
     partitions: int = Field(1, ge=1)
-    config: dict[str, int] = {}
+    config: dict[str, int | None] = Field({}, json_schema_extra=_topic_config)
 
 
 class TopicPatch(Model):
     model_config = with_examples({"partitions": 6, "config": {"retention_ms": None}})
 
     partitions: int | None = Field(None, ge=1)
-    config: dict[str, int | None] | None = None
+    config: dict[str, int | None] | None = Field(None, json_schema_extra=_topic_config_or_null)
 
 
 class PartitionDescription(Model):
@@ -95,7 +126,7 @@ class DeleteRecordsRequest(Model):
         }
     )
 
-    partitions: list[DeleteRecordsPartition]
+    partitions: list[DeleteRecordsPartition] = Field(min_length=1)
 
 
 class LogStart(Model):

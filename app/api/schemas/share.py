@@ -7,8 +7,17 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from app.api.schemas._base import Encoding, ErrorDetail, Model, with_examples
-from app.api.schemas.groups import TopicPartitions
+from app.api.schemas._base import (
+    Encoding,
+    ErrorDetail,
+    Model,
+    given,
+    is_,
+    unset,
+    when,
+    with_examples,
+)
+from app.api.schemas.groups import MAX_INT32, TopicPartitions
 from app.api.schemas.records import ReadRecord
 
 
@@ -29,11 +38,20 @@ class ShareAck(Model):
 
 class ShareHeartbeatRequest(Model):
     model_config = with_examples(
-        {"member_id": None, "member_epoch": 0, "subscribed_topics": ["orders"]}
+        {"member_id": None, "member_epoch": 0, "subscribed_topics": ["orders"]},
+        rules=[
+            # member_epoch absent is 0: a join
+            when({"not": given("member_epoch")}, given("subscribed_topics")),
+            when(is_("member_epoch", 0), given("subscribed_topics")),
+            when(
+                {"not": {"anyOf": [is_("member_epoch", 0), {"not": given("member_epoch")}]}},
+                given("member_id"),
+            ),
+        ],
     )
 
     member_id: str | None = None
-    member_epoch: int = Field(0, description="0 joins, -1 leaves")
+    member_epoch: int = Field(0, ge=-1, le=MAX_INT32, description="0 joins, -1 leaves")
     subscribed_topics: list[str] | None = None
 
 
@@ -63,7 +81,8 @@ class ShareFetchRequest(Model):
                     "type": "accept",
                 }
             ],
-        }
+        },
+        rules=[when(unset("member_id"), given("subscribed_topics"))],
     )
 
     member_id: str | None = Field(None, description="null joins with subscribed_topics")
@@ -77,7 +96,7 @@ class ShareFetchRequest(Model):
     )
     max_wait_ms: int = Field(0, ge=0)
     acquire_mode: Literal["batch_optimized", "record_limit"] = "batch_optimized"
-    encoding: Encoding = "utf8"
+    encoding: Encoding | None = "utf8"
     acknowledgements: list[ShareAck] = []
 
 
@@ -199,7 +218,9 @@ class ShareGroupConfig(Model):
     auto_offset_reset: str | None = Field(None, description="latest | earliest | by_duration:<ms>")
     isolation_level: Literal["read_uncommitted", "read_committed"] | None = None
     renew_enabled: bool | None = None
-    dead_letter_topic: str | None = None
+    dead_letter_topic: str | None = Field(
+        None, pattern=r"^([A-Za-z0-9._-]{1,249})?$", description='"" or null: none'
+    )
 
 
 class ShareGroupSummary(Model):
@@ -273,7 +294,7 @@ class ShareOffsetsReset(Model):
         }
     )
 
-    topics: list[ShareOffsetsTarget]
+    topics: list[ShareOffsetsTarget] = Field(min_length=1)
     dry_run: bool = False
 
 

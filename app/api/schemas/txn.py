@@ -6,14 +6,29 @@ from typing import Literal
 
 from pydantic import Field
 
-from app.api.schemas._base import Encoding, ErrorDetail, Model, WireRecord, with_examples
+from app.api.schemas._base import (
+    Encoding,
+    ErrorDetail,
+    Model,
+    WireRecord,
+    given,
+    records_encoded,
+    when,
+    with_examples,
+)
 from app.api.schemas.groups import OffsetCommitItem
 from app.api.schemas.share import TxnGroupAcknowledgements
 
 
 class InitProducerRequest(Model):
     model_config = with_examples(
-        {"transactional_id": "orders-tx", "transaction_timeout_ms": 60_000}, {}
+        {"transactional_id": "orders-tx", "transaction_timeout_ms": 60_000},
+        {},
+        # an epoch bump (KIP-360) names both, a new producer neither
+        rules=[
+            when(given("producer_id"), given("producer_epoch")),
+            when(given("producer_epoch"), given("producer_id")),
+        ],
     )
 
     transactional_id: str | None = Field(None, pattern=r"^[A-Za-z0-9._-]{1,249}$")
@@ -51,13 +66,14 @@ class StatefulProduceRequest(Model):
                     "records": [{"key": "customer-7", "value": "order created"}],
                 }
             ],
-        }
+        },
+        rules=[*records_encoded("batches")],
     )
 
     producer_id: int = Field(ge=0)
     producer_epoch: int = Field(ge=0, le=32767)
     transactional_id: str | None = None
-    encoding: Encoding = "utf8"
+    encoding: Encoding | None = "utf8"
     batches: list[ProduceBatchRequest] = Field(min_length=1)
 
 
@@ -148,12 +164,13 @@ class TxnCommitRequest(Model):
                 }
             ],
         },
+        rules=[*records_encoded("batches")],
     )
     model_config["extra"] = "forbid"  # the server refuses unknown fields of a commit
 
     producer_id: int = Field(ge=0)
     producer_epoch: int = Field(ge=0, le=32767)
-    encoding: Encoding = "utf8"
+    encoding: Encoding | None = "utf8"
     batches: list[ProduceBatchRequest] = Field(
         default_factory=list, description="records added to the transaction, as in /v1/produce"
     )
