@@ -180,7 +180,8 @@ def main(argv: list[str] | None = None) -> int:
     with Workdir("fuzz") as work:
         data = work.path / "data"
         key = make_key(data)
-        env = {"SLUICE_SUPER_USERS": PRINCIPAL}
+        # long polls end within 2 s, so that the request timeout (10 s) tells a hang from one
+        env = {"SLUICE_SUPER_USERS": PRINCIPAL, "SLUICE_MAX_WAIT_MS": "2000"}
         with sluice_server(data, work.log("server"), extra_env=env) as server:
             server.wait_ready()
             result = fuzz(server.base_url, key, args, work.path / "report.json")

@@ -33,12 +33,17 @@ STRINGS: dict[str, dict[str, Any]] = {
     "principal": {"pattern": r"^[A-Za-z0-9._@:-]{1,255}$", "maxLength": 255},
     "member_id": {"minLength": 1, "maxLength": 255},
     "group_instance_id": NAME,
+    # ListOffsets: a timestamp in ms (a negative one is INVALID_TIMESTAMP)
+    "at": {"pattern": r"^(earliest|latest|[0-9]{1,18})$"},
 }
+PARTITION: dict[str, Any] = {"minimum": 0, "maximum": 2**31 - 1}
 INTEGERS: dict[str, dict[str, Any]] = {
     "producer_id": {"minimum": 0, "maximum": 2**63 - 1},
     "producer_epoch": {"minimum": 0, "maximum": 32767},
-    "partition": {"minimum": 0, "maximum": 2**31 - 1},
+    "partition": PARTITION,
 }
+# every integer the parsers take is a 64-bit one (app.api.wire._fields.integer)
+INT64: dict[str, Any] = {"minimum": -(2**63), "maximum": 2**63 - 1}
 # query parameters with a closed set of values that the route declares as a plain string
 QUERY_ENUMS: dict[str, dict[str, Any]] = {"state": {"enum": [s.value for s in TxnState]}}
 
@@ -122,23 +127,33 @@ def describe_names(doc: dict[str, Any], bounds: dict[str, dict[str, Any]]) -> No
                 schema = param.setdefault("schema", {})
                 if where in ("path", "query"):
                     _constrain_named(name, schema)
+                    _int64(schema)
                 if where == "query" and name in QUERY_ENUMS:
                     _constrain(schema, "string", QUERY_ENUMS[name])
 
     def walk(node: Any) -> None:
         if isinstance(node, dict):
+            _int64(node)
             props = node.get("properties")
             if isinstance(props, dict):
+                required = set(node.get("required", ()))
                 for name, schema in props.items():
                     if not isinstance(schema, dict):
                         continue
+                    if name not in required and not _takes_null(schema):
+                        # the parsers read a null as absent (app.api.wire._fields)
+                        props[name] = schema = {"anyOf": [schema, {"type": "null"}]}
                     _constrain_named(name, schema)
                     if name in bounds:
                         _bound(schema, bounds[name])
-                    if name in ("subscribed_topics", "topics"):
-                        for alt in [schema, *schema.get("anyOf", ())]:
-                            if isinstance(alt.get("items"), dict):
-                                _constrain(alt["items"], "string", NAME)
+                    for alt in [schema, *schema.get("anyOf", ())]:
+                        items = alt.get("items")
+                        if not isinstance(items, dict):
+                            continue
+                        if name in ("subscribed_topics", "topics"):
+                            _constrain(items, "string", NAME)
+                        elif name == "partitions":
+                            _constrain(items, "integer", PARTITION)
             for value in node.values():
                 walk(value)
         elif isinstance(node, list):
@@ -150,6 +165,30 @@ def describe_names(doc: dict[str, Any], bounds: dict[str, dict[str, Any]]) -> No
     for operations in doc.get("paths", {}).values():
         for operation in operations.values():
             walk(operation.get("requestBody"))
+
+
+def _takes_null(schema: dict[str, Any]) -> bool:
+    """Whether a property schema allows null (or anything: no type given)."""
+    if "$ref" in schema:
+        return False
+    if "anyOf" in schema:
+        return any(_takes_null(alt) for alt in schema["anyOf"])
+    if "enum" in schema:
+        return None in schema["enum"]
+    if "const" in schema:
+        return schema["const"] is None
+    kind = schema.get("type")
+    return kind is None or kind == "null" or (isinstance(kind, list) and "null" in kind)
+
+
+def _int64(schema: dict[str, Any]) -> None:
+    """The missing bounds of an integer schema: those of a 64-bit integer."""
+    if schema.get("type") == "integer":
+        for key, bound in INT64.items():
+            schema.setdefault(key, bound)
+    for alt in schema.get("anyOf", ()):
+        if isinstance(alt, dict):
+            _int64(alt)
 
 
 def _constrain(schema: dict[str, Any], kind: str, extra: dict[str, Any]) -> None:

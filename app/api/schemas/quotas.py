@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import ConfigDict, Field
 
-from app.api.schemas._base import Model
+from app.api.schemas._base import Model, given
 
 MAX_BYTE_RATE = 2**40
 
@@ -17,7 +17,7 @@ class QuotaSet(Model):
                 {"producer_byte_rate": 65_536},
             ],
             # at least one of the two
-            "anyOf": [{"required": ["producer_byte_rate"]}, {"required": ["consumer_byte_rate"]}],
+            "anyOf": [given("producer_byte_rate"), given("consumer_byte_rate")],
         }
     )
 

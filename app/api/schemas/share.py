@@ -211,6 +211,7 @@ class ShareGroupConfig(Model):
         },
         {"auto_offset_reset": "by_duration:3600000", "dead_letter_topic": None},
     )
+    model_config["extra"] = "forbid"  # an unknown key is INVALID_CONFIG
 
     record_lock_duration_ms: int | None = None
     delivery_count_limit: int | None = Field(None, ge=2, le=10)

@@ -91,7 +91,7 @@ class StatefulProduceResponse(Model):
 class TxnGroupOffsets(Model):
     group_id: str
     member_id: str | None = None
-    member_epoch: int = -1
+    member_epoch: int = Field(-1, ge=-2, le=2**31 - 1)
     group_instance_id: str | None = None
     offsets: list[OffsetCommitItem] = Field(min_length=1)
 

@@ -51,6 +51,11 @@ def optional(
     return None if value is None else check(value, *args, **kwargs)
 
 
+def default(value: Any, fallback: _T) -> Any:
+    """``value``, or ``fallback`` when it is absent or null."""
+    return fallback if value is None else value
+
+
 def integer(
     value: Any,
     where: str,
@@ -60,8 +65,11 @@ def integer(
     clamp: bool = False,
     code: ErrorCode = ErrorCode.INVALID_REQUEST,
 ) -> int:
-    """An integer (never a boolean) within ``[lo, hi]``; a bound left None is open. With
-    ``clamp`` a value above ``hi`` is taken as ``hi`` (limits the server may lower)."""
+    """An integer (never a boolean) within ``[lo, hi]``; a bound left None is that of a 64-bit
+    integer, the widest any field takes. With ``clamp`` a value above ``hi`` is taken as ``hi``
+    (limits the server may lower)."""
+    lo = -(2**63) if lo is None else lo
+    hi = MAX_INT64 if hi is None else hi
     # ``type(...) is int`` refuses bool (a subclass) in the same test; JSON parsers give
     # exactly int, so no other subclass reaches here. A number with a zero fraction (``3.0``,
     # ``1e2``) is an integer to JSON Schema, and so to the OpenAPI document: taken as one.
@@ -72,14 +80,10 @@ def integer(
             return value
         if clamp and hi is not None and value > hi and (lo is None or hi >= lo):
             return hi
-    if lo is not None and hi is not None:
-        expected = f"an integer from {lo} to {hi}"
-    elif lo is not None:
-        expected = f"an integer ≥ {lo}"
-    elif hi is not None:
-        expected = f"an integer ≤ {hi}"
+    if hi == MAX_INT64:
+        expected = "an integer" if lo == -(2**63) else f"an integer ≥ {lo}"
     else:
-        expected = "an integer"
+        expected = f"an integer from {lo} to {hi}"
     raise _refuse(value, where, expected, code)
 
 

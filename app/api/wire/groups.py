@@ -98,7 +98,9 @@ def parse_commit(body: dict[str, Any]) -> CommitRequest:
     member = optional(member_id, body.get("member_id"))
     # a simple (member-less) commit has epoch -1 unless it says otherwise; a member's must
     # carry its epoch
-    raw_epoch = body.get("member_epoch", -1 if member is None else None)
+    raw_epoch = body.get("member_epoch")
+    if raw_epoch is None and member is None:
+        raw_epoch = -1
     if raw_epoch is None:
         raise InvalidRequest(ErrorCode.INVALID_REQUEST, "member_epoch is required with a member_id")
     epoch = integer(raw_epoch, "member_epoch", -1, MAX_INT32)

@@ -70,7 +70,7 @@ def topics(value: Any, where: str = "subscribed_topics") -> list[str] | None:
 def parse_heartbeat(body: dict[str, Any]) -> ShareHeartbeat:
     return ShareHeartbeat(
         f.optional(f.member_id, body.get("member_id")),
-        f.integer(body.get("member_epoch", 0), "member_epoch", -1, f.MAX_INT32),
+        f.integer(f.default(body.get("member_epoch"), 0), "member_epoch", -1, f.MAX_INT32),
         topics(body.get("subscribed_topics")),
     )
 
@@ -79,7 +79,7 @@ def parse_fetch(
     body: dict[str, Any], max_read_records: int, max_wait_ms: int, max_delay_ms: int
 ) -> ShareFetch:
     """``max_records`` and ``max_wait_ms`` above the server's limits are lowered to them."""
-    mode = body.get("acquire_mode", "batch_optimized")
+    mode = f.default(body.get("acquire_mode"), "batch_optimized")
     if mode not in _ACQUIRE_MODES:
         raise InvalidRequest(
             ErrorCode.INVALID_REQUEST, "acquire_mode: expected batch_optimized or record_limit"
@@ -132,7 +132,7 @@ def parse_reset(body: dict[str, Any]) -> tuple[list[TopicReset], bool]:
             )
         )
         targets.append(TopicReset(name, partitions, reset_target(item.get("to"))))
-    dry_run = body.get("dry_run", False)
+    dry_run = f.default(body.get("dry_run"), False)
     if not isinstance(dry_run, bool):
         raise InvalidRequest(ErrorCode.INVALID_REQUEST, "dry_run: expected true or false")
     return targets, dry_run

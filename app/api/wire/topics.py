@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from app.api.wire._fields import array, integer, name, obj, optional
+from app.api.wire._fields import MAX_INT32, array, integer, name, obj, optional
 from app.errors import ErrorCode
 from app.topics import Topic, check_partitions, effective_config, validate_config
 
@@ -50,8 +50,9 @@ def _config(value: Any) -> dict[str, int | None]:
 
 def parse_create(body: dict[str, Any], default_partitions: int, max_partitions: int) -> NewTopic:
     topic = name(body.get("name"), "name", code=ErrorCode.INVALID_TOPIC)
-    # an absent count is the server's default; an explicit null is a wrong count
-    partitions = _partitions(body.get("partitions", default_partitions), max_partitions)
+    # absent or null: the server's default
+    count = body.get("partitions")
+    partitions = _partitions(default_partitions if count is None else count, max_partitions)
     config = validate_config(optional(_config, body.get("config")) or {})
     return NewTopic(topic, partitions, config)
 
@@ -65,14 +66,15 @@ def parse_patch(body: dict[str, Any], max_partitions: int) -> TopicChange:
 
 
 def parse_delete_records(body: dict[str, Any]) -> list[tuple[int, int]]:
-    """(partition, before offset) pairs; -1 is the high watermark. No upper bounds: a
-    partition the topic does not have is the topic's error (404), not the body's."""
+    """(partition, before offset) pairs; -1 is the high watermark. The upper bounds are those
+    of the types (32 and 64 bits): a partition the topic does not have is the topic's error
+    (404), not the body's."""
     out = []
     for i, item in enumerate(array(body.get("partitions"), "partitions", min_items=1)):
         item = obj(item, f"partitions[{i}]")
         out.append(
             (
-                integer(item.get("partition"), f"partitions[{i}].partition", 0),
+                integer(item.get("partition"), f"partitions[{i}].partition", 0, MAX_INT32),
                 integer(item.get("before_offset"), f"partitions[{i}].before_offset", -1),
             )
         )
