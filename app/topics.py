@@ -21,6 +21,8 @@ from app.storage.log import LogConfig, PartitionLog
 from app.storage.manager import LogManager
 
 NAME = re.compile(r"[A-Za-z0-9._-]{1,249}")
+# the same rule as a JSON Schema pattern (for the OpenAPI document): not . or ..
+NAME_PATTERN = r"^(?!\.\.?$)[A-Za-z0-9._-]{1,249}$"
 """The characters and length of every name: topics, groups, transactional ids."""
 
 

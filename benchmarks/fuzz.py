@@ -38,6 +38,7 @@ from benchmarks._harness import (
 )
 
 BASELINE = REPO_ROOT / "benchmarks" / "fuzz-baseline.json"
+CONFIG = REPO_ROOT / "benchmarks" / "fuzz.toml"  # the state-dependent answers, each explained
 PRINCIPAL = "fuzzer"
 
 
@@ -113,6 +114,8 @@ def consistency(base_url: str, key: str) -> dict[str, Any]:
 def fuzz(base_url: str, key: str, args: argparse.Namespace, report: Path) -> dict[str, Any]:
     argv = [
         str(Path(sys.executable).with_name("st")),
+        "--config-file",
+        str(CONFIG),
         "run",
         f"{base_url}/openapi.json",
         "--checks",

@@ -19,11 +19,12 @@ from app.api.schemas import REQUEST_MODELS
 from app.config import Settings
 from app.security import permissions
 from app.security.authentication import is_public
+from app.topics import NAME_PATTERN
 from app.transactions.state import TxnState
 
 # The names and numbers the API takes wherever they appear (a path or query parameter, or a
 # property of a request body): app.topics.validate_name, app.api.wire, app.security.keys.
-NAME: dict[str, Any] = {"pattern": r"^[A-Za-z0-9._-]{1,249}$", "maxLength": 249}
+NAME: dict[str, Any] = {"pattern": NAME_PATTERN, "maxLength": 249}
 STRINGS: dict[str, dict[str, Any]] = {
     "topic": NAME,
     "group_id": NAME,

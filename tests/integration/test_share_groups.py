@@ -531,6 +531,7 @@ async def test_config_patch_creates_the_group_and_validates(s: Served) -> None:
         {"partition_max_record_locks": 99},
         {"record_lock_duration_ms": 999},
         {"auto_offset_reset": "by_duration:x"},
+        {"auto_offset_reset": "by_duration:1234567890123"},  # 13 digits
         {"isolation_level": "dirty"},
         {"renew_enabled": 1},
         [1],

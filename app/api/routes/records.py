@@ -8,6 +8,7 @@ from starlette.responses import Response
 from app.api import deps, schemas
 from app.api.deps import json_response, read_json
 from app.api.wire import records as wire
+from app.api.wire._fields import MAX_INT64
 from app.security import permissions, principal_of
 from app.security.acls import Operation
 
@@ -55,10 +56,10 @@ async def read(
     topic: str,
     partition: int,
     request: Request,
-    offset: int = Query(0, ge=0),
-    max_records: int = Query(500, ge=1, description="clamped to the server limit"),
+    offset: int = Query(0, ge=0, le=MAX_INT64),
+    max_records: int = Query(500, ge=1, le=MAX_INT64, description="clamped to the server limit"),
     max_bytes: int = Query(1_048_576, ge=1, le=64 * 1024 * 1024),
-    max_wait_ms: int = Query(0, ge=0),
+    max_wait_ms: int = Query(0, ge=0, le=MAX_INT64, description="clamped to the server limit"),
     isolation_level: Isolation = "read_uncommitted",
     encoding: schemas.Encoding = "utf8",
 ) -> Response:

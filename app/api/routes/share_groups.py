@@ -6,6 +6,7 @@ from starlette.responses import Response
 from app.api import deps, schemas
 from app.api.deps import json_response, read_json, read_object
 from app.api.wire import share as wire
+from app.api.wire._fields import MAX_INT64
 from app.security import permissions, principal_of
 from app.security.acls import Operation, ResourceType
 from app.topics import validate_name
@@ -167,8 +168,8 @@ async def records(
     topic: str,
     partition: int,
     request: Request,
-    from_: int | None = Query(None, alias="from", ge=0),
-    to: int | None = Query(None, ge=0),
+    from_: int | None = Query(None, alias="from", ge=0, le=MAX_INT64),
+    to: int | None = Query(None, ge=0, le=MAX_INT64),
 ) -> Response:
     permissions.require_group(request, Operation.DESCRIBE, group_id)
     permissions.require_topic(request, Operation.DESCRIBE, topic)

@@ -19,6 +19,7 @@ from app.api.schemas._base import (
 )
 from app.api.schemas.groups import MAX_INT32, TopicPartitions
 from app.api.schemas.records import ReadRecord
+from app.share.group_config import OFFSET_RESET_PATTERN
 
 
 class ShareAck(Model):
@@ -216,7 +217,11 @@ class ShareGroupConfig(Model):
     record_lock_duration_ms: int | None = None
     delivery_count_limit: int | None = Field(None, ge=2, le=10)
     partition_max_record_locks: int | None = Field(None, ge=100, le=10_000)
-    auto_offset_reset: str | None = Field(None, description="latest | earliest | by_duration:<ms>")
+    auto_offset_reset: str | None = Field(
+        None,
+        description="latest | earliest | by_duration:<ms>",
+        json_schema_extra={"pattern": OFFSET_RESET_PATTERN},
+    )
     isolation_level: Literal["read_uncommitted", "read_committed"] | None = None
     renew_enabled: bool | None = None
     dead_letter_topic: str | None = Field(

@@ -31,7 +31,7 @@ class InitProducerRequest(Model):
         ],
     )
 
-    transactional_id: str | None = Field(None, pattern=r"^[A-Za-z0-9._-]{1,249}$")
+    transactional_id: str | None = None  # a name (app.api.openapi)
     transaction_timeout_ms: int = Field(60_000, ge=1)
     producer_id: int | None = Field(None, ge=0)
     producer_epoch: int | None = Field(None, ge=0, le=32767)

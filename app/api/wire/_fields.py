@@ -110,17 +110,11 @@ def member_id(value: Any, where: str = "member_id") -> str:
     return string(value, where, 1, MEMBER_ID_MAX_CHARS)
 
 
-def name(
-    value: Any, where: str, *, code: ErrorCode = ErrorCode.INVALID_REQUEST, dot_names: bool = False
-) -> str:
-    """A topic, group or transactional id name (the rule is ``app.topics.is_valid_name``).
-
-    ``dot_names`` also lets ``.`` and ``..`` through, for the consumer-group bodies that have
-    always taken them: no topic can have those names, so they only ever match nothing."""
-    if isinstance(value, str) and (is_valid_name(value) or (dot_names and value in (".", ".."))):
+def name(value: Any, where: str, *, code: ErrorCode = ErrorCode.INVALID_REQUEST) -> str:
+    """A topic, group or transactional id name (the rule is ``app.topics.is_valid_name``)."""
+    if isinstance(value, str) and is_valid_name(value):
         return value
-    expected = "a name of 1-249 characters of [A-Za-z0-9._-]"
-    raise _refuse(value, where, expected if dot_names else f"{expected}, not . or ..", code)
+    raise _refuse(value, where, "a name of 1-249 characters of [A-Za-z0-9._-], not . or ..", code)
 
 
 def array(
@@ -146,12 +140,11 @@ def names(
     where: str,
     *,
     max_items: int,
-    dot_names: bool = False,
     code: ErrorCode = ErrorCode.INVALID_REQUEST,
 ) -> list[str]:
     """A list of at most ``max_items`` names, each checked by ``name``."""
     return [
-        name(n, f"{where}[{i}]", code=code, dot_names=dot_names)
+        name(n, f"{where}[{i}]", code=code)
         for i, n in enumerate(array(value, where, max_items=max_items, code=code))
     ]
 

@@ -1,8 +1,4 @@
-"""Consumer-group bodies (heartbeat, offset commit), validated by hand, and their answers.
-
-Names in these bodies take ``.`` and ``..`` as well (``dot_names``), as they always have; no
-topic has those names, so they match nothing.
-"""
+"""Consumer-group bodies (heartbeat, offset commit), validated by hand, and their answers."""
 
 from __future__ import annotations
 
@@ -53,7 +49,7 @@ def _owned(value: Any) -> frozenset[TopicPartition] | None:
         where = f"owned_partitions[{i}]"
         item = obj(item, where, '{"topic", "partitions": [...]}')
         partitions = array(item.get("partitions"), f"{where}.partitions")
-        topic = name(item.get("topic"), f"{where}.topic", dot_names=True)
+        topic = name(item.get("topic"), f"{where}.topic")
         out.update(
             (topic, integer(p, f"{where}.partitions[{j}]", 0, MAX_INT32))
             for j, p in enumerate(partitions)
@@ -66,7 +62,7 @@ def parse_heartbeat(body: dict[str, Any]) -> HeartbeatRequest:
     if "member_epoch" not in body:
         raise InvalidRequest(ErrorCode.INVALID_REQUEST, "member_epoch is required")
     epoch = integer(body["member_epoch"], "member_epoch", -2, MAX_INT32)
-    instance = optional(name, body.get("group_instance_id"), "group_instance_id", dot_names=True)
+    instance = optional(name, body.get("group_instance_id"), "group_instance_id")
     return HeartbeatRequest(
         member_id=optional(member_id, body.get("member_id")),
         member_epoch=epoch,
@@ -76,7 +72,6 @@ def parse_heartbeat(body: dict[str, Any]) -> HeartbeatRequest:
             body.get("subscribed_topics"),
             "subscribed_topics",
             max_items=MAX_SUBSCRIBED_TOPICS,
-            dot_names=True,
         ),
         rebalance_timeout_ms=optional(
             integer, body.get("rebalance_timeout_ms"), "rebalance_timeout_ms", 1000, MAX_INT32
@@ -110,7 +105,7 @@ def parse_commit(body: dict[str, Any]) -> CommitRequest:
         item = obj(item, where)
         offsets.append(
             OffsetCommit(
-                name(item.get("topic"), f"{where}.topic", dot_names=True),
+                name(item.get("topic"), f"{where}.topic"),
                 integer(item.get("partition"), f"{where}.partition", 0, MAX_INT32),
                 integer(item.get("offset"), f"{where}.offset", 0, MAX_INT64),
                 optional(
@@ -170,4 +165,4 @@ def show_group(g: Group, offsets: list[OffsetLag]) -> dict[str, Any]:
 def topic_filter(topic: str | None) -> str | None:
     """The ``topic`` query parameter of the offset endpoints: absent means every topic; an
     empty value is refused, not read as absent (a DELETE would remove every topic's offsets)."""
-    return None if topic is None else name(topic, "topic", dot_names=True)
+    return None if topic is None else name(topic, "topic")

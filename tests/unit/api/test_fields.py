@@ -134,13 +134,10 @@ def test_name_refuses(value: Any) -> None:
     assert err.message.startswith("group_id: ")
 
 
-def test_name_code_and_dot_names() -> None:
+def test_name_code() -> None:
     assert refused(f.name, "a b", "name", code=ErrorCode.INVALID_TOPIC).code is (
         ErrorCode.INVALID_TOPIC
     )
-    assert f.name(".", "topic", dot_names=True) == "."
-    assert f.name("..", "topic", dot_names=True) == ".."
-    refused(f.name, "a b", "topic", dot_names=True)  # only the two dot names
 
 
 # -- lists --------------------------------------------------------------------------------------
