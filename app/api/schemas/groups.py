@@ -44,7 +44,7 @@ class GroupHeartbeatRequest(Model):
         None, description="required when joining; null keeps the current subscription"
     )
     rebalance_timeout_ms: int | None = Field(
-        None, ge=1000, description="how long a revocation may take (default 300000)"
+        None, ge=1000, le=MAX_INT32, description="how long a revocation may take (default 300000)"
     )
     owned_partitions: list[TopicPartitions] | None = Field(
         None, description="optional: what the member still works on (confirms revocations)"

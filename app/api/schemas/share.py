@@ -25,8 +25,8 @@ from app.share.group_config import OFFSET_RESET_PATTERN
 class ShareAck(Model):
     topic: str
     partition: int = Field(ge=0)
-    first_offset: int = Field(ge=0)
-    last_offset: int = Field(ge=0)
+    first_offset: int = Field(ge=0, le=2**62)
+    last_offset: int = Field(ge=0, le=2**62)
     type: Literal["accept", "release", "reject", "renew"] | None = None
     types: list[Literal["accept", "release", "reject", "renew"]] | None = Field(
         None, description="one type per offset (or one for all) instead of type"
