@@ -516,6 +516,11 @@ class PartitionLog:
 
     # -- reads --------------------------------------------------------------------------------
 
+    def _online(self) -> None:
+        """Every read of the files starts here: an offline log's segments are closed."""
+        if self.offline:
+            raise StorageError(ErrorCode.KAFKA_STORAGE_ERROR, "the partition's log is offline")
+
     def segment_for(self, offset: int) -> int:
         return max(bisect.bisect_right(self._bases, offset) - 1, 0)
 
@@ -534,8 +539,7 @@ class PartitionLog:
         ``next_offset`` moves past them). At least one record is returned when one is there,
         even if it is larger than ``max_bytes``.
         """
-        if self.offline:
-            raise StorageError(ErrorCode.KAFKA_STORAGE_ERROR, "the partition's log is offline")
+        self._online()
         end = self.high_watermark if upto is None else min(upto, self.log_end_offset)
         if committed:
             end = min(end, self.last_stable_offset)
@@ -600,6 +604,7 @@ class PartitionLog:
         self, timestamp: int, upto: int | None = None
     ) -> tuple[int, int] | None:
         """(offset, timestamp) of the first record with a timestamp ≥ ``timestamp``."""
+        self._online()
         end = self.high_watermark if upto is None else upto
         for seg in self.segments:
             if seg.next_offset <= self.log_start_offset or seg.max_timestamp < timestamp:
@@ -620,6 +625,7 @@ class PartitionLog:
 
     def find_keyed_batch(self, start_offset: int, tag: int) -> record.BatchHeader | None:
         """The first keyed batch at or after ``start_offset`` whose tag is ``tag``."""
+        self._online()
         start_offset = max(start_offset, self.log_start_offset)
         if start_offset >= self.log_end_offset:
             return None

@@ -259,6 +259,11 @@ def test_a_log_that_cannot_be_reopened_stays_offline_until_it_can(
     assert lg.offline
     with pytest.raises(StorageError, match="offline"):
         lg.read(0, 10, 1 << 20)
+    # every other read of the files too (they raised whatever a closed file raises: a 500)
+    with pytest.raises(StorageError, match="offline"):
+        lg.offset_for_timestamp(0)
+    with pytest.raises(StorageError, match="offline"):
+        lg.find_keyed_batch(0, 7)
     with pytest.raises(StorageError):
         lg.append(batch(5), now_ms=0)
     fileio.remove()
