@@ -61,8 +61,71 @@ def make_key(data: Path) -> str:
     return out.stdout.strip()
 
 
+# Data made before the run: the topics, groups and producer the documented examples name (so
+# that the fuzzer reaches past "not found"), and one topic whose records are checked one by one
+# after the run. The fuzzer may delete it (the stateful phase deletes what listings show) or
+# delete its oldest records; what is left must be exactly what was produced.
+SEED_TOPIC, SEED_RECORDS = "fuzz-seed-kept", 1000
+
+
+def seed(base_url: str, key: str) -> None:
+    h = {"Authorization": f"Bearer {key}"}
+    with httpx.Client(base_url=base_url, headers=h, timeout=30) as c:
+        for name, partitions in (("orders", 3), ("thumbnails", 1), (SEED_TOPIC, 2)):
+            c.post("/v1/topics", json={"name": name, "partitions": partitions}).raise_for_status()
+        for i in range(0, SEED_RECORDS, 100):
+            records = [{"value": f"seed-{j}", "partition": j % 2} for j in range(i, i + 100)]
+            r = c.post(f"/v1/topics/{SEED_TOPIC}/records", json={"records": records})
+            r.raise_for_status()
+        c.post(
+            "/v1/topics/orders/records", json={"records": [{"value": f"o{i}"} for i in range(30)]}
+        ).raise_for_status()
+        for group in ("billing", "analytics"):
+            c.post(
+                f"/v1/groups/{group}/offsets",
+                json={"offsets": [{"topic": "orders", "partition": 0, "offset": 1}]},
+            ).raise_for_status()
+            c.post(
+                f"/v1/share-groups/{group}/heartbeat",
+                json={"member_epoch": 0, "subscribed_topics": ["orders"]},
+            ).raise_for_status()
+        c.post(
+            "/v1/producers",
+            json={"transactional_id": "orders-tx", "transaction_timeout_ms": 60_000},
+        ).raise_for_status()
+
+
+def seed_kept(base_url: str, key: str) -> tuple[int, list[str]]:
+    """(records checked, problems) of the seeded topic: from each partition's log start to its
+    end, every record as produced, at its offset. Nothing to check once it is deleted."""
+    h = {"Authorization": f"Bearer {key}"}
+    checked, problems = 0, []
+    with httpx.Client(base_url=base_url, headers=h, timeout=30) as c:
+        d = c.get(f"/v1/topics/{SEED_TOPIC}")
+        if d.status_code == 404:
+            return 0, []
+        for p in d.raise_for_status().json()["partitions"]:
+            n = p["partition"]
+            start = p["log_start_offset"]
+            r = c.get(
+                f"/v1/topics/{SEED_TOPIC}/partitions/{n}/records",
+                params={"offset": start, "max_records": SEED_RECORDS},
+            )
+            seen = [(x["offset"], x["value"]) for x in r.json()["records"]]
+            produced = list(enumerate(f"seed-{j}" for j in range(n, SEED_RECORDS, 2)))
+            if (
+                r.status_code != 200
+                or p["high_watermark"] != len(produced)
+                or seen != produced[start:]
+            ):
+                problems.append(f"{SEED_TOPIC}/{n}: not as produced")
+            checked += len(seen)
+    return checked, problems
+
+
 def consistency(base_url: str, key: str) -> dict[str, Any]:
-    """Read every partition end to end and describe every group and transaction."""
+    """Read every partition end to end and describe every group and transaction; the seeded
+    topic's records must all be there as produced."""
     h = {"Authorization": f"Bearer {key}"}
     out: dict[str, Any] = {
         "topics": 0,
@@ -107,6 +170,8 @@ def consistency(base_url: str, key: str) -> dict[str, Any]:
                 out[kind] += 1
                 if r.status_code != 200:
                     out["problems"].append(f"describe {path}/{name}: {r.status_code}")
+    out["seed_records_checked"], problems = seed_kept(base_url, key)
+    out["problems"] += problems
     return out
 
 
@@ -173,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         env = {"SLUICE_SUPER_USERS": PRINCIPAL, "SLUICE_MAX_WAIT_MS": "2000"}
         with sluice_server(data, work.log("server"), extra_env=env) as server:
             server.wait_ready()
+            seed(server.base_url, key)
             result = fuzz(server.base_url, key, args, work.path / "report.json")
             server.check_alive()
             before = consistency(server.base_url, key)
