@@ -57,11 +57,11 @@ class Ledger:
     errors: Counter[str] = field(default_factory=Counter)
 
     def acknowledging(self, ids: Iterable[str]) -> None:
-        self.in_flight.update(ids)
+        self.in_flight.update(list(ids))  # a list: a mapping's values would be taken as counts
 
     def acknowledged(self, ids: Iterable[str]) -> None:
         """The answer came: these acknowledgements are no longer in doubt."""
-        self.in_flight.subtract(ids)
+        self.in_flight.subtract(list(ids))
         self.in_flight = +self.in_flight  # drops the ids at zero
 
     def in_doubt(self, i: str) -> bool:

@@ -46,9 +46,9 @@ def test_an_answer_to_a_release_does_not_clear_a_later_acknowledgement_in_doubt(
     # is killed before B's answer; A then reads its (earlier) answer. r is in doubt: B's accept
     # may have been applied. Two crash trials failed as "never acknowledged" before this.
     ledger = Ledger()
-    ledger.acknowledging(["r", "s"])  # A: release r, accept s
-    ledger.acknowledging(["r"])  # B: accept r
-    ledger.acknowledged(["r", "s"])  # A's answer
+    ledger.acknowledging({"r": "release", "s": "accept"})  # A (the workers pass id -> kind)
+    ledger.acknowledging({"r": "accept"})  # B
+    ledger.acknowledged({"r": "release", "s": "accept"})  # A's answer
     assert ledger.in_doubt("r") and not ledger.in_doubt("s")
     ledger.acknowledged(["r"])
     assert not ledger.in_doubt("r") and not ledger.in_flight
