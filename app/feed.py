@@ -209,7 +209,11 @@ class EventFeed:
                 sub.merge(
                     self._at,
                     rates,
-                    [b for b in blobs if view.visible(b[0], b[1])],
+                    [
+                        (kind, key, _redacted_blob(kind, e, blob, view))
+                        for (kind, key, e), (_, _, blob) in zip(changes, blobs, strict=True)
+                        if view.visible(kind, key)
+                    ],
                     None if newest is None else orjson.dumps(_topics_seen(newest, view)),
                     seconds,
                 )
@@ -237,7 +241,7 @@ class EventFeed:
                 ),
                 **{
                     kind: [
-                        e
+                        e if view is None else _redacted(kind, e, view)
                         for key, e in state[kind].items()
                         if view is None or view.visible(kind, key)
                     ]
@@ -354,6 +358,39 @@ class EventFeed:
             ],
             "partitions": partitions,
         }
+
+
+def _redacted(kind: str, entity: Entity, view: View) -> Entity:
+    """A group as ``view`` may see it: offsets, partitions and subscriptions of the topics it
+    may describe only (a group's describe in the HTTP API leaves out the same)."""
+    if kind == "groups":
+        offsets = entity["offsets"]
+        return {**entity, "offsets": [o for o in offsets if view.visible("topics", o["topic"])]}
+    if kind == "share_groups":
+        return {
+            **entity,
+            "members": [
+                {
+                    **m,
+                    "subscribed_topics": [
+                        t for t in m["subscribed_topics"] if view.visible("topics", t)
+                    ],
+                }
+                for m in entity["members"]
+            ],
+            "partitions": [p for p in entity["partitions"] if view.visible("topics", p["topic"])],
+        }
+    return entity
+
+
+def _redacted_blob(
+    kind: str, entity: Entity | None, blob: bytes | None, view: View
+) -> bytes | None:
+    """The change's serialisation for ``view``: the shared one unless something is left out."""
+    if entity is None or kind not in ("groups", "share_groups"):
+        return blob
+    redacted = _redacted(kind, entity, view)
+    return blob if redacted == entity else orjson.dumps(redacted)
 
 
 def _topics_seen(rates: dict[str, Any], view: View) -> dict[str, Any]:

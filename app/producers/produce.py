@@ -170,13 +170,17 @@ class ProduceService:
     # -- under an Idempotency-Key -------------------------------------------------------------
 
     async def produce_keyed(
-        self, topic_name: str, records: Placed, key: str, body: bytes
+        self, topic_name: str, records: Placed, key: str, body: bytes, owner: str | None = None
     ) -> list[Produced]:
-        """Plain produce whose retries answer the first answer (see the module docstring)."""
+        """Plain produce whose retries answer the first answer (see the module docstring).
+        ``owner``, the principal when keys are on, scopes the key: one principal's keys never
+        meet another's (a reuse would refuse the other, and tell it the key was used)."""
         if not 1 <= len(key) <= 255:
             raise InvalidRequest(
                 ErrorCode.INVALID_REQUEST, "Idempotency-Key must be 1 to 255 characters"
             )
+        if owner is not None:
+            key = f"{owner}\0{key}"
         topic = self.topics.get(topic_name)
         digest = hashlib.sha256(topic_name.encode() + b"\0" + body).digest()
         tag = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)

@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 from app.clock import Clock
 from app.errors import ErrorCode, InvalidRequest, NotFound
 from app.metadata.db import Database, _on_thread
-from app.security.open_sockets import KEY_ID, OpenSockets
+from app.security.open_sockets import KEY_ID, REQUIRED, REVOKED, OpenSockets
 
 __all__ = ["KEY_ID", "Identity", "KeyRow", "KeyStore"]
 
@@ -165,7 +165,7 @@ class KeyStore:
     def __init__(self, db: Database, clock: Clock) -> None:
         self.db = db
         self.clock = clock
-        self.sockets = OpenSockets()
+        self.sockets = OpenSockets(self._socket_closed)
         # until loaded, nothing but the public paths is served
         self.required = True
         self._rows: dict[str, KeyRow] = {}
@@ -211,6 +211,12 @@ class KeyStore:
     def active(self, key_id: str) -> bool:
         row = self._rows.get(key_id)
         return row is not None and row.revoked_ms is None
+
+    def _socket_closed(self, key_id: str | None) -> str | None:
+        """Why a socket opened with ``key_id`` must close now (None: it may stay)."""
+        if key_id is None:
+            return REQUIRED if self.required and self._loaded else None
+        return None if self.active(key_id) else REVOKED
 
     # --- changes ---
 

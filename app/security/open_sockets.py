@@ -4,7 +4,7 @@ closes them (``KeyStore`` calls ``revoke``; the socket handlers ``watch``)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 
 from starlette.types import Scope
@@ -35,13 +35,20 @@ class Revocation:
 
 
 class OpenSockets:
-    def __init__(self) -> None:
+    def __init__(self, closed: Callable[[str | None], str | None] = lambda _: None) -> None:
+        """``closed(key_id)``: the close reason of a socket opened with that key now (None:
+        none), asked as each socket is added."""
         self._by_key: dict[str | None, set[Revocation]] = {}
+        self._closed = closed
 
     def add(self, scope: Scope) -> Revocation:
-        """A socket opened (with the key of ``scope``, if any): its ``Revocation``."""
+        """A socket opened (with the key of ``scope``, if any): its ``Revocation``, already set
+        when the key was revoked after the handshake was authenticated and before this."""
         revocation = Revocation(scope.get(KEY_ID))
         self._by_key.setdefault(revocation.key_id, set()).add(revocation)
+        reason = self._closed(revocation.key_id)
+        if reason is not None:
+            revocation.set(reason)
         return revocation
 
     def discard(self, revocation: Revocation) -> None:

@@ -221,17 +221,33 @@ def test_offset_fetch_leaves_out_topics_the_principal_may_not_describe(world: Wo
     )
 
 
-def test_a_dead_letter_topic_in_a_config_change_needs_write_on_it(world: World) -> None:
+def test_a_dead_letter_topic_in_a_config_change_needs_cluster_alter_and_write_on_it(
+    world: World,
+) -> None:
+    # the group's records of any topic are copied there: with ALTER on the group and a topic
+    # of one's own, a principal could read what its consumers reject from topics it may not
+    # read (a review found it)
     w = world
     cfg = w.principal("cfg")
     w.grant(cfg, "GROUP", "sg-cfg", "ALTER")
+    w.grant(cfg, "TOPIC", "dlq", "WRITE")
     change = {"dead_letter_topic": "dlq"}
+    assert (
+        code(w.call(cfg, "PATCH", "/v1/share-groups/sg-cfg/config", change))
+        == "CLUSTER_AUTHORIZATION_FAILED"
+    )
+    w.grant(cfg, "CLUSTER", "kafka-cluster", "ALTER")
+    w.revoke(cfg, "TOPIC", "dlq", "WRITE")
     assert (
         code(w.call(cfg, "PATCH", "/v1/share-groups/sg-cfg/config", change))
         == "TOPIC_AUTHORIZATION_FAILED"
     )
     w.grant(cfg, "TOPIC", "dlq", "WRITE")
     assert w.call(cfg, "PATCH", "/v1/share-groups/sg-cfg/config", change).status_code == 200
+    # other keys, and removing the dead-letter topic, take ALTER on the group only
+    w.revoke(cfg, "CLUSTER", "kafka-cluster", "ALTER")
+    for other in ({"delivery_count_limit": 3}, {"dead_letter_topic": None}):
+        assert w.call(cfg, "PATCH", "/v1/share-groups/sg-cfg/config", other).status_code == 200
 
 
 def test_a_share_fetch_needs_read_on_the_members_subscribed_topics(world: World) -> None:

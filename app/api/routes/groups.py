@@ -109,9 +109,15 @@ async def delete_offsets(
 ) -> Response:
     permissions.require_group(request, Operation.DELETE, group_id)
     topic = wire.topic_filter(topic)
+    groups = deps.groups(request)
+    # OffsetDelete needs READ on every topic whose offsets go: without a topic, on each
+    # topic the group has offsets of
     if topic is not None:
         permissions.require(request, Operation.READ, ResourceType.TOPIC, topic)
-    await deps.groups(request).delete_offsets(group_id, topic)
+    else:
+        held = {v.topic for v in groups.fetch_offsets(group_id, None, False)}
+        permissions.require_all(request, Operation.READ, ResourceType.TOPIC, sorted(held))
+    await groups.delete_offsets(group_id, topic)
     return Response(status_code=204)
 
 
@@ -136,7 +142,8 @@ async def list_groups(request: Request) -> Response:
 )
 async def describe_group(group_id: str, request: Request) -> Response:
     permissions.require_group(request, Operation.DESCRIBE, group_id)
-    return json_response(wire.show_group(*deps.groups(request).describe(group_id)))
+    topics = permissions.visible(request, ResourceType.TOPIC)
+    return json_response(wire.show_group(*deps.groups(request).describe(group_id), topics))
 
 
 @router.delete(

@@ -39,7 +39,9 @@ async def produce(topic: str, request: Request) -> Response:
     if idempotency_key is None:
         produced = await b.producers.produce(topic, records)
     else:
-        produced = await b.producers.produce_keyed(topic, records, idempotency_key, raw)
+        produced = await b.producers.produce_keyed(
+            topic, records, idempotency_key, raw, principal_of(request)
+        )
     if quota is not None:
         quota.record(len(raw))
     return json_response(

@@ -123,7 +123,11 @@ async def configure(group_id: str, request: Request) -> Response:
     body, _ = await read_json(request, b.settings.max_request_bytes)
     changes = wire.config_changes(body)
     dead_letters = changes.get("dead_letter_topic")
-    if isinstance(dead_letters, str):  # records will be written there on the group's behalf
+    if isinstance(dead_letters, str) and dead_letters:
+        # the group's records, of whatever topic its members consume now or later, will be
+        # copied there: a principal that may not read them all must not choose where they
+        # go, so this takes ALTER on the cluster, and WRITE on the topic
+        permissions.require_cluster(request, Operation.ALTER)
         permissions.require(request, Operation.WRITE, ResourceType.TOPIC, dead_letters)
     group = await b.share_admin.configure(group_id, changes)
     return json_response(group.config.to_dict())
@@ -152,7 +156,8 @@ async def describe(group_id: str, request: Request) -> Response:
     permissions.require_group(request, Operation.DESCRIBE, group_id)
     b = deps.broker_of(request)
     group = b.share.membership.group(group_id)
-    return json_response(wire.show_group(group, b.share_admin.describe_partitions(group)))
+    topics = permissions.visible(request, ResourceType.TOPIC)
+    return json_response(wire.show_group(group, b.share_admin.describe_partitions(group), topics))
 
 
 MAX_RECORD_VIEWS = 100_000

@@ -135,8 +135,13 @@ async def list_transactions(
 ) -> Response:
     txns = deps.transactions(request).all(wire.parse_state(state))
     visible = permissions.visible(request, ResourceType.TRANSACTIONAL_ID)
+    topics = permissions.visible(request, ResourceType.TOPIC)
     return json_response(
-        {"transactions": [wire.show_transaction(tm) for tm in txns if visible(tm.transactional_id)]}
+        {
+            "transactions": [
+                wire.show_transaction(tm, topics) for tm in txns if visible(tm.transactional_id)
+            ]
+        }
     )
 
 
@@ -147,4 +152,5 @@ async def list_transactions(
 )
 async def describe(tid: str, request: Request) -> Response:
     permissions.require_txn(request, Operation.DESCRIBE, tid)
-    return json_response(wire.show_transaction(deps.transactions(request).get(tid)))
+    topics = permissions.visible(request, ResourceType.TOPIC)
+    return json_response(wire.show_transaction(deps.transactions(request).get(tid), topics))

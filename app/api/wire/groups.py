@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -140,7 +140,11 @@ def show_group_summary(g: Group) -> dict[str, Any]:
     }
 
 
-def show_group(g: Group, offsets: list[OffsetLag]) -> dict[str, Any]:
+def show_group(
+    g: Group, offsets: list[OffsetLag], visible: Callable[[str], bool] = lambda _: True
+) -> dict[str, Any]:
+    """A group; its subscriptions, assignments and offsets of the topics ``visible`` lets the
+    caller describe."""
     return {
         "group_id": g.group_id,
         "state": g.state.value,
@@ -150,14 +154,17 @@ def show_group(g: Group, offsets: list[OffsetLag]) -> dict[str, Any]:
                 "member_id": m.member_id,
                 "member_epoch": m.epoch,
                 "group_instance_id": m.instance_id,
-                "subscribed_topics": list(m.subscribed),
-                "assignment": [{"topic": t, "partitions": ps} for t, ps in by_topic(m.assigned)],
+                "subscribed_topics": [t for t in m.subscribed if visible(t)],
+                "assignment": [
+                    {"topic": t, "partitions": ps} for t, ps in by_topic(m.assigned) if visible(t)
+                ],
             }
             for m in sorted(g.members.values(), key=lambda m: m.member_id)
         ],
         "offsets": [
             {"topic": o.topic, "partition": o.partition, "offset": o.offset, "lag": o.lag}
             for o in offsets
+            if visible(o.topic)
         ],
     }
 

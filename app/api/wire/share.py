@@ -7,6 +7,7 @@ per-partition ``INVALID_REQUEST`` inside the 200, and nothing of that partition 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -289,7 +290,13 @@ def show_partition(v: PartitionSummary) -> dict[str, Any]:
     }
 
 
-def show_group(group: ShareGroup, partitions: list[PartitionSummary]) -> dict[str, Any]:
+def show_group(
+    group: ShareGroup,
+    partitions: list[PartitionSummary],
+    visible: Callable[[str], bool] = lambda _: True,
+) -> dict[str, Any]:
+    """A share group; its subscriptions, assignments and partitions of the topics ``visible``
+    lets the caller describe."""
     return {
         "group_id": group.group_id,
         "state": group.state.value,
@@ -299,13 +306,13 @@ def show_group(group: ShareGroup, partitions: list[PartitionSummary]) -> dict[st
             {
                 "member_id": m.member_id,
                 "member_epoch": m.member_epoch,
-                "subscribed_topics": m.subscribed_topics,
-                "assignment": show_assignment(m),
+                "subscribed_topics": [t for t in m.subscribed_topics if visible(t)],
+                "assignment": [a for a in show_assignment(m) if visible(a["topic"])],
                 "last_seen_ms": m.last_seen_ms,
             }
             for m in group.members.values()
         ],
-        "partitions": [show_partition(v) for v in partitions],
+        "partitions": [show_partition(v) for v in partitions if visible(v.topic)],
     }
 
 

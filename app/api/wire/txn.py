@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -326,7 +326,12 @@ def parse_state(value: str | None) -> TxnState | None:
         ) from None
 
 
-def show_transaction(tm: TxnMetadata) -> dict[str, Any]:
+def _all(_: str) -> bool:
+    return True
+
+
+def show_transaction(tm: TxnMetadata, visible: Callable[[str], bool] = _all) -> dict[str, Any]:
+    """A transaction; its partitions of the topics ``visible`` lets the caller describe."""
     return {
         "transactional_id": tm.transactional_id,
         "state": tm.state.value,
@@ -335,7 +340,9 @@ def show_transaction(tm: TxnMetadata) -> dict[str, Any]:
         "timeout_ms": tm.timeout_ms,
         "start_ms": tm.start_ms,
         "updated_ms": tm.updated_ms,
-        "partitions": [{"topic": t, "partition": p} for t, p in sorted(tm.partitions)],
+        "partitions": [
+            {"topic": t, "partition": p} for t, p in sorted(tm.partitions) if visible(t)
+        ],
         "groups": sorted(tm.groups),
         "share_groups": sorted(tm.share_groups),
         "pending_state": tm.pending.state.value if tm.pending is not None else None,
