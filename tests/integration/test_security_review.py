@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -187,13 +187,13 @@ async def test_a_key_revoked_while_its_socket_is_accepted_still_closes_it() -> N
         app = create_app(Settings(data_dir=str(Path(d) / "data"), super_users="admin"))
         async with app.router.lifespan_context(app):
             keys = app.state.broker.keys
-            _, key = await keys.create("admin")
+            await keys.create("admin")  # keys are required from here on
             row, alice = await keys.create("alice")
-            out: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+            out: asyncio.Queue[MutableMapping[str, Any]] = asyncio.Queue()
             inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
             await inbox.put({"type": "websocket.connect"})
 
-            async def send(message: dict[str, Any]) -> None:
+            async def send(message: MutableMapping[str, Any]) -> None:
                 if message["type"] == "websocket.accept":
                     await keys.revoke(row.key_id)  # lands while the accept is in flight
                 await out.put(message)
