@@ -13,8 +13,8 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[test,dev]'
+$(STAMP): pyproject.toml clients/python/pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[test,dev]' -e clients/python
 	touch $(STAMP)
 
 # System packages the tests need (the README tour runs curl; the dashboard tests drive Debian's
@@ -39,9 +39,10 @@ test-fast: $(STAMP)
 	$(PY) -m pytest -m "not slow"
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff format --check app tests benchmarks
-	$(VENV)/bin/ruff check app tests benchmarks
+	$(VENV)/bin/ruff format --check app tests benchmarks clients/python
+	$(VENV)/bin/ruff check app tests benchmarks clients/python
 	$(VENV)/bin/mypy
+	$(VENV)/bin/mypy clients/python/src
 
 bench: $(STAMP)
 	$(PY) -m benchmarks.run_all

@@ -1,0 +1,9 @@
+"""Sluice's Python client: ``Sluice`` (sync) and ``AsyncSluice`` (asyncio), with the same
+names and methods; ``errors`` holds one exception class per error code of the server."""
+
+from sluice._batches import RecordMetadata
+from sluice.client import AsyncSluice, Sluice
+from sluice.errors import SluiceError
+from sluice.producer import AsyncProducer, Producer
+
+__all__ = ["AsyncProducer", "AsyncSluice", "Producer", "RecordMetadata", "Sluice", "SluiceError"]

@@ -1,0 +1,146 @@
+"""The idempotent producer's bookkeeping, without I/O: records waiting per partition, the next
+sequence of each partition, and the request that sends them (``POST /v1/produce``).
+
+A batch keeps its base sequence until it is answered, so a retry after a lost answer sends the
+very same batch and the server answers its original offsets instead of appending it again.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sluice.errors import error_from
+
+Value = str | bytes | None
+Headers = list[tuple[str, Value]] | dict[str, Value] | None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordMetadata:
+    topic: str
+    partition: int
+    offset: int
+
+
+def wire_record(
+    value: Value, key: Value, headers: Headers, timestamp: int | None
+) -> dict[str, Any]:
+    """A record as the wire takes it: text as utf8, bytes in base64 (the record's encoding)."""
+    binary = isinstance(value, bytes) or isinstance(key, bytes)
+    pairs = list(headers.items()) if isinstance(headers, dict) else list(headers or ())
+    binary = binary or any(isinstance(v, bytes) for _, v in pairs)
+
+    def show(v: Value) -> str | None:
+        if v is None:
+            return None
+        raw = v if isinstance(v, bytes) else v.encode()
+        return base64.b64encode(raw).decode("ascii") if binary else v  # type: ignore[return-value]
+
+    out: dict[str, Any] = {"value": show(value)}
+    if key is not None:
+        out["key"] = show(key)
+    if pairs:
+        out["headers"] = [{"key": k, "value": show(v)} for k, v in pairs]
+    if timestamp is not None:
+        out["timestamp"] = timestamp
+    if binary:
+        out["encoding"] = "base64"
+    return out
+
+
+Done = Callable[[RecordMetadata | None, BaseException | None], None]
+
+
+@dataclass(slots=True)
+class _Batch:
+    topic: str
+    partition: int
+    base_sequence: int
+    records: list[dict[str, Any]]
+    done: list[Done]
+
+
+class Batches:
+    """Records by partition until sent; one request carries at most one batch per partition."""
+
+    def __init__(self, max_batch: int) -> None:
+        self.max_batch = max_batch
+        self.waiting: dict[tuple[str, int], list[tuple[dict[str, Any], Done]]] = {}
+        self.count = 0
+        self.sequences: dict[tuple[str, int], int] = {}
+        self.in_flight: list[_Batch] | None = None  # the request being sent, kept for retries
+
+    def add(self, topic: str, partition: int, record: dict[str, Any], done: Done) -> bool:
+        """Queue a record; True when a request should go now (``max_batch`` reached)."""
+        self.waiting.setdefault((topic, partition), []).append((record, done))
+        self.count += 1
+        return self.count >= self.max_batch
+
+    def take(self) -> list[_Batch]:
+        """The next request's batches: up to ``max_batch`` records, each partition once."""
+        batches, room = [], self.max_batch
+        for tp in list(self.waiting):
+            if room <= 0:
+                break
+            queued = self.waiting[tp]
+            now, rest = queued[:room], queued[room:]
+            if rest:
+                self.waiting[tp] = rest
+            else:
+                del self.waiting[tp]
+            room -= len(now)
+            self.count -= len(now)
+            batches.append(
+                _Batch(
+                    tp[0],
+                    tp[1],
+                    self.sequences.get(tp, 0),
+                    [r for r, _ in now],
+                    [d for _, d in now],
+                )
+            )
+        return batches
+
+    @staticmethod
+    def body(pid: int, epoch: int, batches: list[_Batch], tid: str | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "producer_id": pid,
+            "producer_epoch": epoch,
+            "batches": [
+                {
+                    "topic": b.topic,
+                    "partition": b.partition,
+                    "base_sequence": b.base_sequence,
+                    "records": b.records,
+                }
+                for b in batches
+            ],
+        }
+        if tid is not None:
+            body["transactional_id"] = tid
+        return body
+
+    def answered(self, batches: list[_Batch], answer: Any) -> None:
+        """Settle each record of a request's batches from the answer (one entry per batch)."""
+        results = answer["batches"]
+        for b, result in zip(batches, results, strict=True):
+            error = result.get("error")
+            if error is None:
+                tp = (b.topic, b.partition)
+                self.sequences[tp] = (b.base_sequence + len(b.records)) % 2**31
+                base = int(result["base_offset"])
+                for i, done in enumerate(b.done):
+                    done(RecordMetadata(b.topic, b.partition, base + i), None)
+            else:
+                failure = error_from(200, {"error": error})
+                for done in b.done:
+                    done(None, failure)
+
+    @staticmethod
+    def failed(batches: list[_Batch], error: BaseException) -> None:
+        for b in batches:
+            for done in b.done:
+                done(None, error)

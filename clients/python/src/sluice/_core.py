@@ -1,0 +1,119 @@
+"""What the sync and async clients share: settings, requests as values, answers to values.
+
+A ``Call`` is one HTTP request and how to read its answer; ``Sluice`` runs it with httpx's
+``Client``, ``AsyncSluice`` with its ``AsyncClient``, both through ``attempts``: the same retry
+schedule, for the same errors. Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+import httpx
+
+from sluice.errors import SluiceError, error_from, is_retriable
+
+DEFAULT_URL = "http://127.0.0.1:8080"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """``url`` defaults to ``SLUICE_URL`` (else http://127.0.0.1:8080), ``api_key`` to
+    ``SLUICE_API_KEY``; ``retries`` is how many times a retriable error (or a request that
+    never reached the server) is tried again, with exponential back-off from ``backoff`` s."""
+
+    url: str = ""
+    api_key: str | None = None
+    timeout: float = 30.0
+    retries: int = 5
+    backoff: float = 0.1
+    max_backoff: float = 5.0
+
+    @classmethod
+    def of(
+        cls,
+        url: str | None = None,
+        api_key: str | None = None,
+        timeout: float = 30.0,
+        retries: int = 5,
+        backoff: float = 0.1,
+    ) -> Settings:
+        return cls(
+            (url or os.environ.get("SLUICE_URL") or DEFAULT_URL).rstrip("/"),
+            api_key if api_key is not None else os.environ.get("SLUICE_API_KEY") or None,
+            timeout,
+            retries,
+            backoff,
+        )
+
+    def headers(self) -> dict[str, str]:
+        h = {"user-agent": "sluice-python/0.1"}
+        if self.api_key:
+            h["authorization"] = f"Bearer {self.api_key}"
+        return h
+
+
+T = TypeVar("T")
+
+
+def as_object(body: Any) -> dict[str, Any]:
+    return dict(body)
+
+
+def nothing(body: Any) -> None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Generic[T]):
+    """One request: ``read`` turns a successful answer's JSON (None for 204) into the result.
+    ``safe``: sending it twice does no harm, so a request whose answer was lost is retried."""
+
+    method: str
+    path: str
+    read: Callable[[Any], T]
+    json: Any = None
+    params: dict[str, Any] | None = None
+    safe: bool = False
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def answer(call: Call[T], response: httpx.Response) -> T:
+    """The result of a call from its answer; raises the error an error answer names."""
+    if response.status_code >= 400:
+        try:
+            body = response.json()
+        except ValueError:
+            body = None
+        raise error_from(response.status_code, body)
+    if response.status_code == 204 or not response.content:
+        return call.read(None)
+    return call.read(response.json())
+
+
+def attempts(settings: Settings, call: Call[Any]) -> Iterator[float]:
+    """The waits (s) before each attempt: 0, then a jittered exponential back-off; ``retry``
+    decides whether a failure takes the next one."""
+    yield 0.0
+    delay = settings.backoff
+    for _ in range(settings.retries):
+        yield min(delay, settings.max_backoff) * (0.5 + random.random() / 2)
+        delay *= 2
+
+
+def retry_after(error: BaseException, call: Call[Any]) -> float | None:
+    """Whether a failed attempt is tried again: None if not, else the least wait the server
+    asked for (Retry-After, as throttle_time_ms) or 0."""
+    if isinstance(error, SluiceError):
+        if not is_retriable(error):
+            return None
+        return (error.throttle_time_ms or 0) / 1000
+    if isinstance(error, httpx.ConnectError | httpx.ConnectTimeout):
+        return 0.0  # never reached the server
+    if isinstance(error, httpx.TransportError) and call.safe:
+        return 0.0  # the answer was lost; sending again is harmless
+    return None

@@ -1,0 +1,142 @@
+"""``Sluice`` and ``AsyncSluice``: one connection pool each, the same names and methods, the
+async twin's methods awaited (as httpx has ``Client`` and ``AsyncClient``)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from types import TracebackType
+from typing import Any, Self, TypeVar
+
+import httpx
+
+from sluice._core import Call, Settings, answer, attempts, retry_after
+
+T = TypeVar("T")
+
+
+class Sluice:
+    """A client of one Sluice server.
+
+    ``url`` (default ``SLUICE_URL``, else http://127.0.0.1:8080), ``api_key`` (default
+    ``SLUICE_API_KEY``; needed once the server has keys), ``timeout`` per request in seconds,
+    ``retries`` of retriable errors with exponential back-off from ``backoff`` seconds."""
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        api_key: str | None = None,
+        timeout: float = 30.0,
+        retries: int = 5,
+        backoff: float = 0.1,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        from sluice.admin import Admin
+
+        self.settings = Settings.of(url, api_key, timeout, retries, backoff)
+        self._http = httpx.Client(
+            base_url=self.settings.url,
+            headers=self.settings.headers(),
+            timeout=timeout,
+            transport=transport,
+        )
+        self.admin = Admin(self)
+
+    def run(self, call: Call[T]) -> T:
+        """Send ``call``, retrying what may be retried; its result, or the error it ends with."""
+        last: BaseException | None = None
+        for wait in attempts(self.settings, call):
+            if wait:
+                time.sleep(wait)
+            try:
+                response = self._http.request(
+                    call.method, call.path, json=call.json, params=call.params, headers=call.headers
+                )
+                return answer(call, response)
+            except Exception as exc:
+                least = retry_after(exc, call)
+                if least is None:
+                    raise
+                last = exc
+                if least:
+                    time.sleep(least)
+        assert last is not None
+        raise last  # every attempt failed with an error worth retrying
+
+    def producer(self, *, linger: float = 0.005, max_batch: int = 500) -> Any:
+        from sluice.producer import Producer
+
+        return Producer(self, linger=linger, max_batch=max_batch)
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+class AsyncSluice:
+    """``Sluice``'s twin for asyncio: the same arguments, every method awaited."""
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        api_key: str | None = None,
+        timeout: float = 30.0,
+        retries: int = 5,
+        backoff: float = 0.1,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        from sluice.admin import AsyncAdmin
+
+        self.settings = Settings.of(url, api_key, timeout, retries, backoff)
+        self._http = httpx.AsyncClient(
+            base_url=self.settings.url,
+            headers=self.settings.headers(),
+            timeout=timeout,
+            transport=transport,
+        )
+        self.admin = AsyncAdmin(self)
+
+    async def run(self, call: Call[T]) -> T:
+        last: BaseException | None = None
+        for wait in attempts(self.settings, call):
+            if wait:
+                await asyncio.sleep(wait)
+            try:
+                response = await self._http.request(
+                    call.method, call.path, json=call.json, params=call.params, headers=call.headers
+                )
+                return answer(call, response)
+            except Exception as exc:
+                least = retry_after(exc, call)
+                if least is None:
+                    raise
+                last = exc
+                if least:
+                    await asyncio.sleep(least)
+        assert last is not None
+        raise last  # every attempt failed with an error worth retrying
+
+    def producer(self, *, linger: float = 0.005, max_batch: int = 500) -> Any:
+        from sluice.producer import AsyncProducer
+
+        return AsyncProducer(self, linger=linger, max_batch=max_batch)
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()

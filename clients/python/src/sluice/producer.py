@@ -1,0 +1,240 @@
+"""The idempotent producer: ``Producer`` for ``Sluice``, ``AsyncProducer`` for ``AsyncSluice``.
+
+``send`` queues a record and answers a future of its ``RecordMetadata``; records go out in one
+``POST /v1/produce`` per request, at most one batch per partition, when ``max_batch`` records
+wait, ``linger`` seconds after the first one, or on ``flush``. The producer id, epoch and the
+sequence of every partition are handled here: a request whose answer was lost is sent again as
+it was, and the server answers it without storing anything twice. The partition of a keyed
+record is Kafka's (murmur2 of the key); records without key or partition share one partition
+per topic and request ("sticky"), as Kafka's default partitioner does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import random
+import threading
+from typing import Any
+
+from sluice._batches import Batches, Headers, RecordMetadata, Value, wire_record
+from sluice._core import Call, as_object
+from sluice._partitioner import partition_for_key
+from sluice.admin import calls
+from sluice.client import AsyncSluice, Sluice
+
+__all__ = ["AsyncProducer", "Producer", "RecordMetadata"]
+
+
+def _key_bytes(key: Value) -> bytes | None:
+    return key if isinstance(key, bytes) else None if key is None else key.encode()
+
+
+class _Routing:
+    """Partition counts (asked once per topic) and the sticky partition of each topic."""
+
+    def __init__(self) -> None:
+        self.partitions: dict[str, int] = {}
+        self.sticky: dict[str, int] = {}
+
+    def pick(self, topic: str, key: Value, partition: int | None) -> int:
+        if partition is not None:
+            return partition
+        n = self.partitions[topic]
+        raw = _key_bytes(key)
+        if raw is not None:
+            return partition_for_key(raw, n)
+        if topic not in self.sticky:
+            self.sticky[topic] = random.randrange(n)
+        return self.sticky[topic]
+
+    def next_request(self) -> None:
+        self.sticky.clear()  # the next request's keyless records go elsewhere
+
+
+def _init_call() -> Call[dict[str, Any]]:
+    return Call("POST", "/v1/producers", as_object, json={}, safe=False)
+
+
+def _produce_call(body: dict[str, Any]) -> Call[dict[str, Any]]:
+    return Call("POST", "/v1/produce", as_object, json=body, safe=True)
+
+
+class Producer:
+    def __init__(self, client: Sluice, *, linger: float = 0.005, max_batch: int = 500) -> None:
+        self._c = client
+        self.linger = linger
+        self._batches = Batches(max_batch)
+        self._routing = _Routing()
+        self._lock = threading.Lock()  # the queue
+        self._sending = threading.Lock()  # one request at a time: sequences stay in order
+        self._timer: threading.Timer | None = None
+        self._identity: tuple[int, int] | None = None
+
+    def send(
+        self,
+        topic: str,
+        value: Value,
+        *,
+        key: Value = None,
+        partition: int | None = None,
+        headers: Headers = None,
+        timestamp: int | None = None,
+    ) -> concurrent.futures.Future[RecordMetadata]:
+        if partition is None and topic not in self._routing.partitions:
+            described = self._c.run(calls.describe_topic(topic))
+            self._routing.partitions[topic] = len(described["partitions"])
+        future: concurrent.futures.Future[RecordMetadata] = concurrent.futures.Future()
+
+        def done(meta: RecordMetadata | None, error: BaseException | None) -> None:
+            if error is not None:
+                future.set_exception(error)
+            else:
+                assert meta is not None
+                future.set_result(meta)
+
+        record = wire_record(value, key, headers, timestamp)
+        with self._lock:
+            p = self._routing.pick(topic, key, partition)
+            full = self._batches.add(topic, p, record, done)
+            if not full and self.linger > 0 and self._timer is None:
+                self._timer = threading.Timer(self.linger, self.flush)
+                self._timer.daemon = True
+                self._timer.start()
+        if full or self.linger <= 0:
+            self._send_one()
+        return future
+
+    def flush(self) -> None:
+        """Send everything queued; returns once every record is answered."""
+        while True:
+            with self._lock:
+                if not self._batches.count:
+                    return
+            self._send_one()
+
+    def _send_one(self) -> None:
+        with self._sending:
+            with self._lock:
+                batches = self._batches.take()
+                self._routing.next_request()
+                if self._timer is not None and not self._batches.count:
+                    self._timer.cancel()
+                    self._timer = None
+            if not batches:
+                return
+            try:
+                if self._identity is None:
+                    got = self._c.run(_init_call())
+                    self._identity = (int(got["producer_id"]), int(got["producer_epoch"]))
+                pid, epoch = self._identity
+                answer = self._c.run(_produce_call(Batches.body(pid, epoch, batches)))
+            except Exception as exc:
+                # whether the server stored them is unknown: a new producer id starts the
+                # sequences again, so that the next records are not refused as out of order
+                self._identity = None
+                self._batches.sequences.clear()
+                Batches.failed(batches, exc)
+                return
+            self._batches.answered(batches, answer)
+
+    def close(self) -> None:
+        self.flush()
+        if self._timer is not None:
+            self._timer.cancel()
+
+    def __enter__(self) -> Producer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class AsyncProducer:
+    def __init__(self, client: AsyncSluice, *, linger: float = 0.005, max_batch: int = 500) -> None:
+        self._c = client
+        self.linger = linger
+        self._batches = Batches(max_batch)
+        self._routing = _Routing()
+        self._sending = asyncio.Lock()
+        self._timer: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._identity: tuple[int, int] | None = None
+
+    async def send(
+        self,
+        topic: str,
+        value: Value,
+        *,
+        key: Value = None,
+        partition: int | None = None,
+        headers: Headers = None,
+        timestamp: int | None = None,
+    ) -> asyncio.Future[RecordMetadata]:
+        """Queue a record; the future is settled when its request is answered."""
+        if partition is None and topic not in self._routing.partitions:
+            described = await self._c.run(calls.describe_topic(topic))
+            self._routing.partitions[topic] = len(described["partitions"])
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[RecordMetadata] = loop.create_future()
+
+        def done(meta: RecordMetadata | None, error: BaseException | None) -> None:
+            if future.done():
+                return
+            if error is not None:
+                future.set_exception(error)
+            else:
+                assert meta is not None
+                future.set_result(meta)
+
+        p = self._routing.pick(topic, key, partition)
+        full = self._batches.add(topic, p, wire_record(value, key, headers, timestamp), done)
+        if full or self.linger <= 0:
+            self._start()
+        elif self._timer is None:
+            self._timer = loop.call_later(self.linger, self._start)
+        return future
+
+    def _start(self) -> None:
+        self._timer = None
+        task = asyncio.get_running_loop().create_task(self._send_one())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def flush(self) -> None:
+        while self._batches.count or self._tasks:
+            if self._batches.count:
+                await self._send_one()
+            if self._tasks:
+                await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def _send_one(self) -> None:
+        async with self._sending:
+            batches = self._batches.take()
+            self._routing.next_request()
+            if not batches:
+                return
+            try:
+                if self._identity is None:
+                    got = await self._c.run(_init_call())
+                    self._identity = (int(got["producer_id"]), int(got["producer_epoch"]))
+                pid, epoch = self._identity
+                answer = await self._c.run(_produce_call(Batches.body(pid, epoch, batches)))
+            except Exception as exc:
+                self._identity = None
+                self._batches.sequences.clear()
+                Batches.failed(batches, exc)
+                return
+            self._batches.answered(batches, answer)
+
+    async def aclose(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        await self.flush()
+
+    async def __aenter__(self) -> AsyncProducer:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()

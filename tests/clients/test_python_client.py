@@ -1,0 +1,186 @@
+"""The Python client (clients/python, package ``sluice``) against a real server process: the
+exception tree against the server's error table, the admin calls and the idempotent producer,
+sync and async twins alike, and a produce whose answer is lost sent again without a duplicate."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import sluice
+from sluice import errors
+from sluice._partitioner import murmur2
+
+from app.errors import ErrorCode
+from app.partitioner import partition_for_key
+from tests.conftest import ROOT, ServerProcess
+
+pytestmark = pytest.mark.slow
+CLIENT = ROOT / "clients" / "python"
+
+
+def test_every_code_of_the_server_has_its_exception() -> None:
+    assert set(errors.ERRORS) == {c.name for c in ErrorCode}
+    for code in ErrorCode:
+        cls = errors.ERRORS[code.name]
+        assert issubclass(cls, errors.SluiceError)
+        assert (cls.code, cls.status, cls.retriable, cls.kafka_code) == (
+            code.name,
+            code.value.status,
+            code.value.retriable,
+            code.value.kafka_code,
+        )
+    # a status's class is the base of every code of that status
+    assert issubclass(errors.UnknownTopicOrPartitionError, errors.NotFoundError)
+    assert issubclass(errors.ProducerFencedError, errors.ConflictError)
+    error = errors.error_from(
+        409, {"error": {"code": "PRODUCER_FENCED", "message": "m", "retriable": False}}
+    )
+    assert isinstance(error, errors.ProducerFencedError) and not errors.is_retriable(error)
+    future = errors.error_from(418, {"error": {"code": "NEW", "message": "m", "retriable": True}})
+    assert isinstance(future, errors.UnknownServerError) and errors.is_retriable(future)
+
+
+def test_the_exception_module_is_what_the_generator_writes(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("gen_errors", CLIENT / "gen_errors.py")
+    assert spec is not None and spec.loader is not None
+    gen_errors = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen_errors)
+    out = tmp_path / "errors.py"
+    out.write_text(gen_errors.render())
+    ruff = Path(sys.executable).with_name("ruff")
+    subprocess.run([str(ruff), "format", "-q", str(out)], check=True, cwd=ROOT)
+    assert out.read_text() == (CLIENT / "src" / "sluice" / "errors.py").read_text(), (
+        "run python clients/python/gen_errors.py and ruff format"
+    )
+
+
+def test_the_partitioner_is_the_servers() -> None:
+    for key in (b"", b"a", b"ab", b"abc", b"customer-7", "ümlaut".encode(), bytes(range(40))):
+        assert (murmur2(key) & 0x7FFFFFFF) % 7 == partition_for_key(key, 7)
+
+
+def _read(url: str, topic: str, partition: int) -> list[dict[str, Any]]:
+    r = httpx.get(f"{url}/v1/topics/{topic}/partitions/{partition}/records", params={"offset": 0})
+    r.raise_for_status()
+    return list(r.json()["records"])
+
+
+def test_admin_and_producer(server: ServerProcess) -> None:
+    with sluice.Sluice(server.url) as client:
+        created = client.admin.create_topic("orders", 3, {"retention_ms": 86_400_000})
+        assert created["name"] == "orders" and len(created["partitions"]) == 3
+        with pytest.raises(errors.TopicAlreadyExistsError):
+            client.admin.create_topic("orders")
+        assert [t["name"] for t in client.admin.list_topics()] == ["orders"]
+        assert client.admin.describe_topic("orders")["config"]["retention_ms"] == 86_400_000
+        with client.producer(linger=0.05, max_batch=100) as producer:
+            keyed = [producer.send("orders", f"v{i}", key=f"k{i % 5}") for i in range(50)]
+            loose = [producer.send("orders", f"l{i}") for i in range(10)]
+            pinned = producer.send("orders", b"\x00\xff", partition=2, headers={"h": "1"})
+            producer.flush()
+        for i, f in enumerate(keyed):
+            meta = f.result(timeout=0)
+            assert meta.partition == partition_for_key(f"k{i % 5}".encode(), 3)
+        assert len({f.result().partition for f in loose}) == 1  # one request: one partition
+        stored = {(p, r["offset"]): r for p in range(3) for r in _read(server.url, "orders", p)}
+        assert len(stored) == 61
+        for i, f in enumerate(keyed):
+            meta = f.result()
+            assert stored[(meta.partition, meta.offset)]["value"] == f"v{i}"
+        meta = pinned.result()
+        assert meta.partition == 2
+        with pytest.raises(errors.UnknownTopicOrPartitionError):
+            client.admin.describe_topic("nope")
+        client.admin.delete_topic("orders")
+        assert client.admin.list_topics() == []
+
+
+def test_async_twin(server: ServerProcess) -> None:
+    async def main() -> None:
+        async with sluice.AsyncSluice(server.url) as client:
+            await client.admin.create_topic("events", 2)
+            async with client.producer(linger=0.01) as producer:
+                futures = [await producer.send("events", f"e{i}", key=str(i)) for i in range(20)]
+                await producer.flush()
+            metas = [await f for f in futures]
+            for i, meta in enumerate(metas):
+                assert meta.partition == partition_for_key(str(i).encode(), 2)
+            with pytest.raises(errors.TopicAlreadyExistsError):
+                await client.admin.create_topic("events")
+
+    asyncio.run(main())
+    assert sum(len(_read(server.url, "events", p)) for p in (0, 1)) == 20
+
+
+class LosesAnswers(httpx.HTTPTransport):
+    """Sends every request; the answer of the first ``n`` produce requests never arrives."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.left = n
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = super().handle_request(request)
+        if request.url.path == "/v1/produce" and self.left > 0:
+            self.left -= 1
+            response.read()
+            raise httpx.ReadError("connection reset (test seam)", request=request)
+        return response
+
+
+def test_a_lost_answer_is_sent_again_and_stored_once(server: ServerProcess) -> None:
+    transport = LosesAnswers(2)
+    with sluice.Sluice(server.url, transport=transport, backoff=0.01) as client:
+        client.admin.create_topic("once")
+        with client.producer(linger=0) as producer:
+            first = producer.send("once", "a", partition=0).result()
+            second = producer.send("once", "b", partition=0).result()
+    assert transport.left == 0  # both answers were lost, then sent again
+    assert (first.offset, second.offset) == (0, 1)
+    assert [r["value"] for r in _read(server.url, "once", 0)] == ["a", "b"]
+
+
+def test_api_key_from_the_argument_or_the_environment(
+    server_factory: Callable[..., ServerProcess],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    data = tmp_path / "data"
+    key = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "keys",
+            "create",
+            "--principal",
+            "ops",
+            "--data-dir",
+            str(data),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    ).stdout.strip()
+    server = server_factory(data, SLUICE_SUPER_USERS="ops")
+    server.start()
+    monkeypatch.delenv("SLUICE_API_KEY", raising=False)
+    with sluice.Sluice(server.url) as anonymous, pytest.raises(errors.UnauthenticatedError):
+        anonymous.admin.list_topics()
+    with sluice.Sluice(server.url, api_key=key) as client:
+        assert client.admin.list_topics() == []
+    monkeypatch.setenv("SLUICE_API_KEY", key)
+    monkeypatch.setenv("SLUICE_URL", server.url)
+    with sluice.Sluice() as client:
+        client.admin.create_topic("t")
+        assert [t["name"] for t in client.admin.list_topics()] == ["t"]
+    server.stop()
