@@ -5,5 +5,16 @@ from sluice._batches import RecordMetadata
 from sluice.client import AsyncSluice, Sluice
 from sluice.errors import SluiceError
 from sluice.producer import AsyncProducer, Producer
+from sluice.transactions import AsyncTransactionalProducer, GroupMetadata, TransactionalProducer
 
-__all__ = ["AsyncProducer", "AsyncSluice", "Producer", "RecordMetadata", "Sluice", "SluiceError"]
+__all__ = [
+    "AsyncProducer",
+    "AsyncSluice",
+    "AsyncTransactionalProducer",
+    "GroupMetadata",
+    "Producer",
+    "RecordMetadata",
+    "Sluice",
+    "SluiceError",
+    "TransactionalProducer",
+]

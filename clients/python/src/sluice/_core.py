@@ -80,6 +80,9 @@ class Call(Generic[T]):
     params: dict[str, Any] | None = None
     safe: bool = False
     headers: dict[str, str] = field(default_factory=dict)
+    # retriable codes this call must not retry itself (a transaction that timed out needs a
+    # new epoch first: the caller's loop retries, after the producer recovered)
+    final: frozenset[str] = frozenset()
 
 
 def answer(call: Call[T], response: httpx.Response) -> T:
@@ -109,7 +112,7 @@ def retry_after(error: BaseException, call: Call[Any]) -> float | None:
     """Whether a failed attempt is tried again: None if not, else the least wait the server
     asked for (Retry-After, as throttle_time_ms) or 0."""
     if isinstance(error, SluiceError):
-        if not is_retriable(error):
+        if not is_retriable(error) or error.code in call.final:
             return None
         return (error.throttle_time_ms or 0) / 1000
     if isinstance(error, httpx.ConnectError | httpx.ConnectTimeout):

@@ -6,11 +6,15 @@ from __future__ import annotations
 import asyncio
 import time
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Self, TypeVar
 
 import httpx
 
 from sluice._core import Call, Settings, answer, attempts, retry_after
+
+if TYPE_CHECKING:
+    from sluice.producer import AsyncProducer, Producer
+    from sluice.transactions import AsyncTransactionalProducer, TransactionalProducer
 
 T = TypeVar("T")
 
@@ -64,10 +68,25 @@ class Sluice:
         assert last is not None
         raise last  # every attempt failed with an error worth retrying
 
-    def producer(self, *, linger: float = 0.005, max_batch: int = 500) -> Any:
+    def producer(self, *, linger: float = 0.005, max_batch: int = 500) -> Producer:
         from sluice.producer import Producer
 
         return Producer(self, linger=linger, max_batch=max_batch)
+
+    def transactional_producer(
+        self, transactional_id: str, *, transaction_timeout_ms: int = 60_000, max_batch: int = 500
+    ) -> TransactionalProducer:
+        """A ``TransactionalProducer``, initialised (the transactional id is taken)."""
+        from sluice.transactions import TransactionalProducer
+
+        producer = TransactionalProducer(
+            self,
+            transactional_id,
+            transaction_timeout_ms=transaction_timeout_ms,
+            max_batch=max_batch,
+        )
+        producer.init()
+        return producer
 
     def close(self) -> None:
         self._http.close()
@@ -125,10 +144,24 @@ class AsyncSluice:
         assert last is not None
         raise last  # every attempt failed with an error worth retrying
 
-    def producer(self, *, linger: float = 0.005, max_batch: int = 500) -> Any:
+    def producer(self, *, linger: float = 0.005, max_batch: int = 500) -> AsyncProducer:
         from sluice.producer import AsyncProducer
 
         return AsyncProducer(self, linger=linger, max_batch=max_batch)
+
+    async def transactional_producer(
+        self, transactional_id: str, *, transaction_timeout_ms: int = 60_000, max_batch: int = 500
+    ) -> AsyncTransactionalProducer:
+        from sluice.transactions import AsyncTransactionalProducer
+
+        producer = AsyncTransactionalProducer(
+            self,
+            transactional_id,
+            transaction_timeout_ms=transaction_timeout_ms,
+            max_batch=max_batch,
+        )
+        await producer.init()
+        return producer
 
     async def aclose(self) -> None:
         await self._http.aclose()
