@@ -3,17 +3,21 @@ names and methods; ``errors`` holds one exception class per error code of the se
 
 from sluice._batches import RecordMetadata
 from sluice.client import AsyncSluice, Sluice
+from sluice.consumer import AsyncShareConsumer, ShareConsumer, ShareRecord
 from sluice.errors import SluiceError
 from sluice.producer import AsyncProducer, Producer
 from sluice.transactions import AsyncTransactionalProducer, GroupMetadata, TransactionalProducer
 
 __all__ = [
     "AsyncProducer",
+    "AsyncShareConsumer",
     "AsyncSluice",
     "AsyncTransactionalProducer",
     "GroupMetadata",
     "Producer",
     "RecordMetadata",
+    "ShareConsumer",
+    "ShareRecord",
     "Sluice",
     "SluiceError",
     "TransactionalProducer",

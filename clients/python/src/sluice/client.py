@@ -6,13 +6,14 @@ from __future__ import annotations
 import asyncio
 import time
 from types import TracebackType
-from typing import TYPE_CHECKING, Self, TypeVar
+from typing import TYPE_CHECKING, Literal, Self, TypeVar
 
 import httpx
 
 from sluice._core import Call, Settings, answer, attempts, retry_after
 
 if TYPE_CHECKING:
+    from sluice.consumer import AsyncShareConsumer, ShareConsumer
     from sluice.producer import AsyncProducer, Producer
     from sluice.transactions import AsyncTransactionalProducer, TransactionalProducer
 
@@ -72,6 +73,24 @@ class Sluice:
         from sluice.producer import Producer
 
         return Producer(self, linger=linger, max_batch=max_batch)
+
+    def share_consumer(
+        self,
+        group_id: str,
+        *,
+        max_records: int = 500,
+        acknowledgement_mode: Literal["implicit", "explicit"] = "implicit",
+        acquire_mode: Literal["batch_optimized", "record_limit"] = "batch_optimized",
+    ) -> ShareConsumer:
+        from sluice.consumer import ShareConsumer
+
+        return ShareConsumer(
+            self,
+            group_id,
+            max_records=max_records,
+            acknowledgement_mode=acknowledgement_mode,
+            acquire_mode=acquire_mode,
+        )
 
     def transactional_producer(
         self, transactional_id: str, *, transaction_timeout_ms: int = 60_000, max_batch: int = 500
@@ -148,6 +167,24 @@ class AsyncSluice:
         from sluice.producer import AsyncProducer
 
         return AsyncProducer(self, linger=linger, max_batch=max_batch)
+
+    def share_consumer(
+        self,
+        group_id: str,
+        *,
+        max_records: int = 500,
+        acknowledgement_mode: Literal["implicit", "explicit"] = "implicit",
+        acquire_mode: Literal["batch_optimized", "record_limit"] = "batch_optimized",
+    ) -> AsyncShareConsumer:
+        from sluice.consumer import AsyncShareConsumer
+
+        return AsyncShareConsumer(
+            self,
+            group_id,
+            max_records=max_records,
+            acknowledgement_mode=acknowledgement_mode,
+            acquire_mode=acquire_mode,
+        )
 
     async def transactional_producer(
         self, transactional_id: str, *, transaction_timeout_ms: int = 60_000, max_batch: int = 500

@@ -1,0 +1,316 @@
+"""Share-group consumers, shaped like Kafka's ``KafkaShareConsumer``: ``ShareConsumer`` for
+``Sluice``, ``AsyncShareConsumer`` for ``AsyncSluice``.
+
+``subscribe(topics)``, then ``poll(timeout)`` acquires records under time-limited locks (the
+group's ``record_lock_duration_ms``); each is acknowledged with ``acknowledge(record, type)``
+(``accept``, ``release``, ``reject``, ``renew``). In the implicit mode (the default, as
+Kafka's) every record of a poll not acknowledged otherwise is accepted by the next ``poll`` or
+``commit_sync``; in the explicit mode each must be acknowledged, and a poll with records still
+unacknowledged raises. Acknowledgements ride on the next fetch (``commit_async``) or go at once
+(``commit_sync``). ``close`` releases what it still holds and leaves the group. A fetch keeps the
+member alive: poll more often than the group's session timeout.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+from dataclasses import dataclass
+from typing import Any, Literal
+from urllib.parse import quote
+
+from sluice._core import Call, as_object
+from sluice.client import AsyncSluice, Sluice
+from sluice.errors import InvalidRequestError, SluiceError, error_from
+
+AckType = Literal["accept", "release", "reject", "renew"]
+
+
+@dataclass(frozen=True, slots=True)
+class ShareRecord:
+    topic: str
+    partition: int
+    offset: int
+    key: bytes | None
+    value: bytes | None
+    headers: tuple[tuple[str, bytes | None], ...]
+    timestamp: int
+    delivery_count: int
+
+    def text(self) -> str | None:
+        """The value as UTF-8 text."""
+        return None if self.value is None else self.value.decode()
+
+
+def _bytes(v: str | None) -> bytes | None:
+    return None if v is None else base64.b64decode(v)
+
+
+def _record(raw: dict[str, Any]) -> ShareRecord:
+    return ShareRecord(
+        raw["topic"],
+        raw["partition"],
+        raw["offset"],
+        _bytes(raw.get("key")),
+        _bytes(raw.get("value")),
+        tuple((h["key"], _bytes(h.get("value"))) for h in raw.get("headers") or ()),
+        raw["timestamp"],
+        raw["delivery_count"],
+    )
+
+
+class _Session:
+    """The consumer's state between requests; no I/O."""
+
+    def __init__(self, group_id: str, max_records: int, explicit: bool, strict: bool) -> None:
+        self.group_id = group_id
+        self.strict = strict
+        self.path = f"/v1/share-groups/{quote(group_id, safe='')}"
+        self.max_records = max_records
+        self.explicit = explicit
+        self.topics: list[str] | None = None
+        self.member_id: str | None = None
+        self.delivered: dict[tuple[str, int, int], ShareRecord] = {}  # not yet acknowledged
+        self.pending: list[tuple[ShareRecord, AckType]] = []  # acknowledged, not yet sent
+
+    def subscribe(self, topics: list[str]) -> None:
+        self.topics = list(topics)
+
+    def acknowledge(self, record: ShareRecord, kind: AckType) -> None:
+        key = (record.topic, record.partition, record.offset)
+        if key not in self.delivered:
+            raise InvalidRequestError(f"{key} is not a record this consumer holds")
+        if kind != "renew":
+            del self.delivered[key]
+        self.pending.append((record, kind))
+
+    def take_acks(self, implicit: bool) -> list[dict[str, Any]]:
+        """The acknowledgements to send now (with the records of the last poll, accepted, when
+        ``implicit``), as ranges of one type each."""
+        if implicit and not self.explicit:
+            self.pending.extend((r, "accept") for r in self.delivered.values())
+            self.delivered.clear()
+        # the last acknowledgement of a record wins (a renew, then an accept: the accept)
+        last_of = {(r.topic, r.partition, r.offset): (r, kind) for r, kind in self.pending}
+        acks: list[dict[str, Any]] = []
+        for key in sorted(last_of):
+            record, kind = last_of[key]
+            last = acks[-1] if acks else None
+            if (
+                last is not None
+                and (last["topic"], last["partition"]) == (record.topic, record.partition)
+                and last["last_offset"] == record.offset - 1
+                and last["type"] == kind
+            ):
+                last["last_offset"] = record.offset
+            else:
+                acks.append(
+                    {
+                        "topic": record.topic,
+                        "partition": record.partition,
+                        "first_offset": record.offset,
+                        "last_offset": record.offset,
+                        "type": kind,
+                    }
+                )
+        self.pending.clear()
+        return acks
+
+    def fetch_call(self, timeout: float) -> Call[dict[str, Any]]:
+        if self.topics is None:
+            raise InvalidRequestError("subscribe() first")
+        if self.explicit and self.delivered:
+            raise InvalidRequestError(
+                "explicit acknowledgement: acknowledge every record of the last poll first"
+            )
+        body: dict[str, Any] = {
+            "max_records": self.max_records,
+            "acquire_mode": "record_limit" if self.strict else "batch_optimized",
+            "max_wait_ms": int(timeout * 1000),
+            "encoding": "base64",
+            "acknowledgements": self.take_acks(implicit=True),
+        }
+        if self.member_id is None:
+            body["subscribed_topics"] = self.topics
+        else:
+            body["member_id"] = self.member_id
+        return Call("POST", f"{self.path}/fetch", as_object, json=body)
+
+    def fetched(self, answer: dict[str, Any]) -> list[ShareRecord]:
+        self.member_id = answer["member_id"]
+        _raise_first(answer.get("acknowledgement_errors") or ())
+        records = [_record(r) for r in answer["records"]]
+        for r in records:
+            self.delivered[(r.topic, r.partition, r.offset)] = r
+        return records
+
+    def ack_call(self, acks: list[dict[str, Any]]) -> Call[dict[str, Any]]:
+        body = {"member_id": self.member_id, "acknowledgements": acks}
+        return Call("POST", f"{self.path}/acknowledge", as_object, json=body)
+
+    def leave_call(self) -> Call[dict[str, Any]]:
+        body = {"member_id": self.member_id, "member_epoch": -1}
+        return Call("POST", f"{self.path}/heartbeat", as_object, json=body)
+
+
+def _ranges(records: list[ShareRecord], kind: AckType) -> list[dict[str, Any]]:
+    return [
+        {
+            "topic": r.topic,
+            "partition": r.partition,
+            "first_offset": r.offset,
+            "last_offset": r.offset,
+            "type": kind,
+        }
+        for r in sorted(records, key=lambda r: (r.topic, r.partition, r.offset))
+    ]
+
+
+def _raise_first(results: Any) -> None:
+    for r in results:
+        if r.get("error") is not None:
+            raise error_from(200, {"error": r["error"]})
+
+
+class ShareConsumer:
+    def __init__(
+        self,
+        client: Sluice,
+        group_id: str,
+        *,
+        max_records: int = 500,
+        acknowledgement_mode: Literal["implicit", "explicit"] = "implicit",
+        acquire_mode: Literal["batch_optimized", "record_limit"] = "batch_optimized",
+    ) -> None:
+        """``acquire_mode``: ``record_limit`` never acquires more than ``max_records`` a poll;
+        ``batch_optimized`` (Kafka's default) may take whole stored batches beyond it."""
+        self._c = client
+        strict = acquire_mode == "record_limit"
+        self._s = _Session(group_id, max_records, acknowledgement_mode == "explicit", strict)
+
+    @property
+    def member_id(self) -> str | None:
+        return self._s.member_id
+
+    def subscribe(self, topics: list[str]) -> None:
+        self._s.subscribe(topics)
+
+    def poll(self, timeout: float = 1.0) -> list[ShareRecord]:
+        """Records acquired for this member (waiting up to ``timeout`` s for some)."""
+        return self._s.fetched(self._c.run(self._s.fetch_call(timeout)))
+
+    def acknowledge(self, record: ShareRecord, type: AckType = "accept") -> None:
+        self._s.acknowledge(record, type)
+
+    def acknowledgements(
+        self,
+        records: list[ShareRecord],
+        type: AckType = "accept",
+    ) -> list[dict[str, Any]]:
+        """The wire acknowledgements of ``records``, for a transaction to carry
+        (``TransactionalProducer.send_acknowledgements``); ``settled`` once it committed."""
+        return _ranges(records, type)
+
+    def settled(self, records: list[ShareRecord]) -> None:
+        """The records were acknowledged in a transaction that committed: no longer held."""
+        for r in records:
+            self._s.delivered.pop((r.topic, r.partition, r.offset), None)
+
+    def commit_sync(self) -> None:
+        """Send the acknowledgements now (implicit mode: with the last poll's records accepted)."""
+        acks = self._s.take_acks(implicit=True)
+        if acks and self._s.member_id is not None:
+            _raise_first(self._c.run(self._s.ack_call(acks))["results"])
+
+    def commit_async(self) -> None:
+        """Leave the acknowledgements for the next poll to carry (one request fewer)."""
+
+    def close(self) -> None:
+        """Release what this member still holds and leave the group."""
+        if self._s.member_id is None:
+            return
+        for r in list(self._s.delivered.values()):
+            self._s.acknowledge(r, "release")
+        try:
+            acks = self._s.take_acks(implicit=False)
+            if acks:
+                self._c.run(self._s.ack_call(acks))
+        finally:
+            with contextlib.suppress(SluiceError):  # already gone: nothing of it is held
+                self._c.run(self._s.leave_call())
+            self._s.member_id = None
+
+    def __enter__(self) -> ShareConsumer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class AsyncShareConsumer:
+    def __init__(
+        self,
+        client: AsyncSluice,
+        group_id: str,
+        *,
+        max_records: int = 500,
+        acknowledgement_mode: Literal["implicit", "explicit"] = "implicit",
+        acquire_mode: Literal["batch_optimized", "record_limit"] = "batch_optimized",
+    ) -> None:
+        """``acquire_mode``: ``record_limit`` never acquires more than ``max_records`` a poll;
+        ``batch_optimized`` (Kafka's default) may take whole stored batches beyond it."""
+        self._c = client
+        strict = acquire_mode == "record_limit"
+        self._s = _Session(group_id, max_records, acknowledgement_mode == "explicit", strict)
+
+    @property
+    def member_id(self) -> str | None:
+        return self._s.member_id
+
+    def subscribe(self, topics: list[str]) -> None:
+        self._s.subscribe(topics)
+
+    async def poll(self, timeout: float = 1.0) -> list[ShareRecord]:
+        return self._s.fetched(await self._c.run(self._s.fetch_call(timeout)))
+
+    def acknowledge(self, record: ShareRecord, type: AckType = "accept") -> None:
+        self._s.acknowledge(record, type)
+
+    def acknowledgements(
+        self,
+        records: list[ShareRecord],
+        type: AckType = "accept",
+    ) -> list[dict[str, Any]]:
+        return _ranges(records, type)
+
+    def settled(self, records: list[ShareRecord]) -> None:
+        for r in records:
+            self._s.delivered.pop((r.topic, r.partition, r.offset), None)
+
+    async def commit_sync(self) -> None:
+        acks = self._s.take_acks(implicit=True)
+        if acks and self._s.member_id is not None:
+            _raise_first((await self._c.run(self._s.ack_call(acks)))["results"])
+
+    def commit_async(self) -> None:
+        """Leave the acknowledgements for the next poll to carry."""
+
+    async def close(self) -> None:
+        if self._s.member_id is None:
+            return
+        for r in list(self._s.delivered.values()):
+            self._s.acknowledge(r, "release")
+        try:
+            acks = self._s.take_acks(implicit=False)
+            if acks:
+                await self._c.run(self._s.ack_call(acks))
+        finally:
+            with contextlib.suppress(SluiceError):
+                await self._c.run(self._s.leave_call())
+            self._s.member_id = None
+
+    async def __aenter__(self) -> AsyncShareConsumer:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()

@@ -1,0 +1,204 @@
+"""The Python client's share consumer against a real server process: poll and acknowledge in
+both modes, close releasing what it held, the asyncio twin, and the consume-transform-produce
+loop (share group in, transactional producer out) exactly once across a killed worker."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import textwrap
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import pytest
+import sluice
+from sluice import errors
+
+from tests.conftest import ROOT, ServerProcess
+
+pytestmark = pytest.mark.slow
+
+
+def produce(url: str, topic: str, values: list[str]) -> None:
+    r = httpx.post(
+        f"{url}/v1/topics/{topic}/records", json={"records": [{"value": v} for v in values]}
+    )
+    r.raise_for_status()
+
+
+def view(url: str, group: str, topic: str) -> dict[str, int]:
+    d = httpx.get(f"{url}/v1/share-groups/{group}").json()
+    (p,) = [p for p in d["partitions"] if p["topic"] == topic]
+    return {k: p[k] for k in ("start_offset", "available", "acquired", "archived")}
+
+
+def setup(client: sluice.Sluice, url: str, group: str, n: int) -> None:
+    client.admin.create_topic("jobs")
+    httpx.patch(f"{url}/v1/share-groups/{group}/config", json={"auto_offset_reset": "earliest"})
+    produce(url, "jobs", [f"j{i}" for i in range(n)])
+
+
+def test_implicit_mode_accepts_on_the_next_poll_and_close_releases(server: ServerProcess) -> None:
+    url = server.url
+    with sluice.Sluice(url) as client:
+        setup(client, url, "g", 10)
+        consumer = client.share_consumer("g", max_records=4, acquire_mode="record_limit")
+        consumer.subscribe(["jobs"])
+        first = consumer.poll(2.0)
+        assert [r.text() for r in first] == ["j0", "j1", "j2", "j3"]
+        assert all(r.delivery_count == 1 for r in first)
+        consumer.acknowledge(first[1], "reject")
+        second = consumer.poll(2.0)  # accepts j0, j2, j3 and rejects j1 on the way
+        assert [r.text() for r in second] == ["j4", "j5", "j6", "j7"]
+        consumer.commit_sync()  # accepts the second poll's records
+        # j0-j7 done (j1 rejected): the window starts at j8
+        state = view(url, "g", "jobs")
+        assert (state["start_offset"], state["acquired"]) == (8, 0)
+        held = consumer.poll(2.0)
+        assert [r.text() for r in held] == ["j8", "j9"]
+        consumer.close()  # releases j8 and j9: delivered again, to another member
+        again = client.share_consumer("g")
+        again.subscribe(["jobs"])
+        redelivered = again.poll(2.0)
+        assert [r.text() for r in redelivered] == ["j8", "j9"]
+        again.close()
+
+
+def test_explicit_mode_needs_every_record_acknowledged(server: ServerProcess) -> None:
+    url = server.url
+    with sluice.Sluice(url) as client:
+        setup(client, url, "x", 3)
+        consumer = client.share_consumer("x", acknowledgement_mode="explicit")
+        consumer.subscribe(["jobs"])
+        records = consumer.poll(2.0)
+        assert len(records) == 3
+        consumer.acknowledge(records[0], "accept")
+        with pytest.raises(errors.InvalidRequestError):
+            consumer.poll(0)  # two records not acknowledged yet
+        consumer.acknowledge(records[1], "release")
+        consumer.acknowledge(records[2], "renew")  # the lock is extended: still held
+        consumer.acknowledge(records[2], "accept")
+        consumer.commit_sync()
+        again = consumer.poll(2.0)
+        assert [(r.text(), r.delivery_count) for r in again] == [("j1", 2)]
+        consumer.acknowledge(again[0])
+        consumer.close()
+        assert view(url, "x", "jobs")["start_offset"] == 3
+
+
+def test_async_twin(server: ServerProcess) -> None:
+    url = server.url
+    with sluice.Sluice(url) as client:
+        setup(client, url, "a", 5)
+
+    async def main() -> list[str]:
+        async with sluice.AsyncSluice(url) as client, client.share_consumer("a") as consumer:
+            consumer.subscribe(["jobs"])
+            got: list[str] = []
+            while len(got) < 5:
+                got += [r.text() or "" for r in await consumer.poll(2.0)]
+            await consumer.commit_sync()
+            return got
+
+    assert asyncio.run(main()) == [f"j{i}" for i in range(5)]
+    assert view(url, "a", "jobs")["start_offset"] == 5
+
+
+WORKER = textwrap.dedent(
+    """
+    import sys, time
+    import sluice
+
+    url, name, stop_after = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    with sluice.Sluice(url) as client:
+        consumer = client.share_consumer(
+            "resizers", max_records=5, acknowledgement_mode="explicit", acquire_mode="record_limit"
+        )
+        consumer.subscribe(["images"])
+        # max_batch 1: every record is written at once, inside the open transaction
+        producer = client.transactional_producer(
+            "resizer-" + name, transaction_timeout_ms=1500, max_batch=1
+        )
+        done, idle = 0, 0
+        while idle < 5:  # 2.5 s without records: longer than a dead member's locks
+            records = consumer.poll(0.5)
+            if not records:
+                idle += 1
+                continue
+            idle = 0
+            while True:
+                try:
+                    with producer.transaction():
+                        for r in records:
+                            producer.send("thumbnails", "thumb " + r.text(), key=r.text())
+                        if done >= stop_after:
+                            print("in the middle", flush=True)
+                            time.sleep(3600)  # killed here: records written, not committed
+                        producer.send_acknowledgements(
+                            "resizers", consumer.member_id, consumer.acknowledgements(records)
+                        )
+                    break
+                except sluice.errors.TransactionTimedOutError:
+                    continue
+            consumer.settled(records)  # acknowledged by the commit
+            done += len(records)
+    """
+)
+
+
+def test_consume_transform_produce_exactly_once_across_a_killed_worker(
+    server_factory: Callable[..., ServerProcess], tmp_path: Path
+) -> None:
+    """The seed's loop with the client: records acquired from a share group, transformed,
+    written by a transactional producer that also carries the acknowledgements. The first
+    worker is killed in the middle of a transaction (records written, not committed, five
+    records acquired); its transaction times out and aborts, its locks expire, and a second
+    worker processes everything again: every output exactly once under read_committed."""
+    server = server_factory(SLUICE_TXN_TIMEOUT_CHECK_INTERVAL_MS="100")
+    server.start()
+    url = server.url
+    with sluice.Sluice(url) as client:
+        client.admin.create_topic("images")
+        client.admin.create_topic("thumbnails", 2)
+        httpx.patch(
+            f"{url}/v1/share-groups/resizers/config",
+            json={"auto_offset_reset": "earliest", "record_lock_duration_ms": 1000},
+        )
+        produce(url, "images", [f"img-{i}" for i in range(60)])
+    script = tmp_path / "worker.py"
+    script.write_text(WORKER)
+    # the first worker processes some, then is killed with a poll's records possibly held
+    first = subprocess.Popen(
+        [sys.executable, str(script), url, "a", "20"],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    assert first.stdout is not None and first.stdout.readline().strip() == "in the middle"
+    first.kill()
+    first.wait(10)
+    first.stdout.close()
+    # a second worker finishes the rest (after the dead member's locks expire)
+    done = subprocess.run(
+        [sys.executable, str(script), url, "b", "1000"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    seen: dict[str, Counter[str]] = {"read_committed": Counter(), "read_uncommitted": Counter()}
+    for level, counter in seen.items():
+        for p in (0, 1):
+            r = httpx.get(
+                f"{url}/v1/topics/thumbnails/partitions/{p}/records",
+                params={"offset": 0, "max_records": 1000, "isolation_level": level},
+            )
+            counter.update(x["value"] for x in r.json()["records"])
+    assert seen["read_committed"] == Counter(f"thumb img-{i}" for i in range(60))  # each once
+    # the killed worker's transaction had written its records: they are in the log, aborted
+    assert sum(seen["read_uncommitted"].values()) > 60
+    server.stop()
