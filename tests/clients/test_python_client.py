@@ -184,3 +184,37 @@ def test_api_key_from_the_argument_or_the_environment(
         client.admin.create_topic("t")
         assert [t["name"] for t in client.admin.list_topics()] == ["t"]
     server.stop()
+
+
+def test_admin_of_groups_share_groups_and_transactions(server: ServerProcess) -> None:
+    url = server.url
+    with sluice.Sluice(url) as client:
+        admin = client.admin
+        admin.create_topic("jobs", 2)
+        httpx.post(f"{url}/v1/topics/jobs/records", json={"records": [{"value": "j"}] * 4})
+        config = admin.alter_share_group_config("workers", {"auto_offset_reset": "earliest"})
+        assert config["auto_offset_reset"] == "earliest"
+        assert [g["group_id"] for g in admin.list_share_groups()] == ["workers"]
+        preview = admin.reset_share_group_offsets(
+            "workers", [{"topic": "jobs", "to": "latest"}], dry_run=True
+        )
+        assert preview["dry_run"] is True
+        described = admin.describe_share_group("workers")
+        assert described["state"] == "Empty"
+        admin.delete_share_group("workers")
+        with pytest.raises(errors.GroupIdNotFoundError):
+            admin.describe_share_group("workers")
+        httpx.post(
+            f"{url}/v1/groups/etl/offsets",
+            json={"offsets": [{"topic": "jobs", "partition": 1, "offset": 3}]},
+        ).raise_for_status()
+        assert [g["group_id"] for g in admin.list_groups()] == ["etl"]
+        assert admin.describe_group("etl")["offsets"][0]["offset"] == 3
+        assert [(o["partition"], o["offset"]) for o in admin.group_offsets("etl")] == [(1, 3)]
+        admin.delete_group("etl")
+        assert admin.list_groups() == []
+        producer = client.transactional_producer("tx-admin")
+        producer.begin()
+        assert admin.describe_transaction("tx-admin")["state"] == "Empty"
+        assert [t["transactional_id"] for t in admin.list_transactions()] == ["tx-admin"]
+        assert admin.list_transactions("Ongoing") == []
