@@ -5,6 +5,7 @@ from sluice._batches import RecordMetadata
 from sluice.client import AsyncSluice, Sluice
 from sluice.consumer import AsyncShareConsumer, ShareConsumer, ShareRecord
 from sluice.errors import SluiceError
+from sluice.groups import Consumer, ConsumerRecord
 from sluice.producer import AsyncProducer, Producer
 from sluice.transactions import AsyncTransactionalProducer, GroupMetadata, TransactionalProducer
 
@@ -13,6 +14,8 @@ __all__ = [
     "AsyncShareConsumer",
     "AsyncSluice",
     "AsyncTransactionalProducer",
+    "Consumer",
+    "ConsumerRecord",
     "GroupMetadata",
     "Producer",
     "RecordMetadata",

@@ -14,6 +14,7 @@ from sluice._core import Call, Settings, answer, attempts, retry_after
 
 if TYPE_CHECKING:
     from sluice.consumer import AsyncShareConsumer, ShareConsumer
+    from sluice.groups import Consumer
     from sluice.producer import AsyncProducer, Producer
     from sluice.transactions import AsyncTransactionalProducer, TransactionalProducer
 
@@ -73,6 +74,20 @@ class Sluice:
         from sluice.producer import Producer
 
         return Producer(self, linger=linger, max_batch=max_batch)
+
+    def consumer(
+        self,
+        group_id: str,
+        *,
+        auto_offset_reset: Literal["earliest", "latest"] = "latest",
+        max_records: int = 500,
+    ) -> Consumer:
+        """A consumer-group member (``subscribe`` joins)."""
+        from sluice.groups import Consumer
+
+        return Consumer(
+            self, group_id, auto_offset_reset=auto_offset_reset, max_records=max_records
+        )
 
     def share_consumer(
         self,
