@@ -79,6 +79,13 @@ def error_from(status: int, body: Any) -> SluiceError:
     return cls(message, status=status, throttle_time_ms=throttle)
 
 
+def raise_first(items: Any) -> None:
+    """Raise the first error of an answer's per-item results (items with an ``error``)."""
+    for item in items:
+        if item.get("error") is not None:
+            raise error_from(200, {"error": item["error"]})
+
+
 def is_retriable(error: BaseException) -> bool:
     if isinstance(error, UnknownServerError):
         return error.is_retriable

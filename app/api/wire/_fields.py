@@ -56,6 +56,14 @@ def default(value: Any, fallback: _T) -> Any:
     return fallback if value is None else value
 
 
+def integral(value: Any) -> Any:
+    """A number with a zero fraction (``3.0``, ``1e2``) as the integer it is, to JSON Schema
+    and so to the OpenAPI document; any other value as it is."""
+    if type(value) is float and value.is_integer() and abs(value) < 2**63:
+        return int(value)
+    return value
+
+
 def integer(
     value: Any,
     where: str,
@@ -73,8 +81,7 @@ def integer(
     # ``type(...) is int`` refuses bool (a subclass) in the same test; JSON parsers give
     # exactly int, so no other subclass reaches here. A number with a zero fraction (``3.0``,
     # ``1e2``) is an integer to JSON Schema, and so to the OpenAPI document: taken as one.
-    if type(value) is float and value.is_integer() and abs(value) < 2**63:
-        value = int(value)
+    value = integral(value)
     if type(value) is int:
         if (lo is None or value >= lo) and (hi is None or value <= hi):
             return value

@@ -112,10 +112,7 @@ def config_changes(body: Any) -> dict[str, object]:
     """Body of PATCH …/config: config keys and their new values (checked by the group config);
     a number with a zero fraction is an integer, as everywhere."""
     changes = f.obj(body, "the body", "a JSON object of config keys", code=ErrorCode.INVALID_CONFIG)
-    return {
-        k: int(v) if type(v) is float and v.is_integer() and abs(v) < 2**63 else v
-        for k, v in changes.items()
-    }
+    return {k: f.integral(v) for k, v in changes.items()}
 
 
 def parse_reset(body: dict[str, Any]) -> tuple[list[TopicReset], bool]:

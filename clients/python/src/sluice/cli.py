@@ -36,6 +36,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from sluice._core import Call, as_object
 from sluice.client import Sluice
 from sluice.errors import SluiceError
 
@@ -239,14 +240,8 @@ def consume(client: Sluice, args: argparse.Namespace) -> int:
     seen = 0
     path = f"/v1/topics/{args.topic}/partitions/{args.partition}/records"
     while args.max_records is None or seen < args.max_records:
-        r = client._http.get(
-            path, params={"offset": offset, "max_wait_ms": 1000 if args.follow else 0}
-        )
-        if r.status_code >= 400:
-            from sluice.errors import error_from
-
-            raise error_from(r.status_code, r.json())
-        body = r.json()
+        params = {"offset": offset, "max_wait_ms": 1000 if args.follow else 0}
+        body = client.run(Call("GET", path, as_object, params=params, safe=True))
         for rec in body["records"]:
             if args.max_records is not None and seen >= args.max_records:
                 break

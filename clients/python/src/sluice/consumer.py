@@ -21,7 +21,7 @@ from urllib.parse import quote
 
 from sluice._core import Call, as_object
 from sluice.client import AsyncSluice, Sluice
-from sluice.errors import InvalidRequestError, SluiceError, error_from
+from sluice.errors import InvalidRequestError, SluiceError, raise_first
 
 AckType = Literal["accept", "release", "reject", "renew"]
 
@@ -138,11 +138,21 @@ class _Session:
 
     def fetched(self, answer: dict[str, Any]) -> list[ShareRecord]:
         self.member_id = answer["member_id"]
-        _raise_first(answer.get("acknowledgement_errors") or ())
+        raise_first(answer.get("acknowledgement_errors") or ())
         records = [_record(r) for r in answer["records"]]
         for r in records:
             self.delivered[(r.topic, r.partition, r.offset)] = r
         return records
+
+    def settle(self, record: ShareRecord) -> None:
+        """Acknowledged elsewhere (in a transaction that committed): no longer held."""
+        self.delivered.pop((record.topic, record.partition, record.offset), None)
+
+    def release_all(self) -> list[dict[str, Any]]:
+        """The acknowledgements that give back everything held (on close), with those pending."""
+        for r in list(self.delivered.values()):
+            self.acknowledge(r, "release")
+        return self.take_acks(implicit=False)
 
     def ack_call(self, acks: list[dict[str, Any]]) -> Call[dict[str, Any]]:
         body = {"member_id": self.member_id, "acknowledgements": acks}
@@ -164,12 +174,6 @@ def _ranges(records: list[ShareRecord], kind: AckType) -> list[dict[str, Any]]:
         }
         for r in sorted(records, key=lambda r: (r.topic, r.partition, r.offset))
     ]
-
-
-def _raise_first(results: Any) -> None:
-    for r in results:
-        if r.get("error") is not None:
-            raise error_from(200, {"error": r["error"]})
 
 
 class ShareConsumer:
@@ -214,13 +218,13 @@ class ShareConsumer:
     def settled(self, records: list[ShareRecord]) -> None:
         """The records were acknowledged in a transaction that committed: no longer held."""
         for r in records:
-            self._s.delivered.pop((r.topic, r.partition, r.offset), None)
+            self._s.settle(r)
 
     def commit_sync(self) -> None:
         """Send the acknowledgements now (implicit mode: with the last poll's records accepted)."""
         acks = self._s.take_acks(implicit=True)
         if acks and self._s.member_id is not None:
-            _raise_first(self._c.run(self._s.ack_call(acks))["results"])
+            raise_first(self._c.run(self._s.ack_call(acks))["results"])
 
     def commit_async(self) -> None:
         """Leave the acknowledgements for the next poll to carry (one request fewer)."""
@@ -229,10 +233,8 @@ class ShareConsumer:
         """Release what this member still holds and leave the group."""
         if self._s.member_id is None:
             return
-        for r in list(self._s.delivered.values()):
-            self._s.acknowledge(r, "release")
         try:
-            acks = self._s.take_acks(implicit=False)
+            acks = self._s.release_all()
             if acks:
                 self._c.run(self._s.ack_call(acks))
         finally:
@@ -285,12 +287,12 @@ class AsyncShareConsumer:
 
     def settled(self, records: list[ShareRecord]) -> None:
         for r in records:
-            self._s.delivered.pop((r.topic, r.partition, r.offset), None)
+            self._s.settle(r)
 
     async def commit_sync(self) -> None:
         acks = self._s.take_acks(implicit=True)
         if acks and self._s.member_id is not None:
-            _raise_first((await self._c.run(self._s.ack_call(acks)))["results"])
+            raise_first((await self._c.run(self._s.ack_call(acks)))["results"])
 
     def commit_async(self) -> None:
         """Leave the acknowledgements for the next poll to carry."""
@@ -298,10 +300,8 @@ class AsyncShareConsumer:
     async def close(self) -> None:
         if self._s.member_id is None:
             return
-        for r in list(self._s.delivered.values()):
-            self._s.acknowledge(r, "release")
         try:
-            acks = self._s.take_acks(implicit=False)
+            acks = self._s.release_all()
             if acks:
                 await self._c.run(self._s.ack_call(acks))
         finally:

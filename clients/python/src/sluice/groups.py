@@ -19,11 +19,7 @@ from urllib.parse import quote
 
 from sluice._core import Call, as_object
 from sluice.client import Sluice
-from sluice.errors import (
-    FencedMemberEpochError,
-    SluiceError,
-    UnknownMemberIdError,
-)
+from sluice.errors import FencedMemberEpochError, SluiceError, UnknownMemberIdError, raise_first
 
 TopicPartition = tuple[str, int]
 
@@ -204,11 +200,7 @@ class Consumer:
         if not offsets:
             return
         answer = self._c.run(Call("POST", f"{self._path}/offsets", as_object, json=body))
-        for result in answer["offsets"]:
-            if result.get("error") is not None:
-                from sluice.errors import error_from
-
-                raise error_from(409, {"error": result["error"]})
+        raise_first(answer["offsets"])
 
     def close(self) -> None:
         self._stop.set()

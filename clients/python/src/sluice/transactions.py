@@ -27,7 +27,7 @@ from sluice._core import Call, as_object
 from sluice._partitioner import partition_for_key
 from sluice.admin import calls
 from sluice.client import AsyncSluice, Sluice
-from sluice.errors import InvalidTxnStateError, TransactionTimedOutError
+from sluice.errors import InvalidTxnStateError, TransactionTimedOutError, raise_first
 
 TIMED_OUT = frozenset({"TRANSACTION_TIMED_OUT"})
 
@@ -107,6 +107,12 @@ class _Txn:
         body = Batches.body(*self.identity, taken, self.tid)
         return Call("POST", "/v1/produce", as_object, json=body, safe=True, final=TIMED_OUT), taken
 
+    def produced(self, taken: Any, answer: dict[str, Any]) -> None:
+        """Batches written inside the transaction: a refused one fails it, the others count."""
+        raise_first(answer.get("batches", ()))
+        for b in taken:
+            self.batches.sequences[(b.topic, b.partition)] = b.base_sequence + len(b.records)
+
     def add_offsets(self, offsets: dict[tuple[str, int], int], group: GroupMetadata) -> None:
         self.must_be_open()
         self.offsets.setdefault(group, {}).update(offsets)
@@ -115,7 +121,7 @@ class _Txn:
         self.must_be_open()
         self.acks.setdefault((group_id, member_id), []).extend(acks)
 
-    def commit_call(self) -> tuple[Call[dict[str, Any]], Any]:
+    def commit_call(self) -> Call[dict[str, Any]]:
         assert self.identity is not None
         taken = self.batches.take()
         body = Batches.body(*self.identity, taken)
@@ -141,7 +147,7 @@ class _Txn:
                 for (g, m), a in self.acks.items()
             ]
         path = f"/v1/transactions/{quote(self.tid, safe='')}/commit"
-        return Call("POST", path, as_object, json=body, safe=True, final=TIMED_OUT), taken
+        return Call("POST", path, as_object, json=body, safe=True, final=TIMED_OUT)
 
     def abort_call(self) -> Call[dict[str, Any]]:
         assert self.identity is not None
@@ -163,15 +169,6 @@ class _Txn:
 
 def _ignore(*_: object) -> None:
     return None
-
-
-def _check(taken: Any, answer: dict[str, Any]) -> None:
-    """A batch refused inside a transaction fails the transaction: raise its error."""
-    from sluice.errors import error_from
-
-    for result in answer.get("batches", ()):
-        if result.get("error") is not None:
-            raise error_from(409, {"error": result["error"]})
 
 
 class TransactionalProducer:
@@ -217,11 +214,7 @@ class TransactionalProducer:
 
     def _produce(self) -> None:
         call, taken = self._t.produce_call()
-        answer = self._c.run(call)
-        _check(taken, answer)
-        for b in taken:
-            tp = (b.topic, b.partition)
-            self._t.batches.sequences[tp] = b.base_sequence + len(b.records)
+        self._t.produced(taken, self._c.run(call))
 
     def send_offsets(self, offsets: dict[tuple[str, int], int], group: GroupMetadata) -> None:
         """Offsets (``{(topic, partition): next offset}``) committed with the transaction."""
@@ -238,9 +231,8 @@ class TransactionalProducer:
         self._guarded(self._commit)
 
     def _commit(self) -> None:
-        call, taken = self._t.commit_call()
-        answer = self._c.run(call)
-        _check(taken, answer)
+        answer = self._c.run(self._t.commit_call())
+        raise_first(answer.get("batches", ()))  # a refused batch fails it
         self._t.ended(answer)
 
     def abort(self) -> None:
@@ -318,10 +310,7 @@ class AsyncTransactionalProducer:
 
     async def _produce(self) -> None:
         call, taken = self._t.produce_call()
-        answer = await self._c.run(call)
-        _check(taken, answer)
-        for b in taken:
-            self._t.batches.sequences[(b.topic, b.partition)] = b.base_sequence + len(b.records)
+        self._t.produced(taken, await self._c.run(call))
 
     def send_offsets(self, offsets: dict[tuple[str, int], int], group: GroupMetadata) -> None:
         self._t.add_offsets(offsets, group)
@@ -336,9 +325,8 @@ class AsyncTransactionalProducer:
         await self._guarded(self._commit)
 
     async def _commit(self) -> None:
-        call, taken = self._t.commit_call()
-        answer = await self._c.run(call)
-        _check(taken, answer)
+        answer = await self._c.run(self._t.commit_call())
+        raise_first(answer.get("batches", ()))  # a refused batch fails it
         self._t.ended(answer)
 
     async def abort(self) -> None:
