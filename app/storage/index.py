@@ -32,6 +32,7 @@ class OffsetIndex:
         self._fd = -1
         self._file_size = 0  # bytes of whole entries in the open file
         self.dirty = False
+        self.keep_open = True  # False once its segment is sealed: entries stay in memory
 
     # -- loading ------------------------------------------------------------------------------
 
@@ -58,8 +59,13 @@ class OffsetIndex:
         return True
 
     def open_for_append(self, *, rewrite: bool = True) -> None:
-        """Keep the file open for appends; with ``rewrite``, first replace it with memory."""
+        """Keep the file open for appends; with ``rewrite``, first replace it with memory.
+
+        A sealed segment's index (``keep_open`` False) is rewritten but not kept open: entries
+        found later stay in memory, and the file is rebuilt if a later open finds it short."""
         self.close()
+        if not rewrite and not self.keep_open:
+            return
         if not rewrite:
             self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
             self._file_size = len(self.offsets) * ENTRY_SIZE
@@ -73,6 +79,8 @@ class OffsetIndex:
                 )
             )
         os.replace(tmp, self.path)
+        if not self.keep_open:
+            return
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
         self._file_size = len(self.offsets) * ENTRY_SIZE
         self.dirty = True

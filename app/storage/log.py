@@ -46,6 +46,7 @@ from app.storage.files import (
     unpack_checked,
     write_small_file,
 )
+from app.storage.handles import SealedFiles
 from app.storage.health import StorageHealth
 from app.storage.record import Record, StoredRecord, marker_is_commit, marker_record
 from app.storage.segment import Segment, segment_name
@@ -122,9 +123,11 @@ class PartitionLog:
         now_ms: int = 0,
         producer_state: ProducerStateHook | None = None,
         health: StorageHealth | None = None,
+        files: SealedFiles | None = None,
     ) -> None:
         self.directory = directory
         self.health = health if health is not None else StorageHealth()
+        self._files = files if files is not None else SealedFiles()
         self.producer_state = producer_state
         self.txns = TxnIndex(durable_reads=durable_reads)
         self.config = config
@@ -177,7 +180,7 @@ class PartitionLog:
                 )
         idx = self.config.index_interval_bytes
         for i, base in enumerate(bases):
-            seg = Segment(self.directory, base, idx)
+            seg = Segment(self.directory, base, idx, self._files)
             prev = self.segments[-1] if self.segments else None
             if prev is not None and prev.next_offset != base:
                 log.warning(
@@ -195,6 +198,8 @@ class PartitionLog:
                 seg.load_trusted(bases[i + 1] if i + 1 < len(bases) else None)
             else:
                 self.recovered_bytes_truncated += seg.recover(cp_pos if base == cp_base else 0)
+            if prev is not None:
+                prev.seal()  # opening many segments keeps only the last one's files open
             self.segments.append(seg)
             self._bases.append(base)
         self.log_start_offset = max(self.log_start_offset, self.segments[0].base_offset)
@@ -261,7 +266,7 @@ class PartitionLog:
         return os.path.join(self.directory, name)
 
     def _add_segment(self, base: int) -> Segment:
-        seg = Segment(self.directory, base, self.config.index_interval_bytes)
+        seg = Segment(self.directory, base, self.config.index_interval_bytes, self._files)
         try:
             seg.recover(0)
         except OSError:
@@ -386,7 +391,9 @@ class PartitionLog:
 
     def roll(self, now_ms: int) -> Segment:
         """Start a new active segment at the log end (the old one stays dirty until flushed)."""
+        sealed = self.active
         seg = self._add_segment(self.log_end_offset)
+        sealed.seal()
         self._active_since_ms = now_ms
         return seg
 
@@ -403,6 +410,7 @@ class PartitionLog:
             return None
         for s in dirty:
             s.dirty = False
+            s.flushing = True
         active = self.active
         sync_directory, self._directory_dirty = self._directory_dirty, False
         return FlushTicket(
@@ -455,6 +463,10 @@ class PartitionLog:
         """Move the high watermark to what the ticket made durable; True if it moved."""
         if self.health.failing:
             self.health.recovered()
+        for s in ticket.segments:
+            s.flushing = False
+            if s.sealed and not s.dirty:
+                s.close()  # durable: reads open it again through the sealed-files cache
         if ticket.next_offset > self._durable_offset:
             self._durable_offset = ticket.next_offset
             self._durable_at = ticket.checkpoint
@@ -512,6 +524,7 @@ class PartitionLog:
     def abort_flush(self, ticket: FlushTicket) -> None:
         for s in ticket.segments:
             s.dirty = True
+            s.flushing = False
         self._directory_dirty |= ticket.sync_directory
 
     # -- reads --------------------------------------------------------------------------------

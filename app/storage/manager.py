@@ -11,6 +11,7 @@ import os
 import shutil
 from collections.abc import Callable
 
+from app.storage.handles import SealedFiles
 from app.storage.health import StorageHealth
 from app.storage.log import LogConfig, PartitionLog, ProducerStateHook
 
@@ -25,8 +26,10 @@ class LogManager:
         durable_reads: bool,
         producer_state: Callable[[], ProducerStateHook] | None = None,
         health: StorageHealth | None = None,
+        open_sealed_segments: int = 128,
     ) -> None:
         self.root = root
+        self.sealed_files = SealedFiles(open_sealed_segments)
         self.health = health if health is not None else StorageHealth()
         self.durable_reads = durable_reads
         self.producer_state = producer_state
@@ -45,6 +48,7 @@ class LogManager:
                 now_ms=now_ms,
                 producer_state=hook,
                 health=self.health,
+                files=self.sealed_files,
             )
         return self.logs[key]
 

@@ -3,6 +3,9 @@
 Appends go through ``os.write`` on the event loop (page cache, microseconds); ``flush`` fsyncs
 and may run in a thread while appends continue. Reads use ``os.pread`` and never move a file
 position, so they are safe alongside appends.
+
+A segment that rolled over is sealed: once durable it closes its files, and a read opens the
+log again through the log's ``SealedFiles``, which bounds how many stay open.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import os
 
 from app.errors import CorruptRecordError
 from app.storage import fileio, record
+from app.storage.handles import SealedFiles
 from app.storage.index import OffsetIndex
 
 log = logging.getLogger("sluice.storage")
@@ -27,7 +31,13 @@ def segment_name(base_offset: int) -> str:
 
 
 class Segment:
-    def __init__(self, directory: str, base_offset: int, index_interval_bytes: int) -> None:
+    def __init__(
+        self,
+        directory: str,
+        base_offset: int,
+        index_interval_bytes: int,
+        files: SealedFiles | None = None,
+    ) -> None:
         self.base_offset = base_offset
         self.log_path = os.path.join(directory, segment_name(base_offset) + ".log")
         self.index = OffsetIndex(os.path.join(directory, segment_name(base_offset) + ".index"))
@@ -40,6 +50,28 @@ class Segment:
         self._index_loaded = False
         self.dirty = False
         self.torn = False  # a failed write may have left bytes past ``size``: cut them first
+        self.sealed = False  # no more appends: closes its files once durable
+        self.flushing = False  # in a flush round: a thread may be fsyncing its files
+        self._files = files if files is not None else SealedFiles()
+
+    def _file(self) -> int:
+        """The log's descriptor, opened again if a sealed segment had closed it."""
+        fd = self._fd
+        if fd >= 0:
+            if self.sealed:
+                self._files.used(self)
+            return fd
+        self._fd = fd = os.open(self.log_path, os.O_RDWR | os.O_APPEND)
+        if self.sealed and not self.dirty:
+            self._files.opened(self)
+        return fd
+
+    def seal(self) -> None:
+        """The log rolled past this segment: close its files as soon as they are durable."""
+        self.sealed = True
+        self.index.keep_open = False
+        if not self.dirty and not self.flushing:
+            self.close()
 
     # -- opening and recovery -----------------------------------------------------------------
 
@@ -99,8 +131,9 @@ class Segment:
                 valid_end,
                 truncated,
             )
-            os.ftruncate(self._fd, valid_end)
-            os.fsync(self._fd)
+            fd = self._file()
+            os.ftruncate(fd, valid_end)
+            os.fsync(fd)
             self.size = valid_end
             self.index.truncate_from(valid_end)
         self.index.open_for_append()
@@ -155,7 +188,7 @@ class Segment:
         """
         pos = start
         while pos < end:
-            chunk = os.pread(self._fd, min(_SCAN_CHUNK, end - pos), pos)
+            chunk = os.pread(self._file(), min(_SCAN_CHUNK, end - pos), pos)
             cpos = 0
             while len(chunk) - cpos >= record.HEADER_SIZE:
                 try:
@@ -163,7 +196,7 @@ class Segment:
                     if cpos + h.size > len(chunk):
                         if cpos:
                             break  # read the next chunk from this batch on
-                        chunk = os.pread(self._fd, h.size, pos) if pos + h.size <= end else b""
+                        chunk = os.pread(self._file(), h.size, pos) if pos + h.size <= end else b""
                         if len(chunk) < h.size:
                             raise CorruptRecordError("truncated batch", 0)
                     if validate:
@@ -214,7 +247,7 @@ class Segment:
         position = self.size
         max_ts_before = self.max_timestamp
         try:
-            written = fileio.write(self._fd, data)
+            written = fileio.write(self._fd if self._fd >= 0 else self._file(), data)
             if written != len(data):
                 raise OSError(errno.ENOSPC, f"short write ({written} of {len(data)} bytes)")
         except OSError:
@@ -235,14 +268,15 @@ class Segment:
 
     def cut(self) -> None:
         """Truncate the file to ``size``: drop what a failed write left behind."""
-        fileio.ftruncate(self._fd, self.size)
+        fileio.ftruncate(self._file(), self.size)
         self.torn = False
 
     def truncate(self, size: int) -> None:
         """Shorten the segment to ``size`` bytes (a batch boundary), durably; the caller opens
         the log again to rebuild the in-memory state."""
-        fileio.ftruncate(self._fd, size)
-        fileio.fsync(self._fd)
+        fd = self._file()
+        fileio.ftruncate(fd, size)
+        fileio.fsync(fd)
         self.size = size
 
     @property
@@ -277,7 +311,7 @@ class Segment:
         return pos
 
     def read(self, position: int, nbytes: int) -> bytes:
-        return os.pread(self._fd, nbytes, position)
+        return os.pread(self._file(), nbytes, position)
 
     def batches(
         self, position: int, end: int | None = None
@@ -286,7 +320,7 @@ class Segment:
         out: list[tuple[record.BatchHeader, int]] = []
         end = self.size if end is None else end
         while position + record.HEADER_SIZE <= end:
-            h = record.read_header(os.pread(self._fd, record.HEADER_SIZE, position))
+            h = record.read_header(os.pread(self._file(), record.HEADER_SIZE, position))
             out.append((h, position))
             position += h.size
         return out
@@ -298,7 +332,7 @@ class Segment:
 
         The index need not be durable with every round: recovery walks the segment from the
         last index entry it can trust, and rebuilds an index that fails its checks."""
-        fileio.fsync(self._fd)
+        fileio.fsync(self._fd)  # a dirty segment keeps its log open until it is flushed
         if index:
             self.index.flush()
 
@@ -307,6 +341,7 @@ class Segment:
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
+        self._files.closed(self)
 
     def delete(self) -> None:
         self.close()

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from app.storage import record
+from app.storage.handles import SealedFiles
 from app.storage.log import CHECKPOINT_FILE, LOG_START_FILE, LogConfig, PartitionLog
 from app.storage.record import Header, Record, StoredRecord
 
@@ -159,6 +160,74 @@ def test_an_empty_active_segment_never_rolls_by_time(tmp_path: Path) -> None:
 
 
 # -- reads --------------------------------------------------------------------------------------
+
+
+def open_files(path: Path) -> list[str]:
+    """The files under ``path`` this process holds open."""
+    out = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except FileNotFoundError:
+            continue
+        if target.startswith(str(path)):
+            out.append(os.path.basename(target))
+    return sorted(out)
+
+
+def test_sealed_segments_close_their_files_once_durable(tmp_path: Path) -> None:
+    lg = open_log(tmp_path / "p")
+    written = fill(lg, 40, size=60)
+    assert len(lg.segments) >= 4
+    # not yet durable: every rolled segment keeps its log open for the flush
+    assert len([n for n in open_files(tmp_path) if n.endswith(".log")]) == len(lg.segments)
+    flush(lg)
+    active = f"{lg.active.base_offset:020d}"
+    assert open_files(tmp_path) == [active + ".index", active + ".log"]
+    assert read_all(lg) == written  # reads open sealed segments again
+    lg.close(clean=False)
+    assert open_files(tmp_path) == []
+
+
+def test_a_segment_sealed_during_its_flush_keeps_its_files_until_the_flush_ends(
+    tmp_path: Path,
+) -> None:
+    lg = open_log(tmp_path / "p")
+    lg.append([Record(0, None, b"x" * 3900)], now_ms=0)
+    ticket = lg.prepare_flush()  # a flush thread would now fsync the active segment
+    assert ticket is not None
+    first = lg.active
+    lg.append(recs(1, 1, 300), now_ms=0)  # does not fit: the log rolls while the round runs
+    assert first.sealed and not first.dirty and lg.active is not first
+    lg.flush(ticket)  # its descriptor is still open: the fsync succeeds
+    assert f"{first.base_offset:020d}.log" in open_files(tmp_path)
+    lg.complete_flush(ticket)
+    assert f"{first.base_offset:020d}.log" not in open_files(tmp_path)
+    assert read_all(lg)[0].value == b"x" * 3900
+    lg.close(clean=False)
+
+
+def test_files_stay_bounded_however_many_segments_a_log_has(tmp_path: Path) -> None:
+    files = SealedFiles(limit=2)
+    lg = PartitionLog(str(tmp_path / "p"), CFG, durable_reads=False, files=files)
+    written = fill(lg, 120, size=60)
+    flush(lg)
+    assert len(lg.segments) >= 10
+    assert read_all(lg) == written
+    assert len(files) == 2 and files.opens >= len(lg.segments) - 1
+    assert len(open_files(tmp_path)) == 2 + 2  # the active log and index, two sealed logs
+    lg.close(clean=True)
+    # opening it again keeps only the active segment's files, whatever it had to recover
+    lg = PartitionLog(str(tmp_path / "p"), CFG, durable_reads=False, files=files)
+    active = f"{lg.active.base_offset:020d}"
+    assert open_files(tmp_path) == [active + ".index", active + ".log"]
+    assert read_all(lg) == written
+    middle = written[len(written) // 2]
+    assert lg.offset_for_timestamp(middle.timestamp) == (middle.offset, middle.timestamp)
+    more = fill(lg, 5, size=60, ts0=50_000)
+    assert read_all(lg) == written + more
+    lg.close(clean=False)
+    assert open_files(tmp_path) == []
 
 
 def test_read_from_every_offset_starts_exactly_there(tmp_path: Path) -> None:
