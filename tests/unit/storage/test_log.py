@@ -230,6 +230,23 @@ def test_files_stay_bounded_however_many_segments_a_log_has(tmp_path: Path) -> N
     assert open_files(tmp_path) == []
 
 
+def test_sealed_segments_read_again_close_when_nobody_reads_them(tmp_path: Path) -> None:
+    files = SealedFiles()
+    lg = PartitionLog(str(tmp_path / "p"), CFG, durable_reads=False, files=files)
+    written = fill(lg, 40, size=60)
+    flush(lg)
+    assert read_all(lg) == written
+    assert len(files) == len(lg.segments) - 1
+    assert files.close_idle() == 0  # read since the last sweep
+    lg.read(lg.segments[1].base_offset, 1, 1000)  # one of them is read again
+    assert files.close_idle() == len(lg.segments) - 2
+    assert len(files) == 1
+    assert files.close_idle() == 1
+    assert len(open_files(tmp_path)) == 2  # the active segment's
+    assert read_all(lg) == written
+    lg.close(clean=False)
+
+
 def test_read_from_every_offset_starts_exactly_there(tmp_path: Path) -> None:
     lg = open_log(tmp_path / "p")
     want = fill(lg, 50, per_batch=4, size=40)

@@ -1,0 +1,68 @@
+"""The files a server holds open stay flat however many segments its logs roll through: a
+sealed segment closes its files once durable, a read opens it again, and the retention sweep
+closes what nobody reads any more."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+
+import httpx
+
+from tests.conftest import ServerProcess
+
+
+def open_segment_files(server: ServerProcess) -> list[str]:
+    assert server.proc is not None and server.proc.poll() is None, server.logs()
+    out = []
+    fd_dir = f"/proc/{server.proc.pid}/fd"
+    for fd in os.listdir(fd_dir):
+        try:
+            target = os.readlink(f"{fd_dir}/{fd}")
+        except FileNotFoundError:
+            continue
+        if target.endswith((".log", ".index")) and target.startswith(str(server.data_dir)):
+            out.append(os.path.basename(target))
+    return sorted(out)
+
+
+def test_open_files_stay_flat_across_segment_rolls(
+    server_factory: Callable[..., ServerProcess],
+) -> None:
+    server = server_factory(SLUICE_RETENTION_CHECK_INTERVAL_MS="200")
+    server.start()
+    with httpx.Client(base_url=server.url, timeout=10) as c:
+        r = c.post("/v1/topics", json={"name": "t", "config": {"segment_bytes": 4096}})
+        assert r.status_code == 201, r.text
+        assert len(open_segment_files(server)) == 2  # the active segment's log and index
+        values = [f"{n:06d}-" + "x" * 900 for n in range(300)]
+        for i in range(0, len(values), 10):
+            r = c.post(
+                "/v1/topics/t/records", json={"records": [{"value": v} for v in values[i : i + 10]]}
+            )
+            assert r.status_code == 200, r.text
+        # every answered produce was durable, so every sealed segment has closed its files
+        assert len(open_segment_files(server)) == 2
+
+        read: list[str] = []
+        offset = 0
+        while True:
+            r = c.get(
+                "/v1/topics/t/partitions/0/records", params={"offset": offset, "max_records": 7}
+            )
+            assert r.status_code == 200, r.text
+            records = r.json()["records"]
+            if not records:
+                break
+            read.extend(rec["value"] for rec in records)
+            offset = records[-1]["offset"] + 1
+        assert read == values
+        reopened = len(open_segment_files(server)) - 2
+        assert reopened > 10  # reading the sealed segments opened them again
+
+        deadline = time.monotonic() + 10
+        while len(open_segment_files(server)) > 2 and time.monotonic() < deadline:
+            time.sleep(0.1)  # two retention sweeps, 200 ms apart, close what nobody reads
+        assert len(open_segment_files(server)) == 2, open_segment_files(server)
+    assert server.stop() == 0
