@@ -18,11 +18,12 @@ $(STAMP): pyproject.toml clients/python/pyproject.toml | $(PY)
 	touch $(STAMP)
 
 # System packages the tests need (the README tour runs curl; the dashboard tests drive Debian's
-# chromium, never a browser a test tool downloads). Installed through apt when missing; each
-# tool's Debian package has its name.
-SYSTEM_TOOLS := curl chromium openssl
+# chromium, never a browser a test tool downloads; the JavaScript client's tests run on Node
+# and npm packs it). Installed through apt when missing: each entry is tool:Debian package.
+SYSTEM_TOOLS := curl:curl chromium:chromium openssl:openssl node:nodejs npm:npm
 system-deps:
-	@missing=""; for t in $(SYSTEM_TOOLS); do command -v $$t >/dev/null || missing="$$missing $$t"; done; \
+	@missing=""; for tp in $(SYSTEM_TOOLS); do \
+	  command -v $${tp%%:*} >/dev/null || missing="$$missing $${tp##*:}"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
@@ -43,6 +44,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check app tests benchmarks clients/python
 	$(VENV)/bin/mypy
 	$(VENV)/bin/mypy clients/python/src
+	@for f in clients/js/src/*.js clients/js/test/*.js; do node --check $$f || exit 1; done
 
 bench: $(STAMP)
 	$(PY) -m benchmarks.run_all

@@ -1,0 +1,166 @@
+// The share consumer against a real server: implicit and explicit acknowledgement, the async
+// iterator, push consumption over the WebSocket, and the consume-transform-produce loop exactly
+// once across a killed worker.
+
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+import { test } from "node:test";
+
+import { InvalidRequestError } from "../src/index.js";
+import { client, fresh, readAll, until, URL_ } from "./helpers.js";
+
+async function setup(sluice, count, config = {}) {
+  const [topic, group] = [fresh("jobs"), fresh("g")];
+  await sluice.admin.createTopic(topic);
+  await sluice.admin.alterShareGroupConfig(group, { auto_offset_reset: "earliest", ...config });
+  const producer = sluice.producer({ linger: 0 });
+  for (let i = 0; i < count; i++) await producer.send(topic, `j${i}`, { partition: 0 });
+  return { topic, group };
+}
+
+/** The group's state of the topic's partition 0: start_offset, available, acquired, ... */
+async function view(group, topic) {
+  const described = await (await fetch(`${URL_}/v1/share-groups/${group}`)).json();
+  return described.partitions.find((p) => p.topic === topic && p.partition === 0);
+}
+
+const texts = (records) => records.map((r) => r.text());
+
+test("implicit mode accepts on the next poll; close releases", async () => {
+  const sluice = client();
+  const { topic, group } = await setup(sluice, 10);
+  const consumer = sluice.shareConsumer(group, { maxRecords: 4, acquireMode: "record_limit" });
+  consumer.subscribe([topic]);
+  const first = await consumer.poll(2000);
+  assert.deepEqual(texts(first), ["j0", "j1", "j2", "j3"]);
+  assert.ok(first.every((r) => r.deliveryCount === 1));
+  consumer.acknowledge(first[1], "reject");
+  assert.deepEqual(texts(await consumer.poll(2000)), ["j4", "j5", "j6", "j7"]); // accepts j0, j2, j3
+  await consumer.commitSync();
+  const state = await view(group, topic);
+  assert.deepEqual([state.start_offset, state.acquired], [8, 0]);
+  assert.deepEqual(texts(await consumer.poll(2000)), ["j8", "j9"]);
+  await consumer.close(); // releases j8 and j9
+  const again = sluice.shareConsumer(group);
+  again.subscribe([topic]);
+  assert.deepEqual(texts(await again.poll(2000)), ["j8", "j9"]);
+  await again.close();
+});
+
+test("explicit mode needs every record acknowledged", async () => {
+  const sluice = client();
+  const { topic, group } = await setup(sluice, 3);
+  const consumer = sluice.shareConsumer(group, { acknowledgementMode: "explicit" });
+  consumer.subscribe([topic]);
+  const records = await consumer.poll(2000);
+  assert.equal(records.length, 3);
+  consumer.acknowledge(records[0], "accept");
+  await assert.rejects(consumer.poll(0), InvalidRequestError);
+  consumer.acknowledge(records[1], "release");
+  consumer.acknowledge(records[2], "renew");
+  consumer.acknowledge(records[2], "accept");
+  await consumer.commitSync();
+  const again = await consumer.poll(2000);
+  assert.deepEqual(again.map((r) => [r.text(), r.deliveryCount]), [["j1", 2]]);
+  consumer.acknowledge(again[0]);
+  await consumer.close();
+  assert.equal((await view(group, topic)).start_offset, 3);
+});
+
+test("for await: processed records are accepted, leaving the loop gives back the rest", async () => {
+  const sluice = client();
+  const { topic, group } = await setup(sluice, 6);
+  const consumer = sluice.shareConsumer(group, { maxRecords: 6, iterationWaitMs: 2000 });
+  consumer.subscribe([topic]);
+  const seen = [];
+  for await (const record of consumer) {
+    seen.push(record.text());
+    if (seen.length === 3) break; // j0, j1 processed; j2 in hand; j3-j5 not handed out
+  }
+  assert.deepEqual(seen, ["j0", "j1", "j2"]);
+  const state = await view(group, topic);
+  assert.deepEqual([state.start_offset, state.acquired], [2, 0]);
+  const again = sluice.shareConsumer(group, { maxRecords: 10 });
+  again.subscribe([topic]);
+  assert.deepEqual(texts(await again.poll(2000)), ["j2", "j3", "j4", "j5"]);
+  await again.close();
+});
+
+test("push: records arrive over the WebSocket within the credits, acknowledged on the socket", async () => {
+  const sluice = client();
+  const { topic, group } = await setup(sluice, 12);
+  const consumer = sluice.shareConsumer(group, { push: true, credits: 5, acknowledgementMode: "explicit" });
+  consumer.subscribe([topic]);
+  const first = await until(async () => {
+    const got = await consumer.poll(2000);
+    return got.length ? got : null;
+  }, "pushed records");
+  assert.ok(first.length <= 5, `the credits bound what is out: ${first.length}`);
+  assert.ok(consumer.memberId);
+  const described = await sluice.admin.describeShareGroup(group);
+  assert.equal(described.members.length, 1);
+  const all = [...first];
+  for (const r of first) consumer.acknowledge(r, "accept");
+  await consumer.commitSync(); // the ack_result came back: room for more
+  while (all.length < 12) {
+    const more = await consumer.poll(2000);
+    assert.ok(more.length <= 5);
+    for (const r of more) consumer.acknowledge(r, r.text() === "j11" ? "release" : "accept");
+    all.push(...more);
+  }
+  await consumer.commitSync();
+  assert.deepEqual(texts(all), Array.from({ length: 12 }, (_, i) => `j${i}`));
+  const redelivered = await consumer.poll(2000); // j11 was released: it comes again
+  assert.deepEqual(redelivered.map((r) => [r.text(), r.deliveryCount]), [["j11", 2]]);
+  await consumer.close(); // the socket closes: the server releases j11 again
+  await until(async () => (await view(group, topic)).acquired === 0, "j11 released at close");
+  assert.equal((await view(group, topic)).start_offset, 11);
+  await until(async () => (await sluice.admin.describeShareGroup(group)).members.length === 0, "the member to leave");
+});
+
+test("push: implicit mode and the async iterator", async () => {
+  const sluice = client();
+  const { topic, group } = await setup(sluice, 20);
+  const consumer = sluice.shareConsumer(group, { push: true, credits: 8, iterationWaitMs: 2000 });
+  consumer.subscribe([topic]);
+  const seen = [];
+  for await (const record of consumer) {
+    seen.push(record.text());
+    if (seen.length === 15) break;
+  }
+  assert.deepEqual(seen, Array.from({ length: 15 }, (_, i) => `j${i}`));
+  await until(async () => {
+    const state = await view(group, topic);
+    return state.acquired === 0 && state.start_offset === 14;
+  }, "j0-j13 accepted, the rest released");
+});
+
+test("consume-transform-produce exactly once across a killed worker", async () => {
+  const sluice = client();
+  const [input, output, group] = [fresh("images"), fresh("thumbnails"), fresh("resizers")];
+  await sluice.admin.createTopic(input);
+  await sluice.admin.createTopic(output, { partitions: 2 });
+  await sluice.admin.alterShareGroupConfig(group, { auto_offset_reset: "earliest", record_lock_duration_ms: 1000 });
+  const producer = sluice.producer({ linger: 5 });
+  await Promise.all(Array.from({ length: 60 }, (_, i) => producer.send(input, `img-${i}`, { partition: 0 })));
+  const worker = fileURLToPath(new URL("./worker.js", import.meta.url));
+  const run = (name, stopAfter) =>
+    spawn(process.execPath, [worker, URL_, group, input, output, name, String(stopAfter)], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+  const first = run("a", 20);
+  const [line] = await once(first.stdout, "data");
+  assert.equal(String(line).trim(), "in the middle");
+  first.kill("SIGKILL"); // records written in its transaction, not committed; five held
+  await once(first, "exit");
+  const second = run("b", 1000);
+  second.stdout.resume();
+  const [code] = await once(second, "exit");
+  assert.equal(code, 0);
+  const committed = [...(await readAll(output, 0)), ...(await readAll(output, 1))].map((r) => r.value).sort();
+  assert.deepEqual(committed, Array.from({ length: 60 }, (_, i) => `thumb img-${i}`).sort()); // each once
+  const everything = [...(await readAll(output, 0, "read_uncommitted")), ...(await readAll(output, 1, "read_uncommitted"))];
+  assert.ok(everything.length > 60); // the killed worker's records are in the log, aborted
+});

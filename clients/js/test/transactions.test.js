@@ -1,0 +1,111 @@
+// The transactional producer against a real server: commit and abort, offsets and share
+// acknowledgements inside the transaction, KIP-588 recovery after a timeout, fencing.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { ProducerFencedError, TransactionTimedOutError } from "../src/index.js";
+import { client, fresh, readAll, until, URL_ } from "./helpers.js";
+
+const values = async (topic) => (await readAll(topic)).map((r) => r.value);
+
+test("commit, abort on a throw, offsets in the transaction, more than a batch", async () => {
+  const sluice = client();
+  const [input, output, group] = [fresh("in"), fresh("out"), fresh("etl")];
+  await sluice.admin.createTopic(input);
+  await sluice.admin.createTopic(output);
+  const producer = await sluice.transactionalProducer(fresh("etl-tx"));
+  const answer = await producer.transaction(async (tx) => {
+    for (let i = 0; i < 3; i++) await tx.send(output, `r${i}`, { partition: 0 });
+    tx.sendOffsets([{ topic: input, partition: 0, offset: 3 }], { groupId: group });
+    return "done";
+  });
+  assert.equal(answer, "done");
+  assert.deepEqual(await values(output), ["r0", "r1", "r2"]);
+  const offsets = await sluice.admin.groupOffsets(group);
+  assert.deepEqual(offsets.map((o) => [o.topic, o.offset]), [[input, 3]]);
+
+  await assert.rejects(
+    producer.transaction(async (tx) => {
+      await tx.send(output, "never", { partition: 0 });
+      throw new RangeError("the work failed");
+    }),
+    RangeError,
+  );
+  producer.begin();
+  for (let i = 0; i < 1200; i++) await producer.send(output, `big${i}`, { partition: 0 }); // beyond maxBatch
+  await producer.commit();
+  const all = await values(output);
+  assert.ok(!all.includes("never"));
+  assert.equal(all.length, 3 + 1200);
+});
+
+test("share acknowledgements commit with the transaction", async () => {
+  const sluice = client();
+  const [jobs, done, group] = [fresh("jobs"), fresh("done"), fresh("workers")];
+  await sluice.admin.createTopic(jobs);
+  await sluice.admin.createTopic(done);
+  await sluice.admin.alterShareGroupConfig(group, { auto_offset_reset: "earliest" });
+  await sluice.producer({ linger: 0 }).send(jobs, "j0", { partition: 0 });
+  const consumer = sluice.shareConsumer(group, { acknowledgementMode: "explicit" });
+  consumer.subscribe([jobs]);
+  const records = await until(async () => {
+    const got = await consumer.poll(1000);
+    return got.length ? got : null;
+  }, "the job");
+  const producer = await sluice.transactionalProducer(fresh("worker-tx"));
+  await producer.transaction(async (tx) => {
+    await tx.send(done, `did ${records[0].text()}`, { partition: 0 });
+    tx.sendAcknowledgements(group, consumer.memberId, consumer.acknowledgements(records, "accept"));
+  });
+  consumer.settled(records);
+  assert.deepEqual(await values(done), ["did j0"]);
+  const view = await (await fetch(`${URL_}/v1/share-groups/${group}/partitions/${jobs}/0/records`)).json();
+  assert.equal(view.start_offset, 1); // accepted with the commit
+  await consumer.close();
+});
+
+test("KIP-588: a timed-out transaction throws, the producer has a new epoch, the loop retries", async () => {
+  const sluice = client();
+  const output = fresh("slow-out");
+  const tid = fresh("slow");
+  await sluice.admin.createTopic(output);
+  const producer = await sluice.transactionalProducer(tid, { transactionTimeoutMs: 300, maxBatch: 1 });
+  const firstEpoch = producer.producerEpoch;
+  const attempts = [];
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      await producer.transaction(async (tx) => {
+        await tx.send(output, `try${attempt}`, { partition: 0 });
+        if (attempt === 0) {
+          // the work takes longer than the transaction timeout: the server aborts it
+          await until(async () => {
+            const state = (await sluice.admin.describeTransaction(tid)).state;
+            return state === "CompleteAbort" || state === "PrepareAbort";
+          }, "the server to abort the transaction");
+        }
+      });
+      attempts.push("committed");
+      break;
+    } catch (error) {
+      if (!(error instanceof TransactionTimedOutError)) throw error;
+      attempts.push("timed out");
+    }
+  }
+  assert.deepEqual(attempts, ["timed out", "committed"]);
+  assert.ok(producer.producerEpoch > firstEpoch);
+  assert.deepEqual(await values(output), ["try1"]);
+});
+
+test("a newer instance fences the older one", async () => {
+  const sluice = client();
+  const output = fresh("fenced-out");
+  const tid = fresh("tx");
+  await sluice.admin.createTopic(output);
+  const old = await sluice.transactionalProducer(tid);
+  old.begin();
+  await old.send(output, "zombie", { partition: 0 });
+  await sluice.transactionalProducer(tid); // the new instance
+  await assert.rejects(old.commit(), (e) => e instanceof ProducerFencedError && !e.retriable);
+  assert.deepEqual(await values(output), []);
+});
