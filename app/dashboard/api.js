@@ -1,21 +1,18 @@
-// The documented HTTP endpoints the dashboard calls (docs/api.md). Every path is relative to
+// The documented HTTP endpoints the dashboard calls (docs/api.md), through the JavaScript
+// client the server ships under client/ (clients/js in the repository). Paths are relative to
 // the page, so the dashboard also works behind a proxy that serves the server under a prefix.
-// Every call carries the API key, when the page has one (auth.js).
+// Every call carries the page's API key, when it has one (auth.js).
 
-import { authHeaders } from "./auth.js";
+import { Sluice, UnauthenticatedError } from "./client/index.js";
+import { currentKey } from "./auth.js";
 
-/** An answer that is not 2xx, with the API's error body: {"error": {code, message, retriable}}. */
-export class ApiError extends Error {
-  constructor(status, code, message, retriable = false) {
-    super(message);
-    this.name = "ApiError";
-    this.status = status;
-    this.code = code;
-    this.retriable = retriable;
-  }
-}
-
-const enc = encodeURIComponent;
+// an operator waits for an answer or an error, not for a long back-off
+const sluice = new Sluice({
+  url: new URL(".", document.baseURI).href,
+  apiKey: () => currentKey(),
+  retries: 1,
+  backoffMs: 200,
+});
 
 let onUnauthorized = () => {};
 
@@ -24,49 +21,22 @@ export function setUnauthorizedHandler(fn) {
   onUnauthorized = fn;
 }
 
-export async function call(method, path, { body, headers, query } = {}) {
-  const url = new URL(path, document.baseURI);
-  for (const [k, v] of Object.entries(query ?? {})) {
-    if (v !== null && v !== undefined) url.searchParams.set(k, String(v));
-  }
-  const init = {
-    method,
-    headers: { Accept: "application/json", ...authHeaders(), ...(headers ?? {}) },
-  };
-  if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
-  }
-  let res;
+export async function call(method, path, options = {}) {
   try {
-    res = await fetch(url, init);
-  } catch (e) {
-    throw new ApiError(0, "NO_ANSWER", `the server did not answer (${e.message})`, true);
+    return await sluice.request(method, `/${path}`, options);
+  } catch (error) {
+    if (error instanceof UnauthenticatedError) onUnauthorized();
+    throw error;
   }
-  const text = await res.text();
-  let data = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = null;
-  }
-  if (res.status === 401) onUnauthorized();
-  if (!res.ok) {
-    const err = data && typeof data === "object" ? data.error : null;
-    throw new ApiError(
-      res.status,
-      err?.code ?? `HTTP_${res.status}`,
-      err?.message ?? (text.slice(0, 300) || res.statusText),
-      err?.retriable ?? false,
-    );
-  }
-  return data;
 }
+
+const enc = encodeURIComponent;
 
 /** GET /v1/topics/{t}/partitions/{p}/records in base64, so any bytes arrive intact. */
 export function readRecords(topic, partition, offset, maxRecords) {
   return call("GET", `v1/topics/${enc(topic)}/partitions/${partition}/records`, {
     query: { offset, max_records: maxRecords, encoding: "base64" },
+    safe: true,
   });
 }
 
@@ -75,6 +45,7 @@ export function produce(topic, body, idempotencyKey) {
   return call("POST", `v1/topics/${enc(topic)}/records`, {
     body,
     headers: { "Idempotency-Key": idempotencyKey },
+    safe: true,
   });
 }
 

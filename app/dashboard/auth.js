@@ -25,7 +25,8 @@ function storeKey(key) {
 
 let memoryKey = null;
 
-function currentKey() {
+/** The key the page has now (null without one). */
+export function currentKey() {
   return apiKey() ?? memoryKey;
 }
 

@@ -1,5 +1,6 @@
 """The dashboard's page and static files: ``GET /`` answers ``index.html``,
-``GET /dashboard/{path}`` one of the files shipped in ``app/dashboard``. Not part of the API, so
+``GET /dashboard/{path}`` one of the files shipped in ``app/dashboard`` (the JavaScript client
+among them, under ``client/``). Not part of the API, so
 left out of the OpenAPI description.
 
 The files that may be served are listed once, at import: a path is looked up in that table and
@@ -8,6 +9,7 @@ never joined to a directory, so no request can reach outside it.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from fastapi import APIRouter
@@ -42,10 +44,18 @@ HEADERS = {
 
 
 def _shipped(root: Path) -> dict[str, Path]:
-    """Every servable file under ``root`` by its path relative to it, with ``/`` separators."""
+    """Every servable file under ``root`` by its path relative to it, with ``/`` separators.
+
+    Links are followed: ``client/`` is the JavaScript client (``clients/js/src`` in the
+    repository), which the page imports and other pages may too."""
+    found = (
+        Path(directory, name)
+        for directory, _, names in os.walk(root, followlinks=True)
+        for name in names
+    )
     return {
         p.relative_to(root).as_posix(): p
-        for p in sorted(root.rglob("*"))
+        for p in sorted(found)
         if p.is_file() and p.suffix in MEDIA_TYPES
     }
 
