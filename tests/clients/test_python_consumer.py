@@ -4,6 +4,7 @@ and leaving."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 
@@ -79,3 +80,51 @@ def test_two_members_share_the_partitions(server_factory: Callable[..., ServerPr
         assert len(first.assignment()) == 4  # the leaver's partitions come back
         first.close()
     server.stop()
+
+
+def test_async_twin_shares_partitions_with_a_sync_member(
+    server_factory: Callable[..., ServerProcess],
+) -> None:
+    """The asyncio consumer joins, is balanced against a sync member by its background
+    heartbeats, reads and commits what it was given, and leaves."""
+    server = server_factory(SLUICE_GROUP_HEARTBEAT_INTERVAL_MS="1000")
+    server.start()
+    url = server.url
+    with sluice.Sluice(url) as client:
+        client.admin.create_topic("clicks", 2)
+        produce(url, "clicks", 0, ["c0", "c1"])
+        produce(url, "clicks", 1, ["d0"])
+        sync_member = client.consumer("mixed", auto_offset_reset="earliest")
+        sync_member.subscribe(["clicks"])
+
+        async def main() -> tuple[set[tuple[str, int]], list[str]]:
+            async with (
+                sluice.AsyncSluice(url) as aclient,
+                aclient.consumer("mixed", auto_offset_reset="earliest") as member,
+            ):
+                await member.subscribe(["clicks"])
+                deadline = time.monotonic() + 20
+                while time.monotonic() < deadline:  # beats in its task move the assignment
+                    mine, theirs = member.assignment(), sync_member.assignment()
+                    if len(mine) == 1 and len(theirs) == 1 and not mine & theirs:
+                        break
+                    await asyncio.sleep(0.1)
+                mine = member.assignment()
+                (tp,) = mine
+                want = 2 if tp[1] == 0 else 1
+                got: list[str] = []
+                while len(got) < want and time.monotonic() < deadline:
+                    got += [r.text() or "" for r in await member.poll(0.5)]
+                await member.commit()
+                assert member.member_epoch > 0
+                return mine, got
+
+        mine, got = asyncio.run(main())
+        assert len(mine) == 1, mine
+        ((_, partition),) = mine
+        assert got == (["c0", "c1"] if partition == 0 else ["d0"])
+        committed = httpx.get(f"{url}/v1/groups/mixed/offsets").json()["offsets"]
+        assert [(o["partition"], o["offset"]) for o in committed] == [(partition, len(got))]
+        members = httpx.get(f"{url}/v1/groups/mixed").json()["members"]
+        assert len(members) == 1  # the async member left
+        sync_member.close()

@@ -8,6 +8,7 @@ import asyncio
 import subprocess
 import sys
 import textwrap
+import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -105,6 +106,60 @@ def test_async_twin(server: ServerProcess) -> None:
 
     assert asyncio.run(main()) == [f"j{i}" for i in range(5)]
     assert view(url, "a", "jobs")["start_offset"] == 5
+
+
+def members(url: str, group: str) -> int:
+    return len(httpx.get(f"{url}/v1/share-groups/{group}").json()["members"])
+
+
+def test_push_mode_within_the_credits_acknowledged_on_the_socket(server: ServerProcess) -> None:
+    url = server.url
+    with sluice.Sluice(url) as client:
+        setup(client, url, "p", 12)
+        consumer = client.share_consumer("p", push=True, credits=5, acknowledgement_mode="explicit")
+        consumer.subscribe(["jobs"])
+        got: list[sluice.ShareRecord] = []
+        while len(got) < 12:
+            records = consumer.poll(2.0)
+            assert len(records) <= 5  # never more out than the credits
+            for r in records:
+                consumer.acknowledge(r, "release" if r.text() == "j11" else "accept")
+            consumer.commit_sync()  # the ack_result came back: room for more
+            got += records
+        assert [r.text() for r in got] == [f"j{i}" for i in range(12)]
+        assert members(url, "p") == 1
+        again = consumer.poll(2.0)  # j11 was released: pushed again
+        assert [(r.text(), r.delivery_count) for r in again] == [("j11", 2)]
+        consumer.close()  # the socket closes: the server releases j11, the member leaves
+        assert view(url, "p", "jobs")["start_offset"] == 11
+        deadline = time.monotonic() + 10  # the server ends the session once the socket is gone
+        while members(url, "p") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert members(url, "p") == 0
+        assert view(url, "p", "jobs")["acquired"] == 0
+        with pytest.raises(errors.InvalidRequestError):
+            client.share_consumer("p", push=True).poll(0.1)  # subscribe() first
+
+
+def test_push_mode_async_twin_in_implicit_mode(server: ServerProcess) -> None:
+    url = server.url
+    with sluice.Sluice(url) as client:
+        setup(client, url, "q", 20)
+
+    async def main() -> list[str]:
+        async with sluice.AsyncSluice(url) as client:
+            consumer = client.share_consumer("q", push=True, credits=8)
+            consumer.subscribe(["jobs"])
+            got: list[str] = []
+            while len(got) < 20:
+                got += [r.text() or "" for r in await consumer.poll(2.0)]
+            await consumer.commit_sync()
+            await consumer.close()
+            return got
+
+    assert asyncio.run(main()) == [f"j{i}" for i in range(20)]
+    state = view(url, "q", "jobs")
+    assert (state["start_offset"], state["acquired"]) == (20, 0)
 
 
 WORKER = textwrap.dedent(

@@ -5,11 +5,12 @@ from sluice._batches import RecordMetadata
 from sluice.client import AsyncSluice, Sluice
 from sluice.consumer import AsyncShareConsumer, ShareConsumer, ShareRecord
 from sluice.errors import SluiceError
-from sluice.groups import Consumer, ConsumerRecord
+from sluice.groups import AsyncConsumer, Consumer, ConsumerRecord
 from sluice.producer import AsyncProducer, Producer
 from sluice.transactions import AsyncTransactionalProducer, GroupMetadata, TransactionalProducer
 
 __all__ = [
+    "AsyncConsumer",
     "AsyncProducer",
     "AsyncShareConsumer",
     "AsyncSluice",

@@ -14,7 +14,7 @@ from sluice._core import Call, Settings, answer, attempts, retry_after
 
 if TYPE_CHECKING:
     from sluice.consumer import AsyncShareConsumer, ShareConsumer
-    from sluice.groups import Consumer
+    from sluice.groups import AsyncConsumer, Consumer
     from sluice.producer import AsyncProducer, Producer
     from sluice.transactions import AsyncTransactionalProducer, TransactionalProducer
 
@@ -96,7 +96,11 @@ class Sluice:
         max_records: int = 500,
         acknowledgement_mode: Literal["implicit", "explicit"] = "implicit",
         acquire_mode: Literal["batch_optimized", "record_limit"] = "batch_optimized",
+        push: bool = False,
+        credits: int = 100,
+        auto_renew: bool = False,
     ) -> ShareConsumer:
+        """A share-group consumer; ``push`` takes records over the WebSocket."""
         from sluice.consumer import ShareConsumer
 
         return ShareConsumer(
@@ -105,6 +109,9 @@ class Sluice:
             max_records=max_records,
             acknowledgement_mode=acknowledgement_mode,
             acquire_mode=acquire_mode,
+            push=push,
+            credits=credits,
+            auto_renew=auto_renew,
         )
 
     def transactional_producer(
@@ -183,6 +190,20 @@ class AsyncSluice:
 
         return AsyncProducer(self, linger=linger, max_batch=max_batch)
 
+    def consumer(
+        self,
+        group_id: str,
+        *,
+        auto_offset_reset: Literal["earliest", "latest"] = "latest",
+        max_records: int = 500,
+    ) -> AsyncConsumer:
+        """A consumer-group member (``await subscribe`` joins)."""
+        from sluice.groups import AsyncConsumer
+
+        return AsyncConsumer(
+            self, group_id, auto_offset_reset=auto_offset_reset, max_records=max_records
+        )
+
     def share_consumer(
         self,
         group_id: str,
@@ -190,6 +211,9 @@ class AsyncSluice:
         max_records: int = 500,
         acknowledgement_mode: Literal["implicit", "explicit"] = "implicit",
         acquire_mode: Literal["batch_optimized", "record_limit"] = "batch_optimized",
+        push: bool = False,
+        credits: int = 100,
+        auto_renew: bool = False,
     ) -> AsyncShareConsumer:
         from sluice.consumer import AsyncShareConsumer
 
@@ -199,6 +223,9 @@ class AsyncSluice:
             max_records=max_records,
             acknowledgement_mode=acknowledgement_mode,
             acquire_mode=acquire_mode,
+            push=push,
+            credits=credits,
+            auto_renew=auto_renew,
         )
 
     async def transactional_producer(

@@ -20,6 +20,7 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 from sluice._core import Call, as_object
+from sluice._push import AsyncSocket, SyncSocket
 from sluice.client import AsyncSluice, Sluice
 from sluice.errors import InvalidRequestError, SluiceError, raise_first
 
@@ -117,12 +118,7 @@ class _Session:
         return acks
 
     def fetch_call(self, timeout: float) -> Call[dict[str, Any]]:
-        if self.topics is None:
-            raise InvalidRequestError("subscribe() first")
-        if self.explicit and self.delivered:
-            raise InvalidRequestError(
-                "explicit acknowledgement: acknowledge every record of the last poll first"
-            )
+        self.ready()
         body: dict[str, Any] = {
             "max_records": self.max_records,
             "acquire_mode": "record_limit" if self.strict else "batch_optimized",
@@ -139,10 +135,23 @@ class _Session:
     def fetched(self, answer: dict[str, Any]) -> list[ShareRecord]:
         self.member_id = answer["member_id"]
         raise_first(answer.get("acknowledgement_errors") or ())
-        records = [_record(r) for r in answer["records"]]
+        return self.handed(answer["records"])
+
+    def handed(self, raws: list[dict[str, Any]]) -> list[ShareRecord]:
+        """Records given to the user: held until acknowledged."""
+        records = [_record(r) for r in raws]
         for r in records:
             self.delivered[(r.topic, r.partition, r.offset)] = r
         return records
+
+    def ready(self) -> None:
+        """A poll may go: subscribed, and (explicit mode) the last poll all acknowledged."""
+        if self.topics is None:
+            raise InvalidRequestError("subscribe() first")
+        if self.explicit and self.delivered:
+            raise InvalidRequestError(
+                "explicit acknowledgement: acknowledge every record of the last poll first"
+            )
 
     def settle(self, record: ShareRecord) -> None:
         """Acknowledged elsewhere (in a transaction that committed): no longer held."""
@@ -185,12 +194,19 @@ class ShareConsumer:
         max_records: int = 500,
         acknowledgement_mode: Literal["implicit", "explicit"] = "implicit",
         acquire_mode: Literal["batch_optimized", "record_limit"] = "batch_optimized",
+        push: bool = False,
+        credits: int = 100,
+        auto_renew: bool = False,
     ) -> None:
         """``acquire_mode``: ``record_limit`` never acquires more than ``max_records`` a poll;
-        ``batch_optimized`` (Kafka's default) may take whole stored batches beyond it."""
+        ``batch_optimized`` (Kafka's default) may take whole stored batches beyond it.
+        ``push``: records pushed over the WebSocket, at most ``credits`` out at once,
+        ``auto_renew`` keeping their locks alive while the socket lives."""
         self._c = client
         strict = acquire_mode == "record_limit"
         self._s = _Session(group_id, max_records, acknowledgement_mode == "explicit", strict)
+        self._push = SyncSocket(client.settings, f"{self._s.path}/consume") if push else None
+        self._credits, self._auto_renew = credits, auto_renew
 
     @property
     def member_id(self) -> str | None:
@@ -201,7 +217,19 @@ class ShareConsumer:
 
     def poll(self, timeout: float = 1.0) -> list[ShareRecord]:
         """Records acquired for this member (waiting up to ``timeout`` s for some)."""
-        return self._s.fetched(self._c.run(self._s.fetch_call(timeout)))
+        if self._push is None:
+            return self._s.fetched(self._c.run(self._s.fetch_call(timeout)))
+        self._s.ready()
+        push = self._push
+        if not push.open:
+            self._s.delivered.clear()  # a closed session's records were released
+            self._s.member_id = push.start(self._s.topics or [], self._credits, self._auto_renew)
+        acks = self._s.take_acks(implicit=True)
+        if acks:
+            push.send_acks(acks)
+        push.wait_records(timeout)
+        push.frames.take_failure()
+        return self._s.handed(push.frames.take(self._s.max_records))
 
     def acknowledge(self, record: ShareRecord, type: AckType = "accept") -> None:
         self._s.acknowledge(record, type)
@@ -223,14 +251,32 @@ class ShareConsumer:
     def commit_sync(self) -> None:
         """Send the acknowledgements now (implicit mode: with the last poll's records accepted)."""
         acks = self._s.take_acks(implicit=True)
-        if acks and self._s.member_id is not None:
+        if acks and self._push is not None and self._push.open:
+            raise_first(self._push.acknowledge(acks))
+        elif acks and self._s.member_id is not None:
             raise_first(self._c.run(self._s.ack_call(acks))["results"])
 
     def commit_async(self) -> None:
-        """Leave the acknowledgements for the next poll to carry (one request fewer)."""
+        """Leave the acknowledgements for the next poll to carry (one request fewer); in push
+        mode send them now, without waiting for their result."""
+        if self._push is not None and self._push.open:
+            acks = self._s.take_acks(implicit=True)
+            if acks:
+                self._push.send_acks(acks)
 
     def close(self) -> None:
-        """Release what this member still holds and leave the group."""
+        """Release what this member still holds and leave the group (push mode: apply the
+        acknowledgements made, then close the socket; the server releases the rest)."""
+        if self._push is not None:
+            try:
+                acks = self._s.take_acks(implicit=False)
+                if acks and self._push.open:
+                    raise_first(self._push.acknowledge(acks))
+            finally:
+                self._push.close()
+                self._s.member_id = None
+                self._s.delivered.clear()
+            return
         if self._s.member_id is None:
             return
         try:
@@ -258,12 +304,16 @@ class AsyncShareConsumer:
         max_records: int = 500,
         acknowledgement_mode: Literal["implicit", "explicit"] = "implicit",
         acquire_mode: Literal["batch_optimized", "record_limit"] = "batch_optimized",
+        push: bool = False,
+        credits: int = 100,
+        auto_renew: bool = False,
     ) -> None:
-        """``acquire_mode``: ``record_limit`` never acquires more than ``max_records`` a poll;
-        ``batch_optimized`` (Kafka's default) may take whole stored batches beyond it."""
+        """As ``ShareConsumer``'s."""
         self._c = client
         strict = acquire_mode == "record_limit"
         self._s = _Session(group_id, max_records, acknowledgement_mode == "explicit", strict)
+        self._push = AsyncSocket(client.settings, f"{self._s.path}/consume") if push else None
+        self._credits, self._auto_renew = credits, auto_renew
 
     @property
     def member_id(self) -> str | None:
@@ -273,7 +323,20 @@ class AsyncShareConsumer:
         self._s.subscribe(topics)
 
     async def poll(self, timeout: float = 1.0) -> list[ShareRecord]:
-        return self._s.fetched(await self._c.run(self._s.fetch_call(timeout)))
+        if self._push is None:
+            return self._s.fetched(await self._c.run(self._s.fetch_call(timeout)))
+        self._s.ready()
+        push = self._push
+        if not push.open:
+            self._s.delivered.clear()  # a closed session's records were released
+            topics = self._s.topics or []
+            self._s.member_id = await push.start(topics, self._credits, self._auto_renew)
+        acks = self._s.take_acks(implicit=True)
+        if acks:
+            await push.send_acks(acks)
+        await push.wait_records(timeout)
+        push.frames.take_failure()
+        return self._s.handed(push.frames.take(self._s.max_records))
 
     def acknowledge(self, record: ShareRecord, type: AckType = "accept") -> None:
         self._s.acknowledge(record, type)
@@ -291,13 +354,30 @@ class AsyncShareConsumer:
 
     async def commit_sync(self) -> None:
         acks = self._s.take_acks(implicit=True)
-        if acks and self._s.member_id is not None:
+        if acks and self._push is not None and self._push.open:
+            raise_first(await self._push.acknowledge(acks))
+        elif acks and self._s.member_id is not None:
             raise_first((await self._c.run(self._s.ack_call(acks)))["results"])
 
-    def commit_async(self) -> None:
-        """Leave the acknowledgements for the next poll to carry."""
+    async def commit_async(self) -> None:
+        """Leave the acknowledgements for the next poll to carry; in push mode send them now,
+        without waiting for their result."""
+        if self._push is not None and self._push.open:
+            acks = self._s.take_acks(implicit=True)
+            if acks:
+                await self._push.send_acks(acks)
 
     async def close(self) -> None:
+        if self._push is not None:
+            try:
+                acks = self._s.take_acks(implicit=False)
+                if acks and self._push.open:
+                    raise_first(await self._push.acknowledge(acks))
+            finally:
+                await self._push.close()
+                self._s.member_id = None
+                self._s.delivered.clear()
+            return
         if self._s.member_id is None:
             return
         try:

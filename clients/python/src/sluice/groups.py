@@ -1,4 +1,5 @@
-"""The consumer-group consumer (KIP-848's protocol over HTTP): ``Consumer`` for ``Sluice``.
+"""The consumer-group consumer (KIP-848's protocol over HTTP): ``Consumer`` for ``Sluice``,
+``AsyncConsumer`` for ``AsyncSluice``.
 
 ``subscribe(topics)`` joins the group; heartbeats go in the background at the interval the
 server asks for and bring the member's assignment. ``poll(timeout)`` reads the assigned
@@ -10,6 +11,7 @@ stale epoch is refused: the partitions may be another member's now); ``seek`` mo
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import threading
@@ -18,7 +20,7 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 from sluice._core import Call, as_object
-from sluice.client import Sluice
+from sluice.client import AsyncSluice, Sluice
 from sluice.errors import FencedMemberEpochError, SluiceError, UnknownMemberIdError, raise_first
 
 TopicPartition = tuple[str, int]
@@ -42,116 +44,67 @@ def _b(v: str | None) -> bytes | None:
     return None if v is None else base64.b64decode(v)
 
 
-class Consumer:
+class _Member:
+    """The member's state between requests, and the requests it makes; no I/O. Guarded by a
+    lock in the sync twin (heartbeats run in a thread); the async twin's single loop needs none."""
+
     def __init__(
-        self,
-        client: Sluice,
-        group_id: str,
-        *,
-        auto_offset_reset: Literal["earliest", "latest"] = "latest",
-        max_records: int = 500,
+        self, group_id: str, auto_offset_reset: Literal["earliest", "latest"], max_records: int
     ) -> None:
-        self._c = client
         self.group_id = group_id
-        self._path = f"/v1/groups/{quote(group_id, safe='')}"
+        self.path = f"/v1/groups/{quote(group_id, safe='')}"
         self.auto_offset_reset = auto_offset_reset
         self.max_records = max_records
-        self._lock = threading.Lock()
-        self._topics: list[str] = []
+        self.topics: list[str] = []
         self.member_id: str | None = None
         self.member_epoch = 0
-        self._assigned: set[TopicPartition] = set()
-        self._positions: dict[TopicPartition, int] = {}
-        self._interval = 1.0
-        self._stop = threading.Event()
-        self._beat: threading.Thread | None = None
-        self._next = 0  # round robin over the assignment
+        self.assigned: set[TopicPartition] = set()
+        self.positions: dict[TopicPartition, int] = {}
+        self.interval = 1.0
+        self.next = 0  # round robin over the assignment
 
-    # -- membership ---------------------------------------------------------------------------
+    def heartbeat_call(self) -> Call[dict[str, Any]]:
+        body: dict[str, Any] = {"member_epoch": self.member_epoch}
+        if self.member_epoch == 0:
+            body["subscribed_topics"] = self.topics
+        if self.member_id is not None:
+            body["member_id"] = self.member_id
+        body["owned_partitions"] = _by_topic(self.assigned)
+        return Call("POST", f"{self.path}/heartbeat", as_object, json=body)
 
-    def subscribe(self, topics: list[str]) -> None:
-        self._topics = list(topics)
-        self._heartbeat()
-        if self._beat is None:
-            self._beat = threading.Thread(target=self._beating, daemon=True, name="sluice-hb")
-            self._beat.start()
+    def rejoin(self) -> None:
+        """Fenced or forgotten: join again; what it had may be someone else's now."""
+        self.member_epoch = 0
+        self.assigned.clear()
 
-    def _heartbeat(self) -> None:
-        with self._lock:
-            body: dict[str, Any] = {"member_epoch": self.member_epoch}
-            if self.member_epoch == 0:
-                body["subscribed_topics"] = self._topics
-            if self.member_id is not None:
-                body["member_id"] = self.member_id
-            body["owned_partitions"] = _by_topic(self._assigned)
-        try:
-            answer = self._c.run(Call("POST", f"{self._path}/heartbeat", as_object, json=body))
-        except (FencedMemberEpochError, UnknownMemberIdError):
-            with self._lock:  # rejoin: what it had may be someone else's now
-                self.member_epoch = 0
-                self._assigned.clear()
-            return
-        with self._lock:
-            self.member_id = answer["member_id"]
-            self.member_epoch = answer["member_epoch"]
-            self._interval = answer["heartbeat_interval_ms"] / 1000
-            assigned = {(a["topic"], p) for a in answer["assignment"] for p in a["partitions"]}
-            for tp in self._assigned - assigned:
-                self._positions.pop(tp, None)
-            self._assigned = assigned
+    def beat(self, answer: dict[str, Any]) -> None:
+        self.member_id = answer["member_id"]
+        self.member_epoch = answer["member_epoch"]
+        self.interval = answer["heartbeat_interval_ms"] / 1000
+        assigned = {(a["topic"], p) for a in answer["assignment"] for p in a["partitions"]}
+        for tp in self.assigned - assigned:
+            self.positions.pop(tp, None)
+        self.assigned = assigned
 
-    def _beating(self) -> None:
-        while not self._stop.wait(self._interval):
-            try:
-                self._heartbeat()
-            except (SluiceError, OSError, Exception):
-                continue
+    def committed_call(self, topic: str) -> Call[dict[str, Any]]:
+        params = {"topic": topic}
+        return Call("GET", f"{self.path}/offsets", as_object, params=params, safe=True)
 
-    def assignment(self) -> set[TopicPartition]:
-        with self._lock:
-            return set(self._assigned)
-
-    # -- reading ------------------------------------------------------------------------------
-
-    def _position(self, tp: TopicPartition) -> int:
-        if tp not in self._positions:
-            topic, partition = tp
-            committed = self._c.run(
-                Call("GET", f"{self._path}/offsets", as_object, params={"topic": topic}, safe=True)
-            )
-            found = {o["partition"]: o["offset"] for o in committed["offsets"]}
-            offset = found.get(partition, -1)
-            if offset < 0:
-                at = "earliest" if self.auto_offset_reset == "earliest" else "latest"
-                path = f"/v1/topics/{quote(topic, safe='')}/partitions/{partition}/offsets"
-                offset = self._c.run(Call("GET", path, as_object, params={"at": at}, safe=True))[
-                    "offset"
-                ]
-            self._positions[tp] = offset
-        return self._positions[tp]
-
-    def poll(self, timeout: float = 1.0) -> list[ConsumerRecord]:
-        """Records of the assigned partitions from their positions (at most ``max_records``);
-        waits up to ``timeout`` s when none is there yet."""
-        with self._lock:
-            assigned = sorted(self._assigned)
-        if not assigned:
-            if timeout > 0:
-                self._stop.wait(min(timeout, self._interval))
-            return []
-        out: list[ConsumerRecord] = []
-        for i in range(len(assigned)):
-            tp = assigned[(self._next + i) % len(assigned)]
-            wait = timeout if i == len(assigned) - 1 and not out else 0
-            out += self._read(tp, wait)
-            if len(out) >= self.max_records:
-                break
-        self._next += 1
-        return out
-
-    def _read(self, tp: TopicPartition, wait: float) -> list[ConsumerRecord]:
+    def reset_call(self, tp: TopicPartition) -> Call[dict[str, Any]]:
         topic, partition = tp
-        offset = self._position(tp)
+        path = f"/v1/topics/{quote(topic, safe='')}/partitions/{partition}/offsets"
+        at = "earliest" if self.auto_offset_reset == "earliest" else "latest"
+        return Call("GET", path, as_object, params={"at": at}, safe=True)
+
+    def order(self) -> list[TopicPartition]:
+        """The assigned partitions, starting one further each poll."""
+        assigned = sorted(self.assigned)
+        self.next += 1
+        k = (self.next - 1) % len(assigned) if assigned else 0
+        return assigned[k:] + assigned[:k]
+
+    def read_call(self, tp: TopicPartition, offset: int, wait: float) -> Call[dict[str, Any]]:
+        topic, partition = tp
         path = f"/v1/topics/{quote(topic, safe='')}/partitions/{partition}/records"
         params = {
             "offset": offset,
@@ -159,11 +112,13 @@ class Consumer:
             "max_wait_ms": int(wait * 1000),
             "encoding": "base64",
         }
-        body = self._c.run(Call("GET", path, as_object, params=params, safe=True))
-        with self._lock:
-            if tp not in self._assigned:  # taken away meanwhile: not ours to hand out
-                return []
-            self._positions[tp] = body["next_offset"]
+        return Call("GET", path, as_object, params=params, safe=True)
+
+    def read(self, tp: TopicPartition, body: dict[str, Any]) -> list[ConsumerRecord]:
+        if tp not in self.assigned:  # taken away meanwhile: not ours to hand out
+            return []
+        self.positions[tp] = body["next_offset"]
+        topic, partition = tp
         return [
             ConsumerRecord(
                 topic,
@@ -177,9 +132,119 @@ class Consumer:
             for r in body["records"]
         ]
 
+    def commit_call(self) -> Call[dict[str, Any]] | None:
+        offsets = [
+            {"topic": t, "partition": p, "offset": o}
+            for (t, p), o in sorted(self.positions.items())
+            if (t, p) in self.assigned
+        ]
+        if not offsets:
+            return None
+        body = {"member_id": self.member_id, "member_epoch": self.member_epoch, "offsets": offsets}
+        return Call("POST", f"{self.path}/offsets", as_object, json=body)
+
+    def leave_call(self) -> Call[dict[str, Any]] | None:
+        if self.member_id is None:
+            return None
+        body = {"member_id": self.member_id, "member_epoch": -1}
+        self.member_id = None
+        return Call("POST", f"{self.path}/heartbeat", as_object, json=body)
+
+
+def _found(committed: dict[str, Any], partition: int) -> int:
+    found = {int(o["partition"]): int(o["offset"]) for o in committed["offsets"]}
+    return found.get(partition, -1)
+
+
+class Consumer:
+    def __init__(
+        self,
+        client: Sluice,
+        group_id: str,
+        *,
+        auto_offset_reset: Literal["earliest", "latest"] = "latest",
+        max_records: int = 500,
+    ) -> None:
+        self._c = client
+        self._m = _Member(group_id, auto_offset_reset, max_records)
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._beat: threading.Thread | None = None
+
+    @property
+    def group_id(self) -> str:
+        return self._m.group_id
+
+    @property
+    def member_id(self) -> str | None:
+        return self._m.member_id
+
+    @property
+    def member_epoch(self) -> int:
+        return self._m.member_epoch
+
+    # -- membership ---------------------------------------------------------------------------
+
+    def subscribe(self, topics: list[str]) -> None:
+        self._m.topics = list(topics)
+        self._heartbeat()
+        if self._beat is None:
+            self._beat = threading.Thread(target=self._beating, daemon=True, name="sluice-hb")
+            self._beat.start()
+
+    def _heartbeat(self) -> None:
+        with self._lock:
+            call = self._m.heartbeat_call()
+        try:
+            answer = self._c.run(call)
+        except (FencedMemberEpochError, UnknownMemberIdError):
+            with self._lock:
+                self._m.rejoin()
+            return
+        with self._lock:
+            self._m.beat(answer)
+
+    def _beating(self) -> None:
+        while not self._stop.wait(self._m.interval):
+            with contextlib.suppress(Exception):  # the next beat tries again
+                self._heartbeat()
+
+    def assignment(self) -> set[TopicPartition]:
+        with self._lock:
+            return set(self._m.assigned)
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def _position(self, tp: TopicPartition) -> int:
+        if tp not in self._m.positions:
+            offset = _found(self._c.run(self._m.committed_call(tp[0])), tp[1])
+            if offset < 0:
+                offset = int(self._c.run(self._m.reset_call(tp))["offset"])
+            self._m.positions[tp] = offset
+        return self._m.positions[tp]
+
+    def poll(self, timeout: float = 1.0) -> list[ConsumerRecord]:
+        """Records of the assigned partitions from their positions (at most ``max_records``);
+        waits up to ``timeout`` s when none is there yet."""
+        with self._lock:
+            order = self._m.order()
+        if not order:
+            if timeout > 0:
+                self._stop.wait(min(timeout, self._m.interval))
+            return []
+        out: list[ConsumerRecord] = []
+        for i, tp in enumerate(order):
+            wait = timeout if i == len(order) - 1 and not out else 0
+            body = self._c.run(self._m.read_call(tp, self._position(tp), wait))
+            with self._lock:
+                out += self._m.read(tp, body)
+            if len(out) >= self._m.max_records:
+                break
+        return out
+
     def seek(self, topic: str, partition: int, offset: int) -> None:
         with self._lock:
-            self._positions[(topic, partition)] = offset
+            self._m.positions[(topic, partition)] = offset
 
     def position(self, topic: str, partition: int) -> int:
         return self._position((topic, partition))
@@ -187,36 +252,127 @@ class Consumer:
     def commit(self) -> None:
         """Commit the positions of the assigned partitions (the next offsets to read)."""
         with self._lock:
-            offsets = [
-                {"topic": t, "partition": p, "offset": o}
-                for (t, p), o in sorted(self._positions.items())
-                if (t, p) in self._assigned
-            ]
-            body = {
-                "member_id": self.member_id,
-                "member_epoch": self.member_epoch,
-                "offsets": offsets,
-            }
-        if not offsets:
-            return
-        answer = self._c.run(Call("POST", f"{self._path}/offsets", as_object, json=body))
-        raise_first(answer["offsets"])
+            call = self._m.commit_call()
+        if call is not None:
+            raise_first(self._c.run(call)["offsets"])
 
     def close(self) -> None:
         self._stop.set()
         if self._beat is not None:
             self._beat.join(5)
-        if self.member_id is not None:
-            body = {"member_id": self.member_id, "member_epoch": -1}
+        call = self._m.leave_call()
+        if call is not None:
             with contextlib.suppress(SluiceError):  # gone already: nothing to leave
-                self._c.run(Call("POST", f"{self._path}/heartbeat", as_object, json=body))
-            self.member_id = None
+                self._c.run(call)
 
     def __enter__(self) -> Consumer:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class AsyncConsumer:
+    """``Consumer``'s twin for asyncio: heartbeats in a task of the running loop."""
+
+    def __init__(
+        self,
+        client: AsyncSluice,
+        group_id: str,
+        *,
+        auto_offset_reset: Literal["earliest", "latest"] = "latest",
+        max_records: int = 500,
+    ) -> None:
+        self._c = client
+        self._m = _Member(group_id, auto_offset_reset, max_records)
+        self._beat: asyncio.Task[None] | None = None
+        self._stopped = asyncio.Event()
+
+    @property
+    def group_id(self) -> str:
+        return self._m.group_id
+
+    @property
+    def member_id(self) -> str | None:
+        return self._m.member_id
+
+    @property
+    def member_epoch(self) -> int:
+        return self._m.member_epoch
+
+    async def subscribe(self, topics: list[str]) -> None:
+        self._m.topics = list(topics)
+        await self._heartbeat()
+        if self._beat is None:
+            self._beat = asyncio.get_running_loop().create_task(self._beating())
+
+    async def _heartbeat(self) -> None:
+        try:
+            self._m.beat(await self._c.run(self._m.heartbeat_call()))
+        except (FencedMemberEpochError, UnknownMemberIdError):
+            self._m.rejoin()
+
+    async def _beating(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self._m.interval):
+                    await self._stopped.wait()
+            if self._stopped.is_set():
+                return
+            with contextlib.suppress(Exception):  # the next beat tries again
+                await self._heartbeat()
+
+    def assignment(self) -> set[TopicPartition]:
+        return set(self._m.assigned)
+
+    async def _position(self, tp: TopicPartition) -> int:
+        if tp not in self._m.positions:
+            offset = _found(await self._c.run(self._m.committed_call(tp[0])), tp[1])
+            if offset < 0:
+                offset = int((await self._c.run(self._m.reset_call(tp)))["offset"])
+            self._m.positions[tp] = offset
+        return self._m.positions[tp]
+
+    async def poll(self, timeout: float = 1.0) -> list[ConsumerRecord]:
+        order = self._m.order()
+        if not order:
+            if timeout > 0:
+                await asyncio.sleep(min(timeout, self._m.interval))
+            return []
+        out: list[ConsumerRecord] = []
+        for i, tp in enumerate(order):
+            wait = timeout if i == len(order) - 1 and not out else 0
+            body = await self._c.run(self._m.read_call(tp, await self._position(tp), wait))
+            out += self._m.read(tp, body)
+            if len(out) >= self._m.max_records:
+                break
+        return out
+
+    def seek(self, topic: str, partition: int, offset: int) -> None:
+        self._m.positions[(topic, partition)] = offset
+
+    async def position(self, topic: str, partition: int) -> int:
+        return await self._position((topic, partition))
+
+    async def commit(self) -> None:
+        call = self._m.commit_call()
+        if call is not None:
+            raise_first((await self._c.run(call))["offsets"])
+
+    async def close(self) -> None:
+        self._stopped.set()
+        if self._beat is not None:
+            await self._beat
+        call = self._m.leave_call()
+        if call is not None:
+            with contextlib.suppress(SluiceError):
+                await self._c.run(call)
+
+    async def __aenter__(self) -> AsyncConsumer:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
 
 
 def _by_topic(tps: set[TopicPartition]) -> list[dict[str, Any]]:
