@@ -2,6 +2,7 @@
 names and methods; ``errors`` holds one exception class per error code of the server."""
 
 from sluice._batches import RecordMetadata
+from sluice._push import PushSessionEnded
 from sluice.client import AsyncSluice, Sluice
 from sluice.consumer import AsyncShareConsumer, ShareConsumer, ShareRecord
 from sluice.errors import SluiceError
@@ -19,6 +20,7 @@ __all__ = [
     "ConsumerRecord",
     "GroupMetadata",
     "Producer",
+    "PushSessionEnded",
     "RecordMetadata",
     "ShareConsumer",
     "ShareRecord",
