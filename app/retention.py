@@ -3,7 +3,7 @@
 Moving a log start is made durable first (the log-start file), then applied in memory, one
 move at a time per log; a failed write changes nothing. The sweep deletes whole sealed segments
 past their topic's retention time or size, or wholly below the log start, while no flush round
-runs (``Flusher.exclusive``); then it closes the sealed segments nobody read since the last one.
+runs (``Flusher.exclusive``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import logging
 from app.clock import Clock
 from app.errors import Conflict, ErrorCode
 from app.flusher import Flusher
-from app.storage.handles import SealedFiles
 from app.storage.log import PartitionLog
 from app.topics import TopicRegistry
 
@@ -23,15 +22,9 @@ log = logging.getLogger("sluice.retention")
 
 class Retention:
     def __init__(
-        self,
-        topics: TopicRegistry,
-        flusher: Flusher,
-        clock: Clock,
-        check_interval_ms: int,
-        files: SealedFiles | None = None,
+        self, topics: TopicRegistry, flusher: Flusher, clock: Clock, check_interval_ms: int
     ) -> None:
         self.topics = topics
-        self.files = files
         self.flusher = flusher
         self.clock = clock
         self.check_interval_ms = check_interval_ms
@@ -88,5 +81,3 @@ class Retention:
             n = await self.apply()
             if n:
                 log.info("retention deleted %d segments", n)
-            if self.files is not None:
-                self.files.close_idle()

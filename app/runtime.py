@@ -122,11 +122,7 @@ class Broker:
         )
         self.reads = Reads(self.topics, self.clock, self.metrics.records_out)
         self.retention = Retention(
-            self.topics,
-            self.flusher,
-            self.clock,
-            settings.retention_check_interval_ms,
-            self.log_manager.sealed_files,
+            self.topics, self.flusher, self.clock, settings.retention_check_interval_ms
         )
         self.feed = EventFeed(
             interval_ms=settings.events_interval_ms,

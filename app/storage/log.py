@@ -31,9 +31,9 @@ import logging
 import os
 import struct
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 import orjson
 
@@ -113,6 +113,25 @@ class ReadResult:
     batches: list[record.BatchHeader] = field(default_factory=list)
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _reading(
+    method: Callable[Concatenate[PartitionLog, P], R],
+) -> Callable[Concatenate[PartitionLog, P], R]:
+    """A read of the log's files: the sealed segments it opened close when it ends."""
+
+    def wrapper(partition_log: PartitionLog, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(partition_log, *args, **kwargs)
+        finally:
+            partition_log._files.done()
+
+    wrapper.__name__, wrapper.__doc__ = method.__name__, method.__doc__
+    return wrapper
+
+
 class PartitionLog:
     def __init__(
         self,
@@ -150,6 +169,7 @@ class PartitionLog:
 
     # -- opening and recovery -----------------------------------------------------------------
 
+    @_reading
     def _open(self, now_ms: int) -> None:
         for name in os.listdir(self.directory):
             if name.endswith(".tmp"):
@@ -537,6 +557,7 @@ class PartitionLog:
     def segment_for(self, offset: int) -> int:
         return max(bisect.bisect_right(self._bases, offset) - 1, 0)
 
+    @_reading
     def read(
         self,
         offset: int,
@@ -613,6 +634,7 @@ class PartitionLog:
                 break
         return result
 
+    @_reading
     def offset_for_timestamp(
         self, timestamp: int, upto: int | None = None
     ) -> tuple[int, int] | None:
@@ -636,6 +658,7 @@ class PartitionLog:
                         return r.offset, r.timestamp
         return None
 
+    @_reading
     def find_keyed_batch(self, start_offset: int, tag: int) -> record.BatchHeader | None:
         """The first keyed batch at or after ``start_offset`` whose tag is ``tag``."""
         self._online()
@@ -674,6 +697,7 @@ class PartitionLog:
         except OSError as exc:
             raise StorageError.of("writing the log start", exc) from exc
 
+    @_reading
     def deletable_segments(self, now_ms: int) -> list[Segment]:
         """Sealed segments below the log start, past retention time, or over retention bytes."""
         cfg = self.config

@@ -26,7 +26,7 @@ class LogManager:
         durable_reads: bool,
         producer_state: Callable[[], ProducerStateHook] | None = None,
         health: StorageHealth | None = None,
-        open_sealed_segments: int = 128,
+        open_sealed_segments: int = 16,
     ) -> None:
         self.root = root
         self.sealed_files = SealedFiles(open_sealed_segments)

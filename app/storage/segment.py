@@ -5,7 +5,7 @@ and may run in a thread while appends continue. Reads use ``os.pread`` and never
 position, so they are safe alongside appends.
 
 A segment that rolled over is sealed: once durable it closes its files, and a read opens the
-log again through the log's ``SealedFiles``, which bounds how many stay open.
+log again for as long as that read lasts (the log's ``SealedFiles``).
 """
 
 from __future__ import annotations

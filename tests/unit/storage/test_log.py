@@ -6,6 +6,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -207,15 +208,28 @@ def test_a_segment_sealed_during_its_flush_keeps_its_files_until_the_flush_ends(
     lg.close(clean=False)
 
 
+class WatchedFiles(SealedFiles):
+    """Notes the most sealed segments open at once, which a read ends before a test sees."""
+
+    most = 0
+
+    def opened(self, segment: Any) -> None:
+        super().opened(segment)
+        self.most = max(self.most, len(self))
+
+
 def test_files_stay_bounded_however_many_segments_a_log_has(tmp_path: Path) -> None:
-    files = SealedFiles(limit=2)
+    files = WatchedFiles(limit=2)
     lg = PartitionLog(str(tmp_path / "p"), CFG, durable_reads=False, files=files)
     written = fill(lg, 120, size=60)
     flush(lg)
     assert len(lg.segments) >= 10
+    whole = lg.read(0, 100_000, 10_000_000)  # one read across every segment
+    assert whole.records == written[: len(whole.records)] and len(whole.records) == len(written)
+    assert files.most == 2  # never more than the limit open at once, even within one read
     assert read_all(lg) == written
-    assert len(files) == 2 and files.opens >= len(lg.segments) - 1
-    assert len(open_files(tmp_path)) == 2 + 2  # the active log and index, two sealed logs
+    assert len(files) == 0 and files.opens >= len(lg.segments) - 1
+    assert len(open_files(tmp_path)) == 2  # the active log and index
     lg.close(clean=True)
     # opening it again keeps only the active segment's files, whatever it had to recover
     lg = PartitionLog(str(tmp_path / "p"), CFG, durable_reads=False, files=files)
@@ -230,19 +244,18 @@ def test_files_stay_bounded_however_many_segments_a_log_has(tmp_path: Path) -> N
     assert open_files(tmp_path) == []
 
 
-def test_sealed_segments_read_again_close_when_nobody_reads_them(tmp_path: Path) -> None:
+def test_a_reader_of_sealed_segments_holds_no_file_between_reads(tmp_path: Path) -> None:
     files = SealedFiles()
     lg = PartitionLog(str(tmp_path / "p"), CFG, durable_reads=False, files=files)
     written = fill(lg, 40, size=60)
     flush(lg)
-    assert read_all(lg) == written
-    assert len(files) == len(lg.segments) - 1
-    assert files.close_idle() == 0  # read since the last sweep
-    lg.read(lg.segments[1].base_offset, 1, 1000)  # one of them is read again
-    assert files.close_idle() == len(lg.segments) - 2
-    assert len(files) == 1
-    assert files.close_idle() == 1
-    assert len(open_files(tmp_path)) == 2  # the active segment's
+    opens = files.opens
+    offset = 0
+    while offset < lg.segments[-1].base_offset:  # a reader far behind, one page at a time
+        page = lg.read(offset, 5, 10_000)
+        assert len(open_files(tmp_path)) == 2 and len(files) == 0  # the active segment's
+        offset = page.next_offset
+    assert files.opens > opens  # each page opened the sealed segment it read
     assert read_all(lg) == written
     lg.close(clean=False)
 
