@@ -48,7 +48,13 @@ export class Batches {
     return batches;
   }
 
+  /** The request; when every record is in base64, so is the request (records leave out theirs). */
   static body(producerId, epoch, batches, transactionalId) {
+    const binary = batches.length > 0 && batches.every((b) => b.records.every((r) => r.encoding === "base64"));
+    const records = (b) =>
+      binary
+        ? b.records.map(({ encoding, ...rest }) => rest)
+        : b.records;
     const body = {
       producer_id: producerId,
       producer_epoch: epoch,
@@ -56,9 +62,10 @@ export class Batches {
         topic: b.topic,
         partition: b.partition,
         base_sequence: b.baseSequence,
-        records: b.records,
+        records: records(b),
       })),
     };
+    if (binary) body.encoding = "base64";
     if (transactionalId !== undefined) body.transactional_id = transactionalId;
     return body;
   }

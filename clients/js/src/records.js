@@ -6,7 +6,11 @@
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+// Node's Buffer where there is one (several times faster); atob and btoa elsewhere
+const NodeBuffer = globalThis.Buffer;
+
 export function toBase64(bytes) {
+  if (NodeBuffer) return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
   let binary = "";
   for (let i = 0; i < bytes.length; i += 0x8000) {
     binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
@@ -15,6 +19,10 @@ export function toBase64(bytes) {
 }
 
 export function fromBase64(text) {
+  if (NodeBuffer) {
+    const b = NodeBuffer.from(text, "base64");
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  }
   const binary = atob(text);
   const out = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);

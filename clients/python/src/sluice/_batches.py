@@ -8,9 +8,8 @@ very same batch and the server answers its original offsets instead of appending
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from sluice.errors import error_from
 
@@ -28,7 +27,8 @@ class RecordMetadata:
 def wire_record(
     value: Value, key: Value, headers: Headers, timestamp: int | None
 ) -> dict[str, Any]:
-    """A record as the wire takes it: text as utf8, bytes in base64 (the record's encoding)."""
+    """A record as the wire takes it: text as utf8, bytes in base64 (the record's encoding,
+    which ``Batches.body`` makes the request's when every record of it has it)."""
     binary = isinstance(value, bytes) or isinstance(key, bytes)
     pairs = list(headers.items()) if isinstance(headers, dict) else list(headers or ())
     binary = binary or any(isinstance(v, bytes) for _, v in pairs)
@@ -51,7 +51,12 @@ def wire_record(
     return out
 
 
-Done = Callable[[RecordMetadata | None, BaseException | None], None]
+class Settle(Protocol):
+    """Where a record's answer goes: an ``asyncio.Future`` or a ``concurrent.futures.Future``."""
+
+    def done(self) -> bool: ...
+    def set_result(self, result: RecordMetadata) -> None: ...
+    def set_exception(self, exception: BaseException) -> None: ...
 
 
 @dataclass(slots=True)
@@ -60,7 +65,7 @@ class _Batch:
     partition: int
     base_sequence: int
     records: list[dict[str, Any]]
-    done: list[Done]
+    done: list[Settle | None]
 
 
 class Batches:
@@ -68,12 +73,12 @@ class Batches:
 
     def __init__(self, max_batch: int) -> None:
         self.max_batch = max_batch
-        self.waiting: dict[tuple[str, int], list[tuple[dict[str, Any], Done]]] = {}
+        self.waiting: dict[tuple[str, int], list[tuple[dict[str, Any], Settle | None]]] = {}
         self.count = 0
         self.sequences: dict[tuple[str, int], int] = {}
         self.in_flight: list[_Batch] | None = None  # the request being sent, kept for retries
 
-    def add(self, topic: str, partition: int, record: dict[str, Any], done: Done) -> bool:
+    def add(self, topic: str, partition: int, record: dict[str, Any], done: Settle | None) -> bool:
         """Queue a record; True when a request should go now (``max_batch`` reached)."""
         self.waiting.setdefault((topic, partition), []).append((record, done))
         self.count += 1
@@ -106,6 +111,15 @@ class Batches:
 
     @staticmethod
     def body(pid: int, epoch: int, batches: list[_Batch], tid: str | None = None) -> dict[str, Any]:
+        """The request; when every record is in base64, so is the request (the records then
+        leave out their own ``encoding``: a smaller body, and less for the server to read)."""
+        binary = all(r.get("encoding") == "base64" for b in batches for r in b.records)
+
+        def records(b: _Batch) -> list[dict[str, Any]]:
+            if not binary:
+                return b.records
+            return [{k: v for k, v in r.items() if k != "encoding"} for r in b.records]
+
         body: dict[str, Any] = {
             "producer_id": pid,
             "producer_epoch": epoch,
@@ -114,11 +128,13 @@ class Batches:
                     "topic": b.topic,
                     "partition": b.partition,
                     "base_sequence": b.base_sequence,
-                    "records": b.records,
+                    "records": records(b),
                 }
                 for b in batches
             ],
         }
+        if binary and batches:
+            body["encoding"] = "base64"
         if tid is not None:
             body["transactional_id"] = tid
         return body
@@ -133,14 +149,14 @@ class Batches:
                 self.sequences[tp] = (b.base_sequence + len(b.records)) % 2**31
                 base = int(result["base_offset"])
                 for i, done in enumerate(b.done):
-                    done(RecordMetadata(b.topic, b.partition, base + i), None)
+                    if done is not None and not done.done():
+                        done.set_result(RecordMetadata(b.topic, b.partition, base + i))
             else:
-                failure = error_from(200, {"error": error})
-                for done in b.done:
-                    done(None, failure)
+                Batches.failed([b], error_from(200, {"error": error}))
 
     @staticmethod
     def failed(batches: list[_Batch], error: BaseException) -> None:
         for b in batches:
             for done in b.done:
-                done(None, error)
+                if done is not None and not done.done():
+                    done.set_exception(error)

@@ -7,6 +7,7 @@ schedule, for the same errors. Nothing here does I/O.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from collections.abc import Callable, Iterator
@@ -18,6 +19,32 @@ import httpx
 from sluice.errors import SluiceError, error_from, is_retriable
 
 DEFAULT_URL = "http://127.0.0.1:8080"
+
+
+def _std_encode(body: Any) -> bytes:
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+
+
+try:  # the ``fast`` extra: the same JSON, several times faster to write and read
+    import orjson
+
+    def encode(body: Any) -> bytes:
+        try:
+            return orjson.dumps(body)
+        except orjson.JSONEncodeError:  # an integer beyond 64 bits: the standard library's
+            return _std_encode(body)
+
+    def decode(data: bytes) -> Any:
+        return orjson.loads(data)
+
+except ImportError:  # pragma: no cover - the tests run with orjson installed
+    encode = _std_encode
+
+    def decode(data: bytes) -> Any:
+        return json.loads(data)
+
+
+JSON_HEADERS = {"content-type": "application/json"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +116,24 @@ def answer(call: Call[T], response: httpx.Response) -> T:
     """The result of a call from its answer; raises the error an error answer names."""
     if response.status_code >= 400:
         try:
-            body = response.json()
+            body = decode(response.content)
         except ValueError:
             body = None
         raise error_from(response.status_code, body)
     if response.status_code == 204 or not response.content:
         return call.read(None)
-    return call.read(response.json())
+    return call.read(decode(response.content))
+
+
+def request_args(call: Call[Any]) -> dict[str, Any]:
+    """httpx's arguments for ``call``: the body written once, by ``encode``."""
+    if call.json is None:
+        return {"params": call.params, "headers": call.headers}
+    return {
+        "content": encode(call.json),
+        "params": call.params,
+        "headers": {**JSON_HEADERS, **call.headers},
+    }
 
 
 def attempts(settings: Settings, call: Call[Any]) -> Iterator[float]:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Literal, Self, TypeVar
 
 import httpx
 
-from sluice._core import Call, Settings, answer, attempts, retry_after
+from sluice._core import Call, Settings, answer, attempts, request_args, retry_after
 
 if TYPE_CHECKING:
     from sluice.consumer import AsyncShareConsumer, ShareConsumer
@@ -56,9 +56,7 @@ class Sluice:
             if wait:
                 time.sleep(wait)
             try:
-                response = self._http.request(
-                    call.method, call.path, json=call.json, params=call.params, headers=call.headers
-                )
+                response = self._http.request(call.method, call.path, **request_args(call))
                 return answer(call, response)
             except Exception as exc:
                 least = retry_after(exc, call)
@@ -171,9 +169,7 @@ class AsyncSluice:
             if wait:
                 await asyncio.sleep(wait)
             try:
-                response = await self._http.request(
-                    call.method, call.path, json=call.json, params=call.params, headers=call.headers
-                )
+                response = await self._http.request(call.method, call.path, **request_args(call))
                 return answer(call, response)
             except Exception as exc:
                 least = retry_after(exc, call)

@@ -85,18 +85,10 @@ class Producer:
             described = self._c.run(calls.describe_topic(topic))
             self._routing.partitions[topic] = len(described["partitions"])
         future: concurrent.futures.Future[RecordMetadata] = concurrent.futures.Future()
-
-        def done(meta: RecordMetadata | None, error: BaseException | None) -> None:
-            if error is not None:
-                future.set_exception(error)
-            else:
-                assert meta is not None
-                future.set_result(meta)
-
         record = wire_record(value, key, headers, timestamp)
         with self._lock:
             p = self._routing.pick(topic, key, partition)
-            full = self._batches.add(topic, p, record, done)
+            full = self._batches.add(topic, p, record, future)
             if not full and self.linger > 0 and self._timer is None:
                 self._timer = threading.Timer(self.linger, self.flush)
                 self._timer.daemon = True
@@ -175,24 +167,13 @@ class AsyncProducer:
         if partition is None and topic not in self._routing.partitions:
             described = await self._c.run(calls.describe_topic(topic))
             self._routing.partitions[topic] = len(described["partitions"])
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[RecordMetadata] = loop.create_future()
-
-        def done(meta: RecordMetadata | None, error: BaseException | None) -> None:
-            if future.done():
-                return
-            if error is not None:
-                future.set_exception(error)
-            else:
-                assert meta is not None
-                future.set_result(meta)
-
+        future: asyncio.Future[RecordMetadata] = asyncio.get_running_loop().create_future()
         p = self._routing.pick(topic, key, partition)
-        full = self._batches.add(topic, p, wire_record(value, key, headers, timestamp), done)
+        full = self._batches.add(topic, p, wire_record(value, key, headers, timestamp), future)
         if full or self.linger <= 0:
             self._start()
         elif self._timer is None:
-            self._timer = loop.call_later(self.linger, self._start)
+            self._timer = asyncio.get_running_loop().call_later(self.linger, self._start)
         return future
 
     def _start(self) -> None:

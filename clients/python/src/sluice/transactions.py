@@ -97,9 +97,7 @@ class _Txn:
                 partition = partition_for_key(raw, n)
             else:  # one partition per topic and transaction, as Kafka's sticky partitioner
                 partition = self.sticky.setdefault(topic, random.randrange(n))
-        return self.batches.add(
-            topic, partition, wire_record(value, key, headers, timestamp), _ignore
-        )
+        return self.batches.add(topic, partition, wire_record(value, key, headers, timestamp), None)
 
     def produce_call(self) -> tuple[Call[dict[str, Any]], Any]:
         assert self.identity is not None
@@ -165,10 +163,6 @@ class _Txn:
         self.acks.clear()
         if answer is not None:
             self.took(answer)
-
-
-def _ignore(*_: object) -> None:
-    return None
 
 
 class TransactionalProducer:
