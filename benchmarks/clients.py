@@ -124,7 +124,7 @@ async def _w1_python(spec: Json, meter: u.Meter) -> Json:
                 await producer.send(topic, pool[(start + k) % len(pool)], partition=0)
                 for k in range(BATCH)
             ]
-            metas = await asyncio.gather(*futures)
+            metas = [await f for f in futures]  # each answered when its request is
             if [m.offset for m in metas] != list(range(metas[0].offset, metas[0].offset + BATCH)):
                 raise u.Broken("the producer answered offsets out of order")
 

@@ -177,7 +177,9 @@ class AsyncProducer:
         return future
 
     def _start(self) -> None:
-        self._timer = None
+        if self._timer is not None:
+            self._timer.cancel()  # full before the linger ended: the request goes now
+            self._timer = None
         task = asyncio.get_running_loop().create_task(self._send_one())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
