@@ -5,6 +5,7 @@ sync and async twins alike, and a produce whose answer is lost sent again withou
 from __future__ import annotations
 
 import asyncio
+import base64
 import importlib.util
 import subprocess
 import sys
@@ -218,3 +219,49 @@ def test_admin_of_groups_share_groups_and_transactions(server: ServerProcess) ->
         assert admin.describe_transaction("tx-admin")["state"] == "Empty"
         assert [t["transactional_id"] for t in admin.list_transactions()] == ["tx-admin"]
         assert admin.list_transactions("Ongoing") == []
+
+
+def test_bytes_and_text_in_one_request_each_keep_their_encoding(server: ServerProcess) -> None:
+    """A request of bytes only says base64 once; one that mixes text and bytes says it for
+    each record in bytes; both read back exactly."""
+    with sluice.Sluice(server.url) as client:
+        client.admin.create_topic("mixed")
+        with client.producer(linger=60, max_batch=1000) as producer:  # one request each
+            only_bytes = [
+                producer.send("mixed", bytes([i, 255 - i]), partition=0) for i in range(3)
+            ]
+            producer.flush()
+            mixed = [
+                producer.send("mixed", "text", partition=0),
+                producer.send("mixed", b"\x00\xff", partition=0, headers={"h": b"\x01"}),
+                producer.send("mixed", "more text", key="k", partition=0),
+            ]
+        assert [f.result().offset for f in only_bytes + mixed] == list(range(6))
+    r = httpx.get(
+        f"{server.url}/v1/topics/mixed/partitions/0/records",
+        params={"offset": 0, "encoding": "base64"},
+    )
+    values = [base64.b64decode(x["value"]) for x in r.json()["records"]]
+    expected = [bytes([0, 255]), bytes([1, 254]), bytes([2, 253]), b"text", b"\x00\xff"]
+    assert values == [*expected, b"more text"]
+    headers = r.json()["records"][4]["headers"]
+    assert [(h["key"], base64.b64decode(h["value"])) for h in headers] == [("h", b"\x01")]
+
+
+def test_the_request_body_says_base64_once_when_every_record_is_bytes() -> None:
+    from sluice._batches import Batches, wire_record
+
+    batches = Batches(10)
+    for v in (b"a", b"b"):
+        batches.add("t", 0, wire_record(v, None, None, None), None)
+    body = Batches.body(1, 0, batches.take())
+    assert body["encoding"] == "base64"
+    assert body["batches"][0]["records"] == [{"value": "YQ=="}, {"value": "Yg=="}]
+    batches.add("t", 0, wire_record(b"a", None, None, None), None)
+    batches.add("t", 0, wire_record("text", None, None, None), None)
+    body = Batches.body(1, 0, batches.take())
+    assert "encoding" not in body
+    assert body["batches"][0]["records"] == [
+        {"value": "YQ==", "encoding": "base64"},
+        {"value": "text"},
+    ]

@@ -7,9 +7,9 @@ very same batch and the server answers its original offsets instead of appending
 
 from __future__ import annotations
 
-import base64
+from binascii import b2a_base64
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from sluice.errors import error_from
 
@@ -17,8 +17,9 @@ Value = str | bytes | None
 Headers = list[tuple[str, Value]] | dict[str, Value] | None
 
 
-@dataclass(frozen=True, slots=True)
-class RecordMetadata:
+class RecordMetadata(NamedTuple):
+    """Where a produced record was stored."""
+
     topic: str
     partition: int
     offset: int
@@ -26,22 +27,28 @@ class RecordMetadata:
 
 def wire_record(
     value: Value, key: Value, headers: Headers, timestamp: int | None
-) -> dict[str, Any]:
-    """A record as the wire takes it: text as utf8, bytes in base64 (the record's encoding,
-    which ``Batches.body`` makes the request's when every record of it has it)."""
+) -> tuple[dict[str, Any], bool]:
+    """A record as the wire takes it, and whether it is in base64: text goes as utf8, and a
+    record with bytes anywhere goes in base64 (``Batches.body`` says so for the request when
+    every record of it is, else for each such record)."""
     if key is None and headers is None and timestamp is None:  # the common case, quickly
         if isinstance(value, bytes):
-            return {"value": base64.b64encode(value).decode("ascii"), "encoding": "base64"}
-        return {"value": value}
-    binary = isinstance(value, bytes) or isinstance(key, bytes)
+            return {"value": b2a_base64(value, newline=False).decode("ascii")}, True
+        return {"value": value}, False
     pairs = list(headers.items()) if isinstance(headers, dict) else list(headers or ())
-    binary = binary or any(isinstance(v, bytes) for _, v in pairs)
+    binary = (
+        isinstance(value, bytes)
+        or isinstance(key, bytes)
+        or any(isinstance(v, bytes) for _, v in pairs)
+    )
 
     def show(v: Value) -> str | None:
         if v is None:
             return None
+        if not binary:
+            return v  # type: ignore[return-value]
         raw = v if isinstance(v, bytes) else v.encode()
-        return base64.b64encode(raw).decode("ascii") if binary else v  # type: ignore[return-value]
+        return b2a_base64(raw, newline=False).decode("ascii")
 
     out: dict[str, Any] = {"value": show(value)}
     if key is not None:
@@ -50,9 +57,7 @@ def wire_record(
         out["headers"] = [{"key": k, "value": show(v)} for k, v in pairs]
     if timestamp is not None:
         out["timestamp"] = timestamp
-    if binary:
-        out["encoding"] = "base64"
-    return out
+    return out, binary
 
 
 class Settle(Protocol):
@@ -69,6 +74,7 @@ class _Batch:
     partition: int
     base_sequence: int
     records: list[dict[str, Any]]
+    binary: list[bool]
     done: list[Settle | None]
 
 
@@ -77,14 +83,21 @@ class Batches:
 
     def __init__(self, max_batch: int) -> None:
         self.max_batch = max_batch
-        self.waiting: dict[tuple[str, int], list[tuple[dict[str, Any], Settle | None]]] = {}
+        self.waiting: dict[tuple[str, int], list[tuple[dict[str, Any], bool, Settle | None]]] = {}
         self.count = 0
         self.sequences: dict[tuple[str, int], int] = {}
         self.in_flight: list[_Batch] | None = None  # the request being sent, kept for retries
 
-    def add(self, topic: str, partition: int, record: dict[str, Any], done: Settle | None) -> bool:
-        """Queue a record; True when a request should go now (``max_batch`` reached)."""
-        self.waiting.setdefault((topic, partition), []).append((record, done))
+    def add(
+        self,
+        topic: str,
+        partition: int,
+        record: tuple[dict[str, Any], bool],
+        done: Settle | None,
+    ) -> bool:
+        """Queue a record (as ``wire_record`` answers it); True when a request should go now
+        (``max_batch`` reached)."""
+        self.waiting.setdefault((topic, partition), []).append((record[0], record[1], done))
         self.count += 1
         return self.count >= self.max_batch
 
@@ -107,22 +120,26 @@ class Batches:
                     tp[0],
                     tp[1],
                     self.sequences.get(tp, 0),
-                    [r for r, _ in now],
-                    [d for _, d in now],
+                    [r for r, _, _ in now],
+                    [b for _, b, _ in now],
+                    [d for _, _, d in now],
                 )
             )
         return batches
 
     @staticmethod
     def body(pid: int, epoch: int, batches: list[_Batch], tid: str | None = None) -> dict[str, Any]:
-        """The request; when every record is in base64, so is the request (the records then
-        leave out their own ``encoding``: a smaller body, and less for the server to read)."""
-        binary = all(r.get("encoding") == "base64" for b in batches for r in b.records)
+        """The request; when every record is in base64 the request says so once, else each
+        record in base64 says so itself."""
+        every = all(all(b.binary) for b in batches)
 
         def records(b: _Batch) -> list[dict[str, Any]]:
-            if not binary:
+            if every or not any(b.binary):
                 return b.records
-            return [{k: v for k, v in r.items() if k != "encoding"} for r in b.records]
+            return [
+                {**r, "encoding": "base64"} if x else r
+                for r, x in zip(b.records, b.binary, strict=True)
+            ]
 
         body: dict[str, Any] = {
             "producer_id": pid,
@@ -137,7 +154,7 @@ class Batches:
                 for b in batches
             ],
         }
-        if binary and batches:
+        if every and batches:
             body["encoding"] = "base64"
         if tid is not None:
             body["transactional_id"] = tid

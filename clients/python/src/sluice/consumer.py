@@ -13,8 +13,8 @@ member alive: poll more often than the group's session timeout.
 
 from __future__ import annotations
 
-import base64
 import contextlib
+from binascii import a2b_base64
 from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import quote
@@ -44,20 +44,49 @@ class ShareRecord:
 
 
 def _bytes(v: str | None) -> bytes | None:
-    return None if v is None else base64.b64decode(v)
+    return None if v is None else a2b_base64(v)
 
 
 def _record(raw: dict[str, Any]) -> ShareRecord:
+    key, value, headers = raw.get("key"), raw.get("value"), raw.get("headers")
     return ShareRecord(
         raw["topic"],
         raw["partition"],
         raw["offset"],
-        _bytes(raw.get("key")),
-        _bytes(raw.get("value")),
-        tuple((h["key"], _bytes(h.get("value"))) for h in raw.get("headers") or ()),
+        None if key is None else a2b_base64(key),
+        None if value is None else a2b_base64(value),
+        tuple((h["key"], _bytes(h.get("value"))) for h in headers) if headers else (),
         raw["timestamp"],
         raw["delivery_count"],
     )
+
+
+def _merged(pairs: list[tuple[ShareRecord, AckType]]) -> list[dict[str, Any]] | None:
+    """Ranges of ``pairs`` in one pass, when they come as a fetch hands them out: each
+    partition's records together and ascending, none twice. None when they do not."""
+    acks: list[dict[str, Any]] = []
+    done: set[tuple[str, int]] = set()
+    last: dict[str, Any] | None = None
+    for r, kind in pairs:
+        if last is not None and last["partition"] == r.partition and last["topic"] == r.topic:
+            if r.offset <= last["last_offset"]:
+                return None  # repeated or out of order: the general way
+            if r.offset == last["last_offset"] + 1 and last["type"] == kind:
+                last["last_offset"] = r.offset
+                continue
+        elif (r.topic, r.partition) in done:
+            return None  # a partition seen before comes again
+        else:
+            done.add((r.topic, r.partition))
+        last = {
+            "topic": r.topic,
+            "partition": r.partition,
+            "first_offset": r.offset,
+            "last_offset": r.offset,
+            "type": kind,
+        }
+        acks.append(last)
+    return acks
 
 
 class _Session:
@@ -91,6 +120,10 @@ class _Session:
         if implicit and not self.explicit:
             self.pending.extend((r, "accept") for r in self.delivered.values())
             self.delivered.clear()
+        quick = _merged(self.pending)
+        if quick is not None:
+            self.pending.clear()
+            return quick
         # the last acknowledgement of a record wins (a renew, then an accept: the accept)
         last_of = {(r.topic, r.partition, r.offset): (r, kind) for r, kind in self.pending}
         acks: list[dict[str, Any]] = []

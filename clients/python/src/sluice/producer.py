@@ -152,6 +152,7 @@ class AsyncProducer:
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._identity: tuple[int, int] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def send(
         self,
@@ -167,13 +168,15 @@ class AsyncProducer:
         if partition is None and topic not in self._routing.partitions:
             described = await self._c.run(calls.describe_topic(topic))
             self._routing.partitions[topic] = len(described["partitions"])
-        future: asyncio.Future[RecordMetadata] = asyncio.get_running_loop().create_future()
+        loop = self._loop or asyncio.get_running_loop()
+        self._loop = loop
+        future: asyncio.Future[RecordMetadata] = loop.create_future()
         p = self._routing.pick(topic, key, partition)
         full = self._batches.add(topic, p, wire_record(value, key, headers, timestamp), future)
         if full or self.linger <= 0:
             self._start()
         elif self._timer is None:
-            self._timer = asyncio.get_running_loop().call_later(self.linger, self._start)
+            self._timer = loop.call_later(self.linger, self._start)
         return future
 
     def _start(self) -> None:
