@@ -40,8 +40,8 @@ test-fast: $(STAMP)
 	$(PY) -m pytest -m "not slow"
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff format --check app tests benchmarks clients/python
-	$(VENV)/bin/ruff check app tests benchmarks clients/python
+	$(VENV)/bin/ruff format --check app tests benchmarks clients/python clients/js/gen_errors.py
+	$(VENV)/bin/ruff check app tests benchmarks clients/python clients/js/gen_errors.py
 	$(VENV)/bin/mypy
 	$(VENV)/bin/mypy clients/python/src
 	@for f in clients/js/src/*.js clients/js/test/*.js; do node --check $$f || exit 1; done

@@ -9,24 +9,26 @@ Python client has them. A test regenerates both files and compares.
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
+from types import ModuleType
 
-STATUS_CLASSES = {
-    400: "BadRequestError",
-    401: "AuthenticationError",
-    403: "AuthorizationError",
-    404: "NotFoundError",
-    405: "MethodNotAllowedError",
-    408: "RequestTimeoutError",
-    409: "ConflictError",
-    413: "TooLargeError",
-    429: "ThrottledError",
-    431: "HeadersTooLargeError",
-    500: "InternalServerError",
-    503: "UnavailableError",
-    507: "StorageError",
-}
+
+def _python_generator() -> ModuleType:
+    """The Python client's generator: its class of each HTTP status and its class names are
+    the JavaScript client's too."""
+    path = Path(__file__).resolve().parents[1] / "python" / "gen_errors.py"
+    spec = importlib.util.spec_from_file_location("python_gen_errors", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_PY = _python_generator()
+STATUS_CLASSES: dict[int, str] = _PY.STATUS_CLASSES
+class_name = _PY.class_name
 
 JS_HEAD = """\
 // The errors of the Sluice client: one class per error code of the server, generated from its
@@ -91,7 +93,8 @@ export function errorFrom(status, body) {
 /** Throws the first error of an answer's per-item results (items with an `error`). */
 export function throwFirst(items) {
   for (const item of items ?? []) {
-    if (item.error !== null && item.error !== undefined) throw errorFrom(200, { error: item.error });
+    const error = item.error;
+    if (error !== null && error !== undefined) throw errorFrom(200, { error });
   }
 }
 """
@@ -137,10 +140,6 @@ export function throwFirst(items: Iterable<{ error?: unknown }> | null | undefin
 """
 
 
-def class_name(code: str) -> str:
-    return "".join(part.capitalize() for part in code.split("_")) + "Error"
-
-
 def render() -> tuple[str, str]:
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
     from app.errors import ErrorCode
@@ -162,7 +161,9 @@ def render() -> tuple[str, str]:
     for status, name in STATUS_CLASSES.items():
         own = same_name.get(name)
         body = statics(own) if own is not None and own.value.status == status else ""
-        js.append(f"\nexport class {name} extends SluiceError {{\n  static status = {status};\n{body}}}\n")
+        js.append(
+            f"\nexport class {name} extends SluiceError {{\n  static status = {status};\n{body}}}\n"
+        )
         dts.append(f"export class {name} extends SluiceError {{}}\n")
     names = []
     for code in ErrorCode:

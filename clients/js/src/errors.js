@@ -481,6 +481,7 @@ export function errorFrom(status, body) {
 /** Throws the first error of an answer's per-item results (items with an `error`). */
 export function throwFirst(items) {
   for (const item of items ?? []) {
-    if (item.error !== null && item.error !== undefined) throw errorFrom(200, { error: item.error });
+    const error = item.error;
+    if (error !== null && error !== undefined) throw errorFrom(200, { error });
   }
 }
