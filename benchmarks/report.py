@@ -442,6 +442,36 @@ ROWS: list[Row] = [
         _users_w4("multi"),
         _users_w4_targets("multi", [{"goal": ">= 500", "unit": "transactions/s"}]),
     ),
+    Row(
+        "clients",
+        lambda d: (
+            "W1 through the clients, against the same requests written by hand (httpx on uvloop) "
+            "in the same run: Python async client / JavaScript client in Node"
+        ),
+        lambda d: (
+            f"{sig(median(d, 'w1_python_ratio_to_raw'), 2)} / "
+            f"{sig(median(d, 'w1_js_ratio_to_raw'), 2)} of raw "
+            f"({sig(median(d, 'w1_python_records_per_s'), 3)} / "
+            f"{sig(median(d, 'w1_js_records_per_s'), 3)} against "
+            f"{sig(median(d, 'w1_raw_records_per_s'), 3)} records/s)"
+        ),
+        lambda d: targets(d, "W1 Python async client"),
+    ),
+    Row(
+        "clients",
+        lambda d: (
+            "W2 through the clients (4 share consumers: poll, then commit), against fetch then "
+            "acknowledge by hand in the same run: Python async client / JavaScript client"
+        ),
+        lambda d: (
+            f"{sig(median(d, 'w2_python_ratio_to_raw'), 2)} / "
+            f"{sig(median(d, 'w2_js_ratio_to_raw'), 2)} of raw "
+            f"({sig(median(d, 'w2_python_records_per_s'), 3)} / "
+            f"{sig(median(d, 'w2_js_records_per_s'), 3)} against "
+            f"{sig(median(d, 'w2_raw_records_per_s'), 3)} records/s)"
+        ),
+        lambda d: targets(d, "W2 Python async client"),
+    ),
 ]
 
 
