@@ -265,3 +265,68 @@ def test_the_request_body_says_base64_once_when_every_record_is_bytes() -> None:
         {"value": "YQ==", "encoding": "base64"},
         {"value": "text"},
     ]
+
+
+def test_dead_letters_are_listed_and_redriven_once(server: ServerProcess) -> None:
+    """Rejected records land in the group's dead-letter topic; the admin lists them with their
+    source and reason, and a redrive sent twice puts each back once, without the dlq headers."""
+    url = server.url
+    with sluice.Sluice(url) as client:
+        admin = client.admin
+        admin.create_topic("orders")
+        admin.create_topic("orders-dlq")
+        admin.alter_share_group_config(
+            "billing", {"auto_offset_reset": "earliest", "dead_letter_topic": "orders-dlq"}
+        )
+        with client.producer(linger=0) as producer:
+            for i in range(3):
+                producer.send("orders", f"o{i}", partition=0, headers={"trace": f"t{i}"})
+        consumer = client.share_consumer("billing", acknowledgement_mode="explicit")
+        consumer.subscribe(["orders"])
+        records = consumer.poll(2.0)
+        assert [r.text() for r in records] == ["o0", "o1", "o2"]
+        for r in records:
+            consumer.acknowledge(r, "reject" if r.text() in ("o0", "o2") else "accept")
+        consumer.commit_sync()
+        consumer.close()
+        letters = admin.dead_letters("billing")
+        assert [(x.source_topic, x.source_partition, x.source_offset) for x in letters] == [
+            ("orders", 0, 0),
+            ("orders", 0, 2),
+        ]
+        assert {(x.group, x.reason, x.delivery_count) for x in letters} == {
+            ("billing", "rejected", 1)
+        }
+        assert [x.value for x in letters] == [b"o0", b"o2"]
+        assert [x.headers for x in letters] == [(("trace", b"t0"),), (("trace", b"t2"),)]
+        first = admin.redrive(letters[0])
+        again = admin.redrive(letters[0])  # a retry, or a second click: stored once
+        admin.redrive(letters[1])
+        assert first == again
+        back = _read(url, "orders", 0)[3:]
+        assert [(r["value"], r["headers"]) for r in back] == [
+            ("o0", [{"key": "trace", "value": "t0"}]),
+            ("o2", [{"key": "trace", "value": "t2"}]),
+        ]
+        admin.alter_share_group_config("no-dlq", {"auto_offset_reset": "earliest"})
+        assert admin.dead_letters("no-dlq") == []  # a group without a dead-letter topic
+
+
+def test_an_empty_groups_offsets_are_set_by_the_admin(server: ServerProcess) -> None:
+    with sluice.Sluice(server.url) as client:
+        client.admin.create_topic("events", 2)
+        client.admin.commit_group_offsets(
+            "reporting",
+            [
+                {"topic": "events", "partition": 0, "offset": 0},
+                {"topic": "events", "partition": 1, "offset": 0},
+            ],
+        )
+        offsets = client.admin.group_offsets("reporting")
+        assert [(o["partition"], o["offset"]) for o in offsets] == [(0, 0), (1, 0)]
+        with client.consumer("reporting") as member:
+            member.subscribe(["events"])
+            with pytest.raises(errors.UnknownMemberIdError):  # not while it has a member
+                client.admin.commit_group_offsets(
+                    "reporting", [{"topic": "events", "partition": 0, "offset": 5}]
+                )

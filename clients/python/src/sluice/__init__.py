@@ -3,6 +3,7 @@ names and methods; ``errors`` holds one exception class per error code of the se
 
 from sluice._batches import RecordMetadata
 from sluice._push import PushSessionEnded
+from sluice.admin import DeadLetter
 from sluice.client import AsyncSluice, Sluice
 from sluice.consumer import AsyncShareConsumer, ShareConsumer, ShareRecord
 from sluice.errors import SluiceError
@@ -18,6 +19,7 @@ __all__ = [
     "AsyncTransactionalProducer",
     "Consumer",
     "ConsumerRecord",
+    "DeadLetter",
     "GroupMetadata",
     "Producer",
     "PushSessionEnded",
