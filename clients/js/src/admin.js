@@ -1,6 +1,7 @@
 // Admin: topics, consumer groups, share groups (with their dead letters) and transactions.
 // Each method is one documented endpoint (docs/api.md); lists answer arrays, describes objects.
 
+import { throwFirst } from "./errors.js";
 import { Record, toBase64 } from "./records.js";
 
 const enc = encodeURIComponent;
@@ -91,6 +92,13 @@ export class Admin {
   async groupOffsets(groupId, topic) {
     const answer = await this.#get(`/v1/groups/${enc(groupId)}/offsets`, { topic });
     return answer.offsets;
+  }
+
+  /** Set an empty group's offsets ({topic, partition, offset} each), as an admin (epoch -1). */
+  async commitGroupOffsets(groupId, offsets) {
+    const body = { member_id: null, member_epoch: -1, offsets };
+    const answer = await this.client.request("POST", `/v1/groups/${enc(groupId)}/offsets`, { body });
+    throwFirst(answer.offsets);
   }
 
   deleteGroup(groupId) {

@@ -181,6 +181,7 @@ export class Admin {
   listGroups(): Promise<any[]>;
   describeGroup(groupId: string): Promise<any>;
   groupOffsets(groupId: string, topic?: string): Promise<any[]>;
+  commitGroupOffsets(groupId: string, offsets: Array<{ topic: string; partition: number; offset: number }>): Promise<void>;
   deleteGroup(groupId: string): Promise<void>;
   listShareGroups(): Promise<any[]>;
   describeShareGroup(groupId: string): Promise<any>;
