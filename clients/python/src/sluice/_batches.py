@@ -141,21 +141,18 @@ class Batches:
                 for r, x in zip(b.records, b.binary, strict=True)
             ]
 
-        body: dict[str, Any] = {
-            "producer_id": pid,
-            "producer_epoch": epoch,
-            "batches": [
-                {
-                    "topic": b.topic,
-                    "partition": b.partition,
-                    "base_sequence": b.base_sequence,
-                    "records": records(b),
-                }
-                for b in batches
-            ],
-        }
+        body: dict[str, Any] = {"producer_id": pid, "producer_epoch": epoch}
         if every and batches:
-            body["encoding"] = "base64"
+            body["encoding"] = "base64"  # before the records: a reader knows it when it meets them
+        body["batches"] = [
+            {
+                "topic": b.topic,
+                "partition": b.partition,
+                "base_sequence": b.base_sequence,
+                "records": records(b),
+            }
+            for b in batches
+        ]
         if tid is not None:
             body["transactional_id"] = tid
         return body
