@@ -449,8 +449,8 @@ ROWS: list[Row] = [
             "in the same run: Python async client / JavaScript client in Node"
         ),
         lambda d: (
-            f"{sig(median(d, 'w1_python_ratio_to_raw'), 2)} / "
-            f"{sig(median(d, 'w1_js_ratio_to_raw'), 2)} of raw "
+            f"{sig(median(d, 'w1_python_ratio_to_raw'), 3)} / "
+            f"{sig(median(d, 'w1_js_ratio_to_raw'), 3)} of raw "
             f"({sig(median(d, 'w1_python_records_per_s'), 3)} / "
             f"{sig(median(d, 'w1_js_records_per_s'), 3)} against "
             f"{sig(median(d, 'w1_raw_records_per_s'), 3)} records/s)"
@@ -464,8 +464,8 @@ ROWS: list[Row] = [
             "acknowledge by hand in the same run: Python async client / JavaScript client"
         ),
         lambda d: (
-            f"{sig(median(d, 'w2_python_ratio_to_raw'), 2)} / "
-            f"{sig(median(d, 'w2_js_ratio_to_raw'), 2)} of raw "
+            f"{sig(median(d, 'w2_python_ratio_to_raw'), 3)} / "
+            f"{sig(median(d, 'w2_js_ratio_to_raw'), 3)} of raw "
             f"({sig(median(d, 'w2_python_records_per_s'), 3)} / "
             f"{sig(median(d, 'w2_js_records_per_s'), 3)} against "
             f"{sig(median(d, 'w2_raw_records_per_s'), 3)} records/s)"
