@@ -39,6 +39,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
@@ -65,11 +66,27 @@ def _values(count: int) -> list[bytes]:
 # -- the client process: raw and Python forms ----------------------------------------------------
 
 
+async def _sequential(
+    spec: Json, meter: u.Meter, send: Callable[[str, int], Awaitable[None]]
+) -> list[float]:
+    """W1's loop: warm-up requests, then ``records`` in requests of 100, each sent when the
+    previous answered, timed; answers each request's milliseconds."""
+    latencies: list[float] = []
+    for i in range(spec["warmup_requests"]):
+        await send(spec["warmup_topic"], i * BATCH)
+    meter.begin()
+    for sent in range(0, spec["records"], BATCH):
+        t0 = time.perf_counter()
+        await send(spec["topic"], sent)
+        latencies.append((time.perf_counter() - t0) * 1000.0)
+    meter.end()
+    return latencies
+
+
 async def _w1_raw(spec: Json, meter: u.Meter) -> Json:
     """The idempotent producer's requests, written by hand."""
     pool = _values(997)
     total = spec["records"]
-    latencies: list[float] = []
     async with u._client(spec) as c:
         ident = await u._ok(c, "/v1/producers", {})
         pid, epoch = ident["producer_id"], ident["producer_epoch"]
@@ -99,14 +116,7 @@ async def _w1_raw(spec: Json, meter: u.Meter) -> Json:
                 raise u.Broken(f"produce refused: {result['error']}")
             sequences[topic] += BATCH
 
-        for i in range(spec["warmup_requests"]):
-            await send(spec["warmup_topic"], i * BATCH)
-        meter.begin()
-        for sent in range(0, total, BATCH):
-            t0 = time.perf_counter()
-            await send(spec["topic"], sent)
-            latencies.append((time.perf_counter() - t0) * 1000.0)
-        meter.end()
+        latencies = await _sequential(spec, meter, send)
     return {**meter.report(total), "request_ms": h.latency_summary(latencies)}
 
 
@@ -115,7 +125,6 @@ async def _w1_python(spec: Json, meter: u.Meter) -> Json:
 
     pool = _values(997)
     total = spec["records"]
-    latencies: list[float] = []
     async with sluice.AsyncSluice(spec["url"]) as client:
         producer = client.producer(max_batch=BATCH, linger=0.005)
 
@@ -128,14 +137,7 @@ async def _w1_python(spec: Json, meter: u.Meter) -> Json:
             if [m.offset for m in metas] != list(range(metas[0].offset, metas[0].offset + BATCH)):
                 raise u.Broken("the producer answered offsets out of order")
 
-        for i in range(spec["warmup_requests"]):
-            await send(spec["warmup_topic"], i * BATCH)
-        meter.begin()
-        for sent in range(0, total, BATCH):
-            t0 = time.perf_counter()
-            await send(spec["topic"], sent)
-            latencies.append((time.perf_counter() - t0) * 1000.0)
-        meter.end()
+        latencies = await _sequential(spec, meter, send)
         await producer.aclose()
     return {**meter.report(total), "request_ms": h.latency_summary(latencies)}
 
