@@ -186,6 +186,11 @@ class _Session:
                 "explicit acknowledgement: acknowledge every record of the last poll first"
             )
 
+    def ended(self) -> None:
+        """The push session is over: the server released what it held, the member left."""
+        self.member_id = None
+        self.delivered.clear()
+
     def settle(self, record: ShareRecord) -> None:
         """Acknowledged elsewhere (in a transaction that committed): no longer held."""
         self.delivered.pop((record.topic, record.partition, record.offset), None)
@@ -255,7 +260,7 @@ class ShareConsumer:
         self._s.ready()
         push = self._push
         if not push.open:
-            self._s.delivered.clear()  # a closed session's records were released
+            self._s.ended()  # a closed push session's records were released
             self._s.member_id = push.start(self._s.topics or [], self._credits, self._auto_renew)
         acks = self._s.take_acks(implicit=True)
         if acks:
@@ -307,8 +312,7 @@ class ShareConsumer:
                     raise_first(self._push.acknowledge(acks))
             finally:
                 self._push.close()
-                self._s.member_id = None
-                self._s.delivered.clear()
+                self._s.ended()
             return
         if self._s.member_id is None:
             return
@@ -361,7 +365,7 @@ class AsyncShareConsumer:
         self._s.ready()
         push = self._push
         if not push.open:
-            self._s.delivered.clear()  # a closed session's records were released
+            self._s.ended()  # a closed push session's records were released
             topics = self._s.topics or []
             self._s.member_id = await push.start(topics, self._credits, self._auto_renew)
         acks = self._s.take_acks(implicit=True)
@@ -408,8 +412,7 @@ class AsyncShareConsumer:
                     raise_first(await self._push.acknowledge(acks))
             finally:
                 await self._push.close()
-                self._s.member_id = None
-                self._s.delivered.clear()
+                self._s.ended()
             return
         if self._s.member_id is None:
             return
