@@ -184,6 +184,12 @@ CREATE TABLE transactions (
     updated_ms        INTEGER NOT NULL
 , share_groups TEXT NOT NULL DEFAULT '[]');
 
+CREATE TABLE txn_commit_keys (
+    key                TEXT    PRIMARY KEY,
+    transactional_ids  TEXT    NOT NULL,
+    committed_ms       INTEGER NOT NULL
+) WITHOUT ROWID;
+
 CREATE UNIQUE INDEX consumer_group_members_instance
     ON consumer_group_members (group_id, group_instance_id)
     WHERE group_instance_id IS NOT NULL;
@@ -193,3 +199,5 @@ CREATE INDEX idempotency_keys_created ON idempotency_keys (created_ms);
 CREATE INDEX share_txn_acks_by_producer ON share_txn_acks (group_id, producer_id);
 
 CREATE INDEX transactions_state ON transactions (state);
+
+CREATE INDEX txn_commit_keys_committed ON txn_commit_keys (committed_ms);

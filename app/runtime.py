@@ -44,6 +44,7 @@ from app.security.quota_admin import QuotaAdmin
 from app.security.quota_store import QuotaStore
 from app.security.quotas import QuotaCounters, Quotas
 from app.security.tokens import WsTokens
+from app.share.acquisitions import Acquisitions
 from app.share.admin import ShareGroupAdmin
 from app.share.coordinator import ShareGroupCoordinator
 from app.share.txn import ShareTxnParticipant
@@ -97,6 +98,7 @@ class Broker:
             settings, self.clock, self.db, self.topics, self.appender, self.metrics.delivered
         )
         self.share_admin = ShareGroupAdmin(self.share)
+        self.acquisitions = Acquisitions(self.share)
         self.transactions = TransactionCoordinator(
             TransactionStore(self.db),
             self.producer_ids,

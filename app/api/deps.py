@@ -24,6 +24,7 @@ from app.feed import EventFeed
 from app.groups.coordinator import GroupCoordinator
 from app.reads import Reads
 from app.runtime import Broker
+from app.share.acquisitions import Acquisitions
 from app.share.admin import ShareGroupAdmin
 from app.share.coordinator import ShareGroupCoordinator
 from app.topics import TopicRegistry
@@ -61,6 +62,10 @@ def share(request: Request) -> ShareGroupCoordinator:
 
 def share_admin(request: Request) -> ShareGroupAdmin:
     return broker_of(request).share_admin
+
+
+def acquisitions(request: Request) -> Acquisitions:
+    return broker_of(request).acquisitions
 
 
 async def read_body(request: Request, limit: int) -> bytes:

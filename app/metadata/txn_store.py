@@ -1,4 +1,5 @@
-"""Typed queries of the producer-id blocks and the transactions (migrations 0002, 0005)."""
+"""Typed queries of the producer-id blocks, the transactions and the idempotency keys of
+commits of several transactions (migrations 0002, 0005, 0008)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,15 @@ class TxnRow:
     start_ms: int
     updated_ms: int
     share_groups: list[str] = dataclasses.field(default_factory=list)  # migration 0005
+
+
+@dataclass(frozen=True, slots=True)
+class CommitKeyRow:
+    """The idempotency key of one commit of several transactions (migration 0008)."""
+
+    key: str
+    transactional_ids: list[str]
+    committed_ms: int
 
 
 Write = Callable[[], Statements]  # a participant's write: its statements, taken on the loop
@@ -132,6 +142,46 @@ class TransactionStore:
                 conn.execute(_UPSERT, values)
 
         await self.db.run(run)
+
+    async def save_many(self, rows: Sequence[TxnRow], *, key: CommitKeyRow | None = None) -> None:
+        """Write several transactions' states, and the idempotency key of the request that
+        commits them, in one SQLite transaction (durable on return): all of them or none."""
+        values = [_values(row) for row in rows]
+        key_values = (
+            None
+            if key is None
+            else (key.key, orjson.dumps(key.transactional_ids).decode(), key.committed_ms)
+        )
+        if not values and key_values is None:
+            return
+
+        def run(conn: sqlite3.Connection) -> None:
+            conn.executemany(_UPSERT, values)
+            if key_values is not None:
+                # an expired key not swept yet is replaced
+                conn.execute(
+                    "INSERT OR REPLACE INTO txn_commit_keys "
+                    "(key, transactional_ids, committed_ms) VALUES (?, ?, ?)",
+                    key_values,
+                )
+
+        await self.db.run(run)
+
+    async def commit_key(self, key: str) -> CommitKeyRow | None:
+        async with self.db.reader.execute(
+            "SELECT key, transactional_ids, committed_ms FROM txn_commit_keys WHERE key = ?",
+            (key,),
+        ) as cur:
+            row = await cur.fetchone()
+        return None if row is None else CommitKeyRow(row[0], orjson.loads(row[1]), row[2])
+
+    async def expire_commit_keys(self, before_ms: int) -> int:
+        """Delete the idempotency keys committed before ``before_ms``; answers how many."""
+        async with self.db.transaction() as tx:
+            done = await tx.execute(
+                "DELETE FROM txn_commit_keys WHERE committed_ms < ?", (before_ms,)
+            )
+            return done.rowcount
 
     async def delete(self, transactional_id: str) -> None:
         async with self.db.transaction() as tx:

@@ -13,8 +13,9 @@ and so on). Each entry has:
   a transactional id, the groups and topics of transactional offsets…), in words, with
   ``require`` and ``require_all``;
 - ``access``: ``"checked"``; ``"filtered"``, a listing that shows only what the principal may
-  DESCRIBE (``visible``); ``"authenticated"``, any valid key (about the caller itself); or
-  ``"public"``.
+  DESCRIBE (``visible``), or an action on every resource that matches that acts only on those
+  the principal may use (``allowed``); ``"authenticated"``, any valid key (about the caller
+  itself); or ``"public"``.
 
 Every route of the app must have an entry: ``check_complete`` refuses to build an app with a
 route the table lacks, and a test generated from the route list asks every route, as a
@@ -149,6 +150,11 @@ PERMISSIONS: dict[str, Need] = {
     "POST /v1/produce": _need(
         body="WRITE on every topic of the batches; WRITE on the transactional id when given"
     ),
+    f"POST {X}/commit-all": _need(body="WRITE on every transactional id of the request"),
+    f"POST {X}/abort-prefix": Need(
+        body="aborts only the transactions of transactional ids the principal may WRITE",
+        access="filtered",
+    ),
     f"POST {X}/{{tid}}/commit": _need(
         _x(WRITE),
         body="WRITE on the topics of the batches; READ on the groups and topics of "
@@ -179,6 +185,12 @@ PERMISSIONS: dict[str, Need] = {
         _g(READ), body="READ on the topics fetched (subscribed) and acknowledged"
     ),
     f"POST {SG}/acknowledge": _need(_g(READ), body="READ on the topics acknowledged"),
+    f"POST {SG}/acquisitions/acknowledge": _need(
+        _g(READ), body="READ on the topics of the records the acquisitions hold"
+    ),
+    f"GET {SG}/acquisitions": _need(
+        _g(DESCRIBE), body="partitions of topics the principal may not DESCRIBE are left out"
+    ),
     f"PATCH {SG}/config": _need(
         _g(ALTER), body="WRITE on the dead-letter topic when the change names one"
     ),
@@ -302,11 +314,19 @@ def may(conn: HTTPConnection, operation: Operation, resource_type: ResourceType,
 
 def visible(conn: HTTPConnection, resource_type: ResourceType) -> Callable[[str], bool]:
     """Whether the principal may DESCRIBE a resource of the type (for listings)."""
+    return allowed(conn, DESCRIBE, resource_type)
+
+
+def allowed(
+    conn: HTTPConnection, operation: Operation, resource_type: ResourceType
+) -> Callable[[str], bool]:
+    """Whether the principal may perform ``operation`` on a resource of the type (for
+    listings, and actions on every resource that matches)."""
     principal = conn.scope.get(PRINCIPAL)
     if principal is None:
         return lambda _: True
     authorize = authorizer_of(conn).authorize
-    return lambda name: authorize(principal, DESCRIBE, resource_type, name)
+    return lambda name: authorize(principal, operation, resource_type, name)
 
 
 def require_reads(conn: HTTPConnection, group_id: str, topics: Iterable[str]) -> None:

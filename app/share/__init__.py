@@ -6,8 +6,9 @@ Around it: ``membership`` (``ShareGroup``, ``Member``, ``Membership``), ``coordi
 (``ShareGroupCoordinator``: fetch, acknowledge, timers, applying the state writer's rounds),
 ``polls`` (``LongPolls``), ``writer`` (``StateWriter``: the group commit of share state),
 ``dead_letters`` (``DeadLetters``), ``timers`` (``DeadlineHeap``), ``group_config``
-(``GroupConfig``), ``admin`` (``ShareGroupAdmin``) and ``txn`` (``ShareTxnParticipant``, the
-share groups' side of transactions). The SQL is ``app.metadata.share_store``.
+(``GroupConfig``), ``admin`` (``ShareGroupAdmin``), ``acquisitions`` (``Acquisitions``: fetches
+by acquisition id, and their index ``AcquisitionBook``) and ``txn`` (``ShareTxnParticipant``,
+the share groups' side of transactions). The SQL is ``app.metadata.share_store``.
 
 Naming conventions, the same as in ``app.transactions``:
 

@@ -1,8 +1,9 @@
 """Share-group administration: config, descriptions, per-record views, offset resets and
 deletions.
 
-Resets and deletions need an empty group: no members, and no records held by an open
-transaction (that transaction decides them first). A reset starts the share partitions over at
+Resets and deletions need an empty group: no members, no records held by an open
+transaction (that transaction decides them first), and no records held by an acquisition
+(its driver acknowledges them, or their locks expire). A reset starts the share partitions over at
 the new start offsets with a new state epoch, so that a state write staged before it is fenced
 (``ShareStore``).
 """
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 
 from app.errors import Conflict, ErrorCode, InvalidRequest, NotFound
 from app.share import group_config
+from app.share.acquisitions import is_acquisition
 from app.share.coordinator import ShareGroupCoordinator
 from app.share.group_config import GroupConfig
 from app.share.membership import ShareGroup
@@ -120,8 +122,7 @@ class ShareGroupAdmin:
         hi = sp.end_offset if hi is None else hi
         return sp.start_offset, sp.end_offset, sp.record_views(lo, hi)
 
-    @staticmethod
-    def _require_empty(group: ShareGroup) -> None:
+    def _require_empty(self, group: ShareGroup) -> None:
         if group.members:
             raise Conflict(
                 ErrorCode.NON_EMPTY_GROUP,
@@ -132,6 +133,13 @@ class ShareGroupAdmin:
             raise Conflict(
                 ErrorCode.NON_EMPTY_GROUP,
                 f"share group {group.group_id!r} has {held} records held by open transactions",
+            )
+        now = self.share.clock.now_ms()
+        acquired = sum(sp.acquired_by(is_acquisition, now) for sp in group.partitions.values())
+        if acquired:  # docs/semantics.md#share-acquisitions-by-id
+            raise Conflict(
+                ErrorCode.NON_EMPTY_GROUP,
+                f"share group {group.group_id!r} has {acquired} records held by acquisitions",
             )
 
     async def reset_offsets(

@@ -8,13 +8,15 @@ polls (``LongPolls``) are woken one at a time by new durable data, releases, loc
 the end of a release delay; a woken fetch that leaves work behind wakes the next one.
 
 The other parts of the package are built on it: ``Membership`` (its own, for the members),
-``ShareGroupAdmin`` and ``ShareTxnParticipant`` (given this coordinator).
+``ShareGroupAdmin``, ``ShareTxnParticipant`` and ``Acquisitions`` (given this coordinator; the
+last fetches for acquisition ids through ``ensure_partitions`` and ``acquire``, as ``fetch``
+does for members).
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.clock import Clock
 from app.config import Settings
@@ -70,11 +72,33 @@ class AcquiredRange:
 
 @dataclass(frozen=True, slots=True)
 class FetchAnswer:
-    member_id: str
+    member_id: str | None  # None: a fetch by acquisition id
     records: list[FetchedRecords]  # by partition, in the order of acquisition
     acquired: list[AcquiredRange]
     lock_timeout_ms: int
     ack_errors: list[tuple[str, int, SluiceError]]
+    acquisition_id: str | None = None
+
+
+@dataclass(slots=True)
+class AcquireRound:
+    """What one pass over the partitions of a fetch acquired: the records, their ranges, the
+    share partitions it looked at (a long poll waits on them) and the locks it took (one per
+    partition that gave records)."""
+
+    records: list[FetchedRecords] = field(default_factory=list)
+    acquired: list[AcquiredRange] = field(default_factory=list)
+    touched: list[SharePartition] = field(default_factory=list)
+    locks: list[Lock] = field(default_factory=list)
+
+
+def rotated(keys: list[PartitionKey], rotation: int) -> list[PartitionKey]:
+    """``keys`` starting at index ``rotation`` (modulo their number), so that successive
+    fetches start at successive partitions."""
+    if not keys:
+        return keys
+    r = rotation % len(keys)
+    return keys[r:] + keys[:r]
 
 
 class ShareGroupCoordinator:
@@ -268,16 +292,20 @@ class ShareGroupCoordinator:
         member.fetching += 1
         try:
             while True:
-                await self._ensure_partitions(group, member)
-                records, acquired, touched = self._acquire(
-                    group, member, max_records, record_limit, max_bytes
+                keys = [(t, p) for t, ps in member.assignment for p in ps]
+                keys = rotated(keys, member.rotation)
+                if keys:
+                    member.rotation += 1
+                await self.ensure_partitions(group, keys)
+                got = self.acquire(
+                    group, member.member_id, keys, max_records, record_limit, max_bytes
                 )
-                if records or max_wait_ms <= 0 or self.stopping:
+                if got.records or max_wait_ms <= 0 or self.stopping:
                     break
                 remaining = deadline - self.clock.monotonic()
-                if remaining <= 0 or not touched or member.member_id not in group.members:
+                if remaining <= 0 or not got.touched or member.member_id not in group.members:
                     break
-                await self.polls.park(touched, remaining)
+                await self.polls.park(got.touched, remaining)
                 if group.members.get(member.member_id) is not member:
                     raise NotFound(
                         ErrorCode.UNKNOWN_MEMBER_ID,
@@ -287,57 +315,59 @@ class ShareGroupCoordinator:
             member.fetching -= 1
             member.last_seen_ms = self.clock.now_ms()
         return FetchAnswer(
-            member.member_id, records, acquired, group.config.record_lock_duration_ms, ack_errors
+            member.member_id,
+            got.records,
+            got.acquired,
+            group.config.record_lock_duration_ms,
+            ack_errors,
         )
 
-    async def _ensure_partitions(self, group: ShareGroup, member: Member) -> None:
-        """Initialise the member's share partitions that the group never fetched from (start
+    def partitions_of(self, topics: list[str]) -> list[PartitionKey]:
+        """Every partition of the topics that exist and are not being deleted."""
+        return [(t, p) for t, ps in self.membership.assignment_of(topics) for p in ps]
+
+    async def ensure_partitions(self, group: ShareGroup, keys: list[PartitionKey]) -> None:
+        """Initialise the share partitions of ``keys`` that the group never fetched from (start
         offset from ``auto_offset_reset``) and wait until that start is durable: a restart must
         not move it past records delivered meanwhile."""
         waiting = []
-        for name, ps in member.assignment:
-            topic = self.topics.topics.get(name)
-            if topic is None or topic.deleting:
-                continue
-            for p in ps:
-                if p < topic.partitions:
-                    sp = self._share_partition(group, topic, p)
-                    if not sp.persisted:
-                        waiting.append(sp)
-        if waiting:
-            await asyncio.gather(*(self.writer.flush(sp) for sp in waiting))
-
-    def _acquire(
-        self,
-        group: ShareGroup,
-        member: Member,
-        max_records: int,
-        record_limit: bool,
-        max_bytes: int,
-    ) -> tuple[list[FetchedRecords], list[AcquiredRange], list[SharePartition]]:
-        keys = [(t, p) for t, ps in member.assignment for p in ps]
-        if keys:
-            r = member.rotation % len(keys)
-            keys = keys[r:] + keys[:r]
-            member.rotation += 1
-        now = self.clock.now_ms()
-        limits = group.config.limits
-        records: list[FetchedRecords] = []
-        count = 0
-        acquired: list[AcquiredRange] = []
-        touched: list[SharePartition] = []
         for name, p in keys:
             topic = self.topics.topics.get(name)
             if topic is None or topic.deleting or p >= topic.partitions:
                 continue
             sp = self._share_partition(group, topic, p)
-            touched.append(sp)
+            if not sp.persisted:
+                waiting.append(sp)
+        if waiting:
+            await asyncio.gather(*(self.writer.flush(sp) for sp in waiting))
+
+    def acquire(
+        self,
+        group: ShareGroup,
+        owner: str,
+        keys: list[PartitionKey],
+        max_records: int,
+        record_limit: bool,
+        max_bytes: int,
+    ) -> AcquireRound:
+        """Acquire for ``owner`` (a member id, or an acquisition's owner) from the partitions
+        of ``keys``, in that order, at once (no await: two owners never hold one record)."""
+        now = self.clock.now_ms()
+        limits = group.config.limits
+        got = AcquireRound()
+        count = 0
+        for name, p in keys:
+            topic = self.topics.topics.get(name)
+            if topic is None or topic.deleting or p >= topic.partitions:
+                continue
+            sp = self._share_partition(group, topic, p)
+            got.touched.append(sp)
             if count >= max_records or max_bytes <= 0 or not sp.persisted:
                 continue
             lg = topic.log(p)
             start_before = sp.start_offset
-            got = sp.acquire(
-                member.member_id,
+            acquired = sp.acquire(
+                owner,
                 max_records - count,
                 record_limit=record_limit,
                 now=now,
@@ -348,16 +378,35 @@ class ShareGroupCoordinator:
                 max_bytes=max_bytes,
                 allow_oversize=not count,
             )
-            max_bytes -= got.bytes
+            max_bytes -= acquired.bytes
             if sp.dirty or sp.start_offset != start_before:
                 self.writer.mark(sp)
-            if got.records:
-                records.append(FetchedRecords(name, p, got.records))
-                count += len(got.records)
-                self.delivered.inc(len(got.records))
-            acquired.extend(AcquiredRange(name, p, a, b, dc) for a, b, dc in got.ranges)
+            if acquired.records:
+                got.records.append(FetchedRecords(name, p, acquired.records))
+                count += len(acquired.records)
+                self.delivered.inc(len(acquired.records))
+            if acquired.lock is not None:
+                got.locks.append(acquired.lock)
+            got.acquired.extend(AcquiredRange(name, p, a, b, dc) for a, b, dc in acquired.ranges)
             self._wake_one(sp)  # pass remaining work on to the next waiting fetch
-        return records, acquired, touched
+        return got
+
+    def read_held(
+        self, group: ShareGroup, sp: SharePartition, runs: list[tuple[int, int, int]]
+    ) -> list[tuple[StoredRecord, int]]:
+        """The records of ``runs`` (first, last, delivery count) of ``sp``, read again from the
+        log, each with its delivery count (records the log no longer holds are left out)."""
+        topic = self.topics.topics.get(sp.topic)
+        if topic is None or topic.deleting or topic.topic_id != sp.topic_id:
+            return []
+        lg = topic.log(sp.partition)
+        read = self._reader(group, lg)
+        out: list[tuple[StoredRecord, int]] = []
+        for first, last, dc in runs:
+            lo = max(first, lg.log_start_offset)
+            if lo <= last:
+                out.extend((r, dc) for r in read(lo, last - lo + 1, last + 1, 1 << 62).records)
+        return out
 
     def _wake_one(self, sp: SharePartition) -> None:
         """Wake one fetch waiting on ``sp`` if a fetch could acquire something there now."""

@@ -34,6 +34,10 @@ T = TypeVar("T")
 PartitionKey = tuple[str, int]
 Assignment = list[tuple[str, list[int]]]
 
+RESERVED_MEMBER_PREFIX = "acquisition:"
+"""No member id starts with this: the owner of records acquired by an acquisition id is the id
+behind it (docs/semantics.md#share-acquisitions-by-id), so no member can pass for one."""
+
 
 class ShareGroupState(enum.Enum):
     """States as the API answers them (Kafka's share group states, without Dead)."""
@@ -194,8 +198,12 @@ class Membership:
 
     def _assignment(self, member: Member) -> Assignment:
         """Every partition of every subscribed topic (share groups allow that)."""
+        return self.assignment_of(member.subscribed_topics)
+
+    def assignment_of(self, topics: list[str]) -> Assignment:
+        """Every partition of each of ``topics`` that exists and is not being deleted."""
         out = []
-        for name in member.subscribed_topics:
+        for name in topics:
             topic = self.topics.topics.get(name)
             if topic is not None and not topic.deleting:
                 out.append((name, list(range(topic.partitions))))
@@ -247,6 +255,12 @@ class Membership:
     async def join(
         self, group_id: str, member_id: str | None, subscribed: list[str]
     ) -> tuple[Member, ShareGroup]:
+        if member_id is not None and member_id.startswith(RESERVED_MEMBER_PREFIX):
+            raise InvalidRequest(
+                ErrorCode.INVALID_REQUEST,
+                f"member_id: ids starting with {RESERVED_MEMBER_PREFIX!r} are reserved "
+                "(they name acquisitions)",
+            )
         group = await self.group_for_join(group_id)
         now = self.clock.now_ms()
         member = group.members.get(member_id) if member_id is not None else None

@@ -229,6 +229,7 @@ class Acquired:
     records: list[tuple[StoredRecord, int]]  # (record, delivery count), increasing offsets
     ranges: list[tuple[int, int, int]]  # (first, last, delivery count)
     bytes: int = 0
+    lock: Lock | None = None  # the lock of the records acquired (None when there are none)
 
 
 @dataclass(slots=True)
@@ -571,10 +572,11 @@ class SharePartition:
                 ranges[-1] = (ranges[-1][0], rec.offset, dc)
             else:
                 ranges.append((rec.offset, rec.offset, dc))
-        if records:
-            lock.first, lock.last = records[0][0].offset, records[-1][0].offset
-            self.timers.schedule_lock(lock)
-        return Acquired(records, ranges, max_bytes - budget)
+        if not records:
+            return Acquired(records, ranges, max_bytes - budget)
+        lock.first, lock.last = records[0][0].offset, records[-1][0].offset
+        self.timers.schedule_lock(lock)
+        return Acquired(records, ranges, max_bytes - budget, lock)
 
     def _acquire_run(self, run: Run, member: str, lock: Lock) -> None:
         self._set(run, ACQUIRED)
@@ -932,6 +934,36 @@ class SharePartition:
                 self._stage(staged, run, Target(AVAILABLE, max(run.delivery_count - 1, 0)))
         self.staged.append(staged)
         return staged
+
+    # -- acquisitions by id (docs/semantics.md#share-acquisitions-by-id) ---------------------
+
+    def held_under(self, lock: Lock, now: int) -> list[tuple[int, int, int]]:
+        """(first, last, delivery count) of the records still acquired under ``lock`` while it
+        is live, leaving out those with a change in progress or held by a transaction."""
+        if lock.deadline <= now or self.retired:
+            return []
+        return [
+            (r.first, r.last, r.delivery_count)
+            for r in self._overlapping(lock.first, lock.last)
+            if r.lock is lock and r.state is ACQUIRED and r.pending is None and r.txn is None
+        ]
+
+    def under_lock(self, lock: Lock) -> bool:
+        """Whether any record is still acquired under ``lock`` (a change in progress too)."""
+        return any(
+            r.lock is lock and r.state is ACQUIRED for r in self._overlapping(lock.first, lock.last)
+        )
+
+    def acquired_by(self, owner: Callable[[str], bool], now: int) -> int:
+        """Records acquired under a live lock by an owner ``owner`` accepts."""
+        return sum(
+            r.size
+            for r in self.runs
+            if r.state is ACQUIRED
+            and r.lock is not None
+            and r.lock.deadline > now
+            and owner(r.lock.member)
+        )
 
     # -- completing staged changes ------------------------------------------------------------
 

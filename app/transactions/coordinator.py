@@ -8,6 +8,11 @@ the participants' endings (consumer groups' offsets, share groups' acknowledgeme
 Complete* with the bumped epoch (transactions v2), durable in one SQLite commit. Recovery at
 start finishes every Prepare* it finds the same way.
 
+Several transactions end together in two ways (docs/semantics.md#commit-all): ``commit_all``
+commits several open transactions atomically, their PrepareCommit rows (and the request's
+idempotency key) in one SQLite commit; ``abort_prefix`` aborts and fences every open
+transaction whose transactional id starts with a prefix.
+
 The participants and the marker writer are given at construction (``participants.py``).
 
 Fencing follows KIP-588 as designed (docs/semantics.md#kip-588-timeouts): a timeout abort
@@ -21,10 +26,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from app.clock import Clock
 from app.config import Settings
@@ -37,7 +42,7 @@ from app.errors import (
     TooLarge,
     Unavailable,
 )
-from app.metadata.txn_store import TransactionStore, TxnRow
+from app.metadata.txn_store import CommitKeyRow, TransactionStore, TxnRow
 from app.producers.appender import BatchResult
 from app.producers.ids import ProducerIds
 from app.transactions.participants import AckParticipant, OffsetParticipant, TxnWrite
@@ -50,6 +55,8 @@ if TYPE_CHECKING:
     from app.storage.log import PartitionLog
 
 log = logging.getLogger("sluice.transactions")
+
+_T = TypeVar("_T")
 
 
 class TxnLog(Protocol):
@@ -127,8 +134,30 @@ class TxnWork:
     acks: Sequence[GroupAcks] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class TxnIdentity:
+    """A transactional id with a producer id and epoch: a transaction named by a commit of
+    several, or the identity of its next transaction in the answer."""
+
+    transactional_id: str
+    producer_id: int
+    producer_epoch: int
+
+
+@dataclass(frozen=True, slots=True)
+class CommitAll:
+    """The answer of ``commit_all``: the identity of each transactional id's next transaction,
+    in the request's order; ``duplicate`` when the idempotency key had been committed already
+    (at ``committed_ms``), so that this request committed nothing."""
+
+    duplicate: bool
+    transactions: list[TxnIdentity]
+    committed_ms: int | None = None
+
+
 _S = TxnState
 _IDLE = (_S.EMPTY, _S.COMPLETE_COMMIT, _S.COMPLETE_ABORT)
+COMMIT_KEY_EXPIRY_INTERVAL_MS = 60_000  # the sweeper deletes expired commit keys this often
 
 
 class TransactionCoordinator:
@@ -157,6 +186,8 @@ class TransactionCoordinator:
         self._completing: dict[str, asyncio.Task[None]] = {}
         self._closing = False
         self._owners: dict[int, str] = {}  # producer id → its transactional id (KIP-890)
+        self._commit_keys_in_flight: set[str] = set()  # idempotency keys of commit_all
+        self._next_key_expiry_ms = 0  # when the sweeper next deletes expired commit keys
 
     # -- start --------------------------------------------------------------------------------
 
@@ -665,6 +696,164 @@ class TransactionCoordinator:
         tm.complete(transit)
         return results
 
+    # -- several transactions at once ---------------------------------------------------------
+
+    async def commit_all(
+        self, txns: Sequence[TxnIdentity], key: str | None = None, owner: str | None = None
+    ) -> CommitAll:
+        """Commit several transactions atomically (docs/semantics.md#commit-all): all of them
+        or none. Every transaction is checked first as ``end_txn`` checks a commit, and a
+        refusal (naming the transactional id) refuses the request and changes nothing. Then,
+        with the transactions staged (they take no more records), their records are made
+        durable and their PrepareCommit rows, with the idempotency key, are written in one
+        SQLite commit: the decision (recovery finishes every PrepareCommit it finds). The
+        markers and the endings follow, for all of them together, as after ``end_txn``'s
+        decision.
+
+        ``key``: a key already committed (within ``txn_commit_key_retention_ms``) makes this
+        request a duplicate: it commits nothing and aborts those of its transactions that are
+        open at the epoch it names. ``owner``, the principal when keys are on, scopes the
+        key: one principal's keys never meet another's."""
+        if key is not None and owner is not None:
+            key = f"{owner}\0{key}"
+        if key is not None:
+            if key in self._commit_keys_in_flight:
+                raise Conflict(
+                    ErrorCode.CONCURRENT_TRANSACTIONS,
+                    "a commit-all with this idempotency key is in progress; retry",
+                )
+            self._commit_keys_in_flight.add(key)
+        try:
+            for t in txns:
+                await self._settled(t.transactional_id)
+            found = None if key is None else await self.store.commit_key(key)
+            retention = self.settings.txn_commit_key_retention_ms
+            if found is not None and found.committed_ms >= self.clock.now_ms() - retention:
+                return await self._replayed(txns, found.committed_ms)
+            return await self._commit_all(txns, key)
+        finally:
+            if key is not None:
+                self._commit_keys_in_flight.discard(key)
+
+    async def _commit_all(self, txns: Sequence[TxnIdentity], key: str | None) -> CommitAll:
+        # the checks, then the staging, with no await in between
+        answer: dict[str, TxnIdentity] = {}  # by transactional id
+        to_commit: list[TxnMetadata] = []
+        for i, t in enumerate(txns):
+            tid, pid, epoch = t.transactional_id, t.producer_id, t.producer_epoch
+            try:
+                tm = self._check_endpoint(tid, pid, epoch)
+                if tm.state.is_complete and (pid, epoch) == (tm.last_producer_id, tm.last_epoch):
+                    self._retried_end(tm, epoch, True)  # committed by this request before
+                else:
+                    self._check_current(tm, pid, epoch)
+            except SluiceError as exc:
+                raise _part(exc, f"transactions[{i}] ({tid})") from None
+            if tm.state is _S.ONGOING:
+                to_commit.append(tm)
+            else:  # as in ``end_txn``: nothing open, nothing changes
+                answer[tid] = TxnIdentity(tid, tm.producer_id, tm.producer_epoch)
+        row = None if key is None else CommitKeyRow(key, [t.transactional_id for t in txns], 0)
+        await self._decide_all(to_commit, commit=True, key=row, durable_first=True)
+        answers = await _all_done([self._after_decision(tm, answer_early=True) for tm in to_commit])
+        for tm, (pid, epoch) in zip(to_commit, answers, strict=True):
+            answer[tm.transactional_id] = TxnIdentity(tm.transactional_id, pid, epoch)
+        return CommitAll(False, [answer[t.transactional_id] for t in txns])
+
+    async def _replayed(self, txns: Sequence[TxnIdentity], committed_ms: int) -> CommitAll:
+        """A request whose idempotency key was committed before: each of its transactions
+        that is open at the epoch it names is aborted (their records never become visible);
+        nothing else changes. A transaction still changing or ending (the completion of the
+        committed request failed, and the sweeper has yet to finish it) turns the request away
+        with CONCURRENT_TRANSACTIONS: the identities answered are always those that follow
+        complete ends."""
+        current: list[TxnMetadata] = []
+        to_abort: list[TxnMetadata] = []
+        for i, t in enumerate(txns):
+            tid = t.transactional_id
+            try:
+                tm = self.txns.get(tid)
+                if tm is None:
+                    raise Conflict(
+                        ErrorCode.INVALID_PRODUCER_ID_MAPPING, f"unknown transactional id {tid!r}"
+                    )
+                self._check_not_pending(tm)
+                if tm.state is _S.ONGOING and (t.producer_id, t.producer_epoch) == (
+                    tm.producer_id,
+                    tm.producer_epoch,
+                ):
+                    to_abort.append(tm)
+            except SluiceError as exc:
+                raise _part(exc, f"transactions[{i}] ({tid})") from None
+            current.append(tm)
+        if to_abort:
+            log.info(
+                "commit-all: the idempotency key was committed at %d; aborting %d open "
+                "transactions of the repeated request",
+                committed_ms,
+                len(to_abort),
+            )
+        await self._decide_all(to_abort, commit=False)
+        await _all_done([self._finish(tm) for tm in to_abort])
+        return CommitAll(
+            True,
+            [TxnIdentity(tm.transactional_id, tm.producer_id, tm.producer_epoch) for tm in current],
+            committed_ms,
+        )
+
+    async def abort_prefix(self, prefix: str, may_write: Callable[[str], bool]) -> list[str]:
+        """Abort every open transaction whose transactional id starts with ``prefix`` and that
+        ``may_write`` allows, fencing its producer as a new instance's InitProducerId does;
+        answers their transactional ids, sorted, once every abort is complete. Transactions
+        with a change under way or ending already are left alone."""
+        chosen = [
+            tm
+            for tid, tm in sorted(self.txns.items())
+            if tid.startswith(prefix)
+            and tm.state is _S.ONGOING
+            and tm.pending is None
+            and tid not in self._finishing
+            and may_write(tid)
+        ]
+        if chosen:
+            log.info("aborting %d open transactions with the prefix %r", len(chosen), prefix)
+        await self._decide_all(chosen, commit=False, fenced=True)
+        await _all_done([self._finish(tm) for tm in chosen])
+        return [tm.transactional_id for tm in chosen]
+
+    async def _decide_all(
+        self,
+        tms: Sequence[TxnMetadata],
+        *,
+        commit: bool,
+        fenced: bool = False,
+        key: CommitKeyRow | None = None,
+        durable_first: bool = False,
+    ) -> None:
+        """The Prepare* of every transaction of ``tms`` (checked by the caller, with no await
+        since) and the idempotency key ``key``, durable in one SQLite commit: all of them or
+        none. ``durable_first``: staged, the transactions take no more records, and every
+        record appended to them is made durable before the decision (a decision never precedes
+        its records, under any fsync policy)."""
+        staged: list[tuple[TxnMetadata, TxnTransit]] = []
+        try:
+            for tm in tms:
+                staged.append((tm, tm.prepare(self._decision(tm, commit, fenced=fenced))))
+            if durable_first and tms:
+                await self.log.make_durable({tp for tm in tms for tp in tm.partitions})
+            if key is not None:
+                key = dataclasses.replace(key, committed_ms=self.clock.now_ms())
+            await self.store.save_many(
+                [_row(tm.transactional_id, transit) for tm, transit in staged], key=key
+            )
+        except BaseException:
+            for tm, transit in staged:
+                if tm.pending is transit:
+                    tm.abort_pending()
+            raise
+        for tm, transit in staged:
+            tm.complete(transit)
+
     # -- ending -------------------------------------------------------------------------------
 
     async def _end(
@@ -829,6 +1018,12 @@ class TransactionCoordinator:
                     await self._expire(tm)
             except SluiceError as exc:
                 log.warning("transaction %r: %s; will retry", tm.transactional_id, exc)
+        if now >= self._next_key_expiry_ms:
+            self._next_key_expiry_ms = now + COMMIT_KEY_EXPIRY_INTERVAL_MS
+            try:
+                await self.store.expire_commit_keys(now - self.settings.txn_commit_key_retention_ms)
+            except SluiceError as exc:
+                log.warning("commit-all idempotency keys: %s; will retry", exc)
         return n
 
     async def run_timeouts(self) -> None:
@@ -868,6 +1063,16 @@ class TransactionCoordinator:
         for tm in self.txns.values():
             out[tm.state.value] += 1
         return out
+
+
+async def _all_done(steps: Sequence[Awaitable[_T]]) -> list[_T]:
+    """Run ``steps`` together and wait for every one of them; then raise the first failure,
+    if any (the others have still run to their end)."""
+    results = await asyncio.gather(*steps, return_exceptions=True)
+    for r in results:
+        if isinstance(r, BaseException):
+            raise r
+    return [r for r in results if not isinstance(r, BaseException)]
 
 
 def _part(exc: SluiceError, where: str) -> SluiceError:

@@ -136,6 +136,12 @@ def cases(w: World) -> dict[str, Case]:
             ),
             X,
         ),
+        "POST /v1/transactions/commit-all": Case(
+            "/v1/transactions/commit-all",
+            {"transactions": [{"transactional_id": "tx", **tx}], "idempotency_key": "k"},
+            ((TX, "tx", "WRITE"),),
+            X,
+        ),
         "POST /v1/transactions/{tid}/abort": Case(
             "/v1/transactions/tx/abort", tx, ((TX, "tx", "WRITE"),), X
         ),
@@ -198,6 +204,16 @@ def cases(w: World) -> dict[str, Case]:
             {"member_id": w.share_member, "acknowledgements": ACK},
             READ_SG,
             G,
+        ),
+        "POST /v1/share-groups/{group_id}/acquisitions/acknowledge": Case(
+            # an acquisition holding records needs READ on their topics too (test_acls.py)
+            "/v1/share-groups/sg/acquisitions/acknowledge",
+            {"prefix": "nothing-held:"},
+            (("GROUP", "sg", "READ"),),
+            G,
+        ),
+        "GET /v1/share-groups/{group_id}/acquisitions": Case(
+            "/v1/share-groups/sg/acquisitions", acls=(("GROUP", "sg", "DESCRIBE"),), refused=G
         ),
         "PATCH /v1/share-groups/{group_id}/config": Case(
             "/v1/share-groups/sg-new/config",
@@ -311,6 +327,9 @@ def test_every_route_refuses_without_its_acls_and_serves_with_them(world: World,
     if key == "WS /v1/events":
         _feed(world)
         return
+    if key == "POST /v1/transactions/abort-prefix":
+        _abort_prefix(world)
+        return
     case = cases(world).get(key)
     if case is None and path.startswith("/v1/admin/"):  # admin endpoints: the cluster
         op = "DESCRIBE" if method == "GET" else "ALTER"
@@ -399,6 +418,35 @@ def _feed(world: World) -> None:
         assert [t["topic"] for t in snap["topics"]] == ["orders"]
         assert [g["group_id"] for g in snap["share_groups"]] == ["sg"]
         assert snap["groups"] == []
+
+
+def _abort_prefix(world: World) -> None:
+    """Abort-prefix acts only on the transactional ids the principal may WRITE: a principal
+    without ACLs aborts nothing and learns nothing."""
+    admin = world.principal(ADMIN)
+    for tid in ("ap-1", "ap-2"):
+        ident = world.admin("POST", "/v1/producers", {"transactional_id": tid})
+        batch = {"topic": "orders", "partition": 1, "base_sequence": 0, "records": [{"value": tid}]}
+        r = world.call(
+            admin, "POST", "/v1/produce", {**ident, "transactional_id": tid, "batches": [batch]}
+        )
+        assert r.status_code == 200 and r.json()["batches"][0]["error"] is None, r.text
+
+    def abort(who: dict[str, str]) -> Any:
+        r = world.call(who, "POST", "/v1/transactions/abort-prefix", {"prefix": "ap-"})
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def state(tid: str) -> str:
+        return str(world.admin("GET", f"/v1/transactions/{tid}")["state"])
+
+    assert abort(world.principal("nobody")) == {"aborted": []}
+    assert (state("ap-1"), state("ap-2")) == ("Ongoing", "Ongoing")
+    who = world.principal("aborter")
+    world.grant(who, TX, "ap-1", "WRITE")
+    assert abort(who) == {"aborted": ["ap-1"]}
+    assert (state("ap-1"), state("ap-2")) == ("CompleteAbort", "Ongoing")
+    assert abort(admin) == {"aborted": ["ap-2"]}
 
 
 def _socket(world: World, case: Case, who: dict[str, str], *, allowed: bool) -> None:

@@ -19,7 +19,7 @@ import pytest
 from pydantic import BaseModel
 
 from app.api import schemas
-from app.api.wire import acls, groups, quotas, records, topics, txn
+from app.api.wire import acls, groups, quotas, records, share, topics, txn
 from app.config import Settings
 from app.errors import ErrorCode, InvalidRequest, SluiceError
 from app.security import keys
@@ -73,9 +73,12 @@ PARSERS: dict[type[BaseModel], Callable[[dict[str, Any]], object]] = {
     ),
     schemas.TxnOffsetsRequest: txn.parse_offsets,
     schemas.TxnCommitRequest: _txn_commit,
+    schemas.TxnCommitAllRequest: lambda b: txn.parse_commit_all(b, SETTINGS.txn_commit_all_max),
+    schemas.TxnAbortPrefixRequest: txn.parse_abort_prefix,
     schemas.GroupHeartbeatRequest: groups.parse_heartbeat,
     schemas.OffsetCommitRequest: groups.parse_commit,
     schemas.ShareGroupConfig: lambda b: group_config.validate(b, {}, SETTINGS),
+    schemas.ShareAcquisitionsAcknowledgeRequest: share.parse_acquisitions_ack,
     schemas.TxnAcknowledgementsRequest: _txn_acks,
     schemas.AclBindingRequest: acls.parse_binding,
     schemas.QuotaSet: lambda b: validate_override(quotas.parse_set(b)),
@@ -183,6 +186,19 @@ def test_required_paths_walks_nested_models() -> None:
         ("batches", 0, "topic"),
         ("batches", 0, "records"),
     } <= paths
+
+
+def test_every_share_fetch_example_parses() -> None:
+    """The router's parser, on each example (the first is also posted below; the others, a
+    fetch by acquisition id among them, need no state to parse)."""
+    for example in schemas.examples(schemas.ShareFetchRequest):
+        fetch = share.parse_fetch(
+            example,
+            SETTINGS.max_read_records,
+            SETTINGS.max_wait_ms,
+            SETTINGS.share_max_release_delay_ms,
+        )
+        _no_ack_errors(fetch.acks)
 
 
 # -- share groups, over HTTP -------------------------------------------------------------------

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from functools import partial
+
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
@@ -77,16 +79,28 @@ async def fetch(group_id: str, request: Request) -> Response:
     permissions.require_all(request, Operation.READ, ResourceType.TOPIC, fetched or ())
     permissions.require_all(request, Operation.READ, ResourceType.TOPIC, (t for t, _ in req.acks))
     quota = b.quotas.fetch.admit(principal_of(request))
-    answer = await b.share.fetch(
-        group_id,
-        req.member_id,
-        req.subscribed_topics,
-        max_records=req.max_records,
-        max_wait_ms=req.max_wait_ms,
-        record_limit=req.record_limit,
-        max_bytes=req.max_bytes,
-        acks=req.acks,
-    )
+    if req.acquisition_id is not None:
+        assert req.subscribed_topics is not None  # the parser requires them
+        answer = await b.acquisitions.fetch(
+            group_id,
+            req.acquisition_id,
+            req.subscribed_topics,
+            max_records=req.max_records,
+            max_wait_ms=req.max_wait_ms,
+            record_limit=req.record_limit,
+            max_bytes=req.max_bytes,
+        )
+    else:
+        answer = await b.share.fetch(
+            group_id,
+            req.member_id,
+            req.subscribed_topics,
+            max_records=req.max_records,
+            max_wait_ms=req.max_wait_ms,
+            record_limit=req.record_limit,
+            max_bytes=req.max_bytes,
+            acks=req.acks,
+        )
     response = json_response(wire.show_fetch(answer, req.encoding))
     if quota is not None:
         quota.record(len(response.body))
@@ -109,6 +123,46 @@ async def acknowledge(group_id: str, request: Request) -> Response:
     permissions.require_all(request, Operation.READ, ResourceType.TOPIC, (t for t, _ in req.acks))
     results = await b.share.acknowledge(group_id, req.member_id, req.acks)
     return json_response({"results": wire.show_results(results)})
+
+
+@router.post(
+    "/{group_id}/acquisitions/acknowledge",
+    summary="Acknowledge every record that acquisitions (by id or prefix) hold",
+    openapi_extra=schemas.documented_body(schemas.ShareAcquisitionsAcknowledgeRequest),
+    responses={
+        200: {"model": schemas.ShareAcquisitionsAcknowledgeResponse},
+        **schemas.ERRORS,
+    },
+)
+async def acknowledge_acquisitions(group_id: str, request: Request) -> Response:
+    permissions.require_group(request, Operation.READ, group_id)
+    b = deps.broker_of(request)
+    req = wire.parse_acquisitions_ack(await read_object(request, b.settings.max_request_bytes))
+    done = await b.acquisitions.acknowledge(
+        group_id,
+        req.ids,
+        req.prefix,
+        req.kind,
+        # READ on the topics of the records acknowledged, as an acknowledgement needs
+        check_topics=partial(permissions.require_all, request, Operation.READ, ResourceType.TOPIC),
+    )
+    return json_response(wire.show_acquisitions_acknowledged(done))
+
+
+@router.get(
+    "/{group_id}/acquisitions",
+    summary="What acquisitions (all, or by id prefix) still hold",
+    responses={200: {"model": schemas.ShareAcquisitionList}, **schemas.ERRORS},
+)
+async def acquisitions(
+    group_id: str,
+    request: Request,
+    prefix: str | None = Query(None, max_length=wire.ACQUISITION_ID_MAX_CHARS),
+) -> Response:
+    permissions.require_group(request, Operation.DESCRIBE, group_id)
+    topics = permissions.visible(request, ResourceType.TOPIC)
+    views = deps.acquisitions(request).describe(group_id, prefix, topics)
+    return json_response(wire.show_acquisitions(views))
 
 
 @router.patch(

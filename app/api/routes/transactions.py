@@ -29,6 +29,44 @@ async def _txn_request(tid: str, request: Request) -> tuple[Broker, Any]:
 
 
 @router.post(
+    "/commit-all",
+    summary="Commit several open transactions atomically, all of them or none; with an "
+    "idempotency key, a repeated request commits nothing and aborts its open transactions",
+    openapi_extra=schemas.documented_body(schemas.TxnCommitAllRequest),
+    responses={200: {"model": schemas.TxnCommitAllResponse}, **schemas.ERRORS},
+)
+async def commit_all(request: Request) -> Response:
+    b = deps.broker_of(request)
+    body, _ = await read_json(request, b.settings.max_request_bytes)
+    req = wire.parse_commit_all(body, b.settings.txn_commit_all_max)
+    permissions.require_all(
+        request,
+        Operation.WRITE,
+        ResourceType.TRANSACTIONAL_ID,
+        (t.transactional_id for t in req.transactions),
+    )
+    done = await b.transactions.commit_all(
+        req.transactions, req.idempotency_key, principal_of(request)
+    )
+    return json_response(wire.show_commit_all(done))
+
+
+@router.post(
+    "/abort-prefix",
+    summary="Abort and fence every open transaction whose transactional id starts with the "
+    "prefix (of those the caller may WRITE)",
+    openapi_extra=schemas.documented_body(schemas.TxnAbortPrefixRequest),
+    responses={200: {"model": schemas.TxnAbortPrefixResponse}, **schemas.ERRORS},
+)
+async def abort_prefix(request: Request) -> Response:
+    b = deps.broker_of(request)
+    body, _ = await read_json(request, b.settings.max_request_bytes)
+    prefix = wire.parse_abort_prefix(body)
+    writable = permissions.allowed(request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID)
+    return json_response({"aborted": await b.transactions.abort_prefix(prefix, writable)})
+
+
+@router.post(
     "/{tid}/commit",
     summary="Commit, optionally adding records, consumer-group offsets and share "
     "acknowledgements in the same request; answers the epoch for the next transaction",

@@ -1,5 +1,5 @@
-"""Share groups: heartbeat, fetch, acknowledge, config, views, offsets reset; and
-acknowledgements in a transaction."""
+"""Share groups: heartbeat, fetch, acknowledge, config, views, offsets reset, acquisitions by
+id; and acknowledgements in a transaction."""
 
 from __future__ import annotations
 
@@ -83,10 +83,35 @@ class ShareFetchRequest(Model):
                 }
             ],
         },
-        rules=[when(unset("member_id"), given("subscribed_topics"))],
+        {
+            "acquisition_id": "run-7:batch-12:task-3",
+            "subscribed_topics": ["orders"],
+            "max_records": 100,
+            "max_wait_ms": 1000,
+        },
+        rules=[
+            when(unset("member_id"), given("subscribed_topics")),
+            when(
+                given("acquisition_id"),
+                {
+                    "allOf": [
+                        unset("member_id"),
+                        {"properties": {"acknowledgements": {"maxItems": 0}}},
+                    ]
+                },
+            ),
+        ],
     )
 
     member_id: str | None = Field(None, description="null joins with subscribed_topics")
+    acquisition_id: str | None = Field(
+        None,
+        min_length=1,
+        max_length=255,
+        description="fetch for this acquisition instead of a member: the records it still "
+        "holds, again, or else new ones it then holds (member_id null, subscribed_topics "
+        "required, no acknowledgements)",
+    )
     subscribed_topics: list[str] | None = None
     max_records: int = Field(500, ge=1)
     max_bytes: int = Field(
@@ -120,7 +145,8 @@ class PartitionError(Model):
 
 
 class ShareFetchResponse(Model):
-    member_id: str
+    member_id: str | None = Field(description="null for a fetch by acquisition id")
+    acquisition_id: str | None = Field(None, description="only in a fetch by acquisition id")
     records: list[ShareRecord]
     acquired: list[AcquiredRange]
     acquisition_lock_timeout_ms: int
@@ -167,6 +193,53 @@ class ShareAcknowledgeRequest(Model):
 
 class ShareAcknowledgeResponse(Model):
     results: list[PartitionError]
+
+
+class ShareAcquisitionsAcknowledgeRequest(Model):
+    model_config = with_examples(
+        {"acquisition_ids": ["run-7:batch-12:task-0", "run-7:batch-12:task-1"], "type": "accept"},
+        {"prefix": "run-7:batch-12:"},
+        rules=[{"oneOf": [given("acquisition_ids"), given("prefix")]}],
+    )
+
+    acquisition_ids: list[str] | None = Field(
+        None, max_length=10_000, description="ids of 1 to 255 characters; or prefix"
+    )
+    prefix: str | None = Field(
+        None, min_length=1, max_length=255, description="every acquisition whose id starts so"
+    )
+    type: Literal["accept", "release", "reject"] | None = "accept"
+
+
+class ShareAcquisitionRecords(Model):
+    acquisition_id: str
+    records: int
+
+
+class ShareAcquisitionsAcknowledgeResponse(Model):
+    acknowledged: int = Field(description="records acknowledged, over all acquisitions")
+    acquisitions: list[ShareAcquisitionRecords] = Field(
+        description="the acquisitions that held records, by id"
+    )
+
+
+class ShareAcquisitionPartition(Model):
+    topic: str
+    partition: int
+    records: int
+
+
+class ShareAcquisition(Model):
+    acquisition_id: str
+    records: int
+    partitions: list[ShareAcquisitionPartition]
+
+
+class ShareAcquisitionList(Model):
+    acquisitions: list[ShareAcquisition] = Field(
+        description="the acquisitions that hold records, by id"
+    )
+    records: int
 
 
 # transactional share acknowledgements

@@ -182,6 +182,66 @@ class TxnCommitRequest(Model):
     )
 
 
+class TxnCommitAllItem(Model):
+    """A transaction named by its transactional id and its producer's id and epoch."""
+
+    transactional_id: str  # a name (app.api.openapi)
+    producer_id: int = Field(ge=0)
+    producer_epoch: int = Field(ge=0, le=32767)
+
+
+class TxnCommitAllRequest(Model):
+    model_config = with_examples(
+        {
+            "transactions": [
+                {"transactional_id": "etl-q1-0", "producer_id": 7, "producer_epoch": 3},
+                {"transactional_id": "etl-q1-1", "producer_id": 8, "producer_epoch": 3},
+            ],
+            "idempotency_key": "q1:42",
+        },
+        {
+            "transactions": [
+                {"transactional_id": "orders-tx", "producer_id": 4000, "producer_epoch": 0}
+            ]
+        },
+    )
+    model_config["extra"] = "forbid"  # the server refuses unknown fields of a commit-all
+
+    transactions: list[TxnCommitAllItem] = Field(
+        min_length=1,
+        description="the transactions to commit, each transactional id once; at most "
+        "SLUICE_TXN_COMMIT_ALL_MAX (413 REQUEST_TOO_LARGE beyond)",
+    )
+    idempotency_key: str | None = Field(
+        None,
+        min_length=1,
+        max_length=255,
+        description="a key committed before makes the request a duplicate: it commits nothing "
+        "and aborts those of its transactions that are open",
+    )
+
+
+class TxnCommitAllResponse(Model):
+    duplicate: bool = Field(description="the idempotency key had been committed before")
+    committed_ms: int | None = Field(
+        None, description="a duplicate only: when the key was committed"
+    )
+    transactions: list[TxnCommitAllItem] = Field(
+        description="the identity of each transactional id's next transaction, in request order"
+    )
+
+
+class TxnAbortPrefixRequest(Model):
+    model_config = with_examples({"prefix": "etl-q1-"})
+    model_config["extra"] = "forbid"
+
+    prefix: str = Field(min_length=1, max_length=255)
+
+
+class TxnAbortPrefixResponse(Model):
+    aborted: list[str] = Field(description="the transactional ids whose transaction was aborted")
+
+
 class TxnOffsetResult(Model):
     topic: str
     partition: int

@@ -1,4 +1,5 @@
-"""Share-group bodies: heartbeat, fetch, acknowledge, config, offsets reset; and their answers.
+"""Share-group bodies: heartbeat, fetch, acknowledge, config, offsets reset, the
+acknowledgement of acquisitions; and their answers.
 
 A malformed body as a whole is a request-level 400 ``INVALID_REQUEST``; malformed ranges of one
 partition (first > last, not ascending, wrong number of types, unknown type, bad delay) are a
@@ -14,6 +15,7 @@ from typing import Any
 from app.api.wire import _fields as f
 from app.api.wire.records import encoding_of, show_record
 from app.errors import ErrorCode, InvalidRequest, SluiceError, TooLarge
+from app.share.acquisitions import AcquisitionView
 from app.share.admin import PartitionSummary, ResetKind, ResetTarget, TopicReset
 from app.share.coordinator import AckRequest, FetchAnswer
 from app.share.membership import Member, ShareGroup
@@ -25,6 +27,9 @@ _MAX_TOPICS = 10_000
 _DEFAULT_MAX_BYTES = 8 * 1024 * 1024
 _MAX_BYTES = 64 * 1024 * 1024
 _ACQUIRE_MODES = ("batch_optimized", "record_limit")
+ACQUISITION_ID_MAX_CHARS = 255
+_MAX_ACQUISITION_IDS = 10_000
+_ACQUISITION_ACK_TYPES = {t.value: t for t in (AckType.ACCEPT, AckType.RELEASE, AckType.REJECT)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,12 +49,22 @@ class ShareFetch:
     record_limit: bool
     encoding: str
     acks: AckRequest
+    acquisition_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class ShareAcknowledge:
     member_id: str
     acks: AckRequest
+
+
+@dataclass(frozen=True, slots=True)
+class AcquisitionsAcknowledge:
+    """Exactly one of ``ids`` and ``prefix`` is set."""
+
+    ids: list[str] | None
+    prefix: str | None
+    kind: AckType
 
 
 def topics(value: Any, where: str = "subscribed_topics") -> list[str] | None:
@@ -90,6 +105,9 @@ def parse_fetch(
         value = body.get(name)
         return default if value is None else f.integer(value, name, lo, hi, clamp=clamp)
 
+    acquisition = f.optional(acquisition_id, body.get("acquisition_id"))
+    if acquisition is not None:
+        _check_by_acquisition(body)
     return ShareFetch(
         f.optional(f.member_id, body.get("member_id")),
         topics(body.get("subscribed_topics")),
@@ -99,7 +117,52 @@ def parse_fetch(
         record_limit=mode == "record_limit",
         encoding=encoding_of(body.get("encoding")),
         acks=parse_acks(body.get("acknowledgements"), max_delay_ms),
+        acquisition_id=acquisition,
     )
+
+
+def acquisition_id(value: Any, where: str = "acquisition_id") -> str:
+    """An acquisition id: 1 to 255 characters, any (the client chooses them)."""
+    return f.string(value, where, 1, ACQUISITION_ID_MAX_CHARS)
+
+
+def _check_by_acquisition(body: dict[str, Any]) -> None:
+    """A fetch by acquisition id has no member, names its topics, and acknowledges nothing
+    (an acquisition is acknowledged as a whole, through …/acquisitions/acknowledge)."""
+    if body.get("member_id") is not None:
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST, "member_id: must be null with acquisition_id"
+        )
+    if body.get("subscribed_topics") is None:
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST, "subscribed_topics: required with acquisition_id"
+        )
+    if body.get("acknowledgements"):
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST,
+            "acknowledgements: not taken with acquisition_id "
+            "(acknowledge through …/acquisitions/acknowledge)",
+        )
+
+
+def parse_acquisitions_ack(body: dict[str, Any]) -> AcquisitionsAcknowledge:
+    """Body of POST …/acquisitions/acknowledge: ``acquisition_ids`` or ``prefix`` (exactly
+    one), and ``type`` (accept, release or reject; accept by default)."""
+    raw_ids, prefix = body.get("acquisition_ids"), body.get("prefix")
+    if (raw_ids is None) == (prefix is None):
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST, "exactly one of acquisition_ids and prefix is required"
+        )
+    ids = None
+    if raw_ids is not None:
+        items = f.array(raw_ids, "acquisition_ids", max_items=_MAX_ACQUISITION_IDS)
+        ids = [acquisition_id(v, f"acquisition_ids[{i}]") for i, v in enumerate(items)]
+    else:
+        prefix = f.string(prefix, "prefix", 1, ACQUISITION_ID_MAX_CHARS)
+    kind = f.default(body.get("type"), "accept")
+    if not isinstance(kind, str) or kind not in _ACQUISITION_ACK_TYPES:
+        raise InvalidRequest(ErrorCode.INVALID_REQUEST, "type: expected accept, release or reject")
+    return AcquisitionsAcknowledge(ids, prefix, _ACQUISITION_ACK_TYPES[kind])
 
 
 def parse_acknowledge(body: dict[str, Any], max_delay_ms: int) -> ShareAcknowledge:
@@ -265,14 +328,38 @@ def show_acquired(answer: FetchAnswer) -> list[dict[str, Any]]:
 
 
 def show_fetch(answer: FetchAnswer, encoding: str) -> dict[str, Any]:
+    shown: dict[str, Any] = {"member_id": answer.member_id}
+    if answer.acquisition_id is not None:
+        shown["acquisition_id"] = answer.acquisition_id
+    shown["records"] = show_fetched(answer, encoding)
+    shown["acquired"] = show_acquired(answer)
+    shown["acquisition_lock_timeout_ms"] = answer.lock_timeout_ms
+    shown["acknowledgement_errors"] = [
+        {"topic": t, "partition": p, "error": e.to_dict()} for t, p, e in answer.ack_errors
+    ]
+    return shown
+
+
+def show_acquisitions(views: list[AcquisitionView]) -> dict[str, Any]:
     return {
-        "member_id": answer.member_id,
-        "records": show_fetched(answer, encoding),
-        "acquired": show_acquired(answer),
-        "acquisition_lock_timeout_ms": answer.lock_timeout_ms,
-        "acknowledgement_errors": [
-            {"topic": t, "partition": p, "error": e.to_dict()} for t, p, e in answer.ack_errors
+        "acquisitions": [
+            {
+                "acquisition_id": v.acquisition_id,
+                "records": v.records,
+                "partitions": [
+                    {"topic": t, "partition": p, "records": n} for t, p, n in v.partitions
+                ],
+            }
+            for v in views
         ],
+        "records": sum(v.records for v in views),
+    }
+
+
+def show_acquisitions_acknowledged(done: list[tuple[str, int]]) -> dict[str, Any]:
+    return {
+        "acknowledged": sum(n for _, n in done),
+        "acquisitions": [{"acquisition_id": i, "records": n} for i, n in done],
     }
 
 

@@ -26,11 +26,19 @@ from app.groups.group import OffsetCommit
 from app.producers.appender import ProduceBatch
 from app.producers.state import MAX_EPOCH, MAX_SEQUENCE
 from app.share.partition import AckBatch
-from app.transactions.coordinator import GroupAcks, GroupOffsets, TxnWork
+from app.transactions.coordinator import (
+    CommitAll,
+    GroupAcks,
+    GroupOffsets,
+    TxnIdentity,
+    TxnWork,
+)
 from app.transactions.state import TxnMetadata, TxnState
 
 DEFAULT_TXN_TIMEOUT_MS = 60_000
 _INSTANCE_ID_MAX_CHARS = 249
+COMMIT_KEY_MAX_CHARS = 255  # the idempotency key of a commit-all
+PREFIX_MAX_CHARS = 255  # the prefix of an abort-prefix
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +90,14 @@ class TxnAcknowledgements:
     group_id: str
     member_id: str
     acks: Mapping[tuple[str, int], list[AckBatch] | SluiceError]
+
+
+@dataclass(frozen=True, slots=True)
+class CommitAllRequest:
+    """POST /v1/transactions/commit-all."""
+
+    transactions: list[TxnIdentity]
+    idempotency_key: str | None
 
 
 def transactional_id(value: Any, where: str = "transactional_id") -> str | None:
@@ -223,6 +239,78 @@ def parse_commit(
         "share_acknowledgements",
     )
     return producer, TxnWork(batches, offsets, acks)
+
+
+_COMMIT_ALL_FIELDS = frozenset({"transactions", "idempotency_key"})
+_TXN_SHAPE = '{"transactional_id", "producer_id", "producer_epoch"}'
+
+
+def parse_commit_all(body: Any, max_transactions: int) -> CommitAllRequest:
+    """A commit of several transactions: each named by its transactional id, producer id and
+    epoch, each id once; an optional idempotency key. Unknown fields are refused: a misspelt
+    key must not commit without one."""
+    b = json_object(body)
+    unknown = sorted(set(b) - _COMMIT_ALL_FIELDS)
+    if unknown:
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST,
+            f"unknown field {unknown[0]!r}; a commit-all takes "
+            f"{', '.join(sorted(_COMMIT_ALL_FIELDS))}",
+        )
+    raw = b.get("transactions")
+    # the size limit first: a request too large is refused whatever else is wrong in it
+    if isinstance(raw, list) and len(raw) > max_transactions:
+        raise TooLarge(
+            ErrorCode.REQUEST_TOO_LARGE,
+            f"{len(raw)} transactions in one commit-all; the limit is {max_transactions}",
+        )
+    txns: list[TxnIdentity] = []
+    seen: set[str] = set()
+    for i, item in enumerate(array(raw, "transactions", min_items=1)):
+        where = f"transactions[{i}]"
+        t = obj(item, where, _TXN_SHAPE)
+        tid = name(t.get("transactional_id"), f"{where}.transactional_id")
+        if tid in seen:
+            raise InvalidRequest(
+                ErrorCode.INVALID_REQUEST,
+                f"{where}: transactional id {tid!r} appears twice; one entry per transactional id",
+            )
+        seen.add(tid)
+        txns.append(
+            TxnIdentity(
+                tid,
+                integer(t.get("producer_id"), f"{where}.producer_id", 0, MAX_INT64),
+                integer(t.get("producer_epoch"), f"{where}.producer_epoch", 0, MAX_EPOCH),
+            )
+        )
+    key = optional(string, b.get("idempotency_key"), "idempotency_key", 1, COMMIT_KEY_MAX_CHARS)
+    return CommitAllRequest(txns, key)
+
+
+def show_commit_all(done: CommitAll) -> dict[str, Any]:
+    out: dict[str, Any] = {"duplicate": done.duplicate}
+    if done.committed_ms is not None:
+        out["committed_ms"] = done.committed_ms
+    out["transactions"] = [
+        {
+            "transactional_id": t.transactional_id,
+            "producer_id": t.producer_id,
+            "producer_epoch": t.producer_epoch,
+        }
+        for t in done.transactions
+    ]
+    return out
+
+
+def parse_abort_prefix(body: Any) -> str:
+    """The prefix of the transactional ids whose open transactions are aborted."""
+    b = json_object(body)
+    unknown = sorted(set(b) - {"prefix"})
+    if unknown:
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST, f"unknown field {unknown[0]!r}; an abort-prefix takes prefix"
+        )
+    return string(b.get("prefix"), "prefix", 1, PREFIX_MAX_CHARS)
 
 
 def parse_offsets(body: Any) -> TxnOffsets:

@@ -10,6 +10,7 @@ import pytest
 from app.api.wire import groups, share, topics, txn
 from app.errors import ErrorCode, InvalidRequest, SluiceError
 from app.groups.group import OffsetCommit
+from app.share.partition import AckType
 
 
 def code_of(parse: Any, *args: Any) -> ErrorCode:
@@ -193,3 +194,29 @@ def test_share_bodies_read_nulls_as_absent_and_refuse_non_string_topics() -> Non
         assert code_of(share.parse_heartbeat, body) is ErrorCode.INVALID_REQUEST
     body = {"member_epoch": 0, "subscribed_topics": ["no/slash"]}
     assert code_of(share.parse_heartbeat, body) is ErrorCode.INVALID_TOPIC
+
+
+def test_a_fetch_by_acquisition_id() -> None:
+    fetch = share.parse_fetch({"acquisition_id": "run1:0:0", "subscribed_topics": ["t"]}, 500, 0, 0)
+    assert (fetch.acquisition_id, fetch.member_id, fetch.subscribed_topics) == (
+        "run1:0:0",
+        None,
+        ["t"],
+    )
+    assert share.parse_fetch({"member_id": "m"}, 500, 0, 0).acquisition_id is None
+    for body in (
+        {"acquisition_id": "a", "member_id": "m", "subscribed_topics": ["t"]},
+        {"acquisition_id": "a"},
+        {"acquisition_id": "", "subscribed_topics": ["t"]},
+        {"acquisition_id": "a", "subscribed_topics": ["t"], "acknowledgements": [{}]},
+    ):
+        assert code_of(share.parse_fetch, body, 500, 0, 0) is ErrorCode.INVALID_REQUEST
+
+
+def test_acknowledging_acquisitions() -> None:
+    got = share.parse_acquisitions_ack({"acquisition_ids": ["a", "b"]})
+    assert got == share.AcquisitionsAcknowledge(["a", "b"], None, AckType.ACCEPT)
+    got = share.parse_acquisitions_ack({"prefix": "run1:", "type": "reject"})
+    assert got == share.AcquisitionsAcknowledge(None, "run1:", AckType.REJECT)
+    for body in ({}, {"acquisition_ids": [], "prefix": "a"}, {"prefix": "a", "type": "renew"}):
+        assert code_of(share.parse_acquisitions_ack, body) is ErrorCode.INVALID_REQUEST
