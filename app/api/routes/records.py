@@ -7,6 +7,7 @@ from starlette.responses import Response
 
 from app.api import deps, schemas
 from app.api.deps import json_response, read_json
+from app.api.wire import columns
 from app.api.wire import records as wire
 from app.api.wire._fields import MAX_INT64
 from app.security import permissions, principal_of
@@ -64,6 +65,9 @@ async def read(
     max_wait_ms: int = Query(0, ge=0, le=MAX_INT64, description="clamped to the server limit"),
     isolation_level: Isolation = "read_uncommitted",
     encoding: schemas.Encoding = "utf8",
+    format: Literal["json", "columns"] = Query(
+        "json", description="columns: one binary body of columnar buffers (docs/api.md)"
+    ),
 ) -> Response:
     permissions.require_topic(request, Operation.READ, topic)
     b = deps.broker_of(request)
@@ -78,17 +82,24 @@ async def read(
         max_wait_ms=max_wait_ms,
         committed=isolation_level == "read_committed",
     )
-    response = json_response(
-        {
-            "records": [
-                wire.show_record(r, topic, partition, encoding) for r in answer.result.records
-            ],
-            "next_offset": answer.result.next_offset,
-            "high_watermark": answer.high_watermark,
-            "last_stable_offset": answer.last_stable_offset,
-            "log_start_offset": answer.log_start_offset,
-        }
-    )
+    meta = {
+        "next_offset": answer.result.next_offset,
+        "high_watermark": answer.high_watermark,
+        "last_stable_offset": answer.last_stable_offset,
+        "log_start_offset": answer.log_start_offset,
+    }
+    if format == "columns":
+        body = columns.encode(answer.result.records, meta)
+        response = Response(body, media_type=columns.MEDIA_TYPE)
+    else:
+        response = json_response(
+            {
+                "records": [
+                    wire.show_record(r, topic, partition, encoding) for r in answer.result.records
+                ],
+                **meta,
+            }
+        )
     if quota is not None:
         quota.record(len(response.body))
     return response
