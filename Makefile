@@ -13,14 +13,17 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(STAMP): pyproject.toml clients/python/pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[test,dev]' -e clients/python
+# the Spark connector with its spark extra (pyspark and pyarrow): its suite runs in make test
+$(STAMP): pyproject.toml clients/python/pyproject.toml clients/spark/pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[test,dev]' -e clients/python -e 'clients/spark[spark]'
 	touch $(STAMP)
 
 # System packages the tests need (the README tour runs curl; the dashboard tests drive Debian's
 # chromium, never a browser a test tool downloads; the JavaScript client's tests run on Node
-# and npm packs it). Installed through apt when missing: each entry is tool:Debian package.
-SYSTEM_TOOLS := curl:curl chromium:chromium openssl:openssl node:nodejs npm:npm
+# and npm packs it; the Spark connector's suite runs a local Spark on Java 17). Installed through
+# apt when missing: each entry is tool:Debian package.
+SYSTEM_TOOLS := curl:curl chromium:chromium openssl:openssl node:nodejs npm:npm \
+	java:openjdk-17-jre-headless
 system-deps:
 	@missing=""; for tp in $(SYSTEM_TOOLS); do \
 	  command -v $${tp%%:*} >/dev/null || missing="$$missing $${tp##*:}"; done; \
@@ -40,10 +43,11 @@ test-fast: $(STAMP)
 	$(PY) -m pytest -m "not slow"
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff format --check app tests benchmarks clients/python clients/js/gen_errors.py
-	$(VENV)/bin/ruff check app tests benchmarks clients/python clients/js/gen_errors.py
+	$(VENV)/bin/ruff format --check app tests benchmarks examples clients/python clients/spark clients/js/gen_errors.py
+	$(VENV)/bin/ruff check app tests benchmarks examples clients/python clients/spark clients/js/gen_errors.py
 	$(VENV)/bin/mypy
 	$(VENV)/bin/mypy clients/python/src
+	$(VENV)/bin/mypy clients/spark/src
 	@for f in clients/js/src/*.js clients/js/test/*.js; do node --check $$f || exit 1; done
 
 bench: $(STAMP)

@@ -1,0 +1,371 @@
+"""The transactional sink: every write task in its own transaction, the driver commits them all
+at once.
+
+- A task (``write``) opens a transaction under ``<prefix>-<task partition>``: a retried attempt
+  takes the same transactional id and so fences the attempt before it, whose open transaction
+  the server aborts. It produces in requests of ``produceBatchRecords`` records with the
+  idempotent producer's sequences (a request sent again after a lost answer is stored once),
+  aborts its own transaction if it fails, and returns what the driver needs to commit it.
+- The driver (``commit``) commits every task's transaction in one request, atomically and
+  durably. A stream's micro-batch is committed under the key ``<queryId>:<batchId>``: a batch
+  Spark runs again after the server committed it (the driver died before Spark's commit log)
+  is recognised, and its new transactions are aborted instead. A batch job may pass its own
+  key as ``writeId``.
+- ``abort`` aborts what the tasks reported, then every transaction still open under the
+  write's prefix (an attempt that was killed, or lost to another, reports nothing).
+
+The server aborts a transaction left open longer than ``transactionTimeoutMs`` (a task killed
+with its executor), and fences the attempt that opened it.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from binascii import b2a_base64
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pyspark import TaskContext
+from pyspark.sql.datasource import (
+    DataSourceArrowWriter,
+    DataSourceStreamArrowWriter,
+    WriterCommitMessage,
+)
+from sluice._partitioner import partition_for_key
+from sluice.errors import error_from
+
+from sluice_spark._http import Connection, code_of
+from sluice_spark.options import OptionError, Options
+from sluice_spark.reader import topic_path
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+log = logging.getLogger("sluice_spark")
+
+# the answers of an abort that leave nothing to abort: committed, or ended by someone else
+_ALREADY_ENDED = {
+    "INVALID_TXN_STATE",
+    "PRODUCER_FENCED",
+    "INVALID_PRODUCER_EPOCH",
+    "TRANSACTION_TIMED_OUT",
+    "INVALID_PRODUCER_ID_MAPPING",
+}
+_COLUMNS = {"key", "value", "headers", "partition", "topic"}
+
+
+class InjectedFailure(RuntimeError):
+    """Raised by the test options ``_failPartition``/``_failAttempts``/``_failAfterCommit``."""
+
+
+@dataclass(frozen=True, slots=True)
+class TxnMessage(WriterCommitMessage):
+    """What one task wrote: its transaction (None if it wrote nothing)."""
+
+    transactional_id: str | None
+    producer_id: int
+    producer_epoch: int
+    partition_id: int
+    attempt: int
+    records: int
+    query_id: str | None = None
+
+
+def check_schema(schema: Any) -> None:
+    """The DataFrame written must have a ``value`` column; the others are optional."""
+    names = {f.name.lower() for f in schema.fields}
+    if "value" not in names:
+        raise OptionError(
+            "the DataFrame written to sluice needs a value column (string or binary); key, "
+            f"headers, partition and topic are optional (it has {sorted(names)})"
+        )
+    unknown = names - _COLUMNS
+    if unknown:
+        raise OptionError(
+            f"the DataFrame written to sluice has columns it cannot write: {sorted(unknown)} "
+            f"(known: {sorted(_COLUMNS)}); select or rename them first"
+        )
+
+
+class _Task:
+    """One write task's transaction and its buffered requests."""
+
+    def __init__(self, opts: Options, transactional_id: str, partition_id: int) -> None:
+        self.opts = opts
+        self.tid = transactional_id
+        self.partition_id = partition_id
+        self.conn = Connection(opts)
+        self.producer: tuple[int, int] | None = None
+        self.sequences: dict[tuple[str, int], int] = {}
+        self.partition_counts: dict[str, int] = {}
+        self.pending: dict[tuple[str, int], list[dict[str, Any]]] = {}
+        self.pending_count = 0
+        self.written = 0
+        self.encoding: str | None = None
+        self.rotation = partition_id
+
+    def begin(self) -> tuple[int, int]:
+        if self.producer is None:
+            got = self.conn.post(
+                "/v1/producers",
+                {
+                    "transactional_id": self.tid,
+                    "transaction_timeout_ms": self.opts.transaction_timeout_ms,
+                },
+            )
+            self.producer = (got["producer_id"], got["producer_epoch"])
+        return self.producer
+
+    def partitions_of(self, topic: str) -> int:
+        n = self.partition_counts.get(topic)
+        if n is None:
+            n = len(self.conn.get(topic_path(topic))["partitions"])
+            self.partition_counts[topic] = n
+        return n
+
+    def add(self, batch: pa.RecordBatch) -> None:
+        import pyarrow as pa
+
+        if batch.num_rows == 0:
+            return
+        cols = {name.lower(): batch.column(i) for i, name in enumerate(batch.schema.names)}
+        if self.encoding is None:
+            binary = any(
+                pa.types.is_binary(c.type) or pa.types.is_large_binary(c.type)
+                for c in (cols.get("key"), cols.get("value"))
+                if c is not None
+            ) or ("headers" in cols and "binary" in str(cols["headers"].type))
+            self.encoding = "base64" if binary else "utf8"
+        b64 = self.encoding == "base64"
+        values = cols["value"].to_pylist()
+        keys = cols["key"].to_pylist() if "key" in cols else None
+        headers = cols["headers"].to_pylist() if "headers" in cols else None
+        parts = cols["partition"].to_pylist() if "partition" in cols else None
+        topics = cols["topic"].to_pylist() if "topic" in cols else None
+        default_topic = self.opts.topic
+        n_default = self.partitions_of(default_topic) if default_topic else 0
+        sticky = self.rotation % n_default if n_default else 0
+        self.rotation += 1
+        for i, v in enumerate(values):
+            rec: dict[str, Any] = {"value": _text(v, b64)}
+            k = keys[i] if keys is not None else None
+            if k is not None:
+                rec["key"] = _text(k, b64)
+            if headers is not None and headers[i]:
+                rec["headers"] = [
+                    {"key": h["key"], "value": _text(h["value"], b64)} for h in headers[i]
+                ]
+            topic = (topics[i] if topics is not None else None) or default_topic
+            if not topic:
+                raise OptionError("a row has no topic: set the topic option or a topic column")
+            n = n_default if topic == default_topic else self.partitions_of(topic)
+            p = parts[i] if parts is not None else None
+            if p is None:
+                if k is not None:
+                    p = partition_for_key(k.encode() if isinstance(k, str) else k, n)
+                else:
+                    p = sticky if topic == default_topic else self.rotation % n
+            key = (topic, p)
+            got = self.pending.get(key)
+            if got is None:
+                self.pending[key] = [rec]
+            else:
+                got.append(rec)
+            self.pending_count += 1
+            if self.pending_count >= self.opts.produce_batch_records:
+                self.flush()
+
+    def flush(self) -> None:
+        if not self.pending:
+            return
+        producer_id, epoch = self.begin()
+        batches = []
+        for (topic, p), records in self.pending.items():
+            seq = self.sequences.get((topic, p), 0)
+            batches.append(
+                {"topic": topic, "partition": p, "base_sequence": seq, "records": records}
+            )
+            self.sequences[(topic, p)] = seq + len(records)
+        got = self.conn.post(
+            "/v1/produce",
+            {
+                "producer_id": producer_id,
+                "producer_epoch": epoch,
+                "transactional_id": self.tid,
+                "encoding": self.encoding,
+                "batches": batches,
+            },
+        )
+        for b in got["batches"]:
+            if b.get("error") is not None:
+                raise error_from(200, {"error": b["error"]})
+        self.written += self.pending_count
+        self.pending = {}
+        self.pending_count = 0
+
+    def abort(self) -> None:
+        if self.producer is None:
+            return
+        try:
+            abort_one(self.conn, self.tid, *self.producer)
+        except Exception as exc:  # the server's timeout ends it otherwise
+            log.warning("could not abort %s after a failed write: %s", self.tid, exc)
+
+    def message(self, attempt: int, query_id: str | None) -> TxnMessage:
+        pid, epoch = self.producer if self.producer is not None else (-1, -1)
+        return TxnMessage(
+            self.tid if self.producer is not None else None,
+            pid,
+            epoch,
+            self.partition_id,
+            attempt,
+            self.written,
+            query_id,
+        )
+
+
+def _text(v: Any, b64: bool) -> Any:
+    if v is None:
+        return None
+    if b64:
+        return b2a_base64(v.encode() if isinstance(v, str) else v, newline=False).decode("ascii")
+    return v
+
+
+def write_task(
+    opts: Options, prefix: str, batches: Iterator[pa.RecordBatch], query_id: str | None = None
+) -> TxnMessage:
+    ctx = TaskContext.get()
+    partition_id = ctx.partitionId() if ctx is not None else 0
+    attempt = ctx.attemptNumber() if ctx is not None else 0
+    task = _Task(opts, f"{prefix}-{partition_id}", partition_id)
+    try:
+        for batch in batches:
+            task.add(batch)
+        task.flush()
+        if opts.fail_partition == partition_id and attempt < opts.fail_attempts:
+            raise InjectedFailure(
+                f"_failPartition: task {partition_id} attempt {attempt} fails after writing"
+            )
+    except BaseException:
+        task.abort()
+        task.conn.close()
+        raise
+    task.conn.close()
+    return task.message(attempt, query_id)
+
+
+def abort_one(conn: Connection, tid: str, producer_id: int, epoch: int) -> None:
+    try:
+        conn.post(
+            f"/v1/transactions/{tid}/abort", {"producer_id": producer_id, "producer_epoch": epoch}
+        )
+    except Exception as exc:
+        if code_of(exc) not in _ALREADY_ENDED:
+            raise
+
+
+def commit_all(opts: Options, messages: list[WriterCommitMessage | None], key: str | None) -> bool:
+    """Commit every task's transaction atomically; True if ``key`` was already committed (the
+    transactions of this call were then aborted)."""
+    txns = [m for m in messages if isinstance(m, TxnMessage) and m.transactional_id is not None]
+    if not txns:
+        return False
+    body: dict[str, Any] = {
+        "transactions": [
+            {
+                "transactional_id": m.transactional_id,
+                "producer_id": m.producer_id,
+                "producer_epoch": m.producer_epoch,
+            }
+            for m in txns
+        ]
+    }
+    if key is not None:
+        body["idempotency_key"] = key
+    with Connection(opts) as conn:
+        got = conn.post("/v1/transactions/commit-all", body)
+    return bool(got.get("duplicate"))
+
+
+def abort_all(
+    opts: Options, messages: list[WriterCommitMessage | None], prefix: str | None
+) -> None:
+    """Abort what the tasks reported (a committed one is skipped), then whatever is still open
+    under ``prefix``."""
+    with Connection(opts) as conn:
+        for m in messages:
+            if isinstance(m, TxnMessage) and m.transactional_id is not None:
+                try:
+                    abort_one(conn, m.transactional_id, m.producer_id, m.producer_epoch)
+                except Exception as exc:
+                    log.warning("could not abort %s: %s", m.transactional_id, exc)
+        if prefix is not None:
+            conn.post("/v1/transactions/abort-prefix", {"prefix": f"{prefix}-"})
+
+
+class BatchWriter(DataSourceArrowWriter):
+    """``df.write.format("sluice").mode("append")``: all of the job's records, or none."""
+
+    def __init__(self, opts: Options) -> None:
+        self.opts = opts
+        # one prefix per job, chosen on the driver and pickled to every task
+        self.prefix = f"{opts.transactional_id_prefix}-{uuid.uuid4().hex[:16]}"
+
+    def write(self, iterator: Iterator[pa.RecordBatch]) -> TxnMessage:
+        return write_task(self.opts, self.prefix, iterator)
+
+    def commit(self, messages: list[WriterCommitMessage | None]) -> None:
+        duplicate = commit_all(self.opts, messages, self.opts.write_id)
+        if duplicate:
+            log.warning(
+                "writeId %r was already committed: this job's records were not written again",
+                self.opts.write_id,
+            )
+        if self.opts.fail_after_commit:
+            raise InjectedFailure("_failAfterCommit: the driver fails after the commit")
+
+    def abort(self, messages: list[WriterCommitMessage | None]) -> None:
+        abort_all(self.opts, messages, self.prefix)
+
+
+class StreamWriter(DataSourceStreamArrowWriter):
+    """``writeStream.format("sluice")``: each micro-batch exactly once, keyed on
+    ``<queryId>:<batchId>``."""
+
+    def __init__(self, opts: Options) -> None:
+        self.opts = opts
+
+    def write(self, iterator: Iterator[pa.RecordBatch]) -> TxnMessage:
+        ctx = TaskContext.get()
+        query_id = ctx.getLocalProperty("sql.streaming.queryId") if ctx is not None else None
+        if not query_id:
+            raise RuntimeError("a stream write task without a streaming query id")
+        return write_task(self.opts, self._prefix(query_id), iterator, query_id)
+
+    def _prefix(self, query_id: str) -> str:
+        return f"{self.opts.transactional_id_prefix}-{query_id}"
+
+    def commit(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:
+        query_ids = {m.query_id for m in messages if isinstance(m, TxnMessage) and m.query_id}
+        if len(query_ids) > 1:
+            raise RuntimeError(f"one micro-batch from several queries: {sorted(query_ids)}")
+        if not query_ids:
+            return
+        (query_id,) = query_ids
+        duplicate = commit_all(self.opts, messages, f"{query_id}:{batchId}")
+        if duplicate:
+            log.warning(
+                "micro-batch %d of query %s was already committed: this run of it was dropped",
+                batchId,
+                query_id,
+            )
+        if self.opts.fail_after_commit:
+            raise InjectedFailure("_failAfterCommit: the driver fails after the commit")
+
+    def abort(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:
+        query_ids = {m.query_id for m in messages if isinstance(m, TxnMessage) and m.query_id}
+        prefix = self._prefix(next(iter(query_ids))) if len(query_ids) == 1 else None
+        abort_all(self.opts, messages, prefix)
