@@ -472,6 +472,34 @@ ROWS: list[Row] = [
         ),
         lambda d: targets(d, "W2 Python async client"),
     ),
+    Row(
+        "spark",
+        lambda d: (
+            f"Spark batch read on local[2]: {d['parameters']['records']:,} records, 2 partitions, "
+            "read_committed, values summed in Spark"
+        ),
+        lambda d: f"{sig(median(d, 'batch_read_records_per_s'), 3)} records/s",
+        lambda d: targets(d, "batch read"),
+    ),
+    Row(
+        "spark",
+        lambda d: (
+            "Spark streaming write through the transactional sink (rows made by Spark, "
+            "micro-batches of 250,000, each committed atomically); topic to topic through the "
+            "offset source and the sink, recorded"
+        ),
+        lambda d: (
+            f"{sig(median(d, 'stream_write_records_per_s'), 3)} records/s; topic to topic "
+            f"{sig(median(d, 'topic_to_topic_records_per_s'), 3)} records/s"
+        ),
+        lambda d: targets(d, "streaming write"),
+    ),
+    Row(
+        "spark",
+        lambda d: "Spark's processes (JVM and Python workers) during the Spark rows: peak PSS",
+        lambda d: f"{sig(median(d, 'spark_pss_peak_gib'), 3)} GiB",
+        lambda d: targets(d, "peak PSS"),
+    ),
 ]
 
 

@@ -265,6 +265,9 @@ def summarise(runs: list[Json]) -> Json:
     s: Json = {
         "batch_read_records_per_s": h.spread([r["batch_read"]["records_per_s"] for r in runs]),
         "stream_write_records_per_s": h.spread([r["stream_write"]["records_per_s"] for r in runs]),
+        "topic_to_topic_records_per_s": h.spread(
+            [r["topic_to_topic"]["records_per_s"] for r in runs]
+        ),
         "spark_pss_peak_gib": h.spread([round(r["spark_pss_peak_bytes"] / GiB, 2) for r in runs]),
         "server_rss_peak_mib": h.spread([round(r["server_rss_peak_bytes"] / 2**20) for r in runs]),
     }

@@ -35,8 +35,8 @@ def recorded(tmp_path: Path) -> Path:
     return tmp_path
 
 
-# the recorded files of these tests measured neither the users nor the clients benchmark
-RECORDED_ROWS = [row for row in report.ROWS if row.benchmark not in ("users", "clients")]
+# the recorded files of these tests measured neither the users, the clients nor the spark one
+RECORDED_ROWS = [row for row in report.ROWS if row.benchmark not in ("users", "clients", "spark")]
 
 
 def test_each_row_comes_from_the_newest_file_that_measured_it(recorded: Path) -> None:
@@ -242,3 +242,34 @@ def test_the_users_rows(tmp_path: Path, one_request: bool) -> None:
         assert prepare.measured == "1,300 transactions/s, commit p50 / p99 3.2 / 9 ms"
     else:
         assert one.measured == prepare.measured == "not supported by this server"
+
+
+def test_the_spark_rows(tmp_path: Path) -> None:
+    from benchmarks import spark
+
+    runs = [
+        {
+            "batch_read": {"records_per_s": r},
+            "stream_write": {"records_per_s": w},
+            "topic_to_topic": {"records_per_s": t},
+            "spark_pss_peak_bytes": g * spark.GiB,
+            "server_rss_peak_bytes": 90 * 2**20,
+        }
+        for r, w, t, g in [(240_000, 95_000, 60_000, 1.4), (251_000, 102_000, 64_000, 1.5)]
+    ]
+    doc = {
+        "benchmark": "spark",
+        "commit": "bbbbbbb" + "0" * 33,
+        "dirty": False,
+        "date": "2026-11-26T00:00:00+00:00",
+        "machine": {},
+        "parameters": {"records": 1_000_000},
+        "results": {"summary": spark.summarise(runs), "raw": runs},
+    }
+    (tmp_path / "spark-bbbbbbb.json").write_text(json.dumps(doc))
+    read, write, memory = report.lines(report.load(tmp_path))
+    assert read.workload.startswith("Spark batch read on local[2]: 1,000,000 records")
+    assert read.measured == "246,000 records/s" and read.target == "≥ 200,000 records/s"
+    assert write.measured == "98,500 records/s; topic to topic 62,000 records/s"
+    assert write.target == "≥ 100,000 records/s (missed)"
+    assert memory.measured == "1.45 GiB" and memory.target == "≤ 2 GiB"
