@@ -187,9 +187,12 @@ class Acquisitions:
         max_wait_ms: int,
         record_limit: bool,
         max_bytes: int,
+        held_only: bool = False,
     ) -> FetchAnswer:
         """The records the acquisition holds, again (nothing acquired, counts unchanged);
-        otherwise a fetch over every partition of ``subscribed`` whose records it then holds.
+        otherwise a fetch over every partition of ``subscribed`` whose records it then holds,
+        or, ``held_only``, nothing (a replay that must not take records its first run never
+        saw).
         One fetch per id at a time: another with the same id waits for it and answers what it
         acquired, so concurrent attempts of one task never hold different records."""
         share = self.share
@@ -202,6 +205,8 @@ class Acquisitions:
             if held:
                 return self._replay(group, acquisition_id, held)
             busy = book.busy.get(acquisition_id)
+            if held_only and busy is None:
+                return self._answer(group, acquisition_id, AcquireRound())
             if busy is None:
                 break
             remaining = deadline - self.clock.monotonic()

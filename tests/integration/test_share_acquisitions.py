@@ -350,6 +350,32 @@ async def test_lock_expiry_frees_the_records_and_the_id_acquires_anew(
     assert delivered(await take(c, "run1:0:0")) == [(0, o, 2) for o in range(3)]
 
 
+async def test_held_only_answers_what_is_held_and_never_acquires(
+    s: Served, clock: FakeClock
+) -> None:
+    c = s.client
+    await create_topic(c, "t")
+    await earliest(c)
+    await values(c, 3)
+    # nothing held: nothing, and nothing acquired although records wait
+    empty = await take(c, "old:7:0", held_only=True, max_wait_ms=30_000)
+    assert empty["records"] == [] and empty["acquired"] == []
+    assert states(await view(c, G)) == []
+    first = await take(c, "old:7:0")
+    assert delivered(await take(c, "old:7:0", held_only=True)) == delivered(first)
+    clock.advance(30_000)
+    await expire(s.broker)
+    # its locks ran out: a replay gets nothing, and the records stay available to others
+    assert (await take(c, "old:7:0", held_only=True))["records"] == []
+    assert states(await view(c, G)) == [(o, "available", 1) for o in range(3)]
+    for bad in ({"held_only": "yes"}, {"held_only": 1}):
+        await take(c, "old:7:0", expect=400, **bad)
+    r = await c.post(
+        f"/v1/share-groups/{G}/fetch", json={"subscribed_topics": ["t"], "held_only": True}
+    )
+    assert_error(r, 400, "INVALID_REQUEST")
+
+
 async def test_a_member_leaving_or_expiring_does_not_release_an_acquisition(
     s: Served, clock: FakeClock
 ) -> None:

@@ -89,6 +89,7 @@ async def fetch(group_id: str, request: Request) -> Response:
             max_wait_ms=req.max_wait_ms,
             record_limit=req.record_limit,
             max_bytes=req.max_bytes,
+            held_only=req.held_only,
         )
     else:
         answer = await b.share.fetch(

@@ -91,6 +91,7 @@ class ShareFetchRequest(Model):
         },
         rules=[
             when(unset("member_id"), given("subscribed_topics")),
+            when(is_("held_only", True), given("acquisition_id")),
             when(
                 given("acquisition_id"),
                 {
@@ -111,6 +112,11 @@ class ShareFetchRequest(Model):
         description="fetch for this acquisition instead of a member: the records it still "
         "holds, again, or else new ones it then holds (member_id null, subscribed_topics "
         "required, no acknowledgements)",
+    )
+    held_only: bool = Field(
+        False,
+        description="with acquisition_id: answer only what the acquisition still holds, and "
+        "nothing rather than new records (a replay)",
     )
     subscribed_topics: list[str] | None = None
     max_records: int = Field(500, ge=1)

@@ -50,6 +50,7 @@ class ShareFetch:
     encoding: str
     acks: AckRequest
     acquisition_id: str | None = None
+    held_only: bool = False  # with acquisition_id: answer what it holds, never acquire
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +109,11 @@ def parse_fetch(
     acquisition = f.optional(acquisition_id, body.get("acquisition_id"))
     if acquisition is not None:
         _check_by_acquisition(body)
+    held_only = body.get("held_only", False)
+    if type(held_only) is not bool:
+        raise InvalidRequest(ErrorCode.INVALID_REQUEST, "held_only: expected true or false")
+    if held_only and acquisition is None:
+        raise InvalidRequest(ErrorCode.INVALID_REQUEST, "held_only: only with acquisition_id")
     return ShareFetch(
         f.optional(f.member_id, body.get("member_id")),
         topics(body.get("subscribed_topics")),
@@ -118,6 +124,7 @@ def parse_fetch(
         encoding=encoding_of(body.get("encoding")),
         acks=parse_acks(body.get("acknowledgements"), max_delay_ms),
         acquisition_id=acquisition,
+        held_only=held_only,
     )
 
 
