@@ -60,9 +60,12 @@ def test_ranges_are_split_and_empty_ones_left_out() -> None:
         Range("t", 0, 10, 20),
         Range("t", 0, 20, 25),
     ]
-    assert offsets.split("t", {0: 3}, {0: 9, 1: 2}, None) == [
+    # a partition the start does not name, or whose end fell below its start (a topic created
+    # again), is read from its log start
+    assert offsets.split("t", {0: 3, 2: 50}, {0: 9, 1: 2, 2: 4}, None) == [
         Range("t", 0, 3, 9),
-        Range("t", 1, 0, 2),
+        Range("t", 1, 0, 2, from_log_start=True),
+        Range("t", 2, 0, 4, from_log_start=True),
     ]
 
 
@@ -72,5 +75,7 @@ def test_a_read_limit_is_shared_in_proportion_to_what_waits() -> None:
     assert sum(end[p] - start[p] for p in end) == 100
     assert end == {0: 75, 1: 125, 2: 0}
     assert offsets.limit(start, latest, 10_000) == latest
+    # a partition with few records waiting is not starved by one with many
+    assert offsets.limit({0: 0, 1: 0}, {0: 1_000_000, 1: 5}, 100) == {0: 99, 1: 1}
     odd = offsets.limit({0: 0, 1: 0, 2: 0}, {0: 1, 1: 1, 2: 1}, 2)
     assert sum(odd.values()) == 2 and all(v <= 1 for v in odd.values())

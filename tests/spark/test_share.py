@@ -157,3 +157,46 @@ def test_records_of_a_crashed_query_are_delivered_again_after_their_locks_expire
         f"c{i}" for i in range(100)
     )
     assert {r["headers"][0]["value"] for r in out} == {"2"}
+
+
+def test_a_replayed_batch_takes_back_only_what_it_holds_and_loses_nothing(
+    spark: Any, sluice: Sluice, tmp_path: Path
+) -> None:
+    """The sink committed batch 0, then the driver failed before Spark's commit log; while the
+    query was down the batch's locks ran out and another consumer took and accepted those
+    records. The restart replays batch 0: it must not take the records still waiting (the
+    sink drops a replayed batch, and the source would accept them unwritten)."""
+    src, dst = sluice.topic(1), sluice.topic(1)
+    group = f"g-{uuid.uuid4().hex[:8]}"
+    _group(sluice, group, src, record_lock_duration_ms=2000)
+    sluice.produce(src, [{"value": f"z{i}"} for i in range(300)])
+    with pytest.raises(PySparkException, match="_failAfterCommit"):
+        _run(spark, sluice, group, src, dst, tmp_path / "ck", write={"_failAfterCommit": "true"})
+    first = [r["value"] for r in sluice.read_all(dst)]
+    assert len(first) == 240  # batch 0: two tasks of 120
+    deadline = time.monotonic() + 30
+    while _state(sluice, group)["acquired"] > 0:  # the batch's locks run out
+        assert time.monotonic() < deadline, _state(sluice, group)
+        time.sleep(0.2)
+    # another consumer takes the first 240 records again and accepts them
+    other = sluice.http.post(
+        f"/v1/share-groups/{group}/fetch",
+        json={
+            "acquisition_id": "other",
+            "subscribed_topics": [src],
+            "max_records": 240,
+            "acquire_mode": "record_limit",
+        },
+    ).json()
+    taken = {r["value"] for r in other["records"]}
+    assert len(taken) == 240
+    r = sluice.http.post(
+        f"/v1/share-groups/{group}/acquisitions/acknowledge", json={"acquisition_ids": ["other"]}
+    )
+    assert r.json()["acknowledged"] == 240
+    _run(spark, sluice, group, src, dst, tmp_path / "ck")
+    later = [r["value"] for r in sluice.read_all(dst)][240:]
+    # the 60 records nobody had: written now, once; nothing lost
+    assert sorted(later) == sorted({f"z{i}" for i in range(300)} - taken)
+    state = _state(sluice, group)
+    assert state["acquired"] == 0 and state["lag"] == 0

@@ -44,6 +44,9 @@ class Range:
     partition: int
     start: int
     end: int
+    # the start is a guess (a partition the stream had not seen, or a topic created again):
+    # offsets gone below the log start are skipped, not data loss
+    from_log_start: bool = False
 
 
 def parse_spec(spec: str, topic: str, option: str) -> str | dict[int, int]:
@@ -111,35 +114,52 @@ def from_json(doc: Mapping[str, object], topic: str) -> dict[int, int]:
 
 
 def split(
-    topic: str, start: Mapping[int, int], end: Mapping[int, int], max_records: int | None
+    topic: str,
+    start: Mapping[int, int],
+    end: Mapping[int, int],
+    max_records: int | None,
 ) -> list[Range]:
     """One range per partition with records between ``start`` and ``end``, cut into pieces of
-    at most ``max_records`` offsets when given."""
+    at most ``max_records`` offsets when given. A partition ``start`` does not name, or whose
+    end lies below its start (the topic was deleted and created again, read on under
+    ``failOnDataLoss=false``), is read from its log start."""
     out: list[Range] = []
     for p in sorted(end):
-        lo, hi = start.get(p, 0), end[p]
+        lo, hi = start.get(p), end[p]
+        guess = lo is None or hi < lo
+        lo = 0 if lo is None or hi < lo else lo
         if hi <= lo:
             continue
         step = max_records or hi - lo
         for s in range(lo, hi, step):
-            out.append(Range(topic, p, s, min(s + step, hi)))
+            out.append(Range(topic, p, s, min(s + step, hi), guess))
     return out
 
 
 def limit(start: Mapping[int, int], latest: Mapping[int, int], max_records: int) -> dict[int, int]:
-    """The end of a micro-batch of at most ``max_records`` offsets: each partition gets a share
-    proportional to what it has waiting (the rounding leftovers go to the partitions with the
-    most waiting), so no partition starves."""
+    """The end of a micro-batch of at most ``max_records`` offsets: every partition with records
+    waiting gets one first (while the limit allows), the rest is shared in proportion to what
+    each has waiting (rounding leftovers to those with the most), so no partition starves."""
     waiting = {p: max(0, latest[p] - start.get(p, 0)) for p in latest}
     total = sum(waiting.values())
     if total <= max_records:
         return dict(latest)
-    share = {p: w * max_records // total for p, w in waiting.items()}
+    share = dict.fromkeys(waiting, 0)
+    for p in sorted((p for p in waiting if waiting[p]), key=lambda p: (-waiting[p], p)):
+        if sum(share.values()) < max_records:
+            share[p] = 1
     left = max_records - sum(share.values())
-    for p in sorted(waiting, key=lambda p: (-(waiting[p] - share[p]), p)):
-        if left <= 0:
-            break
-        if share[p] < waiting[p]:
-            share[p] += 1
-            left -= 1
+    rest = {p: waiting[p] - share[p] for p in waiting}
+    rest_total = sum(rest.values())
+    if left > 0 and rest_total > 0:
+        extra = {p: r * left // rest_total for p, r in rest.items()}
+        for p in extra:
+            share[p] += extra[p]
+        left -= sum(extra.values())
+        for p in sorted(waiting, key=lambda p: (-(waiting[p] - share[p]), p)):
+            if left <= 0:
+                break
+            if share[p] < waiting[p]:
+                share[p] += 1
+                left -= 1
     return {p: start.get(p, 0) + share[p] for p in latest}

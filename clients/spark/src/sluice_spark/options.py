@@ -40,7 +40,7 @@ class Options:
     share_max_records: int = 5000
     share_wait_ms: int = 500
     share_flush_batch: bool = True
-    share_release_on_stop: bool = True
+    share_release_on_stop: bool = False
     transactional_id_prefix: str = "spark"
     transaction_timeout_ms: int = 300_000
     produce_batch_records: int = 5000
@@ -149,7 +149,7 @@ def parse(raw: Mapping[str, str], *, need_topic: bool = True) -> Options:
         share_max_records=required_int("shareMaxRecords", 5000, 1, 1_000_000),
         share_wait_ms=required_int("shareWaitMs", 500, 0, 60_000),
         share_flush_batch=boolean("shareFlushBatch", True),
-        share_release_on_stop=boolean("shareReleaseOnStop", True),
+        share_release_on_stop=boolean("shareReleaseOnStop", False),
         transactional_id_prefix=prefix,
         transaction_timeout_ms=required_int("transactionTimeoutMs", 300_000, 1000),
         produce_batch_records=required_int("produceBatchRecords", 5000, 1, 10_000),

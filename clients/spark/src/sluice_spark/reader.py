@@ -95,7 +95,7 @@ def read_range(opts: Options, r: Range) -> Iterator[pa.RecordBatch]:
             except Exception as exc:
                 if code_of(exc) not in ("OFFSET_OUT_OF_RANGE", "UNKNOWN_TOPIC_OR_PARTITION"):
                     raise
-                if opts.fail_on_data_loss:
+                if opts.fail_on_data_loss and not r.from_log_start:
                     raise DataLossError(
                         f"{r.topic}/{r.partition}: offsets from {offset} to {r.end} are no "
                         f"longer there ({exc}); set failOnDataLoss=false to skip them"
@@ -106,7 +106,7 @@ def read_range(opts: Options, r: Range) -> Iterator[pa.RecordBatch]:
                     "offset"
                 ]
                 if start <= offset:
-                    raise
+                    return  # beyond the end: nothing left of this range
                 offset = start
                 continue
             got, batch = columns_batch(body, r.topic, r.partition, r.end)
@@ -144,6 +144,14 @@ class BatchReader(DataSourceReader):
                 if spec == "earliest":
                     raise OptionError("option endingOffsets: earliest is not allowed")
                 end = offsets.resolve(spec, bounds, opts.isolation_level, default="latest")
+        for p, b in bounds.items():
+            top = b.end(opts.isolation_level)
+            if not b.log_start <= start[p] <= end[p] <= top:
+                raise OptionError(
+                    f"partition {p} of {opts.topic!r}: the offsets to read, {start[p]} to "
+                    f"{end[p]}, are not within what it holds, {b.log_start} to {top} "
+                    f"({opts.isolation_level}); check startingOffsets and endingOffsets"
+                )
         ranges = offsets.split(opts.topic, start, end, opts.max_records_per_partition)
         return [RangePartition(r) for r in ranges]
 

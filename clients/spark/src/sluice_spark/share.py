@@ -1,9 +1,12 @@
 """A stream from a share group: queue semantics across Spark tasks, at least once.
 
 Each micro-batch has ``shareConsumers`` tasks; task ``i`` of batch ``n`` of run ``r`` acquires
-under the acquisition ids ``r:n:i:<page>``. Spark runs a task again (a retry, or a batch
-replayed after a restart) with the same ids, and the server answers the records those ids still
-hold: the same records, not new ones. The records are accepted once Spark commits the batch,
+under the acquisition ids ``r:n:i:<page>``. A retried task fetches with the same ids, and the
+server answers the records those ids still hold: the same records, not new ones (pages an
+earlier attempt reached and this one did not are released). A batch of an earlier run that
+Spark runs again after a restart takes back only what its ids still hold, never new records:
+if the sink had committed it already, it drops the replay, and new records would be accepted
+unwritten. The records are accepted once Spark commits the batch,
 which it tells the source when it plans the next one (``commit``). So that the last batch does
 not wait for more data to be accepted, the source plans one more batch, usually empty, while
 the previous one still holds records (``shareFlushBatch``).
@@ -25,6 +28,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from pyspark import TaskContext
 from pyspark.sql.datasource import DataSourceStreamReader, InputPartition
 from pyspark.sql.streaming.datasource import ReadLimit
 
@@ -40,13 +44,40 @@ log = logging.getLogger("sluice_spark")
 
 
 class ShareSlot(InputPartition):
-    def __init__(self, acquisition_id: str) -> None:
+    """One task of a micro-batch; ``replay``: a batch of an earlier run that Spark runs again,
+    which takes back only what its ids still hold."""
+
+    def __init__(self, acquisition_id: str, replay_pages: tuple[int, ...] = ()) -> None:
         super().__init__(acquisition_id)
         self.acquisition_id = acquisition_id
+        self.replay_pages = replay_pages
+
+    @property
+    def replay(self) -> bool:
+        return bool(self.replay_pages)
 
 
 def group_path(group: str) -> str:
     return f"/v1/share-groups/{quote(group, safe='')}"
+
+
+def _check_offset(offset: dict[str, Any]) -> None:
+    if "run" not in offset or "batch" not in offset:
+        raise ValueError(
+            f"the checkpoint holds {offset!r}, the offsets of a stream by offsets, not of a "
+            "share group: a checkpoint belongs to the query that wrote it"
+        )
+
+
+def _release_pages_from(conn: Connection, path: str, slot: str, first: int) -> None:
+    """Release what an earlier attempt of this task acquired on pages this attempt did not
+    reach (its first pages took new records): the batch's commit would accept them unread."""
+    held = conn.get(f"{path}/acquisitions", prefix=f"{slot}:")["acquisitions"]
+    extra = [
+        a["acquisition_id"] for a in held if int(a["acquisition_id"].rsplit(":", 1)[1]) >= first
+    ]
+    if extra:
+        conn.post(f"{path}/acquisitions/acknowledge", {"acquisition_ids": extra, "type": "release"})
 
 
 class ShareStreamReader(DataSourceStreamReader):
@@ -91,6 +122,7 @@ class ShareStreamReader(DataSourceStreamReader):
         return False
 
     def latestOffset(self, start: dict[str, Any], limit: ReadLimit) -> dict[str, Any]:
+        _check_offset(start)
         nxt = {"run": self.run, "batch": start["batch"] + 1 if start["run"] == self.run else 0}
         if self._work_waiting():
             return nxt
@@ -103,23 +135,49 @@ class ShareStreamReader(DataSourceStreamReader):
         return start
 
     def partitions(self, start: dict[str, Any], end: dict[str, Any]) -> list[ShareSlot]:
-        return [
-            ShareSlot(f"{end['run']}:{end['batch']}:{i}") for i in range(self.opts.share_consumers)
-        ]
+        _check_offset(end)
+        batch = f"{end['run']}:{end['batch']}"
+        if end["run"] == self.run:
+            return [ShareSlot(f"{batch}:{i}") for i in range(self.opts.share_consumers)]
+        # a batch of an earlier run, run again after a restart: its tasks as they were (whatever
+        # shareConsumers says now), each taking back only what it still holds. New records
+        # would be lost if the sink had committed this batch already (it drops the replay).
+        held = self.conn.get(f"{group_path(self.group)}/acquisitions", prefix=f"{batch}:")
+        pages: dict[str, list[int]] = {}
+        for a in held["acquisitions"]:
+            slot, page = a["acquisition_id"].rsplit(":", 1)
+            pages.setdefault(slot, []).append(int(page))
+        return [ShareSlot(slot, tuple(sorted(ps))) for slot, ps in sorted(pages.items())]
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
         assert isinstance(partition, ShareSlot)
         opts = self.opts
+        path = group_path(self.group)
         left = opts.share_max_records
         page = 0
         with Connection(opts) as conn:
+            if partition.replay:
+                for n in partition.replay_pages:  # only what they still hold, never new records
+                    got = conn.post(
+                        f"{path}/fetch",
+                        {
+                            "acquisition_id": f"{partition.acquisition_id}:{n}",
+                            "subscribed_topics": [opts.topic],
+                            "encoding": "base64",
+                            "held_only": True,
+                        },
+                    )
+                    if got["records"]:
+                        yield record_batch(got["records"], share=True)
+                return
             while left > 0:
                 got = conn.post(
-                    f"{group_path(self.group)}/fetch",
+                    f"{path}/fetch",
                     {
                         "acquisition_id": f"{partition.acquisition_id}:{page}",
                         "subscribed_topics": [opts.topic],
                         "max_records": min(left, opts.fetch_max_records),
+                        "acquire_mode": "record_limit",  # shareMaxRecords is exact
                         "max_wait_ms": opts.share_wait_ms if page == 0 else 0,
                         "max_bytes": opts.fetch_max_bytes,
                         "encoding": "base64",
@@ -127,14 +185,18 @@ class ShareStreamReader(DataSourceStreamReader):
                 )
                 records = got["records"]
                 if not records:
-                    return
+                    break
                 yield record_batch(records, share=True)
                 left -= len(records)
                 page += 1
+            ctx = TaskContext.get()
+            if ctx is not None and ctx.attemptNumber() > 0:
+                _release_pages_from(conn, path, partition.acquisition_id, page)
 
     def commit(self, end: dict[str, Any]) -> None:
         """Spark committed every batch up to ``end``: accept what they hold. Only those: after
         a restart the batch Spark replays next holds records of the same run."""
+        _check_offset(end)
         if end["batch"] < 0:
             return
         path = group_path(self.group)

@@ -34,7 +34,7 @@ from pyspark.sql.datasource import (
     WriterCommitMessage,
 )
 from sluice._partitioner import partition_for_key
-from sluice.errors import error_from
+from sluice.errors import TooLargeError, error_from
 
 from sluice_spark._http import Connection, code_of
 from sluice_spark.options import OptionError, Options
@@ -54,6 +54,8 @@ _ALREADY_ENDED = {
     "INVALID_PRODUCER_ID_MAPPING",
 }
 _COLUMNS = {"key", "value", "headers", "partition", "topic"}
+# a produce request is sent at this size at the latest (the server takes 16 MiB by default)
+MAX_REQUEST_BYTES = 8 * 1024 * 1024
 
 
 class InjectedFailure(RuntimeError):
@@ -74,19 +76,50 @@ class TxnMessage(WriterCommitMessage):
 
 
 def check_schema(schema: Any) -> None:
-    """The DataFrame written must have a ``value`` column; the others are optional."""
-    names = {f.name.lower() for f in schema.fields}
-    if "value" not in names:
+    """The DataFrame written must have a ``value`` column; the others are optional; each of a
+    type the sink can write."""
+    from pyspark.sql import types as T
+
+    fields = {f.name.lower(): f.dataType for f in schema.fields}
+    if "value" not in fields:
         raise OptionError(
             "the DataFrame written to sluice needs a value column (string or binary); key, "
-            f"headers, partition and topic are optional (it has {sorted(names)})"
+            f"headers, partition and topic are optional (it has {sorted(fields)})"
         )
-    unknown = names - _COLUMNS
+    unknown = set(fields) - _COLUMNS
     if unknown:
         raise OptionError(
             f"the DataFrame written to sluice has columns it cannot write: {sorted(unknown)} "
             f"(known: {sorted(_COLUMNS)}); select or rename them first"
         )
+    text = (T.StringType, T.BinaryType)
+
+    def headers_ok(t: Any) -> bool:
+        entry = t.elementType if isinstance(t, T.ArrayType) else None
+        return (
+            isinstance(entry, T.StructType)
+            and [f.name for f in entry.fields] == ["key", "value"]
+            and isinstance(entry.fields[0].dataType, T.StringType)
+            and isinstance(entry.fields[1].dataType, text)
+        )
+
+    checks: dict[str, tuple[str, bool]] = {
+        "value": ("string or binary", isinstance(fields["value"], text)),
+        "key": ("string or binary", isinstance(fields.get("key"), text)),
+        "partition": ("int", isinstance(fields.get("partition"), T.IntegerType)),
+        "topic": ("string", isinstance(fields.get("topic"), T.StringType)),
+        "headers": (
+            "array<struct<key: string, value: string or binary>>",
+            headers_ok(fields.get("headers")),
+        ),
+    }
+    for name, kind in fields.items():
+        what, ok = checks[name]
+        if not ok:
+            raise OptionError(
+                f"column {name} is {kind.simpleString()}: the sink writes {what} "
+                f"(cast or select it first)"
+            )
 
 
 class _Task:
@@ -102,6 +135,7 @@ class _Task:
         self.partition_counts: dict[str, int] = {}
         self.pending: dict[tuple[str, int], list[dict[str, Any]]] = {}
         self.pending_count = 0
+        self.pending_bytes = 0
         self.written = 0
         self.encoding: str | None = None
         self.rotation = partition_id
@@ -174,7 +208,11 @@ class _Task:
             else:
                 got.append(rec)
             self.pending_count += 1
-            if self.pending_count >= self.opts.produce_batch_records:
+            self.pending_bytes += len(rec["value"] or "") + len(rec.get("key") or "") + 64
+            if (
+                self.pending_count >= self.opts.produce_batch_records
+                or self.pending_bytes >= MAX_REQUEST_BYTES
+            ):
                 self.flush()
 
     def flush(self) -> None:
@@ -204,6 +242,7 @@ class _Task:
         self.written += self.pending_count
         self.pending = {}
         self.pending_count = 0
+        self.pending_bytes = 0
 
     def abort(self) -> None:
         if self.producer is None:
@@ -286,7 +325,15 @@ def commit_all(opts: Options, messages: list[WriterCommitMessage | None], key: s
     if key is not None:
         body["idempotency_key"] = key
     with Connection(opts) as conn:
-        got = conn.post("/v1/transactions/commit-all", body)
+        try:
+            got = conn.post("/v1/transactions/commit-all", body)
+        except TooLargeError as exc:
+            raise TooLargeError(
+                f"{exc.message}: {len(txns)} write tasks are more transactions than the server "
+                "commits at once (SLUICE_TXN_COMMIT_ALL_MAX); write fewer partitions, e.g. "
+                "df.coalesce(n)",
+                status=exc.http_status,
+            ) from exc
     return bool(got.get("duplicate"))
 
 
@@ -321,7 +368,8 @@ class BatchWriter(DataSourceArrowWriter):
         duplicate = commit_all(self.opts, messages, self.opts.write_id)
         if duplicate:
             log.warning(
-                "writeId %r was already committed: this job's records were not written again",
+                "writeId %r was committed before (by an earlier run of the job, or by this "
+                "one if the answer to its commit was lost): nothing was written twice",
                 self.opts.write_id,
             )
         if self.opts.fail_after_commit:
@@ -358,7 +406,8 @@ class StreamWriter(DataSourceStreamArrowWriter):
         duplicate = commit_all(self.opts, messages, f"{query_id}:{batchId}")
         if duplicate:
             log.warning(
-                "micro-batch %d of query %s was already committed: this run of it was dropped",
+                "micro-batch %d of query %s was committed before (by the run before a restart, "
+                "or by this one if the answer to its commit was lost): nothing was written twice",
                 batchId,
                 query_id,
             )
