@@ -132,11 +132,11 @@ class Settings:
         10_000, "most partitions one transaction may write", 1, 1_000_000
     )
     txn_commit_all_max: int = _setting(
-        1000, "most transactions one POST /v1/transactions/commit-all may commit", 1, 100_000
+        1000, "most transactions one POST /v1/transactions:commit-all may commit", 1, 100_000
     )
     txn_commit_key_retention_ms: int = _setting(
         7 * DAY_MS,
-        "how long the idempotency key of a POST /v1/transactions/commit-all is remembered",
+        "how long the idempotency key of a POST /v1/transactions:commit-all is remembered",
         1000,
         90 * DAY_MS,
     )

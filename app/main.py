@@ -242,6 +242,7 @@ def create_app(
     app.include_router(topics.router)
     app.include_router(producers.router)
     app.include_router(transactions.router)
+    app.include_router(transactions.several)
     app.include_router(groups.router)
     app.include_router(share_groups.router)
     app.include_router(consume.router)

@@ -150,8 +150,8 @@ PERMISSIONS: dict[str, Need] = {
     "POST /v1/produce": _need(
         body="WRITE on every topic of the batches; WRITE on the transactional id when given"
     ),
-    f"POST {X}/commit-all": _need(body="WRITE on every transactional id of the request"),
-    f"POST {X}/abort-prefix": Need(
+    f"POST {X}:commit-all": _need(body="WRITE on every transactional id of the request"),
+    f"POST {X}:abort-prefix": Need(
         body="aborts only the transactions of transactional ids the principal may WRITE",
         access="filtered",
     ),

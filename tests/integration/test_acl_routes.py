@@ -136,8 +136,8 @@ def cases(w: World) -> dict[str, Case]:
             ),
             X,
         ),
-        "POST /v1/transactions/commit-all": Case(
-            "/v1/transactions/commit-all",
+        "POST /v1/transactions:commit-all": Case(
+            "/v1/transactions:commit-all",
             {"transactions": [{"transactional_id": "tx", **tx}], "idempotency_key": "k"},
             ((TX, "tx", "WRITE"),),
             X,
@@ -327,7 +327,7 @@ def test_every_route_refuses_without_its_acls_and_serves_with_them(world: World,
     if key == "WS /v1/events":
         _feed(world)
         return
-    if key == "POST /v1/transactions/abort-prefix":
+    if key == "POST /v1/transactions:abort-prefix":
         _abort_prefix(world)
         return
     case = cases(world).get(key)
@@ -433,7 +433,7 @@ def _abort_prefix(world: World) -> None:
         assert r.status_code == 200 and r.json()["batches"][0]["error"] is None, r.text
 
     def abort(who: dict[str, str]) -> Any:
-        r = world.call(who, "POST", "/v1/transactions/abort-prefix", {"prefix": "ap-"})
+        r = world.call(who, "POST", "/v1/transactions:abort-prefix", {"prefix": "ap-"})
         assert r.status_code == 200, r.text
         return r.json()
 

@@ -1,7 +1,7 @@
-"""Several transactions at once (docs/semantics.md#commit-all): POST /v1/transactions/commit-all
+"""Several transactions at once (docs/semantics.md#commit-all): POST /v1/transactions:commit-all
 commits them all or none, its idempotency key turns a repeated request into a duplicate that
 aborts its open transactions, keys expire through the sweeper; POST
-/v1/transactions/abort-prefix aborts and fences every open transaction of a prefix. The stops
+/v1/transactions:abort-prefix aborts and fences every open transaction of a prefix. The stops
 between the steps are in tests/recovery/test_commit_all_stop.py."""
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from .txn_helpers import (
     values,
 )
 
-COMMIT_ALL = "/v1/transactions/commit-all"
-ABORT_PREFIX = "/v1/transactions/abort-prefix"
+COMMIT_ALL = "/v1/transactions:commit-all"
+ABORT_PREFIX = "/v1/transactions:abort-prefix"
 Ident = tuple[str, int, int]  # transactional id, producer id, epoch
 
 

@@ -118,7 +118,7 @@ async def test_a_stop_after_the_decision_commits_every_transaction_at_the_next_s
         txns = await open_all(s.client)
         stop(s.broker)
         with pytest.raises(Stop):
-            await s.client.post("/v1/transactions/commit-all", json=commit_all_body(txns))
+            await s.client.post("/v1/transactions:commit-all", json=commit_all_body(txns))
         del s.broker.appender.append_markers
         states, keys = on_disk(s.broker)
         # the decision of every transaction and the key are durable; the markers of
@@ -135,7 +135,7 @@ async def test_a_stop_after_the_decision_commits_every_transaction_at_the_next_s
         assert await committed(c) == ALL_RECORDS
         assert await stable(c) == [True, True, True]
         # the retry of the request, its answer lost: a duplicate, and it changes nothing
-        r = await c.post("/v1/transactions/commit-all", json=commit_all_body(txns))
+        r = await c.post("/v1/transactions:commit-all", json=commit_all_body(txns))
         assert r.status_code == 200, r.text
         assert r.json()["duplicate"] is True
         assert [t["producer_epoch"] for t in r.json()["transactions"]] == [e + 1 for *_, e in txns]
@@ -155,14 +155,14 @@ async def test_a_stop_before_the_decision_commits_none(
 
         store.save_many = dead  # type: ignore[method-assign]
         with pytest.raises(Stop):
-            await s.client.post("/v1/transactions/commit-all", json=commit_all_body(txns))
+            await s.client.post("/v1/transactions:commit-all", json=commit_all_body(txns))
         del store.save_many
     async with running(settings, clock) as s:
         c = s.client
         assert on_disk(s.broker) == (dict.fromkeys(TIDS, "Ongoing"), [])
         assert await committed(c) == []
         # the retried request is no duplicate: it commits them all
-        r = await c.post("/v1/transactions/commit-all", json=commit_all_body(txns))
+        r = await c.post("/v1/transactions:commit-all", json=commit_all_body(txns))
         assert r.status_code == 200, r.text
         assert r.json()["duplicate"] is False
         assert await committed(c) == ALL_RECORDS

@@ -97,7 +97,9 @@ class Sluice:
         ]
 
 
-@pytest.fixture(scope="session")
+# package scope: torn down right after the last test here, so that nothing of Spark's (its
+# JVM, the sockets it leaves to the garbage collector) outlives this suite into the next
+@pytest.fixture(scope="package")
 def sluice(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sluice]:
     data = tmp_path_factory.mktemp("spark-server") / "data"
     env = dict(os.environ)
@@ -108,7 +110,7 @@ def sluice(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sluice]:
     s.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def spark(sluice: Sluice) -> Iterator[Any]:
     os.environ["PYSPARK_PYTHON"] = sys.executable  # the workers import the connector from here
     os.environ.setdefault("SPARK_CONF_DIR", str(HERE))  # log4j2.properties: errors only

@@ -21,7 +21,9 @@ def _stream(
 ) -> None:
     """Copy ``src`` to ``dst`` (values upper-cased) until the input as it is now is done."""
     read_opts = {
-        k: v for k, v in options.items() if k in ("maxRecordsPerTrigger", "startingOffsets")
+        k: v
+        for k, v in options.items()
+        if k in ("maxRecordsPerTrigger", "startingOffsets", "failOnDataLoss")
     }
     write_opts = {k: v for k, v in options.items() if k not in read_opts}
     r = spark.readStream.format("sluice").option("url", sluice.url).option("topic", src)
@@ -142,3 +144,25 @@ def test_offsets_are_checkpointed_in_the_documented_json(
     _stream(spark, sluice, src, dst, tmp_path / "ck")
     last = (tmp_path / "ck" / "offsets" / "0").read_text().splitlines()[-1]
     assert json.loads(last) == {src: {"0": 3, "1": 1}}
+
+
+def test_records_deleted_under_a_stream_fail_it_or_are_skipped_with_fail_on_data_loss_false(
+    spark: Any, sluice: Sluice, tmp_path: Path
+) -> None:
+    src, dst = sluice.topic(1), sluice.topic(1)
+    sluice.produce(src, [{"value": f"a{i}"} for i in range(100)])
+    _stream(spark, sluice, src, dst, tmp_path / "ck")
+    sluice.produce(src, [{"value": f"b{i}"} for i in range(100)])
+    # records 100-149, not read yet, are deleted under the stream
+    r = sluice.http.post(
+        f"/v1/topics/{src}/delete-records",
+        json={"partitions": [{"partition": 0, "before_offset": 150}]},
+    )
+    assert r.status_code == 200, r.text
+    with pytest.raises(PySparkException, match="failOnDataLoss"):
+        _stream(spark, sluice, src, dst, tmp_path / "ck")
+    assert len(sluice.read_all(dst)) == 100
+    _stream(spark, sluice, src, dst, tmp_path / "ck", failOnDataLoss="false")
+    assert _counts(sluice, dst) == collections.Counter(
+        [f"A{i}" for i in range(100)] + [f"B{i}" for i in range(50, 100)]
+    )

@@ -53,7 +53,21 @@ async def produce(topic: str, request: Request) -> Response:
 @router.get(
     "/partitions/{partition}/records",
     summary="Read records by offset (long poll)",
-    responses={200: {"model": schemas.ReadResponse}, **schemas.ERRORS},
+    responses={
+        200: {
+            "model": schemas.ReadResponse,
+            "content": {
+                columns.MEDIA_TYPE: {
+                    "schema": {
+                        "type": "string",
+                        "format": "binary",
+                        "description": "format=columns: the columnar layout of docs/api.md",
+                    }
+                }
+            },
+        },
+        **schemas.ERRORS,
+    },
 )
 async def read(
     topic: str,

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from app.runtime import Broker
 
 router = APIRouter(prefix="/v1/transactions", tags=["transactions"])
+# operations on several transactions at once: custom methods of the collection
+# (/v1/transactions:<verb>), which no transactional id in a path can be taken for
+several = APIRouter(tags=["transactions"])
 
 
 async def _txn_request(tid: str, request: Request) -> tuple[Broker, Any]:
@@ -28,8 +31,8 @@ async def _txn_request(tid: str, request: Request) -> tuple[Broker, Any]:
     return b, body
 
 
-@router.post(
-    "/commit-all",
+@several.post(
+    "/v1/transactions:commit-all",
     summary="Commit several open transactions atomically, all of them or none; with an "
     "idempotency key, a repeated request commits nothing and aborts its open transactions",
     openapi_extra=schemas.documented_body(schemas.TxnCommitAllRequest),
@@ -51,8 +54,8 @@ async def commit_all(request: Request) -> Response:
     return json_response(wire.show_commit_all(done))
 
 
-@router.post(
-    "/abort-prefix",
+@several.post(
+    "/v1/transactions:abort-prefix",
     summary="Abort and fence every open transaction whose transactional id starts with the "
     "prefix (of those the caller may WRITE)",
     openapi_extra=schemas.documented_body(schemas.TxnAbortPrefixRequest),

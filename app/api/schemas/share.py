@@ -3,7 +3,7 @@ id; and acknowledgements in a transaction."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -201,6 +201,9 @@ class ShareAcknowledgeResponse(Model):
     results: list[PartitionError]
 
 
+AcquisitionId = Annotated[str, Field(min_length=1, max_length=255)]
+
+
 class ShareAcquisitionsAcknowledgeRequest(Model):
     model_config = with_examples(
         {"acquisition_ids": ["run-7:batch-12:task-0", "run-7:batch-12:task-1"], "type": "accept"},
@@ -208,7 +211,7 @@ class ShareAcquisitionsAcknowledgeRequest(Model):
         rules=[{"oneOf": [given("acquisition_ids"), given("prefix")]}],
     )
 
-    acquisition_ids: list[str] | None = Field(
+    acquisition_ids: list[AcquisitionId] | None = Field(
         None, max_length=10_000, description="ids of 1 to 255 characters; or prefix"
     )
     prefix: str | None = Field(

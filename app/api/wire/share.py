@@ -109,7 +109,7 @@ def parse_fetch(
     acquisition = f.optional(acquisition_id, body.get("acquisition_id"))
     if acquisition is not None:
         _check_by_acquisition(body)
-    held_only = body.get("held_only", False)
+    held_only = body.get("held_only") or False  # null reads as absent
     if type(held_only) is not bool:
         raise InvalidRequest(ErrorCode.INVALID_REQUEST, "held_only: expected true or false")
     if held_only and acquisition is None:

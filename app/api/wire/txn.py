@@ -94,7 +94,7 @@ class TxnAcknowledgements:
 
 @dataclass(frozen=True, slots=True)
 class CommitAllRequest:
-    """POST /v1/transactions/commit-all."""
+    """POST /v1/transactions:commit-all."""
 
     transactions: list[TxnIdentity]
     idempotency_key: str | None

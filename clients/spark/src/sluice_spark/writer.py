@@ -326,7 +326,7 @@ def commit_all(opts: Options, messages: list[WriterCommitMessage | None], key: s
         body["idempotency_key"] = key
     with Connection(opts) as conn:
         try:
-            got = conn.post("/v1/transactions/commit-all", body)
+            got = conn.post("/v1/transactions:commit-all", body)
         except TooLargeError as exc:
             raise TooLargeError(
                 f"{exc.message}: {len(txns)} write tasks are more transactions than the server "
@@ -350,7 +350,7 @@ def abort_all(
                 except Exception as exc:
                     log.warning("could not abort %s: %s", m.transactional_id, exc)
         if prefix is not None:
-            conn.post("/v1/transactions/abort-prefix", {"prefix": f"{prefix}-"})
+            conn.post("/v1/transactions:abort-prefix", {"prefix": f"{prefix}-"})
 
 
 class BatchWriter(DataSourceArrowWriter):
