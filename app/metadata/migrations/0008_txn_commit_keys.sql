@@ -1,4 +1,4 @@
--- Idempotency keys of POST /v1/transactions/commit-all (docs/semantics.md#commit-all). A key is
+-- Idempotency keys of POST /v1/transactions:commit-all (docs/semantics.md#commit-all). A key is
 -- written in the same SQLite commit as the PrepareCommit rows of the transactions it commits, so
 -- finding it means they were committed. The key is scoped by the principal that sent it when the
 -- server requires API keys ("<principal>\0<key>"). The transaction sweeper deletes keys older
