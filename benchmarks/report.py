@@ -194,6 +194,22 @@ def _users_w4_targets(form: str, goals: list[Doc]) -> Callable[[Doc], list[Doc]]
     return lines
 
 
+def _clients_row(w: str, workload: str) -> Row:
+    """W1 or W2 through both clients, as ratios to the same requests written by hand."""
+    return Row(
+        "clients",
+        lambda d: workload,
+        lambda d: (
+            f"{sig(median(d, f'{w}_python_ratio_to_raw'), 3)} / "
+            f"{sig(median(d, f'{w}_js_ratio_to_raw'), 3)} of raw "
+            f"({sig(median(d, f'{w}_python_records_per_s'), 3)} / "
+            f"{sig(median(d, f'{w}_js_records_per_s'), 3)} against "
+            f"{sig(median(d, f'{w}_raw_records_per_s'), 3)} records/s)"
+        ),
+        lambda d: targets(d, f"{w.upper()} Python async client"),
+    )
+
+
 ROWS: list[Row] = [
     Row(
         "produce",
@@ -442,35 +458,15 @@ ROWS: list[Row] = [
         _users_w4("multi"),
         _users_w4_targets("multi", [{"goal": ">= 500", "unit": "transactions/s"}]),
     ),
-    Row(
-        "clients",
-        lambda d: (
-            "W1 through the clients, against the same requests written by hand (httpx on uvloop) "
-            "in the same run: Python async client / JavaScript client in Node"
-        ),
-        lambda d: (
-            f"{sig(median(d, 'w1_python_ratio_to_raw'), 3)} / "
-            f"{sig(median(d, 'w1_js_ratio_to_raw'), 3)} of raw "
-            f"({sig(median(d, 'w1_python_records_per_s'), 3)} / "
-            f"{sig(median(d, 'w1_js_records_per_s'), 3)} against "
-            f"{sig(median(d, 'w1_raw_records_per_s'), 3)} records/s)"
-        ),
-        lambda d: targets(d, "W1 Python async client"),
+    _clients_row(
+        "w1",
+        "W1 through the clients, against the same requests written by hand (httpx on uvloop) "
+        "in the same run: Python async client / JavaScript client in Node",
     ),
-    Row(
-        "clients",
-        lambda d: (
-            "W2 through the clients (4 share consumers: poll, then commit), against fetch then "
-            "acknowledge by hand in the same run: Python async client / JavaScript client"
-        ),
-        lambda d: (
-            f"{sig(median(d, 'w2_python_ratio_to_raw'), 3)} / "
-            f"{sig(median(d, 'w2_js_ratio_to_raw'), 3)} of raw "
-            f"({sig(median(d, 'w2_python_records_per_s'), 3)} / "
-            f"{sig(median(d, 'w2_js_records_per_s'), 3)} against "
-            f"{sig(median(d, 'w2_raw_records_per_s'), 3)} records/s)"
-        ),
-        lambda d: targets(d, "W2 Python async client"),
+    _clients_row(
+        "w2",
+        "W2 through the clients (4 share consumers: poll, then commit), against fetch then "
+        "acknowledge by hand in the same run: Python async client / JavaScript client",
     ),
     Row(
         "spark",

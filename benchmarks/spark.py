@@ -141,7 +141,7 @@ def _batch_read(
     return {"seconds": round(seconds, 3), "records_per_s": round(records / seconds)}
 
 
-def _stream_write(
+def _topic_to_topic(
     spark: Any, server: h.ServerProcess, src: str, dst: str, records: int, checkpoint: Path
 ) -> Json:
     url = server.base_url
@@ -248,7 +248,7 @@ def one_run(args: argparse.Namespace, spark: Any, run: int) -> Json:
             h.log(f"  run {run}: batch read {read['records_per_s']:,} records/s")
             sink = _sink_only(spark, server, "sink", args.records, wd.path / "ck-sink")
             h.log(f"  run {run}: streaming write {sink['records_per_s']:,} records/s")
-            write = _stream_write(spark, server, "input", "output", args.records, wd.path / "ck")
+            write = _topic_to_topic(spark, server, "input", "output", args.records, wd.path / "ck")
             h.log(f"  run {run}: topic to topic {write['records_per_s']:,} records/s")
         server.stop()
     return {

@@ -75,6 +75,17 @@ async def client(settings_factory: Callable[..., Settings]) -> AsyncIterator[htt
             yield c
 
 
+def cli(data: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    """``python -m app <args> --data-dir <data>`` (the admin commands: keys, ACLs, quotas)."""
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args, "--data-dir", str(data)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=check,
+    )
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

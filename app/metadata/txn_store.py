@@ -130,40 +130,34 @@ class TransactionStore:
         participants, in one SQLite transaction and one hop to the database thread (durable
         on return). Each of ``also`` gives its statements when called, here, on the event
         loop."""
-        statements = [write() for write in also]
-        values = None if row is None else _values(row)
-        if values is None and not statements:
-            return
-
-        def run(conn: sqlite3.Connection) -> None:
-            for run_participant in statements:
-                run_participant(conn)
-            if values is not None:
-                conn.execute(_UPSERT, values)
-
-        await self.db.run(run)
+        await self._write([] if row is None else [row], [write() for write in also])
 
     async def save_many(self, rows: Sequence[TxnRow], *, key: CommitKeyRow | None = None) -> None:
         """Write several transactions' states, and the idempotency key of the request that
         commits them, in one SQLite transaction (durable on return): all of them or none."""
+        statements: list[Statements] = []
+        if key is not None:
+            values = (key.key, orjson.dumps(key.transactional_ids).decode(), key.committed_ms)
+            # an expired key not swept yet is replaced
+            statements.append(
+                lambda conn: conn.execute(
+                    "INSERT OR REPLACE INTO txn_commit_keys "
+                    "(key, transactional_ids, committed_ms) VALUES (?, ?, ?)",
+                    values,
+                )
+            )
+        await self._write(rows, statements)
+
+    async def _write(self, rows: Sequence[TxnRow], statements: list[Statements]) -> None:
+        """``statements``, then the rows, in one SQLite transaction (none: nothing to do)."""
         values = [_values(row) for row in rows]
-        key_values = (
-            None
-            if key is None
-            else (key.key, orjson.dumps(key.transactional_ids).decode(), key.committed_ms)
-        )
-        if not values and key_values is None:
+        if not values and not statements:
             return
 
         def run(conn: sqlite3.Connection) -> None:
+            for statement in statements:
+                statement(conn)
             conn.executemany(_UPSERT, values)
-            if key_values is not None:
-                # an expired key not swept yet is replaced
-                conn.execute(
-                    "INSERT OR REPLACE INTO txn_commit_keys "
-                    "(key, transactional_ids, committed_ms) VALUES (?, ?, ?)",
-                    key_values,
-                )
 
         await self.db.run(run)
 

@@ -25,6 +25,7 @@ import heapq
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from app.awaiting import all_done
 from app.errors import ErrorCode, NotFound
 from app.share.coordinator import (
     AcquiredRange,
@@ -127,21 +128,25 @@ class AcquisitionBook:
         entry = self.entries.get(acquisition_id)
         if entry is None:
             return []
-        entry.locks = [
-            lock
-            for lock in entry.locks
-            if lock.deadline > now
-            and not lock.partition.retired
-            and lock.partition.under_lock(lock)
-        ]
-        if not entry.locks:
-            del self.entries[acquisition_id]
-            return []
         by_partition: dict[SharePartition, Runs] = {}
+        kept = []
         for lock in entry.locks:
+            # held_under answers nothing for a dead lock or a retired partition; a lock whose
+            # runs all have a change in progress still holds them
             runs = lock.partition.held_under(lock, now)
             if runs:
                 by_partition.setdefault(lock.partition, []).extend(runs)
+                kept.append(lock)
+            elif (
+                lock.deadline > now
+                and not lock.partition.retired
+                and lock.partition.under_lock(lock)
+            ):
+                kept.append(lock)
+        entry.locks = kept
+        if not kept:
+            del self.entries[acquisition_id]
+            return []
         return [Holding(sp, sorted(runs)) for sp, runs in by_partition.items()]
 
     def ids(self, ids: list[str] | None, prefix: str | None) -> list[str]:
@@ -324,12 +329,8 @@ class Acquisitions:
                 if s is not None:
                     staged.append(s)
             answer.append((acquisition_id, sum(h.records for h in holdings)))
-        outcomes = await asyncio.gather(
-            *(self.share.writer.persist(s) for s in staged), return_exceptions=True
-        )
-        for outcome in outcomes:
-            if isinstance(outcome, BaseException):
-                raise outcome  # the records of a failed write are still held: call again
+        # the records of a failed write are still held: the caller calls again
+        await all_done([self.share.writer.persist(s) for s in staged])
         return answer
 
     # -- describe -----------------------------------------------------------------------------

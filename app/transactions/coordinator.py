@@ -26,11 +26,12 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
+from app.awaiting import all_done
 from app.clock import Clock
 from app.config import Settings
 from app.errors import (
@@ -754,8 +755,8 @@ class TransactionCoordinator:
             else:  # as in ``end_txn``: nothing open, nothing changes
                 answer[tid] = TxnIdentity(tid, tm.producer_id, tm.producer_epoch)
         row = None if key is None else CommitKeyRow(key, [t.transactional_id for t in txns], 0)
-        await self._decide_all(to_commit, commit=True, key=row, durable_first=True)
-        answers = await _all_done([self._after_decision(tm, answer_early=True) for tm in to_commit])
+        await self._decide_all(to_commit, commit=True, key=row)
+        answers = await all_done([self._after_decision(tm, answer_early=True) for tm in to_commit])
         for tm, (pid, epoch) in zip(to_commit, answers, strict=True):
             answer[tm.transactional_id] = TxnIdentity(tm.transactional_id, pid, epoch)
         return CommitAll(False, [answer[t.transactional_id] for t in txns])
@@ -793,8 +794,7 @@ class TransactionCoordinator:
                 committed_ms,
                 len(to_abort),
             )
-        await self._decide_all(to_abort, commit=False)
-        await _all_done([self._finish(tm) for tm in to_abort])
+        await self._end_all(to_abort)
         return CommitAll(
             True,
             [TxnIdentity(tm.transactional_id, tm.producer_id, tm.producer_epoch) for tm in current],
@@ -817,9 +817,14 @@ class TransactionCoordinator:
         ]
         if chosen:
             log.info("aborting %d open transactions with the prefix %r", len(chosen), prefix)
-        await self._decide_all(chosen, commit=False, fenced=True)
-        await _all_done([self._finish(tm) for tm in chosen])
+        await self._end_all(chosen, fenced=True)
         return [tm.transactional_id for tm in chosen]
+
+    async def _end_all(self, tms: Sequence[TxnMetadata], *, fenced: bool = False) -> None:
+        """Abort every transaction of ``tms`` (their decisions in one SQLite commit) and
+        finish them all: ``_end`` for several at once."""
+        await self._decide_all(tms, commit=False, fenced=fenced)
+        await all_done([self._finish(tm) for tm in tms])
 
     async def _decide_all(
         self,
@@ -828,18 +833,17 @@ class TransactionCoordinator:
         commit: bool,
         fenced: bool = False,
         key: CommitKeyRow | None = None,
-        durable_first: bool = False,
     ) -> None:
         """The Prepare* of every transaction of ``tms`` (checked by the caller, with no await
         since) and the idempotency key ``key``, durable in one SQLite commit: all of them or
-        none. ``durable_first``: staged, the transactions take no more records, and every
-        record appended to them is made durable before the decision (a decision never precedes
-        its records, under any fsync policy)."""
+        none. A commit: staged, the transactions take no more records, and every record
+        appended to them is made durable before the decision (a decision never precedes its
+        records, under any fsync policy, as in ``end_txn``)."""
         staged: list[tuple[TxnMetadata, TxnTransit]] = []
         try:
             for tm in tms:
                 staged.append((tm, tm.prepare(self._decision(tm, commit, fenced=fenced))))
-            if durable_first and tms:
+            if commit and tms:
                 await self.log.make_durable({tp for tm in tms for tp in tm.partitions})
             if key is not None:
                 key = dataclasses.replace(key, committed_ms=self.clock.now_ms())
@@ -1063,16 +1067,6 @@ class TransactionCoordinator:
         for tm in self.txns.values():
             out[tm.state.value] += 1
         return out
-
-
-async def _all_done(steps: Sequence[Awaitable[_T]]) -> list[_T]:
-    """Run ``steps`` together and wait for every one of them; then raise the first failure,
-    if any (the others have still run to their end)."""
-    results = await asyncio.gather(*steps, return_exceptions=True)
-    for r in results:
-        if isinstance(r, BaseException):
-            raise r
-    return [r for r in results if not isinstance(r, BaseException)]
 
 
 def _part(exc: SluiceError, where: str) -> SluiceError:

@@ -5,8 +5,6 @@ listing and its refusals."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -14,19 +12,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.conftest import ROOT, ServerProcess
+from tests.conftest import ServerProcess, cli
 
 pytestmark = pytest.mark.slow
-
-
-def cli(data: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "app", *args, "--data-dir", str(data)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=check,
-    )
 
 
 def until(status: int, call: Callable[[], httpx.Response], within: float = 10) -> httpx.Response:

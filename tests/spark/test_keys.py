@@ -4,8 +4,6 @@ transactions are bound by the key's ACLs."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,18 +12,11 @@ import httpx
 import pytest
 from pyspark.errors import PySparkException
 
-from tests.conftest import ROOT, ServerProcess, free_port
+from tests.conftest import ServerProcess, cli, free_port
 
 
 def _cli(data: Path, *args: str) -> str:
-    out = subprocess.run(
-        [sys.executable, "-m", "app", *args, "--data-dir", str(data)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return out.stdout.strip()
+    return cli(data, *args).stdout.strip()
 
 
 @pytest.fixture(scope="module")

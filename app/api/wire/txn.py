@@ -205,12 +205,7 @@ def parse_commit(
     POST …/acknowledgements). Unknown fields are refused: a misspelt part must not commit an
     empty transaction."""
     b = json_object(exact(body, raw))
-    unknown = sorted(set(b) - _COMMIT_FIELDS)
-    if unknown:
-        raise InvalidRequest(
-            ErrorCode.INVALID_REQUEST,
-            f"unknown field {unknown[0]!r}; a commit takes {', '.join(sorted(_COMMIT_FIELDS))}",
-        )
+    _only(b, _COMMIT_FIELDS, "a commit")
     producer = parse_producer(b)
     raw_batches = b.get("batches")
     batches = (
@@ -250,13 +245,7 @@ def parse_commit_all(body: Any, max_transactions: int) -> CommitAllRequest:
     epoch, each id once; an optional idempotency key. Unknown fields are refused: a misspelt
     key must not commit without one."""
     b = json_object(body)
-    unknown = sorted(set(b) - _COMMIT_ALL_FIELDS)
-    if unknown:
-        raise InvalidRequest(
-            ErrorCode.INVALID_REQUEST,
-            f"unknown field {unknown[0]!r}; a commit-all takes "
-            f"{', '.join(sorted(_COMMIT_ALL_FIELDS))}",
-        )
+    _only(b, _COMMIT_ALL_FIELDS, "a commit-all")
     raw = b.get("transactions")
     # the size limit first: a request too large is refused whatever else is wrong in it
     if isinstance(raw, list) and len(raw) > max_transactions:
@@ -305,11 +294,7 @@ def show_commit_all(done: CommitAll) -> dict[str, Any]:
 def parse_abort_prefix(body: Any) -> str:
     """The prefix of the transactional ids whose open transactions are aborted."""
     b = json_object(body)
-    unknown = sorted(set(b) - {"prefix"})
-    if unknown:
-        raise InvalidRequest(
-            ErrorCode.INVALID_REQUEST, f"unknown field {unknown[0]!r}; an abort-prefix takes prefix"
-        )
+    _only(b, frozenset({"prefix"}), "an abort-prefix")
     return string(b.get("prefix"), "prefix", 1, PREFIX_MAX_CHARS)
 
 
@@ -435,3 +420,13 @@ def show_transaction(tm: TxnMetadata, visible: Callable[[str], bool] = _all) -> 
         "share_groups": sorted(tm.share_groups),
         "pending_state": tm.pending.state.value if tm.pending is not None else None,
     }
+
+
+def _only(b: dict[str, Any], fields: frozenset[str], what: str) -> None:
+    """Refuse a field ``what`` does not take (a misspelt one must not be skipped)."""
+    unknown = sorted(set(b) - fields)
+    if unknown:
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST,
+            f"unknown field {unknown[0]!r}; {what} takes {', '.join(sorted(fields))}",
+        )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import random
+from binascii import a2b_base64, b2a_base64
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -19,6 +20,16 @@ import httpx
 from sluice.errors import SluiceError, error_from, is_retriable
 
 DEFAULT_URL = "http://127.0.0.1:8080"
+
+
+def unbase64(v: str | None) -> bytes | None:
+    """A base64 field of an answer as bytes (null stays None)."""
+    return None if v is None else a2b_base64(v)
+
+
+def base64_text(v: bytes | None) -> str | None:
+    """Bytes as a base64 field of a request (None stays null)."""
+    return None if v is None else b2a_base64(v, newline=False).decode("ascii")
 
 
 def _std_encode(body: Any) -> bytes:

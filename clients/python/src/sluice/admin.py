@@ -5,13 +5,13 @@ a share group's dead-letter topic in a few (the reading is shared by both twins 
 
 from __future__ import annotations
 
-from binascii import a2b_base64, b2a_base64
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from sluice._core import Call, as_object, nothing
+from sluice._batches import wire_record
+from sluice._core import Call, as_object, nothing, unbase64
 from sluice.errors import raise_first
 
 if TYPE_CHECKING:
@@ -154,16 +154,8 @@ class more_calls:
         however often it is sent."""
         if letter.source_topic is None:
             raise ValueError("this record has no sluice.dlq.topic header")
-
-        def b64(v: bytes | None) -> str | None:
-            return None if v is None else b2a_base64(v, newline=False).decode("ascii")
-
-        record: dict[str, Any] = {
-            "key": b64(letter.key),
-            "value": b64(letter.value),
-            "headers": [{"key": k, "value": b64(v)} for k, v in letter.headers],
-            "partition": letter.source_partition,
-        }
+        record, _ = wire_record(letter.value, letter.key, list(letter.headers), None)
+        record["partition"] = letter.source_partition
         key = f"redrive:{letter.dlq_topic}:{letter.partition}:{letter.offset}"
         return Call(
             "POST",
@@ -198,9 +190,7 @@ class DeadLetter:
 
     @classmethod
     def of(cls, dlq_topic: str, partition: int, raw: dict[str, Any]) -> DeadLetter:
-        def b(v: str | None) -> bytes | None:
-            return None if v is None else a2b_base64(v)
-
+        b = unbase64
         dlq: dict[str, str] = {}
         kept: list[tuple[str, bytes | None]] = []
         for h in raw.get("headers") or ():

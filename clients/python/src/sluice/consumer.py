@@ -18,7 +18,7 @@ from binascii import a2b_base64
 from typing import Any, Literal, NamedTuple
 from urllib.parse import quote
 
-from sluice._core import Call, as_object
+from sluice._core import Call, as_object, unbase64
 from sluice._push import AsyncSocket, SyncSocket
 from sluice.client import AsyncSluice, Sluice
 from sluice.errors import InvalidRequestError, SluiceError, raise_first
@@ -43,8 +43,7 @@ class ShareRecord(NamedTuple):
         return None if self.value is None else self.value.decode()
 
 
-def _bytes(v: str | None) -> bytes | None:
-    return None if v is None else a2b_base64(v)
+_bytes = unbase64
 
 
 def _record(raw: dict[str, Any]) -> ShareRecord:
@@ -120,33 +119,13 @@ class _Session:
         if implicit and not self.explicit:
             self.pending.extend((r, "accept") for r in self.delivered.values())
             self.delivered.clear()
-        quick = _merged(self.pending)
-        if quick is not None:
-            self.pending.clear()
-            return quick
-        # the last acknowledgement of a record wins (a renew, then an accept: the accept)
-        last_of = {(r.topic, r.partition, r.offset): (r, kind) for r, kind in self.pending}
-        acks: list[dict[str, Any]] = []
-        for key in sorted(last_of):
-            record, kind = last_of[key]
-            last = acks[-1] if acks else None
-            if (
-                last is not None
-                and (last["topic"], last["partition"]) == (record.topic, record.partition)
-                and last["last_offset"] == record.offset - 1
-                and last["type"] == kind
-            ):
-                last["last_offset"] = record.offset
-            else:
-                acks.append(
-                    {
-                        "topic": record.topic,
-                        "partition": record.partition,
-                        "first_offset": record.offset,
-                        "last_offset": record.offset,
-                        "type": kind,
-                    }
-                )
+        acks = _merged(self.pending)
+        if acks is None:
+            # the last acknowledgement of a record wins (a renew, then an accept: the accept);
+            # sorted and without repeats, they merge in one pass
+            last_of = {(r.topic, r.partition, r.offset): (r, kind) for r, kind in self.pending}
+            acks = _merged([last_of[k] for k in sorted(last_of)])
+            assert acks is not None
         self.pending.clear()
         return acks
 

@@ -12,13 +12,12 @@ stale epoch is refused: the partitions may be another member's now); ``seek`` mo
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import threading
 from typing import Any, Literal, NamedTuple
 from urllib.parse import quote
 
-from sluice._core import Call, as_object
+from sluice._core import Call, as_object, unbase64
 from sluice.client import AsyncSluice, Sluice
 from sluice.errors import FencedMemberEpochError, SluiceError, UnknownMemberIdError, raise_first
 
@@ -40,8 +39,7 @@ class ConsumerRecord(NamedTuple):
         return None if self.value is None else self.value.decode()
 
 
-def _b(v: str | None) -> bytes | None:
-    return None if v is None else base64.b64decode(v)
+_b = unbase64
 
 
 class _Member:

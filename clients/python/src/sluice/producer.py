@@ -152,7 +152,6 @@ class AsyncProducer:
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._identity: tuple[int, int] | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def send(
         self,
@@ -168,8 +167,7 @@ class AsyncProducer:
         if partition is None and topic not in self._routing.partitions:
             described = await self._c.run(calls.describe_topic(topic))
             self._routing.partitions[topic] = len(described["partitions"])
-        loop = self._loop or asyncio.get_running_loop()
-        self._loop = loop
+        loop = asyncio.get_running_loop()
         future: asyncio.Future[RecordMetadata] = loop.create_future()
         p = self._routing.pick(topic, key, partition)
         full = self._batches.add(topic, p, wire_record(value, key, headers, timestamp), future)

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import orjson
-from sluice.errors import SluiceError, error_from, is_retriable
+from sluice.errors import error_from, is_retriable
 
 from sluice_spark.options import Options
 
@@ -104,7 +104,3 @@ class Connection:
 
     def post(self, path: str, body: Any, *, safe: bool = True) -> Any:
         return self.call("POST", path, json=body, safe=safe)
-
-
-def code_of(exc: BaseException) -> str:
-    return exc.code if isinstance(exc, SluiceError) else ""

@@ -125,9 +125,10 @@ def split(
     ``failOnDataLoss=false``), is read from its log start."""
     out: list[Range] = []
     for p in sorted(end):
-        lo, hi = start.get(p), end[p]
-        guess = lo is None or hi < lo
-        lo = 0 if lo is None or hi < lo else lo
+        hi = end[p]
+        lo = start.get(p, 0)
+        guess = p not in start or hi < lo
+        lo = 0 if guess else lo
         if hi <= lo:
             continue
         step = max_records or hi - lo

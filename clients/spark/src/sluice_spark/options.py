@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 ISOLATION_LEVELS = ("read_committed", "read_uncommitted")
-ACK_TYPES = ("accept", "release", "reject")
 _ID_CHARS = re.compile(r"^[A-Za-z0-9._-]+$")
 
 

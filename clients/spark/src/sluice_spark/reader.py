@@ -18,9 +18,10 @@ from pyspark.sql.streaming.datasource import (
     ReadMaxRows,
     SupportsTriggerAvailableNow,
 )
+from sluice.errors import OffsetOutOfRangeError, UnknownTopicOrPartitionError
 
 from sluice_spark import offsets
-from sluice_spark._http import Connection, code_of
+from sluice_spark._http import Connection
 from sluice_spark.offsets import Bounds, Range
 from sluice_spark.options import OptionError, Options
 from sluice_spark.rows import columns_batch
@@ -77,10 +78,21 @@ def by_timestamp(
     return out
 
 
+def starting_offsets(
+    conn: Connection, opts: Options, bounds: Mapping[int, Bounds]
+) -> dict[int, int]:
+    """Where a read starts in each partition: ``startingTimestamp``, else ``startingOffsets``."""
+    if opts.starting_timestamp is not None:
+        return by_timestamp(conn, opts, bounds, opts.starting_timestamp)
+    spec = offsets.parse_spec(opts.starting_offsets, opts.topic, "startingOffsets")
+    return offsets.resolve(spec, bounds, opts.isolation_level, default="earliest")
+
+
 def read_range(opts: Options, r: Range) -> Iterator[pa.RecordBatch]:
     """The records of ``r``, one Arrow batch per answer of the server."""
     with Connection(opts) as conn:
-        path = f"{topic_path(r.topic)}/partitions/{r.partition}/records"
+        base = f"{topic_path(r.topic)}/partitions/{r.partition}"
+        path = f"{base}/records"
         offset = r.start
         while offset < r.end:
             try:
@@ -92,19 +104,15 @@ def read_range(opts: Options, r: Range) -> Iterator[pa.RecordBatch]:
                     isolation_level=opts.isolation_level,
                     format="columns",
                 )
-            except Exception as exc:
-                if code_of(exc) not in ("OFFSET_OUT_OF_RANGE", "UNKNOWN_TOPIC_OR_PARTITION"):
-                    raise
+            except (OffsetOutOfRangeError, UnknownTopicOrPartitionError) as exc:
                 if opts.fail_on_data_loss and not r.from_log_start:
                     raise DataLossError(
                         f"{r.topic}/{r.partition}: offsets from {offset} to {r.end} are no "
                         f"longer there ({exc}); set failOnDataLoss=false to skip them"
                     ) from exc
-                if code_of(exc) == "UNKNOWN_TOPIC_OR_PARTITION":
+                if isinstance(exc, UnknownTopicOrPartitionError):
                     return
-                start = conn.get(f"{path.rsplit('/records', 1)[0]}/offsets", at="earliest")[
-                    "offset"
-                ]
+                start = conn.get(f"{base}/offsets", at="earliest")["offset"]
                 if start <= offset:
                     return  # beyond the end: nothing left of this range
                 offset = start
@@ -132,11 +140,7 @@ class BatchReader(DataSourceReader):
         opts = self.opts
         with Connection(opts) as conn:
             bounds = bounds_of(conn, opts)
-            if opts.starting_timestamp is not None:
-                start = by_timestamp(conn, opts, bounds, opts.starting_timestamp)
-            else:
-                spec = offsets.parse_spec(opts.starting_offsets, opts.topic, "startingOffsets")
-                start = offsets.resolve(spec, bounds, opts.isolation_level, default="earliest")
+            start = starting_offsets(conn, opts, bounds)
             if opts.ending_timestamp is not None:
                 end = by_timestamp(conn, opts, bounds, opts.ending_timestamp)
             else:
@@ -167,27 +171,15 @@ class OffsetStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
     def __init__(self, opts: Options) -> None:
         self.opts = opts
         self._target: dict[int, int] | None = None  # availableNow: the end fixed at start
-        self._conn: Connection | None = None
-
-    @property
-    def conn(self) -> Connection:
-        if self._conn is None:
-            self._conn = Connection(self.opts)
-        return self._conn
+        self.conn = Connection(opts)  # connects on first use
 
     def _latest(self) -> tuple[dict[int, int], dict[int, Bounds]]:
         bounds = bounds_of(self.conn, self.opts)
         return {p: b.end(self.opts.isolation_level) for p, b in bounds.items()}, bounds
 
     def initialOffset(self) -> dict[str, Any]:
-        opts = self.opts
-        bounds = bounds_of(self.conn, opts)
-        if opts.starting_timestamp is not None:
-            start = by_timestamp(self.conn, opts, bounds, opts.starting_timestamp)
-        else:
-            spec = offsets.parse_spec(opts.starting_offsets, opts.topic, "startingOffsets")
-            start = offsets.resolve(spec, bounds, opts.isolation_level, default="earliest")
-        return offsets.to_json(opts.topic, start)
+        bounds = bounds_of(self.conn, self.opts)
+        return offsets.to_json(self.opts.topic, starting_offsets(self.conn, self.opts, bounds))
 
     def getDefaultReadLimit(self) -> ReadLimit:
         if self.opts.max_records_per_trigger is not None:
@@ -241,5 +233,4 @@ class OffsetStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
         """Progress lives in Spark's checkpoint; nothing to tell the server."""
 
     def stop(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
+        self.conn.close()

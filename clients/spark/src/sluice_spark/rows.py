@@ -50,8 +50,9 @@ def _bytes(v: str | None) -> bytes | None:
     return None if v is None else a2b_base64(v)
 
 
-def record_batch(records: list[dict[str, Any]], *, share: bool = False) -> pa.RecordBatch:
-    """The records of one answer read with ``encoding=base64``, as one Arrow batch."""
+def share_batch(records: list[dict[str, Any]]) -> pa.RecordBatch:
+    """The records of one share fetch read with ``encoding=base64``, as one Arrow batch (share
+    fetches answer JSON; reads by offset take ``columns_batch``)."""
     import pyarrow as pa
 
     n = len(records)
@@ -63,17 +64,15 @@ def record_batch(records: list[dict[str, Any]], *, share: bool = False) -> pa.Re
     topics: list[str] = [""] * n
     headers: list[list[dict[str, Any]]] = [[]] * n
     for i, r in enumerate(records):
-        k = r["key"]
-        keys[i] = None if k is None else a2b_base64(k)
-        v = r["value"]
-        values[i] = None if v is None else a2b_base64(v)
+        keys[i] = _bytes(r["key"])
+        values[i] = _bytes(r["value"])
         timestamps[i] = r["timestamp"] * 1000
         offsets[i] = r["offset"]
         parts[i] = r["partition"]
         topics[i] = r["topic"]
         if h := r.get("headers"):
             headers[i] = [{"key": x["key"], "value": _bytes(x["value"])} for x in h]
-    schema = arrow_schema(share)
+    schema = arrow_schema(share=True)
     columns = [
         pa.array(topics, pa.string()),
         pa.array(parts, pa.int32()),
@@ -82,9 +81,8 @@ def record_batch(records: list[dict[str, Any]], *, share: bool = False) -> pa.Re
         pa.array(values, pa.binary()),
         pa.array(timestamps, pa.int64()).cast(pa.timestamp("us", tz="UTC")),
         pa.array(headers, schema.field("headers").type),
+        pa.array([r["delivery_count"] for r in records], pa.int32()),
     ]
-    if share:
-        columns.append(pa.array([r["delivery_count"] for r in records], pa.int32()))
     return pa.RecordBatch.from_arrays(columns, schema=schema)
 
 

@@ -31,11 +31,12 @@ from urllib.parse import quote
 from pyspark import TaskContext
 from pyspark.sql.datasource import DataSourceStreamReader, InputPartition
 from pyspark.sql.streaming.datasource import ReadLimit
+from sluice.errors import GroupIdNotFoundError
 
-from sluice_spark._http import Connection, code_of
+from sluice_spark._http import Connection
 from sluice_spark.options import Options
 from sluice_spark.reader import bounds_of
-from sluice_spark.rows import record_batch
+from sluice_spark.rows import share_batch
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -69,15 +70,33 @@ def _check_offset(offset: dict[str, Any]) -> None:
         )
 
 
-def _release_pages_from(conn: Connection, path: str, slot: str, first: int) -> None:
+def _page(acquisition_id: str) -> tuple[str, int]:
+    """``<run>:<batch>:<task>:<page>`` → (``<run>:<batch>:<task>``, page)."""
+    slot, page = acquisition_id.rsplit(":", 1)
+    return slot, int(page)
+
+
+def _batch(acquisition_id: str) -> int:
+    return int(acquisition_id.split(":")[1])
+
+
+def _held(conn: Connection, group: str, prefix: str) -> dict[str, int]:
+    """Acquisition id → records it holds, of the ids starting with ``prefix``."""
+    got = conn.get(f"{group_path(group)}/acquisitions", prefix=prefix)
+    return {a["acquisition_id"]: a["records"] for a in got["acquisitions"]}
+
+
+def _settle(conn: Connection, group: str, kind: str, **which: Any) -> Any:
+    """Acknowledge (``kind``) all that ``acquisition_ids=`` or ``prefix=`` hold."""
+    return conn.post(f"{group_path(group)}/acquisitions/acknowledge", {**which, "type": kind})
+
+
+def _release_pages_from(conn: Connection, group: str, slot: str, first: int) -> None:
     """Release what an earlier attempt of this task acquired on pages this attempt did not
     reach (its first pages took new records): the batch's commit would accept them unread."""
-    held = conn.get(f"{path}/acquisitions", prefix=f"{slot}:")["acquisitions"]
-    extra = [
-        a["acquisition_id"] for a in held if int(a["acquisition_id"].rsplit(":", 1)[1]) >= first
-    ]
+    extra = [i for i in _held(conn, group, f"{slot}:") if _page(i)[1] >= first]
     if extra:
-        conn.post(f"{path}/acquisitions/acknowledge", {"acquisition_ids": extra, "type": "release"})
+        _settle(conn, group, "release", acquisition_ids=extra)
 
 
 class ShareStreamReader(DataSourceStreamReader):
@@ -86,40 +105,28 @@ class ShareStreamReader(DataSourceStreamReader):
         self.opts = opts
         self.group = opts.share_group
         self.run = uuid.uuid4().hex
-        self._conn: Connection | None = None
-
-    @property
-    def conn(self) -> Connection:
-        if self._conn is None:
-            self._conn = Connection(self.opts)
-        return self._conn
+        self.conn = Connection(opts)  # connects on first use
 
     def initialOffset(self) -> dict[str, Any]:
         return {"run": self.run, "batch": -1}
-
-    def _held(self, prefix: str) -> int:
-        got = self.conn.get(f"{group_path(self.group)}/acquisitions", prefix=prefix)
-        return int(got["records"])
 
     def _work_waiting(self) -> bool:
         """Whether the group has records no one holds (or has not started on the topic)."""
         try:
             desc = self.conn.get(group_path(self.group))
-        except Exception as exc:
-            if code_of(exc) == "GROUP_ID_NOT_FOUND":
-                return True  # the first batch creates it
-            raise
+        except GroupIdNotFoundError:
+            return True  # the first batch creates it
         seen = {
             p["partition"]: p for p in desc.get("partitions", []) if p["topic"] == self.opts.topic
         }
-        for p, b in bounds_of(self.conn, self.opts).items():
-            sp = seen.get(p)
-            if sp is None:
-                if b.high_watermark > b.log_start:
-                    return True
-            elif sp["lag"] - sp["acquired"] > 0:
-                return True
-        return False
+        if any(sp["lag"] - sp["acquired"] > 0 for sp in seen.values()):
+            return True
+        # partitions the group has not started on, if they hold records
+        return any(
+            b.high_watermark > b.log_start
+            for p, b in bounds_of(self.conn, self.opts).items()
+            if p not in seen
+        )
 
     def latestOffset(self, start: dict[str, Any], limit: ReadLimit) -> dict[str, Any]:
         _check_offset(start)
@@ -129,7 +136,7 @@ class ShareStreamReader(DataSourceStreamReader):
         if (
             self.opts.share_flush_batch
             and start["batch"] >= 0
-            and self._held(f"{start['run']}:{start['batch']}:") > 0
+            and any(_held(self.conn, self.group, f"{start['run']}:{start['batch']}:").values())
         ):
             return nxt  # one more batch, so that Spark commits the last one (its records accepted)
         return start
@@ -142,11 +149,10 @@ class ShareStreamReader(DataSourceStreamReader):
         # a batch of an earlier run, run again after a restart: its tasks as they were (whatever
         # shareConsumers says now), each taking back only what it still holds. New records
         # would be lost if the sink had committed this batch already (it drops the replay).
-        held = self.conn.get(f"{group_path(self.group)}/acquisitions", prefix=f"{batch}:")
         pages: dict[str, list[int]] = {}
-        for a in held["acquisitions"]:
-            slot, page = a["acquisition_id"].rsplit(":", 1)
-            pages.setdefault(slot, []).append(int(page))
+        for acquisition_id in _held(self.conn, self.group, f"{batch}:"):
+            slot, page = _page(acquisition_id)
+            pages.setdefault(slot, []).append(page)
         return [ShareSlot(slot, tuple(sorted(ps))) for slot, ps in sorted(pages.items())]
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
@@ -168,7 +174,7 @@ class ShareStreamReader(DataSourceStreamReader):
                         },
                     )
                     if got["records"]:
-                        yield record_batch(got["records"], share=True)
+                        yield share_batch(got["records"])
                 return
             while left > 0:
                 got = conn.post(
@@ -186,12 +192,12 @@ class ShareStreamReader(DataSourceStreamReader):
                 records = got["records"]
                 if not records:
                     break
-                yield record_batch(records, share=True)
+                yield share_batch(records)
                 left -= len(records)
                 page += 1
             ctx = TaskContext.get()
             if ctx is not None and ctx.attemptNumber() > 0:
-                _release_pages_from(conn, path, partition.acquisition_id, page)
+                _release_pages_from(conn, self.group, partition.acquisition_id, page)
 
     def commit(self, end: dict[str, Any]) -> None:
         """Spark committed every batch up to ``end``: accept what they hold. Only those: after
@@ -199,17 +205,10 @@ class ShareStreamReader(DataSourceStreamReader):
         _check_offset(end)
         if end["batch"] < 0:
             return
-        path = group_path(self.group)
-        held = self.conn.get(f"{path}/acquisitions", prefix=f"{end['run']}:")["acquisitions"]
-        done = [
-            a["acquisition_id"]
-            for a in held
-            if int(a["acquisition_id"].split(":")[1]) <= end["batch"]
-        ]
+        held = _held(self.conn, self.group, f"{end['run']}:")
+        done = [i for i in held if _batch(i) <= end["batch"]]
         if done:
-            got = self.conn.post(
-                f"{path}/acquisitions/acknowledge", {"acquisition_ids": done, "type": "accept"}
-            )
+            got = _settle(self.conn, self.group, "accept", acquisition_ids=done)
             log.debug("accepted %s records up to %s", got.get("acknowledged"), end)
 
     def stop(self) -> None:
@@ -217,12 +216,8 @@ class ShareStreamReader(DataSourceStreamReader):
         delivered again, at once instead of when their locks run out)."""
         try:
             if self.opts.share_release_on_stop:
-                self.conn.post(
-                    f"{group_path(self.group)}/acquisitions/acknowledge",
-                    {"prefix": f"{self.run}:", "type": "release"},
-                )
+                _settle(self.conn, self.group, "release", prefix=f"{self.run}:")
         except Exception as exc:
             log.warning("could not release the records of run %s: %s", self.run, exc)
         finally:
-            if self._conn is not None:
-                self._conn.close()
+            self.conn.close()

@@ -20,6 +20,7 @@ with its executor), and fences the attempt that opened it.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import uuid
 from binascii import b2a_base64
@@ -34,9 +35,17 @@ from pyspark.sql.datasource import (
     WriterCommitMessage,
 )
 from sluice._partitioner import partition_for_key
-from sluice.errors import TooLargeError, error_from
+from sluice.errors import (
+    InvalidProducerEpochError,
+    InvalidProducerIdMappingError,
+    InvalidTxnStateError,
+    ProducerFencedError,
+    TooLargeError,
+    TransactionTimedOutError,
+    raise_first,
+)
 
-from sluice_spark._http import Connection, code_of
+from sluice_spark._http import Connection
 from sluice_spark.options import OptionError, Options
 from sluice_spark.reader import topic_path
 
@@ -46,13 +55,13 @@ if TYPE_CHECKING:
 log = logging.getLogger("sluice_spark")
 
 # the answers of an abort that leave nothing to abort: committed, or ended by someone else
-_ALREADY_ENDED = {
-    "INVALID_TXN_STATE",
-    "PRODUCER_FENCED",
-    "INVALID_PRODUCER_EPOCH",
-    "TRANSACTION_TIMED_OUT",
-    "INVALID_PRODUCER_ID_MAPPING",
-}
+_ALREADY_ENDED = (
+    InvalidTxnStateError,
+    ProducerFencedError,
+    InvalidProducerEpochError,
+    TransactionTimedOutError,
+    InvalidProducerIdMappingError,
+)
 _COLUMNS = {"key", "value", "headers", "partition", "topic"}
 # a produce request is sent at this size at the latest (the server takes 16 MiB by default)
 MAX_REQUEST_BYTES = 8 * 1024 * 1024
@@ -69,9 +78,6 @@ class TxnMessage(WriterCommitMessage):
     transactional_id: str | None
     producer_id: int
     producer_epoch: int
-    partition_id: int
-    attempt: int
-    records: int
     query_id: str | None = None
 
 
@@ -128,7 +134,6 @@ class _Task:
     def __init__(self, opts: Options, transactional_id: str, partition_id: int) -> None:
         self.opts = opts
         self.tid = transactional_id
-        self.partition_id = partition_id
         self.conn = Connection(opts)
         self.producer: tuple[int, int] | None = None
         self.sequences: dict[tuple[str, int], int] = {}
@@ -136,7 +141,6 @@ class _Task:
         self.pending: dict[tuple[str, int], list[dict[str, Any]]] = {}
         self.pending_count = 0
         self.pending_bytes = 0
-        self.written = 0
         self.encoding: str | None = None
         self.rotation = partition_id
 
@@ -236,10 +240,7 @@ class _Task:
                 "batches": batches,
             },
         )
-        for b in got["batches"]:
-            if b.get("error") is not None:
-                raise error_from(200, {"error": b["error"]})
-        self.written += self.pending_count
+        raise_first(got["batches"])
         self.pending = {}
         self.pending_count = 0
         self.pending_bytes = 0
@@ -252,17 +253,10 @@ class _Task:
         except Exception as exc:  # the server's timeout ends it otherwise
             log.warning("could not abort %s after a failed write: %s", self.tid, exc)
 
-    def message(self, attempt: int, query_id: str | None) -> TxnMessage:
-        pid, epoch = self.producer if self.producer is not None else (-1, -1)
-        return TxnMessage(
-            self.tid if self.producer is not None else None,
-            pid,
-            epoch,
-            self.partition_id,
-            attempt,
-            self.written,
-            query_id,
-        )
+    def message(self, query_id: str | None) -> TxnMessage:
+        if self.producer is None:
+            return TxnMessage(None, -1, -1, query_id)
+        return TxnMessage(self.tid, *self.producer, query_id)
 
 
 def _text(v: Any, b64: bool) -> Any:
@@ -290,20 +284,17 @@ def write_task(
             )
     except BaseException:
         task.abort()
-        task.conn.close()
         raise
-    task.conn.close()
-    return task.message(attempt, query_id)
+    finally:
+        task.conn.close()
+    return task.message(query_id)
 
 
 def abort_one(conn: Connection, tid: str, producer_id: int, epoch: int) -> None:
-    try:
+    with contextlib.suppress(*_ALREADY_ENDED):  # committed, or ended by someone else
         conn.post(
             f"/v1/transactions/{tid}/abort", {"producer_id": producer_id, "producer_epoch": epoch}
         )
-    except Exception as exc:
-        if code_of(exc) not in _ALREADY_ENDED:
-            raise
 
 
 def commit_all(opts: Options, messages: list[WriterCommitMessage | None], key: str | None) -> bool:
@@ -353,6 +344,27 @@ def abort_all(
             conn.post("/v1/transactions:abort-prefix", {"prefix": f"{prefix}-"})
 
 
+def _committed(opts: Options, duplicate: bool, what: str) -> None:
+    """After the driver's commit: say when ``what`` had been committed before, and fail on
+    purpose when a test asks for it (``_failAfterCommit``)."""
+    if duplicate:
+        log.warning(
+            "%s was committed before (by an earlier run, or by this one if the answer to its "
+            "commit was lost): nothing was written twice",
+            what,
+        )
+    if opts.fail_after_commit:
+        raise InjectedFailure("_failAfterCommit: the driver fails after the commit")
+
+
+def _query_id(messages: list[WriterCommitMessage | None]) -> str | None:
+    """The streaming query the tasks' messages name (None if none does)."""
+    ids = {m.query_id for m in messages if isinstance(m, TxnMessage) and m.query_id}
+    if len(ids) > 1:
+        raise RuntimeError(f"one micro-batch from several queries: {sorted(ids)}")
+    return next(iter(ids), None)
+
+
 class BatchWriter(DataSourceArrowWriter):
     """``df.write.format("sluice").mode("append")``: all of the job's records, or none."""
 
@@ -366,14 +378,7 @@ class BatchWriter(DataSourceArrowWriter):
 
     def commit(self, messages: list[WriterCommitMessage | None]) -> None:
         duplicate = commit_all(self.opts, messages, self.opts.write_id)
-        if duplicate:
-            log.warning(
-                "writeId %r was committed before (by an earlier run of the job, or by this "
-                "one if the answer to its commit was lost): nothing was written twice",
-                self.opts.write_id,
-            )
-        if self.opts.fail_after_commit:
-            raise InjectedFailure("_failAfterCommit: the driver fails after the commit")
+        _committed(self.opts, duplicate, f"writeId {self.opts.write_id!r}")
 
     def abort(self, messages: list[WriterCommitMessage | None]) -> None:
         abort_all(self.opts, messages, self.prefix)
@@ -397,24 +402,12 @@ class StreamWriter(DataSourceStreamArrowWriter):
         return f"{self.opts.transactional_id_prefix}-{query_id}"
 
     def commit(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:
-        query_ids = {m.query_id for m in messages if isinstance(m, TxnMessage) and m.query_id}
-        if len(query_ids) > 1:
-            raise RuntimeError(f"one micro-batch from several queries: {sorted(query_ids)}")
-        if not query_ids:
+        query_id = _query_id(messages)
+        if query_id is None:
             return
-        (query_id,) = query_ids
         duplicate = commit_all(self.opts, messages, f"{query_id}:{batchId}")
-        if duplicate:
-            log.warning(
-                "micro-batch %d of query %s was committed before (by the run before a restart, "
-                "or by this one if the answer to its commit was lost): nothing was written twice",
-                batchId,
-                query_id,
-            )
-        if self.opts.fail_after_commit:
-            raise InjectedFailure("_failAfterCommit: the driver fails after the commit")
+        _committed(self.opts, duplicate, f"micro-batch {batchId} of query {query_id}")
 
     def abort(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:
-        query_ids = {m.query_id for m in messages if isinstance(m, TxnMessage) and m.query_id}
-        prefix = self._prefix(next(iter(query_ids))) if len(query_ids) == 1 else None
-        abort_all(self.opts, messages, prefix)
+        query_id = _query_id(messages)
+        abort_all(self.opts, messages, None if query_id is None else self._prefix(query_id))
