@@ -64,13 +64,11 @@ class SluiceDataSource(DataSource):
                 'sluice topics are append-only: use .mode("append") (mode overwrite would '
                 "need to delete what the topic holds)"
             )
-        check_schema(schema)
-        return BatchWriter(self._opts(need_topic=False))
+        return BatchWriter(self._opts(need_topic=False), check_schema(schema))
 
     def streamWriter(self, schema: StructType, overwrite: bool) -> DataSourceStreamWriter:
         """``overwrite`` is the complete output mode: each micro-batch appends the whole
         result (a reader keeps the last record of each key), as Spark's Kafka sink does."""
         from sluice_spark.writer import StreamWriter, check_schema
 
-        check_schema(schema)
-        return StreamWriter(self._opts(need_topic=False))
+        return StreamWriter(self._opts(need_topic=False), check_schema(schema))

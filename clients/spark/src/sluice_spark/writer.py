@@ -81,9 +81,10 @@ class TxnMessage(WriterCommitMessage):
     query_id: str | None = None
 
 
-def check_schema(schema: Any) -> None:
+def check_schema(schema: Any) -> str:
     """The DataFrame written must have a ``value`` column; the others are optional; each of a
-    type the sink can write."""
+    type the sink can write. Answers the encoding its requests take: base64 when a key, value
+    or header value is binary, else utf8."""
     from pyspark.sql import types as T
 
     fields = {f.name.lower(): f.dataType for f in schema.fields}
@@ -126,14 +127,22 @@ def check_schema(schema: Any) -> None:
                 f"column {name} is {kind.simpleString()}: the sink writes {what} "
                 f"(cast or select it first)"
             )
+    binary = [fields.get("key"), fields["value"]]
+    headers = fields.get("headers")
+    if isinstance(headers, T.ArrayType) and isinstance(headers.elementType, T.StructType):
+        binary.append(headers.elementType.fields[1].dataType)
+    return "base64" if any(isinstance(t, T.BinaryType) for t in binary) else "utf8"
 
 
 class _Task:
     """One write task's transaction and its buffered requests."""
 
-    def __init__(self, opts: Options, transactional_id: str, partition_id: int) -> None:
+    def __init__(
+        self, opts: Options, transactional_id: str, partition_id: int, encoding: str
+    ) -> None:
         self.opts = opts
         self.tid = transactional_id
+        self.encoding = encoding  # chosen on the driver from the DataFrame's types
         self.conn = Connection(opts)
         self.producer: tuple[int, int] | None = None
         self.sequences: dict[tuple[str, int], int] = {}
@@ -141,7 +150,6 @@ class _Task:
         self.pending: dict[tuple[str, int], list[dict[str, Any]]] = {}
         self.pending_count = 0
         self.pending_bytes = 0
-        self.encoding: str | None = None
         self.rotation = partition_id
 
     def begin(self) -> tuple[int, int]:
@@ -164,18 +172,10 @@ class _Task:
         return n
 
     def add(self, batch: pa.RecordBatch) -> None:
-        import pyarrow as pa
 
         if batch.num_rows == 0:
             return
         cols = {name.lower(): batch.column(i) for i, name in enumerate(batch.schema.names)}
-        if self.encoding is None:
-            binary = any(
-                pa.types.is_binary(c.type) or pa.types.is_large_binary(c.type)
-                for c in (cols.get("key"), cols.get("value"))
-                if c is not None
-            ) or ("headers" in cols and "binary" in str(cols["headers"].type))
-            self.encoding = "base64" if binary else "utf8"
         b64 = self.encoding == "base64"
         values = cols["value"].to_pylist()
         keys = cols["key"].to_pylist() if "key" in cols else None
@@ -268,12 +268,16 @@ def _text(v: Any, b64: bool) -> Any:
 
 
 def write_task(
-    opts: Options, prefix: str, batches: Iterator[pa.RecordBatch], query_id: str | None = None
+    opts: Options,
+    prefix: str,
+    encoding: str,
+    batches: Iterator[pa.RecordBatch],
+    query_id: str | None = None,
 ) -> TxnMessage:
     ctx = TaskContext.get()
     partition_id = ctx.partitionId() if ctx is not None else 0
     attempt = ctx.attemptNumber() if ctx is not None else 0
-    task = _Task(opts, f"{prefix}-{partition_id}", partition_id)
+    task = _Task(opts, f"{prefix}-{partition_id}", partition_id, encoding)
     try:
         for batch in batches:
             task.add(batch)
@@ -368,13 +372,14 @@ def _query_id(messages: list[WriterCommitMessage | None]) -> str | None:
 class BatchWriter(DataSourceArrowWriter):
     """``df.write.format("sluice").mode("append")``: all of the job's records, or none."""
 
-    def __init__(self, opts: Options) -> None:
+    def __init__(self, opts: Options, encoding: str) -> None:
         self.opts = opts
+        self.encoding = encoding
         # one prefix per job, chosen on the driver and pickled to every task
         self.prefix = f"{opts.transactional_id_prefix}-{uuid.uuid4().hex[:16]}"
 
     def write(self, iterator: Iterator[pa.RecordBatch]) -> TxnMessage:
-        return write_task(self.opts, self.prefix, iterator)
+        return write_task(self.opts, self.prefix, self.encoding, iterator)
 
     def commit(self, messages: list[WriterCommitMessage | None]) -> None:
         duplicate = commit_all(self.opts, messages, self.opts.write_id)
@@ -388,15 +393,16 @@ class StreamWriter(DataSourceStreamArrowWriter):
     """``writeStream.format("sluice")``: each micro-batch exactly once, keyed on
     ``<queryId>:<batchId>``."""
 
-    def __init__(self, opts: Options) -> None:
+    def __init__(self, opts: Options, encoding: str) -> None:
         self.opts = opts
+        self.encoding = encoding
 
     def write(self, iterator: Iterator[pa.RecordBatch]) -> TxnMessage:
         ctx = TaskContext.get()
         query_id = ctx.getLocalProperty("sql.streaming.queryId") if ctx is not None else None
         if not query_id:
             raise RuntimeError("a stream write task without a streaming query id")
-        return write_task(self.opts, self._prefix(query_id), iterator, query_id)
+        return write_task(self.opts, self._prefix(query_id), self.encoding, iterator, query_id)
 
     def _prefix(self, query_id: str) -> str:
         return f"{self.opts.transactional_id_prefix}-{query_id}"
