@@ -37,7 +37,7 @@ CREATE TABLE consumer_group_members (
     rebalance_timeout_ms  INTEGER NOT NULL,
     assigned              TEXT    NOT NULL,  -- JSON [[topic, partition], …]
     revoking              TEXT    NOT NULL,  -- JSON [[topic, partition], …]
-    target                TEXT    NOT NULL,  -- JSON [[topic, partition], …]
+    target                TEXT    NOT NULL, principal TEXT NOT NULL DEFAULT '',  -- JSON [[topic, partition], …]
     PRIMARY KEY (group_id, member_id)
 );
 
@@ -88,6 +88,12 @@ CREATE TABLE idempotency_keys (
 CREATE TABLE producer_id_blocks (
     singleton   INTEGER PRIMARY KEY CHECK (singleton = 1),
     next_start  INTEGER NOT NULL CHECK (next_start >= 0)
+);
+
+CREATE TABLE producer_id_owners (
+    block_start  INTEGER PRIMARY KEY CHECK (block_start >= 0),
+    block_end    INTEGER NOT NULL CHECK (block_end > block_start),
+    principal    TEXT    NOT NULL
 );
 
 CREATE TABLE quotas (

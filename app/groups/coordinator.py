@@ -26,7 +26,7 @@ from app.config import Settings
 from app.errors import Conflict, ErrorCode, InvalidRequest, NotFound, SluiceError
 from app.groups import membership
 from app.groups.group import Committed, Draft, Group, OffsetCommit, OffsetKey
-from app.groups.membership import HeartbeatRequest, unknown_member
+from app.groups.membership import HeartbeatRequest, owned_member, unknown_member
 from app.groups.state import (
     JOIN_EPOCH,
     LEAVE_EPOCH,
@@ -118,6 +118,7 @@ class GroupCoordinator:
                     r.rebalance_timeout_ms,
                     r.assigned,
                     r.revoking,
+                    r.principal or None,  # '' is a server without keys
                 )
                 g.members[m.member_id] = m
                 g.targets[m.member_id] = r.target
@@ -231,7 +232,8 @@ class GroupCoordinator:
         instance_id: str | None,
         subscribed: Sequence[str] | None,
         rebalance_timeout_ms: int | None,
-        owned: frozenset[TopicPartition] | None = None,
+        owned: frozenset[TopicPartition] | None,
+        principal: str | None,
     ) -> HeartbeatAnswer:
         """ConsumerGroupHeartbeat. Epoch 0 joins, −1 leaves, −2 leaves a static member
         temporarily (it keeps its partitions until its session ends), > 0 heartbeats.
@@ -239,6 +241,8 @@ class GroupCoordinator:
         ``owned`` (optional) is what the member still works on: when given, partitions it was
         told to revoke are released only once it no longer lists them; when absent, the
         heartbeat itself confirms that the member saw the previous answer.
+
+        The member belongs to ``principal`` (docs/security.md#ownership).
         """
         self._check(group_id)
         if member_epoch == STATIC_LEAVE_EPOCH and instance_id is None:
@@ -270,6 +274,7 @@ class GroupCoordinator:
                 HeartbeatRequest(
                     member_id, member_epoch, instance_id, subscribed, rebalance_timeout_ms, owned
                 ),
+                principal=principal,
                 max_size=self.settings.group_max_size,
                 lookup=self._topic_meta,
             )
@@ -290,6 +295,15 @@ class GroupCoordinator:
                 mid, m.epoch, self.settings.group_heartbeat_interval_ms, by_topic(m.assigned)
             )
 
+    def check_owner(self, group_id: str, member_id: str | None, principal: str | None) -> None:
+        """Refuse (UNKNOWN_MEMBER_ID) a request that names another principal's member, as
+        transactional offsets may (docs/security.md#ownership); an unknown member is left to
+        the request's own checks."""
+        g = self.groups.get(group_id)
+        m = g.members.get(member_id) if g is not None and member_id is not None else None
+        if m is not None and m.principal != principal:
+            raise unknown_member(group_id, member_id)
+
     # -- offsets ------------------------------------------------------------------------------
 
     async def commit_offsets(
@@ -298,8 +312,10 @@ class GroupCoordinator:
         member_id: str | None,
         member_epoch: int,
         offsets: Sequence[OffsetCommit],
+        principal: str | None,
     ) -> list[SluiceError | None]:
-        """OffsetCommit: one error (or None) per item, in order. Durable before it returns."""
+        """OffsetCommit: one error (or None) per item, in order. Durable before it returns.
+        A commit naming a member is ``principal``'s member's."""
         self._check(group_id)
         simple = member_id is None
         if simple and member_epoch != LEAVE_EPOCH:
@@ -317,10 +333,7 @@ class GroupCoordinator:
                         f"group {group_id!r} has members: commit with a member id and epoch",
                     )
             elif not (member_epoch < 0 and not g.members):
-                assert member_id is not None
-                m = g.members.get(member_id)
-                if m is None:
-                    raise unknown_member(group_id, member_id)
+                m = owned_member(g.members, group_id, member_id, principal)
                 if member_epoch != m.epoch:
                     raise Conflict(
                         ErrorCode.STALE_MEMBER_EPOCH,

@@ -148,6 +148,7 @@ class Draft:
                     m.assigned,
                     m.revoking,
                     self.targets.get(mid, frozenset()),
+                    m.principal or "",
                 )
             )
         return MembershipChange(

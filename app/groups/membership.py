@@ -46,6 +46,17 @@ class HeartbeatRequest:
     owned: frozenset[TopicPartition] | None
 
 
+def owned_member(
+    members: dict[str, Member], group_id: str, member_id: str | None, principal: str | None
+) -> Member:
+    """The member ``member_id`` of ``principal``: a member another principal joined is unknown
+    to this one (docs/security.md#ownership)."""
+    m = members.get(member_id) if member_id is not None else None
+    if m is None or m.principal != principal:
+        raise unknown_member(group_id, member_id)
+    return m
+
+
 def unknown_member(group_id: str, member_id: str | None) -> NotFound:
     return NotFound(
         ErrorCode.UNKNOWN_MEMBER_ID, f"member {member_id!r} is not a member of group {group_id!r}"
@@ -83,18 +94,21 @@ def maybe_bump(draft: Draft, lookup: TopicLookup) -> None:
 
 
 def plan_heartbeat(
-    draft: Draft, req: HeartbeatRequest, *, max_size: int, lookup: TopicLookup
+    draft: Draft,
+    req: HeartbeatRequest,
+    *,
+    principal: str | None,
+    max_size: int,
+    lookup: TopicLookup,
 ) -> str:
-    """Apply one heartbeat to ``draft``; answers the member id. Raises ``SluiceError`` (the
-    draft is then discarded by the caller)."""
+    """Apply one heartbeat of ``principal`` to ``draft``; answers the member id. Raises
+    ``SluiceError`` (the draft is then discarded by the caller)."""
     if req.member_epoch == JOIN_EPOCH:
-        mid = _join(draft, req, max_size)
+        mid = _join(draft, req, principal, max_size)
     else:
         assert req.member_id is not None
         mid = req.member_id
-        member = draft.members.get(mid)
-        if member is None:
-            raise unknown_member(draft.group.group_id, mid)
+        member = owned_member(draft.members, draft.group.group_id, mid, principal)
         if req.instance_id is not None and member.instance_id != req.instance_id:
             raise Conflict(
                 ErrorCode.FENCED_INSTANCE_ID, f"member {mid!r} is not instance {req.instance_id!r}"
@@ -125,10 +139,16 @@ def plan_heartbeat(
     return mid
 
 
-def _join(draft: Draft, req: HeartbeatRequest, max_size: int) -> str:
+def _join(draft: Draft, req: HeartbeatRequest, principal: str | None, max_size: int) -> str:
     member_id, instance_id = req.member_id, req.instance_id
     if instance_id is not None:
         holder = next((m for m in draft.members.values() if m.instance_id == instance_id), None)
+        if holder is not None and holder.principal != principal:
+            # a static member is never taken over by another principal, even while away
+            raise Conflict(
+                ErrorCode.UNRELEASED_INSTANCE_ID,
+                f"instance {instance_id!r} is held by another principal's member",
+            )
         if holder is not None and holder.member_id != member_id:
             if not holder.left_temporarily:
                 raise Conflict(
@@ -151,6 +171,11 @@ def _join(draft: Draft, req: HeartbeatRequest, max_size: int) -> str:
             draft.set_target(new_id, target)
             return new_id
     existing = draft.members.get(member_id) if member_id is not None else None
+    if existing is not None and existing.principal != principal:
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST,
+            f"member_id {member_id!r} is in use in group {draft.group.group_id!r}; choose another",
+        )
     if existing is not None:
         if existing.instance_id != instance_id:
             raise Conflict(
@@ -178,7 +203,7 @@ def _join(draft: Draft, req: HeartbeatRequest, max_size: int) -> str:
         if req.rebalance_timeout_ms is None
         else req.rebalance_timeout_ms
     )
-    draft.put(new_member(mid, instance_id, req.subscribed or (), timeout))
+    draft.put(new_member(mid, instance_id, req.subscribed or (), timeout, principal))
     draft.membership_changed = True
     return mid
 

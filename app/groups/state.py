@@ -86,6 +86,8 @@ class Member:
     """What the member may work on: answered in every heartbeat."""
     revoking: frozenset[TopicPartition]
     """Taken away but not yet confirmed: still owned, never given to another member."""
+    principal: str | None
+    """Who joined it (None: a server without keys); nobody else may act as the member."""
 
     @property
     def owned(self) -> frozenset[TopicPartition]:
@@ -97,7 +99,11 @@ class Member:
 
 
 def new_member(
-    member_id: str, instance_id: str | None, subscribed: Iterable[str], rebalance_timeout_ms: int
+    member_id: str,
+    instance_id: str | None,
+    subscribed: Iterable[str],
+    rebalance_timeout_ms: int,
+    principal: str | None,
 ) -> Member:
     return Member(
         member_id,
@@ -109,6 +115,7 @@ def new_member(
         rebalance_timeout_ms,
         frozenset(),
         frozenset(),
+        principal,
     )
 
 

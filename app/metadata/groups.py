@@ -47,6 +47,7 @@ class MemberRow:
     assigned: frozenset[TopicPartition]
     revoking: frozenset[TopicPartition]
     target: frozenset[TopicPartition]
+    principal: str  # '' for a server without keys
 
 
 @dataclass(slots=True)
@@ -95,7 +96,7 @@ class GroupStore:
                 )
         async with conn.execute(
             "SELECT group_id, member_id, group_instance_id, member_epoch, previous_epoch, state, "
-            "subscribed_topics, rebalance_timeout_ms, assigned, revoking, target "
+            "subscribed_topics, rebalance_timeout_ms, assigned, revoking, target, principal "
             "FROM consumer_group_members ORDER BY group_id, member_id"
         ) as cur:
             async for r in cur:
@@ -111,6 +112,7 @@ class GroupStore:
                         _untps(r[8]),
                         _untps(r[9]),
                         _untps(r[10]),
+                        r[11],
                     )
                 )
         async with conn.execute(
@@ -158,8 +160,8 @@ class GroupStore:
             await tx.executemany(
                 "INSERT OR REPLACE INTO consumer_group_members (group_id, member_id, "
                 "group_instance_id, member_epoch, previous_epoch, state, subscribed_topics, "
-                "rebalance_timeout_ms, assigned, revoking, target) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "rebalance_timeout_ms, assigned, revoking, target, principal) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         change.group_id,
@@ -173,6 +175,7 @@ class GroupStore:
                         _tps(r.assigned),
                         _tps(r.revoking),
                         _tps(r.target),
+                        r.principal,
                     )
                     for r in change.upserts
                 ],

@@ -76,8 +76,9 @@ class ProducerIdStore:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def reserve_block(self, size: int) -> int:
-        """Reserve ``size`` ids durably; answers the first of them."""
+    async def reserve_block(self, size: int, principal: str) -> int:
+        """Reserve ``size`` ids for ``principal`` durably (the block and its owner in one
+        commit); answers the first of them."""
         async with self.db.transaction() as tx:
             await tx.execute(
                 "INSERT OR IGNORE INTO producer_id_blocks (singleton, next_start) VALUES (1, 0)"
@@ -87,7 +88,20 @@ class ProducerIdStore:
                 "RETURNING next_start",
                 (size,),
             )
-            return int(row[0]) - size
+            end = int(row[0])
+            await tx.execute(
+                "INSERT INTO producer_id_owners (block_start, block_end, principal) "
+                "VALUES (?, ?, ?)",
+                (end - size, end, principal),
+            )
+            return end - size
+
+    async def owned_blocks(self) -> list[tuple[int, int, str]]:
+        """(start, end, principal) of every block reserved with an owner, ascending."""
+        async with self.db.reader.execute(
+            "SELECT block_start, block_end, principal FROM producer_id_owners ORDER BY block_start"
+        ) as cur:
+            return [(int(r[0]), int(r[1]), str(r[2])) async for r in cur]
 
     async def issued_below(self) -> int:
         """Every id below this may have been issued (the end of the last reserved block)."""

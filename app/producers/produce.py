@@ -240,12 +240,21 @@ class ProduceService:
     # -- with producer state (idempotent and transactional) -----------------------------------
 
     async def produce_batches(
-        self, producer_id: int, epoch: int, tid: str | None, batches: list[ProduceBatch]
+        self,
+        producer_id: int,
+        epoch: int,
+        tid: str | None,
+        batches: list[ProduceBatch],
+        principal: str | None,
     ) -> list[BatchResult]:
-        if not self.ids.is_known(producer_id):
+        """Produce with producer state. Without a transactional id, the producer id must have
+        been issued to ``principal`` (docs/security.md#ownership); with one, it must be the
+        transactional id's current one (``TransactionGate``), whose ACL the caller passed."""
+        if tid is None and not self.ids.issued_to(producer_id, principal):
             raise InvalidRequest(
                 ErrorCode.UNKNOWN_PRODUCER_ID,
-                f"producer id {producer_id} was never issued; call POST /v1/producers",
+                f"producer id {producer_id} was never issued to this principal; call "
+                "POST /v1/producers",
             )
         results = [BatchResult(b.topic, b.partition, -1, None) for b in batches]
         resolved: list[tuple[PartitionLog, ProduceBatch, BatchResult]] = []

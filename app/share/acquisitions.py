@@ -3,16 +3,21 @@
 
 A client that cannot keep a member (short-lived tasks that are retried or replayed, and a
 driver that acknowledges after the fact) fetches with an ``acquisition_id`` instead. The records
-such a fetch acquires are owned by ``acquisition:<id>``, a name no member id may take
-(``RESERVED_MEMBER_PREFIX``), under the usual lock; nothing else changes in the share
-partitions. While the acquisition holds records, a fetch with the same id answers exactly those
+such a fetch acquires are owned by ``acquisition:<principal>/<id>``, a name no member id may
+take (``RESERVED_MEMBER_PREFIX``), under the usual lock; nothing else changes in the share
+partitions. An acquisition belongs to the principal that made it (docs/security.md#ownership):
+its name is derived from the caller's principal and the id, so another principal using the
+same id names another acquisition, and fetches, listings and acknowledgements only ever see
+the caller's own. The rule needs no state of its own: whoever knows the principal derives the
+name. While the acquisition holds records, a fetch with the same id answers exactly those
 records again and acquires nothing; once they are acknowledged, released or expired, the next
 fetch with the id acquires anew. Nothing here is persisted: like every acquisition, these end
 with a restart.
 
-``AcquisitionBook`` is the index of one group: id → the locks its fetches took (a lock names its
-share partition and its offsets, so a lookup reads those runs only, never every partition of
-the group), the fetch under way per id, and the group's rotation over partitions. An entry
+``AcquisitionBook`` is the index of one group: owner name → the locks its fetches took (a lock
+names its share partition and its offsets, so a lookup reads those runs only, never every
+partition of the group), the fetch under way per owner name, and the group's rotation over
+partitions. An entry
 goes once its locks hold nothing: at a lookup, or when the last of its deadlines passes.
 ``Acquisitions`` is the service the routes call: fetch, acknowledge, describe. Everything
 changes synchronously on the event loop; only long polls and durable writes are awaited.
@@ -41,9 +46,10 @@ from app.share.partition import AckBatch, AckType, Lock, SharePartition, Staged
 Runs = list[tuple[int, int, int]]  # (first, last, delivery count), ascending
 
 
-def owner_of(acquisition_id: str) -> str:
-    """The owner of the records an acquisition holds (never a member id)."""
-    return RESERVED_MEMBER_PREFIX + acquisition_id
+def owner_of(principal: str | None, acquisition_id: str) -> str:
+    """The owner of the records ``principal``'s acquisition holds (never a member id; no
+    principal name has a ``/``, so the name is unambiguous)."""
+    return f"{RESERVED_MEMBER_PREFIX}{principal or ''}/{acquisition_id}"
 
 
 def is_acquisition(owner: str) -> bool:
@@ -99,33 +105,33 @@ class AcquisitionBook:
 
     def __init__(self, group: ShareGroup) -> None:
         self.group = group
-        self.entries: dict[str, Entry] = {}
-        self.busy: dict[str, asyncio.Future[None]] = {}  # a fetch under way, per id
+        self.entries: dict[str, Entry] = {}  # by owner name (``owner_of``)
+        self.busy: dict[str, asyncio.Future[None]] = {}  # a fetch under way, per owner name
         self.rotation = 0
-        self._expiry: list[tuple[int, str]] = []  # (until, id), a heap
+        self._expiry: list[tuple[int, str]] = []  # (until, owner name), a heap
 
-    def add(self, acquisition_id: str, locks: list[Lock]) -> None:
+    def add(self, owner: str, locks: list[Lock]) -> None:
         until = max(lock.deadline for lock in locks)
-        entry = self.entries.get(acquisition_id)
+        entry = self.entries.get(owner)
         if entry is None:
-            self.entries[acquisition_id] = Entry(list(locks), until)
+            self.entries[owner] = Entry(list(locks), until)
         else:
             entry.locks.extend(locks)
             entry.until = max(entry.until, until)
-        heapq.heappush(self._expiry, (until, acquisition_id))
+        heapq.heappush(self._expiry, (until, owner))
 
     def prune(self, now: int) -> None:
         """Forget the acquisitions whose every lock has passed its deadline."""
         while self._expiry and self._expiry[0][0] <= now:
-            _, acquisition_id = heapq.heappop(self._expiry)
-            entry = self.entries.get(acquisition_id)
+            _, owner = heapq.heappop(self._expiry)
+            entry = self.entries.get(owner)
             if entry is not None and entry.until <= now:
-                del self.entries[acquisition_id]
+                del self.entries[owner]
 
-    def holdings(self, acquisition_id: str, now: int) -> list[Holding]:
+    def holdings(self, owner: str, now: int) -> list[Holding]:
         """What the acquisition holds now, per share partition in the order it acquired them;
         locks that hold nothing any more are dropped, and the entry with the last of them."""
-        entry = self.entries.get(acquisition_id)
+        entry = self.entries.get(owner)
         if entry is None:
             return []
         by_partition: dict[SharePartition, Runs] = {}
@@ -145,15 +151,18 @@ class AcquisitionBook:
                 kept.append(lock)
         entry.locks = kept
         if not kept:
-            del self.entries[acquisition_id]
+            del self.entries[owner]
             return []
         return [Holding(sp, sorted(runs)) for sp, runs in by_partition.items()]
 
-    def ids(self, ids: list[str] | None, prefix: str | None) -> list[str]:
-        """The known ids among ``ids``, or those starting with ``prefix``, sorted."""
+    def ids(self, principal: str | None, ids: list[str] | None, prefix: str | None) -> list[str]:
+        """The known ids of ``principal`` among ``ids``, or those starting with ``prefix``,
+        sorted."""
         if ids is not None:
-            return sorted({i for i in ids if i in self.entries})
-        return sorted(i for i in self.entries if i.startswith(prefix or ""))
+            return sorted({i for i in ids if owner_of(principal, i) in self.entries})
+        scope = owner_of(principal, "")
+        start = scope + (prefix or "")
+        return sorted(name[len(scope) :] for name in self.entries if name.startswith(start))
 
 
 class Acquisitions:
@@ -187,14 +196,17 @@ class Acquisitions:
         group_id: str,
         acquisition_id: str,
         subscribed: list[str],
+        principal: str | None,
         *,
         max_records: int,
         max_wait_ms: int,
         record_limit: bool,
         max_bytes: int,
         held_only: bool = False,
+        check_topics: Callable[[Iterable[str]], None] = lambda _: None,
     ) -> FetchAnswer:
-        """The records the acquisition holds, again (nothing acquired, counts unchanged);
+        """The records ``principal``'s acquisition holds, again (nothing acquired, counts
+        unchanged; ``check_topics`` is given their topics first and raises to refuse);
         otherwise a fetch over every partition of ``subscribed`` whose records it then holds,
         or, ``held_only``, nothing (a replay that must not take records its first run never
         saw).
@@ -204,12 +216,14 @@ class Acquisitions:
         group = await share.membership.group_for_join(group_id)
         book = self._book(group)
         book.prune(self.clock.now_ms())
+        owner = owner_of(principal, acquisition_id)
         deadline = self.clock.monotonic() + max_wait_ms / 1000
         while True:
-            held = book.holdings(acquisition_id, self.clock.now_ms())
+            held = book.holdings(owner, self.clock.now_ms())
             if held:
+                check_topics(sorted({h.partition.topic for h in held}))
                 return self._replay(group, acquisition_id, held)
-            busy = book.busy.get(acquisition_id)
+            busy = book.busy.get(owner)
             if held_only and busy is None:
                 return self._answer(group, acquisition_id, AcquireRound())
             if busy is None:
@@ -220,11 +234,11 @@ class Acquisitions:
             await asyncio.wait([busy], timeout=remaining)
             self._check(group)
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        book.busy[acquisition_id] = done
+        book.busy[owner] = done
         try:
             got = await self._acquire(
                 book,
-                acquisition_id,
+                owner,
                 subscribed,
                 deadline,
                 max_records=max_records,
@@ -233,14 +247,14 @@ class Acquisitions:
                 max_bytes=max_bytes,
             )
         finally:
-            del book.busy[acquisition_id]
+            del book.busy[owner]
             done.set_result(None)
         return self._answer(group, acquisition_id, got)
 
     async def _acquire(
         self,
         book: AcquisitionBook,
-        acquisition_id: str,
+        owner: str,
         subscribed: list[str],
         deadline: float,
         *,
@@ -252,7 +266,6 @@ class Acquisitions:
         """Acquire as a member's fetch does (long poll included), over every partition of
         the subscribed topics, starting at the next partition of the group's rotation."""
         share, group = self.share, book.group
-        owner = owner_of(acquisition_id)
         while True:
             self._check(group)
             keys = rotated(share.partitions_of(subscribed), book.rotation)
@@ -262,7 +275,7 @@ class Acquisitions:
             self._check(group)
             got = share.acquire(group, owner, keys, max_records, record_limit, max_bytes)
             if got.locks:
-                book.add(acquisition_id, got.locks)
+                book.add(owner, got.locks)
             if got.records or max_wait_ms <= 0 or share.stopping:
                 return got
             remaining = deadline - self.clock.monotonic()
@@ -301,22 +314,28 @@ class Acquisitions:
         ids: list[str] | None,
         prefix: str | None,
         kind: AckType,
+        principal: str | None,
         check_topics: Callable[[Iterable[str]], None] = lambda _: None,
     ) -> list[tuple[str, int]]:
-        """Acknowledge (``kind``) every record the acquisitions named by ``ids`` or ``prefix``
-        hold, and answer, once that is durable, (id, records) of each that held something.
-        ``check_topics`` is given the topics of those records first (it raises to refuse)."""
+        """Acknowledge (``kind``) every record the acquisitions of ``principal`` named by
+        ``ids`` or ``prefix`` hold, and answer, once that is durable, (id, records) of each
+        that held something. ``check_topics`` is given the topics of those records first (it
+        raises to refuse)."""
         group = self.share.membership.group(group_id)
         book = self._book(group)
         now = self.clock.now_ms()
         book.prune(now)
-        plan = [(i, held) for i in book.ids(ids, prefix) if (held := book.holdings(i, now))]
+        plan = [
+            (i, held)
+            for i in book.ids(principal, ids, prefix)
+            if (held := book.holdings(owner_of(principal, i), now))
+        ]
         check_topics(sorted({h.partition.topic for _, hs in plan for h in hs}))
         limits = group.config.limits
         staged: list[Staged] = []
         answer: list[tuple[str, int]] = []
         for acquisition_id, holdings in plan:
-            owner = owner_of(acquisition_id)
+            owner = owner_of(principal, acquisition_id)
             for h in holdings:
                 # the runs were just read as held by the owner under a live lock, with no
                 # change in progress: the partition's checks pass, nothing is refused
@@ -336,19 +355,24 @@ class Acquisitions:
     # -- describe -----------------------------------------------------------------------------
 
     def describe(
-        self, group_id: str, prefix: str | None, visible: Callable[[str], bool] = lambda _: True
+        self,
+        group_id: str,
+        prefix: str | None,
+        principal: str | None,
+        visible: Callable[[str], bool] = lambda _: True,
     ) -> list[AcquisitionView]:
-        """The acquisitions (all, or those whose id starts with ``prefix``) that hold records of
-        topics ``visible`` lets the caller see, by id, with their records per partition."""
+        """``principal``'s acquisitions (all, or those whose id starts with ``prefix``) that
+        hold records of topics ``visible`` lets the caller see, by id, with their records per
+        partition."""
         group = self.share.membership.group(group_id)
         book = self._book(group)
         now = self.clock.now_ms()
         book.prune(now)
         out = []
-        for acquisition_id in book.ids(None, prefix):
+        for acquisition_id in book.ids(principal, None, prefix):
             parts = sorted(
                 (h.partition.topic, h.partition.partition, h.records)
-                for h in book.holdings(acquisition_id, now)
+                for h in book.holdings(owner_of(principal, acquisition_id), now)
                 if visible(h.partition.topic)
             )
             if parts:

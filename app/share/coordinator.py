@@ -271,17 +271,19 @@ class ShareGroupCoordinator:
         max_wait_ms: int,
         record_limit: bool,
         acks: AckRequest,
+        principal: str | None,
         max_bytes: int = 8 * 1024 * 1024,
     ) -> FetchAnswer:
+        """ShareFetch as a member of ``principal`` (joined here when ``member_id`` is None)."""
         if member_id is None:
             if subscribed is None:
                 raise InvalidRequest(
                     ErrorCode.INVALID_REQUEST,
                     "member_id is null: subscribed_topics is required to join",
                 )
-            member, group = await self.membership.join(group_id, None, subscribed)
+            member, group = await self.membership.join(group_id, None, subscribed, principal)
         else:
-            group, member = self.membership.member(group_id, member_id)
+            group, member = self.membership.member(group_id, member_id, principal)
             self.membership.refresh(group, member, subscribed)
         ack_errors: list[tuple[str, int, SluiceError]] = []
         if acks:
@@ -431,9 +433,9 @@ class ShareGroupCoordinator:
     # -- acknowledge --------------------------------------------------------------------------
 
     async def acknowledge(
-        self, group_id: str, member_id: str, acks: AckRequest
+        self, group_id: str, member_id: str, acks: AckRequest, principal: str | None
     ) -> list[tuple[PartitionKey, SluiceError | None]]:
-        group, member = self.membership.member(group_id, member_id)
+        group, member = self.membership.member(group_id, member_id, principal)
         return await self._acknowledge(group, member, acks)
 
     async def _acknowledge(

@@ -6,9 +6,11 @@ epoch moves by one whenever a member joins or goes, and when a member's assignme
 member then takes the new epoch): ``ShareGroup._bump_epoch`` is the one place that moves it.
 
 Members live in memory only; a group and its config are durable (``ShareStore``) from the first
-join or config change on. A member that leaves has its acquired records released (delivery count
-lowered by one), answered once that is durable; a member the session sweep removes keeps its
-records locked until their locks expire.
+join or config change on. A member belongs to the principal that joined it
+(docs/security.md#ownership): every lookup by member id names the caller's principal, and a
+member of another principal is answered as unknown. A member that leaves has its acquired
+records released (delivery count lowered by one), answered once that is durable; a member the
+session sweep removes keeps its records locked until their locks expire.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ class Member:
     member_epoch: int
     subscribed_topics: list[str]
     last_seen_ms: int
+    principal: str | None  # who joined it (None: a server without keys)
     assignment: Assignment = field(default_factory=list)
     previous_epoch: int = -1
     rotation: int = 0
@@ -78,8 +81,10 @@ class ShareGroup:
         self.group_epoch += 1
         return self.group_epoch
 
-    def add_member(self, member_id: str, subscribed: list[str], now_ms: int) -> Member:
-        member = Member(member_id, self._bump_epoch(), subscribed, now_ms)
+    def add_member(
+        self, member_id: str, subscribed: list[str], now_ms: int, principal: str | None
+    ) -> Member:
+        member = Member(member_id, self._bump_epoch(), subscribed, now_ms, principal)
         self.members[member_id] = member
         return member
 
@@ -126,6 +131,12 @@ class ShareGroup:
             member.previous_epoch = member.member_epoch
             member.member_epoch = self._bump_epoch()
             member.assignment = assignment
+
+
+def _unknown(group_id: str, member_id: str) -> NotFound:
+    return NotFound(
+        ErrorCode.UNKNOWN_MEMBER_ID, f"member {member_id!r} is not in share group {group_id!r}"
+    )
 
 
 class Membership:
@@ -178,23 +189,40 @@ class Membership:
             await asyncio.shield(group.saved)
         return group
 
-    def member(self, group_id: str, member_id: str) -> tuple[ShareGroup, Member]:
-        """The group and its member, seen alive now."""
+    def member(
+        self, group_id: str, member_id: str, principal: str | None
+    ) -> tuple[ShareGroup, Member]:
+        """The group and its member, seen alive now; a member of another principal is
+        unknown."""
+        group, member = self.any_member(group_id, member_id)
+        if member.principal != principal:
+            raise _unknown(group_id, member_id)
+        return group, member
+
+    def any_member(self, group_id: str, member_id: str) -> tuple[ShareGroup, Member]:
+        """``member`` whoever its principal: for a transaction's acknowledgements, whose
+        request checked the member's owner (``check_owner``) when it named the member."""
         group = self.groups.get(group_id)
         member = group.members.get(member_id) if group is not None else None
         if group is None or member is None:
-            raise NotFound(
-                ErrorCode.UNKNOWN_MEMBER_ID,
-                f"member {member_id!r} is not in share group {group_id!r}",
-            )
+            raise _unknown(group_id, member_id)
         member.last_seen_ms = self.clock.now_ms()
         return group, member
 
-    def subscription(self, group_id: str, member_id: str) -> list[str]:
-        """The topics a member subscribed to (none for an unknown member)."""
+    def check_owner(self, group_id: str, member_id: str, principal: str | None) -> None:
+        """Refuse (UNKNOWN_MEMBER_ID) a request that names another principal's member, as
+        transactional acknowledgements may; an unknown member is left to the request's own
+        checks."""
         group = self.groups.get(group_id)
         member = group.members.get(member_id) if group is not None else None
-        return member.subscribed_topics if member is not None else []
+        if member is not None and member.principal != principal:
+            raise _unknown(group_id, member_id)
+
+    def subscription(self, group_id: str, member_id: str, principal: str | None) -> list[str]:
+        """The topics a member of ``principal`` subscribed to (none for an unknown member)."""
+        group = self.groups.get(group_id)
+        member = group.members.get(member_id) if group is not None else None
+        return member.subscribed_topics if member and member.principal == principal else []
 
     def _assignment(self, member: Member) -> Assignment:
         """Every partition of every subscribed topic (share groups allow that)."""
@@ -218,7 +246,12 @@ class Membership:
         group.assign(member, self._assignment(member))
 
     async def heartbeat(
-        self, group_id: str, member_id: str | None, member_epoch: int, subscribed: list[str] | None
+        self,
+        group_id: str,
+        member_id: str | None,
+        member_epoch: int,
+        subscribed: list[str] | None,
+        principal: str | None,
     ) -> tuple[Member, ShareGroup]:
         if member_epoch == 0:
             if subscribed is None:
@@ -226,14 +259,14 @@ class Membership:
                     ErrorCode.INVALID_REQUEST,
                     "subscribed_topics is required to join (member_epoch 0)",
                 )
-            return await self.join(group_id, member_id, subscribed)
+            return await self.join(group_id, member_id, subscribed, principal)
         if member_id is None:
             raise InvalidRequest(
                 ErrorCode.INVALID_REQUEST, "member_id is required unless member_epoch is 0"
             )
         if member_epoch == -1:
-            group, member = self.member(group_id, member_id)
-            await self.leave(group_id, member_id)
+            group, member = self.member(group_id, member_id, principal)
+            await self.leave(group_id, member_id, principal)
             member.member_epoch = -1
             member.assignment = []
             return member, group
@@ -242,7 +275,7 @@ class Membership:
                 ErrorCode.INVALID_REQUEST,
                 "member_epoch must be 0 (join), -1 (leave) or the current one",
             )
-        group, member = self.member(group_id, member_id)
+        group, member = self.member(group_id, member_id, principal)
         if member_epoch not in (member.member_epoch, member.previous_epoch):
             raise Conflict(
                 ErrorCode.FENCED_MEMBER_EPOCH,
@@ -253,8 +286,9 @@ class Membership:
         return member, group
 
     async def join(
-        self, group_id: str, member_id: str | None, subscribed: list[str]
+        self, group_id: str, member_id: str | None, subscribed: list[str], principal: str | None
     ) -> tuple[Member, ShareGroup]:
+        """Join (or rejoin, with the id of a member of the same principal)."""
         if member_id is not None and member_id.startswith(RESERVED_MEMBER_PREFIX):
             raise InvalidRequest(
                 ErrorCode.INVALID_REQUEST,
@@ -264,6 +298,12 @@ class Membership:
         group = await self.group_for_join(group_id)
         now = self.clock.now_ms()
         member = group.members.get(member_id) if member_id is not None else None
+        if member is not None and member.principal != principal:
+            # another principal's member is never taken over (nor named as such)
+            raise InvalidRequest(
+                ErrorCode.INVALID_REQUEST,
+                f"member_id {member_id!r} is in use in share group {group_id!r}; choose another",
+            )
         if member is None:
             if len(group.members) >= self.settings.share_max_group_size:
                 raise SluiceError(
@@ -271,18 +311,18 @@ class Membership:
                     f"share group {group_id!r} is full ({self.settings.share_max_group_size} "
                     "members at most)",
                 )
-            member = group.add_member(member_id or uuid.uuid4().hex, subscribed, now)
+            member = group.add_member(member_id or uuid.uuid4().hex, subscribed, now, principal)
         member.subscribed_topics = subscribed
         member.last_seen_ms = now
         member.assignment = []
         self.refresh(group, member)
         return member, group
 
-    async def leave(self, group_id: str, member_id: str) -> None:
+    async def leave(self, group_id: str, member_id: str, principal: str | None) -> None:
         """The member leaves: its acquired records are released with their delivery count
         lowered by one (docs/semantics.md#share-members-and-leaving); answered once that is
         durable."""
-        group, _ = self.member(group_id, member_id)
+        group, _ = self.member(group_id, member_id, principal)
         group.remove_member(member_id)
         pending = [
             staged

@@ -52,10 +52,16 @@ class PushSession:
     """One WebSocket share session (see the module docstring)."""
 
     def __init__(
-        self, coordinator: ShareGroupCoordinator, group_id: str, clock: Clock, max_credits: int
+        self,
+        coordinator: ShareGroupCoordinator,
+        group_id: str,
+        clock: Clock,
+        max_credits: int,
+        principal: str | None,
     ) -> None:
         self.share = coordinator
         self.group_id = group_id
+        self.principal = principal  # the socket's: its member is this principal's
         self.clock = clock
         self.max_credits = max_credits
         self.state = SessionState.CONNECTED
@@ -103,7 +109,7 @@ class PushSession:
         self, topics: list[str], member_id: str | None, credits: int, auto_renew: bool
     ) -> Member:
         """Join the group with ``topics``, or take over the member ``member_id`` (which must
-        exist and not belong to another session)."""
+        exist, be the socket's principal's and not belong to another session)."""
         membership = self.share.membership
         group = self.share.groups.get(self.group_id)
         if auto_renew and group is not None and not group.config.renew_enabled:
@@ -112,9 +118,9 @@ class PushSession:
                 f"auto_renew: renew is disabled for share group {self.group_id!r}",
             )
         if member_id is None:
-            member, _ = await membership.join(self.group_id, None, topics)
+            member, _ = await membership.join(self.group_id, None, topics, self.principal)
         else:
-            group, member = membership.member(self.group_id, member_id)
+            group, member = membership.member(self.group_id, member_id, self.principal)
             if member.pushed:
                 raise InvalidRequest(
                     ErrorCode.INVALID_REQUEST,
@@ -165,7 +171,7 @@ class PushSession:
             and group is not None
             and group.members.get(member.member_id) is member
         ):
-            await self.share.membership.leave(self.group_id, member.member_id)
+            await self.share.membership.leave(self.group_id, member.member_id, self.principal)
 
     # -- push ---------------------------------------------------------------------------------
 
@@ -185,6 +191,7 @@ class PushSession:
             max_wait_ms=POLL_MS,
             record_limit=True,
             acks={},
+            principal=self.principal,
         )
         if not answer.records or self.state is not SessionState.SUBSCRIBED:
             if not self._pollable():
@@ -226,7 +233,7 @@ class PushSession:
         taken = self._take(acks)
         self._update_room()
         try:
-            results = await self.share.acknowledge(self.group_id, member_id, acks)
+            results = await self.share.acknowledge(self.group_id, member_id, acks, self.principal)
         except BaseException:
             self._give_back(taken, None)
             raise
@@ -344,7 +351,9 @@ class PushSession:
         }
         if not acks or self.member is None:
             return []
-        return await self.share.acknowledge(self.group_id, self.member.member_id, acks)
+        return await self.share.acknowledge(
+            self.group_id, self.member.member_id, acks, self.principal
+        )
 
 
 def _offsets(batch: AckBatch, held: dict[int, int]) -> Iterator[int]:

@@ -101,7 +101,7 @@ class ShareTxnParticipant:
         self.clock = coordinator.clock
 
     def check_txn_acks_member(self, group_id: str, member_id: str) -> None:
-        self.membership.member(group_id, member_id)
+        self.membership.any_member(group_id, member_id)
 
     @asynccontextmanager
     async def staging_txn_acks(
@@ -114,7 +114,7 @@ class ShareTxnParticipant:
         """Hold the acknowledgements for the producer's transaction, validated per partition
         as plain ones; once written and completed, the records stay ACQUIRED by the member
         with their lock suspended until the transaction ends."""
-        group, member = self.membership.member(group_id, member_id)
+        group, member = self.membership.any_member(group_id, member_id)
         now = self.clock.now_ms()
         limits = group.config.limits
         results, done = group.per_partition(

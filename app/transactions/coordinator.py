@@ -262,8 +262,16 @@ class TransactionCoordinator:
     # -- InitProducerId -----------------------------------------------------------------------
 
     async def init_producer_id(
-        self, tid: str | None, timeout_ms: int, producer_id: int | None, producer_epoch: int | None
+        self,
+        tid: str | None,
+        timeout_ms: int,
+        producer_id: int | None,
+        producer_epoch: int | None,
+        principal: str | None,
     ) -> tuple[int, int]:
+        """InitProducerId for ``principal``: a new id is drawn from its blocks; an idempotent
+        producer id is bumped only for the principal it was issued to (anyone else is
+        answered UNKNOWN_PRODUCER_ID, docs/security.md#ownership)."""
         if not 1 <= timeout_ms <= self.settings.txn_max_timeout_ms:
             raise InvalidRequest(
                 ErrorCode.INVALID_TRANSACTION_TIMEOUT,
@@ -275,12 +283,14 @@ class TransactionCoordinator:
             )
         if tid is None:
             if producer_id is None or producer_epoch is None:
-                return await self.ids.next_id(), 0
-            if not self.ids.is_known(producer_id):
+                return await self.ids.next_id(principal), 0
+            if not self.ids.issued_to(producer_id, principal) or self.owner_of(producer_id):
                 raise InvalidRequest(
-                    ErrorCode.UNKNOWN_PRODUCER_ID, f"producer id {producer_id} was never issued"
+                    ErrorCode.UNKNOWN_PRODUCER_ID,
+                    f"producer id {producer_id} was never issued to this principal as an "
+                    "idempotent producer",
                 )
-            return await self._next_epoch(producer_id, producer_epoch)
+            return await self._next_epoch(producer_id, producer_epoch, principal)
         await self._settled(tid)
         tm = self.txns.get(tid)
         now = self.clock.now_ms()
@@ -290,7 +300,7 @@ class TransactionCoordinator:
                     ErrorCode.INVALID_PRODUCER_ID_MAPPING,
                     f"transactional id {tid!r} has no producer id yet",
                 )
-            pid = await self.ids.next_id()
+            pid = await self.ids.next_id(principal)
             self._owners[pid] = tid
             tm = self.txns.get(tid)  # another caller may have created it meanwhile
             if tm is None:
@@ -324,7 +334,7 @@ class TransactionCoordinator:
         recovering = producer_id is not None
         if tm.state is _S.ONGOING:  # abort the open transaction (a new instance: fencing)
             await self._end(tm, commit=False, fenced=not recovering)
-        pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch)
+        pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch, principal)
         await self._persist(
             tm,
             dataclasses.replace(
@@ -347,10 +357,12 @@ class TransactionCoordinator:
         )
         return pid, epoch
 
-    async def _next_epoch(self, producer_id: int, epoch: int) -> tuple[int, int]:
+    async def _next_epoch(
+        self, producer_id: int, epoch: int, principal: str | None
+    ) -> tuple[int, int]:
         if epoch + 1 < EPOCH_EXHAUSTED:
             return producer_id, epoch + 1
-        pid = await self.ids.next_id()
+        pid = await self.ids.next_id(principal)
         if (owner := self._owners.get(producer_id)) is not None:
             self._owners[pid] = owner  # the new id of an exhausted transactional producer
         return pid, 0
@@ -936,7 +948,9 @@ class TransactionCoordinator:
                 await self.log.append_markers(
                     tm.producer_id, tm.producer_epoch + 1, commit, tm.partitions
                 )
-            pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch)
+            # a transactional id's producer ids are its own (its ACL guards them), whichever
+            # principal's block they come from: an exhausted epoch here draws from no one's
+            pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch, None)
             async with AsyncExitStack() as stack:
                 endings: list[TxnWrite] = []
                 offsets, acks = self.offsets, self.acks

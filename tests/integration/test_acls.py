@@ -264,33 +264,6 @@ def test_a_share_fetch_needs_read_on_the_members_subscribed_topics(world: World)
     assert code(r) == "TOPIC_AUTHORIZATION_FAILED"
 
 
-def test_acquisitions_need_read_on_their_topics_and_list_only_visible_ones(world: World) -> None:
-    w = world
-    w.admin("PATCH", "/v1/share-groups/sg-acq/config", {"auto_offset_reset": "earliest"})
-    body = {"acquisition_id": "job:1", "subscribed_topics": ["orders"]}
-    held = w.admin("POST", "/v1/share-groups/sg-acq/fetch", body)["acquired"]
-    assert held and held[0]["topic"] == "orders"
-    ada = w.principal("ada")
-    w.grant(ada, "GROUP", "sg-acq", "READ")
-    w.grant(ada, "GROUP", "sg-acq", "DESCRIBE")
-    # fetching by acquisition id needs READ on the subscribed topics, as any fetch
-    r = w.call(ada, "POST", "/v1/share-groups/sg-acq/fetch", body)
-    assert code(r) == "TOPIC_AUTHORIZATION_FAILED"
-    # acknowledging what it holds needs READ on the topics of its records
-    ack = {"prefix": "job:"}
-    r = w.call(ada, "POST", "/v1/share-groups/sg-acq/acquisitions/acknowledge", ack)
-    assert code(r) == "TOPIC_AUTHORIZATION_FAILED"
-    # the listing leaves out partitions of topics the principal may not describe
-    r = w.call(ada, "GET", "/v1/share-groups/sg-acq/acquisitions")
-    assert r.status_code == 200 and r.json() == {"acquisitions": [], "records": 0}, r.text
-    w.grant(ada, "TOPIC", "orders", "DESCRIBE")
-    r = w.call(ada, "GET", "/v1/share-groups/sg-acq/acquisitions")
-    assert [a["acquisition_id"] for a in r.json()["acquisitions"]] == ["job:1"], r.text
-    w.grant(ada, "TOPIC", "orders", "READ")
-    r = w.call(ada, "POST", "/v1/share-groups/sg-acq/acquisitions/acknowledge", ack)
-    assert r.status_code == 200 and r.json()["acknowledged"] > 0, r.text
-
-
 def test_the_feed_sends_a_new_snapshot_when_the_acls_change(world: World) -> None:
     w = world
     fay = w.principal("fay")

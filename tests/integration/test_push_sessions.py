@@ -159,7 +159,7 @@ async def test_a_second_session_cannot_take_a_pushed_member(app_on_clock: Served
 
 
 async def session_with(s: Served, clock: FakeClock, n: int, **kw: Any) -> PushSession:
-    session = PushSession(s.broker.share, "g", clock, max_credits=50)
+    session = PushSession(s.broker.share, "g", clock, max_credits=50, principal=None)
     await session.subscribe(["t"], None, kw.pop("credits", 10), kw.pop("auto_renew", False))
     await produce(s.client, "t", values(n))
     answer = await session.next_batch()
@@ -385,7 +385,7 @@ async def test_auto_renew_needs_renew_enabled_and_a_refused_renew_backs_off(
     assert due is not None and due >= clock.now_ms() + 1000  # a tenth of the lock, not 5 ms
     await session.close()
     # a new session may not ask for auto_renew on that group at all
-    other = PushSession(s.broker.share, "g", clock, max_credits=50)
+    other = PushSession(s.broker.share, "g", clock, max_credits=50, principal=None)
     with pytest.raises(InvalidRequest) as refused:
         await other.subscribe(["t"], None, 10, True)
     assert "renew is disabled" in refused.value.message

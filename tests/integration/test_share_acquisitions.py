@@ -108,7 +108,7 @@ async def test_the_same_id_answers_the_same_records_and_acquires_nothing(s: Serv
     v = await view(c, G)
     assert v["end_offset"] == 3  # nothing new was acquired
     assert states(v) == [(o, "acquired", 1) for o in range(3)]
-    assert {r["member_id"] for r in v["records"]} == {"acquisition:run1:0:0"}
+    assert {r["member_id"] for r in v["records"]} == {"acquisition:/run1:0:0"}
     # the group was created as a join creates it, with no member
     d = await group(c, G)
     assert (d["state"], d["members"]) == ("Empty", [])

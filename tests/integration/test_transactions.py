@@ -531,13 +531,13 @@ async def test_first_init_of_a_transactional_id_is_staged_until_durable(txn_serv
         await real_save(row)
 
     store.save = first_write_fails  # type: ignore[method-assign, assignment]
-    first = asyncio.create_task(coordinator.init_producer_id("tx", 60_000, None, None))
+    first = asyncio.create_task(coordinator.init_producer_id("tx", 60_000, None, None, None))
     for _ in range(10):
         await asyncio.sleep(0)
     assert not first.done()
     second: tuple[int, int] | SluiceError
     try:
-        second = await coordinator.init_producer_id("tx", 60_000, None, None)
+        second = await coordinator.init_producer_id("tx", 60_000, None, None, None)
     except SluiceError as exc:
         second = exc
     gate.set()
@@ -588,7 +588,7 @@ async def test_an_instance_fenced_mid_init_stays_fenced(
 
         store.save = bump_fails  # type: ignore[method-assign]
         with pytest.raises(OSError):
-            await s.broker.transactions.init_producer_id("tx", 60_000, None, None)
+            await s.broker.transactions.init_producer_id("tx", 60_000, None, None, None)
         store.save = real_save  # type: ignore[method-assign]
         assert (await c.get("/v1/transactions/tx")).json()["state"] == "CompleteAbort"
     async with running(settings) as s:

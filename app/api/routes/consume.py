@@ -82,7 +82,7 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
     await websocket.accept()  # before ready, RequestGate has closed the socket (1013)
     outbox = Outbox(websocket)
     s = b.settings
-    session = PushSession(b.share, group_id, b.clock, s.ws_max_credits)
+    session = PushSession(b.share, group_id, b.clock, s.ws_max_credits, principal_of(websocket))
     loops: list[asyncio.Task[None]] = []
     closing: list[asyncio.Task[None]] = []  # a close after a loop failed
 

@@ -14,7 +14,7 @@ from starlette.responses import Response
 from app.api import deps, schemas
 from app.api.deps import json_response, read_object
 from app.api.wire import groups as wire
-from app.security import permissions
+from app.security import permissions, principal_of
 from app.security.acls import Operation, ResourceType
 
 router = APIRouter(prefix="/v1/groups", tags=["consumer groups"])
@@ -43,6 +43,7 @@ async def heartbeat(group_id: str, request: Request) -> Response:
         req.subscribed,
         req.rebalance_timeout_ms,
         req.owned,
+        principal_of(request),
     )
     return json_response(wire.show_heartbeat(answer))
 
@@ -60,7 +61,9 @@ async def commit_offsets(group_id: str, request: Request) -> Response:
     permissions.require_all(
         request, Operation.READ, ResourceType.TOPIC, (o.topic for o in req.offsets)
     )
-    errors = await b.groups.commit_offsets(group_id, req.member_id, req.member_epoch, req.offsets)
+    errors = await b.groups.commit_offsets(
+        group_id, req.member_id, req.member_epoch, req.offsets, principal_of(request)
+    )
     return json_response(wire.show_commit(req.offsets, errors))
 
 

@@ -30,7 +30,11 @@ async def init_producer(request: Request) -> Response:
             request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID, req.transactional_id
         )
     pid, epoch = await b.transactions.init_producer_id(
-        req.transactional_id, req.timeout_ms, req.producer_id, req.producer_epoch
+        req.transactional_id,
+        req.timeout_ms,
+        req.producer_id,
+        req.producer_epoch,
+        principal_of(request),
     )
     return json_response({"producer_id": pid, "producer_epoch": epoch})
 
@@ -57,7 +61,11 @@ async def produce(request: Request) -> Response:
     )
     quota = b.quotas.produce.admit(principal_of(request))
     results = await b.producers.produce_batches(
-        req.producer_id, req.producer_epoch, req.transactional_id, req.batches
+        req.producer_id,
+        req.producer_epoch,
+        req.transactional_id,
+        req.batches,
+        principal_of(request),
     )
     if quota is not None:
         quota.record(len(raw))

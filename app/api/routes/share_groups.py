@@ -32,7 +32,7 @@ async def heartbeat(group_id: str, request: Request) -> Response:
         request, Operation.READ, ResourceType.TOPIC, req.subscribed_topics or ()
     )
     member, _ = await b.share.membership.heartbeat(
-        group_id, req.member_id, req.member_epoch, req.subscribed_topics
+        group_id, req.member_id, req.member_epoch, req.subscribed_topics, principal_of(request)
     )
     return json_response(
         {
@@ -52,7 +52,7 @@ async def heartbeat(group_id: str, request: Request) -> Response:
 )
 async def leave(group_id: str, member_id: str, request: Request) -> Response:
     permissions.require_group(request, Operation.READ, group_id)
-    await deps.share(request).membership.leave(group_id, member_id)
+    await deps.share(request).membership.leave(group_id, member_id, principal_of(request))
     return Response(status_code=204)
 
 
@@ -73,23 +73,30 @@ async def fetch(group_id: str, request: Request) -> Response:
         s.max_wait_ms,
         s.share_max_release_delay_ms,
     )
+    principal = principal_of(request)
     fetched = req.subscribed_topics
     if fetched is None and req.member_id is not None:
-        fetched = b.share.membership.subscription(group_id, req.member_id)
+        fetched = b.share.membership.subscription(group_id, req.member_id, principal)
     permissions.require_all(request, Operation.READ, ResourceType.TOPIC, fetched or ())
     permissions.require_all(request, Operation.READ, ResourceType.TOPIC, (t for t, _ in req.acks))
-    quota = b.quotas.fetch.admit(principal_of(request))
+    quota = b.quotas.fetch.admit(principal)
     if req.acquisition_id is not None:
         assert req.subscribed_topics is not None  # the parser requires them
         answer = await b.acquisitions.fetch(
             group_id,
             req.acquisition_id,
             req.subscribed_topics,
+            principal,
             max_records=req.max_records,
             max_wait_ms=req.max_wait_ms,
             record_limit=req.record_limit,
             max_bytes=req.max_bytes,
             held_only=req.held_only,
+            # READ on the topics of the records a replay answers, which the subscription
+            # of this request need not name
+            check_topics=partial(
+                permissions.require_all, request, Operation.READ, ResourceType.TOPIC
+            ),
         )
     else:
         answer = await b.share.fetch(
@@ -101,6 +108,7 @@ async def fetch(group_id: str, request: Request) -> Response:
             record_limit=req.record_limit,
             max_bytes=req.max_bytes,
             acks=req.acks,
+            principal=principal,
         )
     response = json_response(wire.show_fetch(answer, req.encoding))
     if quota is not None:
@@ -122,7 +130,7 @@ async def acknowledge(group_id: str, request: Request) -> Response:
         await read_object(request, s.max_request_bytes), s.share_max_release_delay_ms
     )
     permissions.require_all(request, Operation.READ, ResourceType.TOPIC, (t for t, _ in req.acks))
-    results = await b.share.acknowledge(group_id, req.member_id, req.acks)
+    results = await b.share.acknowledge(group_id, req.member_id, req.acks, principal_of(request))
     return json_response({"results": wire.show_results(results)})
 
 
@@ -144,6 +152,7 @@ async def acknowledge_acquisitions(group_id: str, request: Request) -> Response:
         req.ids,
         req.prefix,
         req.kind,
+        principal_of(request),
         # READ on the topics of the records acknowledged, as an acknowledgement needs
         check_topics=partial(permissions.require_all, request, Operation.READ, ResourceType.TOPIC),
     )
@@ -162,7 +171,7 @@ async def acquisitions(
 ) -> Response:
     permissions.require_group(request, Operation.DESCRIBE, group_id)
     topics = permissions.visible(request, ResourceType.TOPIC)
-    views = deps.acquisitions(request).describe(group_id, prefix, topics)
+    views = deps.acquisitions(request).describe(group_id, prefix, principal_of(request), topics)
     return json_response(wire.show_acquisitions(views))
 
 

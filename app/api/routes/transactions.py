@@ -93,10 +93,13 @@ async def commit(tid: str, request: Request) -> Response:
     permissions.require_all(
         request, Operation.WRITE, ResourceType.TOPIC, (rb.topic for rb in work.batches)
     )
+    principal = principal_of(request)
     for g in work.offsets:
         permissions.require_reads(request, g.group_id, (o.topic for o in g.offsets))
+        b.groups.check_owner(g.group_id, g.member_id, principal)
     for a in work.acks:
         permissions.require_reads(request, a.group_id, (t for t, _ in a.acks))
+        b.share.membership.check_owner(a.group_id, a.member_id, principal)
     # records in the commit count against the produce quota, as in POST /v1/produce
     quota = b.quotas.produce.admit(principal_of(request)) if work.batches else None
     pid, epoch = await b.transactions.commit_with(
@@ -130,6 +133,7 @@ async def offsets(tid: str, request: Request) -> Response:
     b, body = await _txn_request(tid, request)
     req = wire.parse_offsets(body)
     permissions.require_reads(request, req.group_id, (o.topic for o in req.offsets))
+    b.groups.check_owner(req.group_id, req.member_id, principal_of(request))
     await b.transactions.add_offsets(
         tid,
         req.producer_id,
@@ -160,6 +164,7 @@ async def acknowledgements(tid: str, request: Request) -> Response:
     b, body = await _txn_request(tid, request)
     req = wire.parse_acknowledgements(body, b.settings.share_max_release_delay_ms)
     permissions.require_reads(request, req.group_id, (t for t, _ in req.acks))
+    b.share.membership.check_owner(req.group_id, req.member_id, principal_of(request))
     results = await b.transactions.add_acknowledgements(
         tid, req.producer_id, req.producer_epoch, req.group_id, req.member_id, req.acks
     )

@@ -31,6 +31,7 @@ def beat(
     mid = plan_heartbeat(
         draft,
         HeartbeatRequest(member, epoch, instance, topics, None, None),
+        principal=None,
         max_size=max_size,
         lookup=lookup,
     )

@@ -69,7 +69,7 @@ def member(
     revoking: frozenset[TopicPartition] = frozenset(),
     state: MemberState = MemberState.STABLE,
 ) -> Member:
-    return Member("m", None, epoch, previous, state, ("t",), 1000, assigned, revoking)
+    return Member("m", None, epoch, previous, state, ("t",), 1000, assigned, revoking, None)
 
 
 @pytest.mark.parametrize("received", range(-1, 9))
@@ -117,7 +117,7 @@ def test_derive_group_state() -> None:
 
 
 def test_a_new_member_gets_its_whole_target_at_the_target_epoch() -> None:
-    m = new_member("m", None, ["t", "t"], 1000)
+    m = new_member("m", None, ["t", "t"], 1000, None)
     assert m.subscribed == ("t",)
     out = reconcile(m, tps(0, 1), 4, frozenset())
     assert (out.epoch, out.previous_epoch, out.assigned, out.state) == (
@@ -129,7 +129,7 @@ def test_a_new_member_gets_its_whole_target_at_the_target_epoch() -> None:
 
 
 def test_partitions_owned_by_others_wait() -> None:
-    out = reconcile(new_member("m", None, ["t"], 1000), tps(0, 1), 4, tps(1))
+    out = reconcile(new_member("m", None, ["t"], 1000, None), tps(0, 1), 4, tps(1))
     assert out.assigned == tps(0)
     assert out.epoch == 4
     assert out.state is MemberState.UNRELEASED_PARTITIONS
@@ -167,7 +167,7 @@ def test_no_partition_is_ever_owned_twice_under_random_schedules() -> None:
     rng = random.Random(7)
     for _ in range(200):
         ids = [f"m{i}" for i in range(rng.randint(1, 4))]
-        members = {i: new_member(i, None, ["t"], 1000) for i in ids}
+        members = {i: new_member(i, None, ["t"], 1000, None) for i in ids}
         epoch = 0
         for _round in range(rng.randint(1, 5)):
             epoch += 1

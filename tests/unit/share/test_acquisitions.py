@@ -32,9 +32,11 @@ def lock_of(h: Harness, owner: str, n: int) -> Lock:
     return got.lock
 
 
-def test_owners_are_never_member_ids() -> None:
-    assert owner_of("run1:0:0") == "acquisition:run1:0:0"
-    assert is_acquisition(owner_of("x")) and not is_acquisition("0f3a9c")
+def test_owners_are_never_member_ids_and_name_their_principal() -> None:
+    assert owner_of(None, "run1:0:0") == "acquisition:/run1:0:0"
+    assert owner_of("alice", "run1:0:0") == "acquisition:alice/run1:0:0"
+    assert owner_of("alice", "x") != owner_of("bob", "x") != owner_of(None, "x")
+    assert is_acquisition(owner_of("alice", "x")) and not is_acquisition("0f3a9c")
 
 
 def test_a_fetch_answers_its_lock_and_none_without_records(h: Harness) -> None:
@@ -46,11 +48,11 @@ def test_a_fetch_answers_its_lock_and_none_without_records(h: Harness) -> None:
 
 def test_held_under_follows_acknowledgements_cuts_and_expiry(h: Harness) -> None:
     h.produce(5)
-    lock = lock_of(h, owner_of("a"), 5)
+    lock = lock_of(h, owner_of(None, "a"), 5)
     assert h.sp.held_under(lock, h.now) == [(0, 4, 1)]
-    h.ack_durable(owner_of("a"), 1, 1, A)
+    h.ack_durable(owner_of(None, "a"), 1, 1, A)
     assert h.sp.held_under(lock, h.now) == [(0, 0, 1), (2, 4, 1)]
-    staged = h.ack(owner_of("a"), 3, 3, R)  # a change in progress is no longer held
+    staged = h.ack(owner_of(None, "a"), 3, 3, R)  # a change in progress is no longer held
     assert h.sp.held_under(lock, h.now) == [(0, 0, 1), (2, 2, 1), (4, 4, 1)]
     assert h.sp.under_lock(lock)
     assert staged is not None
@@ -71,18 +73,22 @@ def test_the_book_finds_holdings_through_locks_and_forgets_what_holds_nothing(
 ) -> None:
     h.produce(6)
     b = book()
-    b.add("run1:0:0", [lock_of(h, owner_of("run1:0:0"), 2)])
-    b.add("run1:0:1", [lock_of(h, owner_of("run1:0:1"), 2)])
-    b.add("run2:0:0", [lock_of(h, owner_of("run2:0:0"), 2)])
-    assert b.ids(None, "run1:") == ["run1:0:0", "run1:0:1"]
-    assert b.ids(None, None) == ["run1:0:0", "run1:0:1", "run2:0:0"]
-    assert b.ids(["run2:0:0", "nope", "run2:0:0"], None) == ["run2:0:0"]
-    [held] = b.holdings("run1:0:1", h.now)
+    for name in ("run1:0:0", "run1:0:1", "run2:0:0"):
+        b.add(owner_of("al", name), [lock_of(h, owner_of("al", name), 2)])
+    assert b.ids("al", None, "run1:") == ["run1:0:0", "run1:0:1"]
+    assert b.ids("al", None, None) == ["run1:0:0", "run1:0:1", "run2:0:0"]
+    assert b.ids("al", ["run2:0:0", "nope", "run2:0:0"], None) == ["run2:0:0"]
+    # another principal sees none of them, by id or by prefix (a principal whose name starts
+    # with another's included)
+    for other in ("alice", None, "a"):
+        assert b.ids(other, None, None) == []
+        assert b.ids(other, ["run1:0:0"], None) == []
+    [held] = b.holdings(owner_of("al", "run1:0:1"), h.now)
     assert (held.partition, held.runs, held.records) == (h.sp, [(2, 3, 1)], 2)
-    h.ack_durable(owner_of("run1:0:1"), 2, 3, A)
-    assert b.holdings("run1:0:1", h.now) == []
-    assert "run1:0:1" not in b.entries  # dropped at the lookup
+    h.ack_durable(owner_of("al", "run1:0:1"), 2, 3, A)
+    assert b.holdings(owner_of("al", "run1:0:1"), h.now) == []
+    assert owner_of("al", "run1:0:1") not in b.entries  # dropped at the lookup
     h.now += 30_000
     b.prune(h.now)  # every deadline passed: dropped without a lookup
     assert b.entries == {}
-    assert b.holdings("run1:0:0", h.now) == []
+    assert b.holdings(owner_of("al", "run1:0:0"), h.now) == []
