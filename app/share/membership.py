@@ -194,9 +194,12 @@ class Membership:
     ) -> tuple[ShareGroup, Member]:
         """The group and its member, seen alive now; a member of another principal is
         unknown."""
-        group, member = self.any_member(group_id, member_id)
-        if member.principal != principal:
+        group = self.groups.get(group_id)
+        member = group.members.get(member_id) if group is not None else None
+        if group is None or member is None or member.principal != principal:
+            # another principal's request keeps nobody alive
             raise _unknown(group_id, member_id)
+        member.last_seen_ms = self.clock.now_ms()
         return group, member
 
     def any_member(self, group_id: str, member_id: str) -> tuple[ShareGroup, Member]:
@@ -206,8 +209,7 @@ class Membership:
         member = group.members.get(member_id) if group is not None else None
         if group is None or member is None:
             raise _unknown(group_id, member_id)
-        member.last_seen_ms = self.clock.now_ms()
-        return group, member
+        return self.member(group_id, member_id, member.principal)
 
     def check_owner(self, group_id: str, member_id: str, principal: str | None) -> None:
         """Refuse (UNKNOWN_MEMBER_ID) a request that names another principal's member, as
