@@ -29,6 +29,7 @@ from typing import Any, TypeVar, cast
 import aiosqlite
 
 from app.errors import ErrorCode, StorageError
+from app.storage import modes
 from app.storage.health import StorageHealth
 
 T = TypeVar("T")
@@ -144,6 +145,9 @@ class Database:
         self.stats = WriteStatistics()
 
     async def open(self) -> None:
+        # created 0600 before SQLite opens it: SQLite would make it 0644, and gives its -wal
+        # and -shm files the database file's permissions
+        modes.create_file(self.path)
         self._writer = await _connect(self.path)
         self._reader = await _connect(self.path)
 

@@ -12,12 +12,12 @@ import os
 import struct
 import zlib
 
-from app.storage import fileio
+from app.storage import fileio, modes
 
 
 def write_small_file(path: str, data: bytes, *, sync: bool) -> None:
     tmp = path + ".tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, modes.FILE_MODE)
     try:
         if fileio.write(fd, data) != len(data):
             raise OSError(f"short write of {tmp}")

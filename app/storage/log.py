@@ -38,7 +38,7 @@ from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 import orjson
 
 from app.errors import CorruptRecordError, ErrorCode, StorageError
-from app.storage import record
+from app.storage import modes, record
 from app.storage.files import (
     fsync_directory,
     pack_checked,
@@ -161,7 +161,7 @@ class PartitionLog:
         self._directory_dirty = True  # new segment files need their directory entry fsynced
         self.recovered_bytes_truncated = 0
         if not os.path.isdir(directory):
-            os.makedirs(directory)
+            modes.make_dirs(directory)
             parent = os.path.dirname(os.path.abspath(directory))
             fsync_directory(parent)  # the partition's entry in the topic directory
             fsync_directory(os.path.dirname(parent))  # the topic's entry in the logs root
