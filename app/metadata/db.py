@@ -28,7 +28,7 @@ from typing import Any, TypeVar, cast
 
 import aiosqlite
 
-from app.errors import ErrorCode, StorageError
+from app.errors import ErrorCode, StorageError, reason
 from app.storage import modes
 from app.storage.health import StorageHealth
 
@@ -162,7 +162,7 @@ class Database:
         storage health (a lock timeout is not)."""
         if getattr(exc, "sqlite_errorcode", 0) & 0xFF in _DISK_ERRORS:
             self.health.failed("metadata write", exc)
-        return StorageError(ErrorCode.KAFKA_STORAGE_ERROR, f"metadata write failed: {exc}")
+        return StorageError(ErrorCode.KAFKA_STORAGE_ERROR, f"metadata write failed: {reason(exc)}")
 
     def _committed_once(self) -> None:
         self.stats.commits += 1

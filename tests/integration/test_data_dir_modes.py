@@ -1,9 +1,10 @@
 """The data directory is its user's alone: directories 0700 and files 0600 as the server and
 the commands create them (whatever the umask lets through), a directory of an older release
-tightened at start."""
+tightened at start, and no answer that names the directory's path."""
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import stat
@@ -17,7 +18,7 @@ from app.config import Settings
 from app.storage import fileio
 
 from .conftest import running
-from .helpers import create_topic, produce
+from .helpers import assert_error, create_topic, produce
 from .txn_helpers import batch, init_producer, produce_ok
 
 
@@ -117,3 +118,29 @@ async def test_a_directory_of_an_older_release_is_tightened_at_start(
         async with running(settings_factory()):
             pass
     assert not [r for r in caplog.records if r.name == "sluice.datadir"]  # nothing to do
+
+
+async def test_no_answer_names_the_data_directory(
+    settings_factory: Callable[..., Settings], tmp_path: Path
+) -> None:
+    data = tmp_path / "data"
+    secret = str(tmp_path)
+    async with running(settings_factory()) as s:
+        c = s.client
+        await create_topic(c, "t")
+        # a topic whose directory is taken by a file: the error carries the file's path
+        (data / "logs" / "2").write_bytes(b"")
+        r = await c.post("/v1/topics", json={"name": "b", "partitions": 1})
+        assert_error(r, 507, "KAFKA_STORAGE_ERROR")
+        assert secret not in r.text, r.text
+        # a failed fsync: the disk is failing until the next write succeeds
+        fileio.install(fileio.Fault("fsync", errno.EIO, suffix=".log"))
+        r = await c.post("/v1/topics/t/records", json={"records": [{"value": "v"}]})
+        assert_error(r, 507, "KAFKA_STORAGE_ERROR")
+        assert secret not in r.text, r.text
+        ready = await c.get("/readyz")
+        assert ready.json()["storage"] == "failing", ready.text
+        assert secret not in ready.text, ready.text
+        for path in ("/healthz", "/metrics"):
+            r = await c.get(path)
+            assert r.status_code == 200 and secret not in r.text, (path, r.text)
