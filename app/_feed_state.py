@@ -8,8 +8,8 @@ transaction), identified by its kind and its id. A *state* holds every entity of
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Collection, Mapping
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -89,33 +89,62 @@ def _rate(value: float) -> float:
     return round(value, 2)
 
 
+def _last(series: deque[float]) -> float:
+    return series[-1] if series else 0.0
+
+
+class TopicCounts(NamedTuple):
+    """What the publisher reads of one live topic on every tick."""
+
+    topic_id: int
+    appended: int  # the sum of its partitions' high watermarks
+    produced: int = 0  # records answered to produce requests (``Topic.produced``)
+    consumed: int = 0  # records read by offset or delivered to share groups
+
+
+class TopicSeries:
+    """One topic's samples: its appended records (its ``rate``), and its part of the server's
+    produce and consume rates (summed over the topics a principal may see)."""
+
+    __slots__ = ("appended", "consume", "produce")
+
+    def __init__(self, seconds: int) -> None:
+        self.appended: deque[float] = deque(maxlen=seconds)
+        self.produce: deque[float] = deque(maxlen=seconds)
+        self.consume: deque[float] = deque(maxlen=seconds)
+
+
 class Rates:
     """Records per second, one sample per second, the newest ``HISTORY_SECONDS`` kept: produced
-    and read records of the whole server (counters), and each topic's appended records (the sum
-    of its partitions' high watermarks).
+    and read records of the whole server (counters), and for each topic its appended records
+    (the sum of its partitions' high watermarks) and its produced and read records.
 
     ``observe`` is called on every publisher tick. Once a second or more has passed since the
     last sample, each series gets one sample per whole second passed, worth its records over
     the time since the last sample: a tick late by a fraction of a second shifts the boundary of
     a sample, never the number of samples. Time without ticks (no socket connected) is filled
     the same way, with its average rate, and the next second starts at the tick that ends it.
+
+    What the whole server shows (``names`` None) is the server's counters, as cheap as one
+    lookup; what a principal sees (``names``: the topics it may describe) is summed from those
+    topics' series when asked, once a tick.
     """
 
     def __init__(self, seconds: int = HISTORY_SECONDS) -> None:
         self.seconds = seconds
         self.produce: deque[float] = deque(maxlen=seconds)
         self.consume: deque[float] = deque(maxlen=seconds)
-        self.topics: dict[str, deque[float]] = {}
+        self.topics: dict[str, TopicSeries] = {}
         self._mark: float | None = None  # the time of the last sample (monotonic s)
         self._boundary = 0.0  # where the next second closes, minus one
         self._counts = (0.0, 0.0)
-        self._offsets: dict[str, tuple[int, int]] = {}  # topic → (topic id, sum of HWs)
+        self._offsets: dict[str, TopicCounts] = {}  # of the last sample
 
     def observe(
-        self, mono: float, produced: float, consumed: float, offsets: Mapping[str, tuple[int, int]]
+        self, mono: float, produced: float, consumed: float, offsets: Mapping[str, TopicCounts]
     ) -> int:
         """Sample if a second closed; answers how many seconds closed (0: none). ``offsets``
-        maps each live topic to its id and the sum of its partitions' high watermarks."""
+        holds the counts of each live topic."""
         if self._mark is None:
             self._mark = self._boundary = mono
             self._counts = (produced, consumed)
@@ -126,17 +155,23 @@ class Rates:
             return 0
         elapsed = max(mono - self._mark, 1e-9)
         n = min(closed, self.seconds)
-        self.produce.extend([_rate((produced - self._counts[0]) / elapsed)] * n)
-        self.consume.extend([_rate((consumed - self._counts[1]) / elapsed)] * n)
+
+        def sample(delta: float) -> list[float]:
+            return [_rate(max(delta, 0) / elapsed)] * n
+
+        self.produce.extend(sample(produced - self._counts[0]))
+        self.consume.extend(sample(consumed - self._counts[1]))
         for name in [t for t in self.topics if t not in offsets]:
             del self.topics[name]
-        for name, (topic_id, total) in offsets.items():
+        for name, now in offsets.items():
             before = self._offsets.get(name)
-            if before is None or before[0] != topic_id:  # new (or recreated) since the last one
-                before = (topic_id, 0)
-                self.topics[name] = deque(maxlen=self.seconds)
-            series = self.topics.setdefault(name, deque(maxlen=self.seconds))
-            series.extend([_rate(max(total - before[1], 0) / elapsed)] * n)
+            if before is None or before.topic_id != now.topic_id:  # new (or recreated) since
+                before = TopicCounts(now.topic_id, 0)
+                self.topics[name] = TopicSeries(self.seconds)
+            series = self.topics.setdefault(name, TopicSeries(self.seconds))
+            series.appended.extend(sample(now.appended - before.appended))
+            series.produce.extend(sample(now.produced - before.produced))
+            series.consume.extend(sample(now.consumed - before.consumed))
         self._mark = mono
         # after a gap (no ticks: no socket connected) the next second starts now; otherwise a
         # tick just after the gap would close a "second" of a fraction of one, and its sample
@@ -148,24 +183,55 @@ class Rates:
 
     def topic_rate(self, name: str) -> float:
         series = self.topics.get(name)
-        return series[-1] if series else 0.0
+        return _last(series.appended) if series else 0.0
 
-    def now(self) -> dict[str, float]:
-        """The newest samples of the whole server (0 before the first second closed)."""
+    def now(self, names: Collection[str] | None = None) -> dict[str, float]:
+        """The newest samples of the whole server, or of the topics ``names`` (of ``topics``)
+        together (0 before the first second closed)."""
+        if names is None:
+            return {"produce": _last(self.produce), "consume": _last(self.consume)}
+        series = [self.topics[name] for name in names]
         return {
-            "produce": self.produce[-1] if self.produce else 0.0,
-            "consume": self.consume[-1] if self.consume else 0.0,
+            "produce": _rate(sum(_last(s.produce) for s in series)),
+            "consume": _rate(sum(_last(s.consume) for s in series)),
         }
 
-    def newest(self) -> dict[str, Any]:
-        """The newest sample of every series (an event's ``samples``)."""
-        return {**self.now(), "topics": {name: s[-1] for name, s in self.topics.items() if s}}
+    def newest(self, names: Collection[str] | None = None) -> dict[str, Any]:
+        """The newest sample of every series, or of those of ``names`` (an event's
+        ``samples``)."""
+        shown = self.topics if names is None else names
+        return {
+            **self.now(names),
+            "topics": {name: s.appended[-1] for name in shown if (s := self.topics[name]).appended},
+        }
 
-    def history(self) -> dict[str, Any]:
-        """Every series, oldest first (a snapshot's ``history``)."""
+    def history(self, names: Collection[str] | None = None) -> dict[str, Any]:
+        """Every series, oldest first, or those of ``names`` (a snapshot's ``history``)."""
+        shown = self.topics if names is None else names
+        topics = {name: list(self.topics[name].appended) for name in shown}
+        if names is None:
+            return {
+                "seconds": self.seconds,
+                "produce": list(self.produce),
+                "consume": list(self.consume),
+                "topics": topics,
+            }
+        series = [self.topics[name] for name in names]
         return {
             "seconds": self.seconds,
-            "produce": list(self.produce),
-            "consume": list(self.consume),
-            "topics": {name: list(s) for name, s in self.topics.items()},
+            "produce": _summed([s.produce for s in series], len(self.produce)),
+            "consume": _summed([s.consume for s in series], len(self.consume)),
+            "topics": topics,
         }
+
+
+def _summed(series: list[deque[float]], length: int) -> list[float]:
+    """The sum of ``series`` second by second, each aligned on the newest second (a topic's
+    series starts when the topic did, so may be shorter), ``length`` samples long."""
+    out = [0.0] * length
+    for s in series:
+        start = length - len(s)
+        for i, value in enumerate(s):
+            if start + i >= 0:
+                out[start + i] += value
+    return [_rate(v) for v in out]

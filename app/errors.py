@@ -199,8 +199,17 @@ class StorageError(Unavailable):
     """The disk refused a write, read or fsync (``OSError``), mapped where it happens."""
 
     @classmethod
-    def of(cls, what: str, exc: OSError) -> StorageError:
-        return cls(ErrorCode.KAFKA_STORAGE_ERROR, f"{what} failed: {exc}")
+    def of(cls, what: str, exc: BaseException) -> StorageError:
+        return cls(ErrorCode.KAFKA_STORAGE_ERROR, f"{what} failed: {reason(exc)}")
+
+
+def reason(exc: BaseException) -> str:
+    """Why ``exc`` happened, fit for an answer: an ``OSError``'s errno and message without
+    the file names it carries (where the data directory is stays out of every answer; the
+    server's log names the files)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"[Errno {exc.errno}] {exc.strerror}" if exc.errno else exc.strerror
+    return str(exc)
 
 
 class Throttled(Unavailable):

@@ -16,8 +16,11 @@ every subscription: its sender closes the socket with 1001.
 
 A socket of a principal sees only what that principal may describe: its subscription carries a
 ``View``, the merge keeps only the changed entities the view shows (one cached authorization
-each, the serialised entities still shared), and its snapshot and per-topic rates are its own.
-When what the view shows may have changed (the ACLs changed), the socket gets a new snapshot.
+each, the serialised entities still shared), leaving out of groups and transactions what
+concerns the topics it may not describe, and its snapshot and rates are its own: the server's
+produce and consume rates, and their history, summed over the topics the view shows, once a
+tick (the whole server's are the server's counters, for the sockets without a view). When what
+the view shows may have changed (the ACLs changed), the socket gets a new snapshot.
 """
 
 from __future__ import annotations
@@ -31,7 +34,17 @@ from typing import Any
 import orjson
 
 from app import __version__
-from app._feed_state import KINDS, Blob, Entity, Pending, Rates, State, diff, empty_state
+from app._feed_state import (
+    KINDS,
+    Blob,
+    Entity,
+    Pending,
+    Rates,
+    State,
+    TopicCounts,
+    diff,
+    empty_state,
+)
 from app.clock import Clock
 from app.errors import SluiceError
 from app.groups.coordinator import GroupCoordinator
@@ -137,6 +150,8 @@ class EventFeed:
         self.subscriptions: list[Subscription] = []
         self.closed = False
         self._state: State | None = None  # the latest tick's (None while no socket is open)
+        # of each open transaction of ``_state``: how many partitions it wrote of each topic
+        self._txn_topics: dict[str, dict[str, int]] = {}
         self._at = 0
         self._snapshot: bytes | None = None  # of ``_state``, serialised when first asked for
         self._wanted = asyncio.Event()  # set while a socket is subscribed
@@ -206,15 +221,16 @@ class EventFeed:
                 sub.seen = view.version()
                 sub.restart(self._snapshot_of(view))
             else:
+                names = self._topics_seen(view)
                 sub.merge(
                     self._at,
-                    rates,
+                    orjson.dumps(self.rates.now(names)),
                     [
-                        (kind, key, _redacted_blob(kind, e, blob, view))
+                        (kind, key, self._redacted_blob(kind, key, e, blob, view))
                         for (kind, key, e), (_, _, blob) in zip(changes, blobs, strict=True)
                         if view.visible(kind, key)
                     ],
-                    None if newest is None else orjson.dumps(_topics_seen(newest, view)),
+                    None if newest is None else orjson.dumps(self.rates.newest(names)),
                     seconds,
                 )
 
@@ -227,21 +243,18 @@ class EventFeed:
     def _snapshot_of(self, view: View | None) -> bytes:
         """A snapshot frame of the latest state, of what ``view`` shows (None: everything)."""
         state = self._state or empty_state()
+        names = None if view is None else self._topics_seen(view)
         return orjson.dumps(
             {
                 "type": "snapshot",
                 "at": self._at,
                 "interval_ms": self.interval_ms,
                 "server": {"version": __version__, "started_at": self.started_at},
-                "rates": self.rates.now(),
-                "history": (
-                    self.rates.history()
-                    if view is None
-                    else _topics_seen(self.rates.history(), view)
-                ),
+                "rates": self.rates.now(names),
+                "history": self.rates.history(names),
                 **{
                     kind: [
-                        e if view is None else _redacted(kind, e, view)
+                        e if view is None else self._redacted(kind, key, e, view)
                         for key, e in state[kind].items()
                         if view is None or view.visible(kind, key)
                     ]
@@ -262,7 +275,12 @@ class EventFeed:
             self.clock.monotonic(),
             self.metrics.records_in.total(),
             self.metrics.records_out.total() + self.metrics.delivered.total(),
-            {t.name: (t.topic_id, sum(lg.high_watermark for lg in t.logs)) for t in live},
+            {
+                t.name: TopicCounts(
+                    t.topic_id, sum(lg.high_watermark for lg in t.logs), t.produced, t.consumed
+                )
+                for t in live
+            },
         )
         state = empty_state()
         for t in live:
@@ -293,8 +311,12 @@ class EventFeed:
                     for o in lags
                 ],
             }
+        self._txn_topics = {}
         for tm in self.transactions.all():
             if tm.state in _OPEN:
+                written = self._txn_topics[tm.transactional_id] = {}
+                for topic, _ in tm.partitions:
+                    written[topic] = written.get(topic, 0) + 1
                 state["transactions"][tm.transactional_id] = {
                     "transactional_id": tm.transactional_id,
                     "producer_id": tm.producer_id,
@@ -308,6 +330,54 @@ class EventFeed:
         self._at = now
         self._snapshot = None
         return seconds
+
+    # -- what a view shows -----------------------------------------------------------------
+
+    def _topics_seen(self, view: View) -> list[str]:
+        """The topics with rates that ``view`` shows (one cached authorization each)."""
+        return [name for name in self.rates.topics if view.visible("topics", name)]
+
+    def _redacted(self, kind: str, key: str, entity: Entity, view: View) -> Entity:
+        """An entity as ``view`` may see it: a group's offsets, partitions and subscriptions,
+        and a transaction's count of partitions, of the topics it may describe only (the
+        describes of the HTTP API leave out the same)."""
+        if kind == "groups":
+            offsets = entity["offsets"]
+            return {
+                **entity,
+                "offsets": [o for o in offsets if view.visible("topics", o["topic"])],
+            }
+        if kind == "share_groups":
+            return {
+                **entity,
+                "members": [
+                    {
+                        **m,
+                        "subscribed_topics": [
+                            t for t in m["subscribed_topics"] if view.visible("topics", t)
+                        ],
+                    }
+                    for m in entity["members"]
+                ],
+                "partitions": [
+                    p for p in entity["partitions"] if view.visible("topics", p["topic"])
+                ],
+            }
+        if kind == "transactions":
+            written = self._txn_topics.get(key, {})
+            seen = sum(n for topic, n in written.items() if view.visible("topics", topic))
+            return entity if seen == entity["partitions"] else {**entity, "partitions": seen}
+        return entity
+
+    def _redacted_blob(
+        self, kind: str, key: str, entity: Entity | None, blob: bytes | None, view: View
+    ) -> bytes | None:
+        """The change's serialisation for ``view``: the shared one unless something is left
+        out."""
+        if entity is None or kind == "topics":
+            return blob
+        redacted = self._redacted(kind, key, entity, view)
+        return blob if redacted == entity else orjson.dumps(redacted)
 
     def _share_group(self, group: ShareGroup) -> Entity:
         cfg = group.config
@@ -358,44 +428,3 @@ class EventFeed:
             ],
             "partitions": partitions,
         }
-
-
-def _redacted(kind: str, entity: Entity, view: View) -> Entity:
-    """A group as ``view`` may see it: offsets, partitions and subscriptions of the topics it
-    may describe only (a group's describe in the HTTP API leaves out the same)."""
-    if kind == "groups":
-        offsets = entity["offsets"]
-        return {**entity, "offsets": [o for o in offsets if view.visible("topics", o["topic"])]}
-    if kind == "share_groups":
-        return {
-            **entity,
-            "members": [
-                {
-                    **m,
-                    "subscribed_topics": [
-                        t for t in m["subscribed_topics"] if view.visible("topics", t)
-                    ],
-                }
-                for m in entity["members"]
-            ],
-            "partitions": [p for p in entity["partitions"] if view.visible("topics", p["topic"])],
-        }
-    return entity
-
-
-def _redacted_blob(
-    kind: str, entity: Entity | None, blob: bytes | None, view: View
-) -> bytes | None:
-    """The change's serialisation for ``view``: the shared one unless something is left out."""
-    if entity is None or kind not in ("groups", "share_groups"):
-        return blob
-    redacted = _redacted(kind, entity, view)
-    return blob if redacted == entity else orjson.dumps(redacted)
-
-
-def _topics_seen(rates: dict[str, Any], view: View) -> dict[str, Any]:
-    """Rates (samples or history) with the per-topic series of the topics ``view`` shows."""
-    return {
-        **rates,
-        "topics": {t: v for t, v in rates["topics"].items() if view.visible("topics", t)},
-    }

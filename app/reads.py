@@ -45,7 +45,8 @@ class Reads:
         max_wait_ms: int,
         committed: bool = False,
     ) -> ReadAnswer:
-        lg = self.topics.get(topic_name).log(partition)
+        topic = self.topics.get(topic_name)
+        lg = topic.log(partition)
         if offset < lg.log_start_offset or offset > lg.high_watermark:
             raise Conflict(
                 ErrorCode.OFFSET_OUT_OF_RANGE,
@@ -59,11 +60,13 @@ class Reads:
                 if remaining <= 0:
                     break
                 await self._wait_for_data(lg, remaining)
-                lg = self.topics.get(topic_name).log(partition)
+                topic = self.topics.get(topic_name)
+                lg = topic.log(partition)
                 if result.next_offset < lg.log_start_offset:
                     break
                 result = lg.read(result.next_offset, max_records, max_bytes, committed=committed)
         self.records_out.inc(len(result.records))
+        topic.consumed += len(result.records)
         return ReadAnswer(result, lg.high_watermark, lg.last_stable_offset, lg.log_start_offset)
 
     async def _wait_for_data(self, lg: PartitionLog, timeout: float) -> None:

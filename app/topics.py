@@ -129,6 +129,10 @@ class Topic:
     logs: list[PartitionLog] = field(default_factory=list)
     sticky: int = -1
     state: TopicState = TopicState.LIVE
+    # records answered to produce requests, and records read by offset or delivered to share
+    # groups, since the server started: the event feed's rates of what a principal may see
+    produced: int = 0
+    consumed: int = 0
 
     @property
     def deleting(self) -> bool:

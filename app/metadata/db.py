@@ -28,7 +28,8 @@ from typing import Any, TypeVar, cast
 
 import aiosqlite
 
-from app.errors import ErrorCode, StorageError
+from app.errors import ErrorCode, StorageError, reason
+from app.storage import modes
 from app.storage.health import StorageHealth
 
 T = TypeVar("T")
@@ -144,6 +145,9 @@ class Database:
         self.stats = WriteStatistics()
 
     async def open(self) -> None:
+        # created 0600 before SQLite opens it: SQLite would make it 0644, and gives its -wal
+        # and -shm files the database file's permissions
+        modes.create_file(self.path)
         self._writer = await _connect(self.path)
         self._reader = await _connect(self.path)
 
@@ -158,7 +162,7 @@ class Database:
         storage health (a lock timeout is not)."""
         if getattr(exc, "sqlite_errorcode", 0) & 0xFF in _DISK_ERRORS:
             self.health.failed("metadata write", exc)
-        return StorageError(ErrorCode.KAFKA_STORAGE_ERROR, f"metadata write failed: {exc}")
+        return StorageError(ErrorCode.KAFKA_STORAGE_ERROR, f"metadata write failed: {reason(exc)}")
 
     def _committed_once(self) -> None:
         self.stats.commits += 1

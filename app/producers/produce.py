@@ -101,6 +101,7 @@ class ProduceService:
         bases = self._append(topic, placement, records)
         await self.appender.wait_durable([topic.log(p) for p in bases])
         self.records_in.inc(len(records))
+        topic.produced += len(records)
         return _answer(placement, records, bases)
 
     def _append(
@@ -225,6 +226,7 @@ class ProduceService:
                 key, orjson.dumps([(o.partition, o.offset, o.timestamp) for o in out])
             )
             self.records_in.inc(len(records))
+            topic.produced += len(records)
             return out
         finally:
             del self._keys_in_flight[key]
@@ -283,7 +285,11 @@ class ProduceService:
         if touched:
             await self.appender.wait_durable(touched)
         # retries too: the metric counts records answered
-        self.records_in.inc(sum(len(b.records) for _, b, r in resolved if r.error is None))
+        answered = [(b.topic, len(b.records)) for _, b, r in resolved if r.error is None]
+        self.records_in.inc(sum(n for _, n in answered))
+        for name, n in answered:
+            if (topic := self.topics.topics.get(name)) is not None:
+                topic.produced += n
         return results
 
     def expire_producers(self) -> int:

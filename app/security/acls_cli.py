@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import functools
-import os
 import sys
 import time
 from typing import Any
@@ -128,7 +127,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"sluice: {exc}", file=sys.stderr)
         return 2
     data = DataDir(settings.data_dir)
-    os.makedirs(data.path, exist_ok=True)
+    data.create()
     try:
         return asyncio.run(_run(data.metadata, args))
     except SluiceError as exc:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sqlite3
 import sys
 import time
@@ -18,6 +17,7 @@ from datetime import UTC, datetime
 from typing import TypeVar
 
 from app.config import Settings, SettingsError
+from app.datadir import DataDir
 from app.errors import SluiceError
 from app.metadata.db import Database
 from app.metadata.migrate import migrate
@@ -87,8 +87,9 @@ def main(args: argparse.Namespace) -> int:
     except SettingsError as exc:
         print(f"sluice: {exc}", file=sys.stderr)
         return 2
-    os.makedirs(settings.data_dir, exist_ok=True)
-    path = os.path.join(settings.data_dir, "metadata.db")
+    data = DataDir(settings.data_dir)
+    data.create()
+    path = data.metadata
     try:
         if args.keys_command == "create":
             principal = check_principal(args.principal)

@@ -364,11 +364,14 @@ FEED_KINDS: dict[str, ResourceType] = {
 
 def feed_view(conn: HTTPConnection) -> tuple[Callable[[str, str], bool], Callable[[], int]] | None:
     """What the event feed may show the principal: (visible(kind, id), the ACLs' version);
-    None when everything (no keys)."""
+    None when everything (no keys, or a super-user: then the socket costs what one without
+    keys costs)."""
     principal = conn.scope.get(PRINCIPAL)
     if principal is None:
         return None
     authorizer = authorizer_of(conn)
+    if principal in authorizer.super_users:
+        return None
 
     def visible(kind: str, key: str) -> bool:
         return authorizer.authorize(principal, DESCRIBE, FEED_KINDS[kind], key)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from typing import Any
 
@@ -77,7 +76,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"sluice: {exc}", file=sys.stderr)
         return 2
     try:
-        os.makedirs(data.path, exist_ok=True)
+        data.create()
         print(asyncio.run(_run(args, data.metadata)))
     except SluiceError as exc:
         print(f"sluice: {exc.message}", file=sys.stderr)

@@ -387,6 +387,7 @@ class ShareGroupCoordinator:
                 got.records.append(FetchedRecords(name, p, acquired.records))
                 count += len(acquired.records)
                 self.delivered.inc(len(acquired.records))
+                topic.consumed += len(acquired.records)
             if acquired.lock is not None:
                 got.locks.append(acquired.lock)
             got.acquired.extend(AcquiredRange(name, p, a, b, dc) for a, b, dc in acquired.ranges)

@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
-from app.errors import Conflict, ErrorCode, SluiceError, StorageError, Unavailable
+from app.errors import Conflict, ErrorCode, SluiceError, StorageError, Unavailable, reason
 from app.metadata.share_store import PartitionRow, ShareStore
 from app.share.dead_letters import DeadLetters
 from app.share.partition import SharePartition, Staged
@@ -151,7 +151,9 @@ class StateWriter:
             error = exc
         except Exception as exc:  # sqlite3 errors are mapped by Database; anything else too
             log.exception("share state write failed")
-            error = StorageError(ErrorCode.KAFKA_STORAGE_ERROR, f"share state write failed: {exc}")
+            error = StorageError(
+                ErrorCode.KAFKA_STORAGE_ERROR, f"share state write failed: {reason(exc)}"
+            )
         self.rounds += 1
         for sp in parts:
             if error is None and sp not in fenced:

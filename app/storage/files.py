@@ -8,19 +8,20 @@ are fsynced. Fixed-size records carry a CRC so that a torn or foreign file reads
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import struct
 import zlib
 
-from app.storage import fileio
+from app.storage import fileio, modes
 
 
 def write_small_file(path: str, data: bytes, *, sync: bool) -> None:
     tmp = path + ".tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, modes.FILE_MODE)
     try:
-        if fileio.write(fd, data) != len(data):
-            raise OSError(f"short write of {tmp}")
+        if (written := fileio.write(fd, data)) != len(data):
+            raise OSError(errno.ENOSPC, f"short write ({written} of {len(data)} bytes)")
         if sync:
             fileio.fsync(fd)
     except OSError:

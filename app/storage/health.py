@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 
+from app.errors import reason
+
 log = logging.getLogger("sluice.storage")
 
 
@@ -18,18 +20,21 @@ class StorageHealth:
         self.failing = False  # a write failed and none has succeeded since
         self.errors = 0  # failed writes (and fsyncs) since the start
         self.episodes = 0
-        self.last_error = ""
+        self.last_error = ""  # shown by /readyz: names no file
 
-    def failed(self, what: str, exc: BaseException) -> None:
+    def failed(self, what: str, exc: BaseException, where: str = "") -> None:
+        """``what`` failed with ``exc``; ``where``, the directory it concerns, and the files
+        ``exc`` names go to the log only."""
         self.errors += 1
-        self.last_error = f"{what}: {exc}"
+        self.last_error = f"{what}: {reason(exc)}"
         if not self.failing:
             self.failing = True
             self.episodes += 1
             log.error(
-                "storage: %s failed (%s); writes are answered KAFKA_STORAGE_ERROR until the "
+                "storage: %s failed%s (%s); writes are answered KAFKA_STORAGE_ERROR until the "
                 "disk accepts them again (logged once per episode)",
                 what,
+                f" in {where}" if where else "",
                 exc,
             )
 

@@ -15,7 +15,7 @@ import os
 import struct
 from array import array
 
-from app.storage import fileio
+from app.storage import fileio, modes
 
 log = logging.getLogger("sluice.storage")
 
@@ -71,7 +71,9 @@ class OffsetIndex:
             self._file_size = len(self.offsets) * ENTRY_SIZE
             return
         tmp = self.path + ".tmp"
-        with open(tmp, "wb") as f:
+        with os.fdopen(
+            os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, modes.FILE_MODE), "wb"
+        ) as f:
             f.write(
                 b"".join(
                     _ENTRY.pack(o, p, t)

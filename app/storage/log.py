@@ -38,7 +38,7 @@ from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 import orjson
 
 from app.errors import CorruptRecordError, ErrorCode, StorageError
-from app.storage import record
+from app.storage import modes, record
 from app.storage.files import (
     fsync_directory,
     pack_checked,
@@ -161,7 +161,7 @@ class PartitionLog:
         self._directory_dirty = True  # new segment files need their directory entry fsynced
         self.recovered_bytes_truncated = 0
         if not os.path.isdir(directory):
-            os.makedirs(directory)
+            modes.make_dirs(directory)
             parent = os.path.dirname(os.path.abspath(directory))
             fsync_directory(parent)  # the partition's entry in the topic directory
             fsync_directory(os.path.dirname(parent))  # the topic's entry in the logs root
@@ -336,7 +336,7 @@ class PartitionLog:
             try:
                 self._reopen_at_durable_end(now_ms)
             except OSError as exc:
-                self.health.failed(f"reopening {self.directory}", exc)
+                self.health.failed("reopening the log", exc, self.directory)
                 raise StorageError.of("reopening the log", exc) from exc
         base = self.log_end_offset
         data = record.encode_batch(
@@ -358,7 +358,7 @@ class PartitionLog:
                 seg = self.roll(now_ms)
             seg.append(data, base, base + len(records), max_ts, first_ts)
         except OSError as exc:
-            self.health.failed(f"append to {self.directory}", exc)
+            self.health.failed("append", exc, self.directory)
             raise StorageError.of("append", exc) from exc
         if self.health.failing:
             self.health.recovered()
@@ -462,7 +462,7 @@ class PartitionLog:
             if ticket.sync_directory:
                 fsync_directory(self.directory)
         except OSError as exc:
-            self.health.failed(f"fsync in {self.directory}", exc)
+            self.health.failed("fsync", exc, self.directory)
             raise StorageError.of("fsync", exc) from exc
         if not checkpoint:
             return
@@ -477,7 +477,7 @@ class PartitionLog:
             if ticket.snapshot is not None:
                 write_small_file(self._path(SNAPSHOT_FILE), ticket.snapshot, sync=False)
         except OSError as exc:
-            self.health.failed(f"checkpoint of {self.directory}", exc)
+            self.health.failed("checkpoint", exc, self.directory)
 
     def complete_flush(self, ticket: FlushTicket) -> bool:
         """Move the high watermark to what the ticket made durable; True if it moved."""
@@ -505,7 +505,7 @@ class PartitionLog:
         try:
             self._reopen_at_durable_end(now_ms)
         except OSError as exc:
-            self.health.failed(f"reopening {self.directory}", exc)
+            self.health.failed("reopening the log", exc, self.directory)
             raise StorageError.of("reopening the log", exc) from exc
         if dropped:
             log.warning(

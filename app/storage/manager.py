@@ -11,6 +11,7 @@ import os
 import shutil
 from collections.abc import Callable
 
+from app.storage import modes
 from app.storage.handles import SealedFiles
 from app.storage.health import StorageHealth
 from app.storage.log import LogConfig, PartitionLog, ProducerStateHook
@@ -34,7 +35,7 @@ class LogManager:
         self.durable_reads = durable_reads
         self.producer_state = producer_state
         self.logs: dict[tuple[int, int], PartitionLog] = {}
-        os.makedirs(root, exist_ok=True)
+        modes.make_dirs(root)
 
     def open(self, topic_id: int, partition: int, config: LogConfig, now_ms: int) -> PartitionLog:
         key = (topic_id, partition)

@@ -17,7 +17,7 @@ import logging
 import os
 
 from app.errors import CorruptRecordError
-from app.storage import fileio, record
+from app.storage import fileio, modes, record
 from app.storage.handles import SealedFiles
 from app.storage.index import OffsetIndex
 
@@ -42,7 +42,7 @@ class Segment:
         self.log_path = os.path.join(directory, segment_name(base_offset) + ".log")
         self.index = OffsetIndex(os.path.join(directory, segment_name(base_offset) + ".index"))
         self.index_interval_bytes = index_interval_bytes
-        self._fd = os.open(self.log_path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        self._fd = os.open(self.log_path, os.O_RDWR | os.O_CREAT | os.O_APPEND, modes.FILE_MODE)
         self.size = os.fstat(self._fd).st_size
         self.next_offset = base_offset
         self._max_timestamp: int | None = -1

@@ -17,10 +17,10 @@ from app.errors import ErrorCode, InvalidRequest
 from app.feed import GOING_AWAY, EventFeed, Subscription
 
 from .conftest import Served, running
-from .helpers import create_topic, produce
+from .helpers import create_topic, produce, read
 from .share_helpers import ack_item, ack_ok, fetch, join
 from .txn_helpers import batch, end_txn, init_producer, produce_ok
-from .ws_client import websocket_scope
+from .ws_client import AsgiSocket, websocket_scope
 
 
 @pytest.fixture
@@ -378,3 +378,107 @@ async def test_a_dropped_socket_whose_answer_was_never_sent_ends(
 async def _until(predicate: Callable[[], bool]) -> None:
     while not predicate():
         await asyncio.sleep(0.01)
+
+
+@pytest.fixture
+async def keyed(
+    settings_factory: Callable[..., Settings], clock: FakeClock
+) -> AsyncIterator[tuple[Served, dict[str, str]]]:
+    """A served app that requires keys: its client is the super-user ``admin``'s; ``alice``
+    may describe topic ``a`` and transactional id ``tx`` only (principal → key)."""
+    settings = settings_factory(events_interval_ms=10_000, super_users="admin")
+    async with running(settings, clock) as s:
+        c = s.client
+        keys = {}
+        for name in ("admin", "alice"):
+            r = await c.post("/v1/admin/keys", json={"principal": name})
+            assert r.status_code == 201, r.text
+            keys[name] = r.json()["key"]
+            c.headers["authorization"] = f"Bearer {keys['admin']}"
+        for rtype, name in (("TOPIC", "a"), ("TRANSACTIONAL_ID", "tx")):
+            acl = {
+                "principal": "alice",
+                "resource_type": rtype,
+                "resource_name": name,
+                "operation": "DESCRIBE",
+                "permission": "ALLOW",
+            }
+            r = await c.post("/v1/admin/acls", json=acl)
+            assert r.status_code < 300, r.text
+        yield s, keys
+
+
+def feed_socket(s: Served, key: str) -> AsgiSocket:
+    return AsgiSocket(s.app, "/v1/events", headers=[(b"authorization", f"Bearer {key}".encode())])
+
+
+async def test_rates_count_only_the_topics_the_principal_may_describe(
+    keyed: tuple[Served, dict[str, str]], clock: FakeClock
+) -> None:
+    """Traffic on topic b only: alice (DESCRIBE on a only) sees server-wide rates of 0 and no
+    trace of b, the admin sees b's; traffic on a then shows in both."""
+    s, keys = keyed
+    c, feed = s.client, feed_of(s)
+    await create_topic(c, "a")
+    await create_topic(c, "b")
+    async with feed_socket(s, keys["alice"]) as alice, feed_socket(s, keys["admin"]) as admin:
+        for ws in (alice, admin):
+            assert (await ws.receive())["type"] == "snapshot"
+        # the super-user's socket is filtered by nothing: it costs what one without keys costs
+        assert sorted(sub.view is None for sub in feed.subscriptions) == [False, True]
+        await produce(c, "b", [{"value": "x"}] * 4)
+        assert len((await read(c, "b", offset=0, max_records=2))["records"]) == 2
+        clock.advance(1000)
+        feed.tick()
+        mine, theirs = await alice.receive(), await admin.receive()
+        assert mine["rates"] == {"produce": 0.0, "consume": 0.0}, mine
+        assert mine["samples"] == {"produce": 0.0, "consume": 0.0, "topics": {"a": 0.0}}
+        assert '"b"' not in json.dumps(mine)
+        assert theirs["rates"] == {"produce": 4.0, "consume": 2.0}, theirs
+        assert theirs["samples"]["topics"] == {"a": 0.0, "b": 4.0}
+
+        await produce(c, "a", [{"value": "y"}] * 3)
+        assert len((await read(c, "a", offset=0, max_records=1))["records"]) == 1
+        clock.advance(1000)
+        feed.tick()
+        mine, theirs = await alice.receive(), await admin.receive()
+        assert mine["rates"] == {"produce": 3.0, "consume": 1.0}, mine
+        assert mine["samples"] == {"produce": 3.0, "consume": 1.0, "topics": {"a": 3.0}}
+        assert theirs["rates"] == {"produce": 3.0, "consume": 1.0}, theirs
+
+        # a new socket's snapshot: its history too counts only what it may describe
+        async with feed_socket(s, keys["alice"]) as late:
+            snap = await late.receive()
+        assert snap["rates"] == {"produce": 3.0, "consume": 1.0}
+        assert snap["history"] == {
+            "seconds": 300,
+            "produce": [0.0, 3.0],
+            "consume": [0.0, 1.0],
+            "topics": {"a": [0.0, 3.0]},
+        }
+        assert [t["topic"] for t in snap["topics"]] == ["a"]
+        assert '"b"' not in json.dumps(snap)
+        async with feed_socket(s, keys["admin"]) as late:
+            snap = await late.receive()
+        assert snap["history"]["produce"] == [4.0, 3.0]
+        assert snap["history"]["consume"] == [2.0, 1.0]
+
+
+async def test_a_transaction_counts_only_the_partitions_the_principal_may_describe(
+    keyed: tuple[Served, dict[str, str]], clock: FakeClock
+) -> None:
+    s, keys = keyed
+    c, feed = s.client, feed_of(s)
+    await create_topic(c, "a")
+    await create_topic(c, "b", 2)
+    pid, epoch = await init_producer(c, transactional_id="tx")
+    await produce_ok(c, pid, epoch, [batch("a", 0, 0), batch("b", 0, 0)], tid="tx")
+    async with feed_socket(s, keys["alice"]) as alice, feed_socket(s, keys["admin"]) as admin:
+        (txn,) = (await alice.receive())["transactions"]
+        assert txn["transactional_id"] == "tx" and txn["partitions"] == 1, txn
+        assert (await admin.receive())["transactions"][0]["partitions"] == 2
+        await produce_ok(c, pid, epoch, [batch("b", 1, 0)], tid="tx")
+        clock.advance(100)
+        feed.tick()
+        assert (await alice.receive())["changes"]["transactions"][0]["partitions"] == 1
+        assert (await admin.receive())["changes"]["transactions"][0]["partitions"] == 3

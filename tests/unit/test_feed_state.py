@@ -7,7 +7,7 @@ from typing import Any
 
 import orjson
 
-from app._feed_state import KINDS, Blob, Pending, Rates, State, diff, empty_state
+from app._feed_state import KINDS, Blob, Pending, Rates, State, TopicCounts, diff, empty_state
 
 
 def state(**kinds: dict[str, Any]) -> State:
@@ -95,16 +95,20 @@ def test_event_frame_shape() -> None:
 
 def test_rates_one_sample_per_second() -> None:
     r = Rates()
-    assert r.observe(100.0, 0, 0, {"a": (1, 0)}) == 0  # the first observation is the origin
-    assert r.observe(100.25, 50, 0, {"a": (1, 50)}) == 0  # no second closed yet
-    assert r.observe(101.0, 100, 40, {"a": (1, 100)}) == 1
+    assert (
+        r.observe(100.0, 0, 0, {"a": TopicCounts(1, 0)}) == 0
+    )  # the first observation is the origin
+    assert r.observe(100.25, 50, 0, {"a": TopicCounts(1, 50)}) == 0  # no second closed yet
+    assert r.observe(101.0, 100, 40, {"a": TopicCounts(1, 100)}) == 1
     assert list(r.produce) == [100.0] and list(r.consume) == [40.0]
     assert r.topic_rate("a") == 100.0 and r.now() == {"produce": 100.0, "consume": 40.0}
     # a tick late by a fraction of a second: the sample covers the time since the last one
-    assert r.observe(102.25, 225, 40, {"a": (1, 225)}) == 1
+    assert r.observe(102.25, 225, 40, {"a": TopicCounts(1, 225)}) == 1
     assert list(r.produce) == [100.0, 100.0]
-    assert r.observe(102.9, 225, 40, {"a": (1, 225)}) == 0  # the next second closes at 103
-    assert r.observe(103.0, 225, 40, {"a": (1, 225)}) == 1
+    assert (
+        r.observe(102.9, 225, 40, {"a": TopicCounts(1, 225)}) == 0
+    )  # the next second closes at 103
+    assert r.observe(103.0, 225, 40, {"a": TopicCounts(1, 225)}) == 1
     assert list(r.produce) == [100.0, 100.0, 0.0]
     assert r.newest() == {"produce": 0.0, "consume": 0.0, "topics": {"a": 0.0}}
 
@@ -121,12 +125,12 @@ def test_rates_fill_a_gap_with_its_average_and_keep_300_samples() -> None:
 
 def test_rates_of_new_recreated_and_deleted_topics() -> None:
     r = Rates()
-    r.observe(0.0, 0, 0, {"old": (1, 500)})  # present from the start: no spike
-    assert r.observe(1.0, 0, 0, {"old": (1, 510), "new": (2, 30)}) == 1
+    r.observe(0.0, 0, 0, {"old": TopicCounts(1, 500)})  # present from the start: no spike
+    assert r.observe(1.0, 0, 0, {"old": TopicCounts(1, 510), "new": TopicCounts(2, 30)}) == 1
     assert r.topic_rate("old") == 10.0
     assert r.topic_rate("new") == 30.0  # created since the last sample: counted from 0
     # "old" deleted and created again (another id), "new" deleted
-    assert r.observe(2.0, 0, 0, {"old": (3, 4)}) == 1
+    assert r.observe(2.0, 0, 0, {"old": TopicCounts(3, 4)}) == 1
     assert r.history()["topics"] == {"old": [4.0]}
     assert r.topic_rate("new") == 0.0
 
@@ -140,3 +144,25 @@ def test_after_a_gap_the_next_second_starts_at_the_tick_that_ended_it() -> None:
     assert r.observe(105.2, 10, 0, {}) == 0  # 10 records half a second later: no second yet
     assert r.observe(105.7, 10, 0, {}) == 1
     assert list(r.produce)[-1] == 10.0  # ten in one second, not twenty
+
+
+def test_rates_of_some_topics_are_summed_from_theirs() -> None:
+    """What a principal sees: the server's produce and consume rates of the topics it may
+    describe, second by second, a topic created later adding from its first second."""
+    r = Rates()
+    r.observe(0.0, 0, 0, {"a": TopicCounts(1, 0)})
+    assert r.observe(1.0, 10, 4, {"a": TopicCounts(1, 10, 10, 4)}) == 1
+    counts = {"a": TopicCounts(1, 12, 12, 4), "b": TopicCounts(2, 5, 5, 1)}
+    assert r.observe(2.0, 17, 5, counts) == 1
+    assert r.now() == {"produce": 7.0, "consume": 1.0}  # the server's counters
+    assert r.now(["a"]) == {"produce": 2.0, "consume": 0.0}
+    assert r.now(["a", "b"]) == {"produce": 7.0, "consume": 1.0}
+    assert r.now([]) == {"produce": 0.0, "consume": 0.0}
+    assert r.newest(["b"]) == {"produce": 5.0, "consume": 1.0, "topics": {"b": 5.0}}
+    assert r.history(["b"]) == {
+        "seconds": 300,
+        "produce": [0.0, 5.0],  # b did not exist in the first second
+        "consume": [0.0, 1.0],
+        "topics": {"b": [5.0]},
+    }
+    assert r.history(["a", "b"])["produce"] == [10.0, 7.0] == r.history()["produce"]
