@@ -42,6 +42,7 @@ from benchmarks._harness import (
     dir_bytes,
     git_info,
     log,
+    server_python,
     sluice_server,
     write_result,
 )
@@ -214,6 +215,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
     p.add_argument(
+        "--server-python",
+        help="the server's interpreter command, e.g. a heap sampler (benchmarks/heap.py)",
+    )
+    p.add_argument(
         "--judge",
         type=Path,
         help="judge a stored result again with today's criteria (written as verdict_now)",
@@ -230,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0 if again["passed"] else 1
     with Workdir("soak") as work:
         data = work.path / "data"
-        with sluice_server(data, work.log("server")) as server:
+        with sluice_server(data, work.log("server"), python=server_python(args)) as server:
             server.wait_ready()
             result = asyncio.run(_soak(server.base_url, server.pid, data, args))
             server.stop()
