@@ -89,6 +89,11 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="serve without API keys on an address other than loopback",
     )
+    serve.add_argument(
+        "--allowed-hosts",
+        help="host names besides loopback by which a server without keys may be reached, "
+        "comma-separated, or '*'",
+    )
     serve.add_argument("--tls-certfile", help="PEM certificate: serve HTTPS and wss://")
     serve.add_argument("--tls-keyfile", help="PEM private key of --tls-certfile")
     keys_cli.register(sub)
@@ -113,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
             log_level=args.log_level,
             super_users=args.super_users,
             allow_anonymous=args.allow_anonymous,
+            allowed_hosts=args.allowed_hosts,
             tls_certfile=args.tls_certfile,
             tls_keyfile=args.tls_keyfile,
         )

@@ -193,7 +193,8 @@ class Settings:
     )
     ws_allowed_origins: str = _setting(
         "",
-        "origins of other sites whose pages may open WebSockets, comma-separated (e.g. "
+        "origins of other sites whose pages may open WebSockets and, on a server without API "
+        "keys, send requests that change something, comma-separated (e.g. "
         "'https://ops.example.com'), or '*' for any; pages of this server always may",
     )
     super_users: str = _setting(
@@ -211,6 +212,12 @@ class Settings:
         False,
         "serve without API keys on an address other than loopback (otherwise the server "
         "refuses to start while no key exists)",
+    )
+    allowed_hosts: str = _setting(
+        "",
+        "host names besides localhost, 127.0.0.1 and [::1] by which a server without API keys "
+        "may be reached (the Host of its requests), comma-separated (e.g. 'sluice.internal'), "
+        "or '*' for any",
     )
     ws_token_ttl_ms: int = _setting(
         30_000,

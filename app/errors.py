@@ -57,6 +57,12 @@ class ErrorCode(enum.Enum):
     TRANSACTIONAL_ID_AUTHORIZATION_FAILED = _Code(
         403, False, 53, "not authorized to use the transactional id"
     )
+    # 403 Forbidden: a server without keys refuses what a browser might send for a page of
+    # another site (app/security/cross_site.py)
+    ORIGIN_NOT_ALLOWED = _Code(
+        403, False, None, "a page of another site may not change anything on this server"
+    )
+    HOST_NOT_ALLOWED = _Code(403, False, None, "the server does not answer to this host name")
 
     # 404 Not Found
     NOT_FOUND = _Code(404, False, None, "no such resource")

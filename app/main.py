@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import AsyncIterator, Callable, Collection, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
@@ -40,6 +39,7 @@ from app.errors import ErrorCode, SluiceError, Unavailable
 from app.runtime import Broker
 from app.security import permissions
 from app.security.authentication import Authenticator, selecting_subprotocol
+from app.security.cross_site import CrossSite
 
 # The hot endpoints: produce, share fetch and acknowledge, commit. RequestGate calls them
 # itself (see there).
@@ -67,37 +67,17 @@ POLICY_VIOLATION = 1008  # a WebSocket refused (closed before it is accepted: HT
 UNAUTHENTICATED = SluiceError(ErrorCode.UNAUTHENTICATED, "a valid API key is required")
 
 
-def same_origin(scope: Scope, allowed: Collection[str] = ()) -> bool:
-    """Whether a WebSocket handshake comes from no browser page (no ``Origin``: a program),
-    from a page of this server (``Origin``'s host and port are the ``Host`` it asked for), or
-    from an ``allowed`` origin (``*``: any). Browsers apply no same-origin rule to WebSockets:
-    without this, any site open in an operator's browser could read the event feed or consume
-    a share group."""
-    headers = dict(scope.get("headers") or ())
-    origin = headers.get(b"origin")
-    if origin is None or "*" in allowed:
-        return True
-    if origin.decode("latin-1").rstrip("/").lower() in allowed:
-        return True
-    page = urlsplit(origin.decode("latin-1"))
-    asked = urlsplit("//" + headers.get(b"host", b"").decode("latin-1"))
-    if page.scheme not in ("http", "https") or not page.hostname:
-        return False
-    default = 443 if page.scheme == "https" else 80
-    try:
-        return (page.hostname, page.port or default) == (asked.hostname, asked.port or default)
-    except ValueError:  # a port that is not a number
-        return False
-
-
 class RequestGate:
-    """Every request passes here, in one pure-ASGI layer (a few µs each): an API endpoint
-    (``/v1/…``) answers 503 NOT_READY until recovery has finished and again once shutdown has
-    begun (the one readiness check, before any router runs; an API WebSocket is accepted and
-    closed at once with 1013); then, once API keys exist, every request but the public ones
-    must bring a valid key (``app.security.authentication``; 401 UNAUTHENTICATED, a refused
-    WebSocket handshake answered HTTP 401 as well); every HTTP request is counted, with its
-    latency, per route template.
+    """Every request passes here, in one pure-ASGI layer (a few µs each): while the server has
+    no API keys, a request addressed to a name it does not answer to, or sent for a page of
+    another site, is refused (``app.security.cross_site``; 403 HOST_NOT_ALLOWED or
+    ORIGIN_NOT_ALLOWED), and a WebSocket handshake from a page of another site always is; an
+    API endpoint (``/v1/…``) answers 503 NOT_READY until recovery has finished and again once
+    shutdown has begun (the one readiness check, before any router runs; an API WebSocket is
+    accepted and closed at once with 1013); then, once API keys exist, every request but the
+    public ones must bring a valid key (``app.security.authentication``; 401 UNAUTHENTICATED);
+    a refused WebSocket handshake is answered with the same HTTP error, before it is accepted.
+    Every HTTP request is counted, with its latency, per route template.
 
     The routes of ``direct`` (the hot endpoints) are matched here and their endpoint called
     straight away: routing, dependency solving and the exception layers below cost more than
@@ -113,20 +93,17 @@ class RequestGate:
         self.broker = broker
         self.metrics = broker.metrics
         self.direct = [(r.path_regex.match, r.methods or set(), r) for r in direct]
+        self.keys = broker.keys
         self.auth = Authenticator(broker.keys, broker.ws_tokens)
-        self.allowed_origins = frozenset(
-            o.strip().rstrip("/").lower()
-            for o in broker.settings.ws_allowed_origins.split(",")
-            if o.strip()
-        )
+        self.cross_site = CrossSite(broker.settings)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             if scope["type"] == "websocket":
-                if not same_origin(scope, self.allowed_origins):
-                    # a page of another site (a browser always sends Origin): refused before
-                    # the handshake completes (HTTP 403), so it reads and acquires nothing
-                    await WebSocket(scope, receive, send).close(POLICY_VIOLATION)
+                refused = self.cross_site.websocket(scope, anonymous=not self.keys.required)
+                if refused is not None:
+                    # refused before the handshake completes, so it reads and acquires nothing
+                    await refuse(WebSocket(scope, receive, send), refused)
                     return
                 send = selecting_subprotocol(scope, send)
                 if not self.broker.ready and scope["path"].startswith("/v1/"):
@@ -149,7 +126,9 @@ class RequestGate:
             await send(message)
 
         try:
-            if not self.broker.ready and scope["path"].startswith("/v1/"):
+            if not self.keys.required and (refused := self.cross_site.http(scope)) is not None:
+                await error_response(refused)(scope, receive, send_status)
+            elif not self.broker.ready and scope["path"].startswith("/v1/"):
                 await error_response(Unavailable(ErrorCode.NOT_READY))(scope, receive, send_status)
             elif not self.auth.http(scope):
                 await error_response(UNAUTHENTICATED)(scope, receive, send_status)
@@ -191,14 +170,14 @@ class RequestGate:
         return True
 
 
-async def refuse(websocket: WebSocket) -> None:
-    """A WebSocket handshake without valid credentials: answered HTTP 401 (the ASGI denial
-    response, which uvicorn supports), or closed before it is accepted (HTTP 403) by a server
-    that cannot."""
+async def refuse(websocket: WebSocket, error: SluiceError = UNAUTHENTICATED) -> None:
+    """A WebSocket handshake refused: answered with the HTTP error (the ASGI denial response,
+    which uvicorn supports), or closed before it is accepted (HTTP 403) by a server that
+    cannot."""
     if "websocket.http.response" in websocket.scope.get("extensions", {}):
-        await websocket.send_denial_response(error_response(UNAUTHENTICATED))
+        await websocket.send_denial_response(error_response(error))
     else:
-        await websocket.close(POLICY_VIOLATION, "unauthenticated")
+        await websocket.close(POLICY_VIOLATION, error.code.name.lower())
 
 
 def create_app(

@@ -134,7 +134,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             broker: Broker = app.state.broker
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(
-                transport=transport, base_url="http://sluice", timeout=60
+                transport=transport, base_url="http://localhost", timeout=60
             ) as c:
                 for name in ("in", "out"):
                     await _ok(

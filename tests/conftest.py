@@ -71,7 +71,7 @@ async def client(settings_factory: Callable[..., Settings]) -> AsyncIterator[htt
     app = create_app(settings_factory())
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://sluice") as c:
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as c:
             yield c
 
 
@@ -101,6 +101,7 @@ class ServerProcess:
     env: dict[str, str]
     proc: subprocess.Popen[bytes] | None = None
     log_path: Path | None = None
+    args: tuple[str, ...] = ()  # more flags of serve
 
     @property
     def url(self) -> str:
@@ -119,6 +120,7 @@ class ServerProcess:
                 str(self.port),
                 "--data-dir",
                 str(self.data_dir),
+                *self.args,
             ],
             cwd=ROOT,
             env=self.env,
@@ -160,10 +162,10 @@ class ServerProcess:
 def server_factory(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
     started: list[ServerProcess] = []
 
-    def make(data_dir: Path | None = None, **env: str) -> ServerProcess:
+    def make(data_dir: Path | None = None, args: tuple[str, ...] = (), **env: str) -> ServerProcess:
         e = dict(os.environ)
         e.update({k: str(v) for k, v in env.items()})
-        s = ServerProcess(data_dir or tmp_path / "data", free_port(), e)
+        s = ServerProcess(data_dir or tmp_path / "data", free_port(), e, args=args)
         started.append(s)
         return s
 

@@ -8,11 +8,13 @@ nothing: a secret of 256 random bits cannot be guessed however fast the hash is,
 would cost every new connection its time.
 
 ``KeyStore`` holds the rows in memory. ``authenticate`` is a dictionary lookup for a key it has
-verified before; an unseen key is verified once (its hash compared with
-``hmac.compare_digest``; an unknown id is compared against a dummy so that the time taken does
-not tell which ids exist) and remembered. Revoking a key, here or from another process (the
-``keys`` command, seen by ``watch`` within about a second), forgets every verified key and
-closes the sockets opened with the revoked one (``OpenSockets``).
+verified before; an unseen key is verified (its hash compared with ``hmac.compare_digest``; an
+unknown id is compared against a dummy so that the time taken does not tell which ids exist)
+and remembered, once per key however its ``Authorization`` header was spelt, and at most
+``REMEMBERED_KEYS`` of them (the oldest is forgotten first). Invalid values are never
+remembered. Revoking a key, here or from another process (the ``keys`` command, seen by
+``watch`` within about a second), forgets every verified key and closes the sockets opened with
+the revoked one (``OpenSockets``).
 
 Keys are required as soon as the table holds a row, revoked or not: revoking every key never
 opens the server to anonymous access again.
@@ -52,6 +54,11 @@ _KEY_SHAPE = re.compile(r"^sk_[A-Za-z0-9_-]{12}_[A-Za-z0-9_-]{43}$")
 _DUMMY_SALT = os.urandom(SALT_BYTES)
 _DUMMY_HASH = hashlib.sha256(_DUMMY_SALT + os.urandom(SECRET_BYTES)).digest()
 WATCH_INTERVAL_S = 1.0
+# Verified keys remembered at most: a remembered key costs about 300 bytes, and only an active
+# key can be remembered, so this bounds the memory even of a server with very many keys.
+REMEMBERED_KEYS = 10_000
+BEARER = b"Bearer "  # how clients spell the scheme: the header value as it comes is the entry
+_BLANKS = b" \t"
 
 
 def digest(salt: bytes, secret: str) -> bytes:
@@ -63,6 +70,19 @@ def new_key() -> tuple[str, str, str]:
     key_id = "".join(secrets.choice(_ID_ALPHABET) for _ in range(ID_CHARS))
     secret = secrets.token_urlsafe(SECRET_BYTES)
     return key_id, secret, f"{PREFIX}{key_id}_{secret}"
+
+
+def bearer_key(value: bytes) -> bytes | None:
+    """The key of an ``Authorization`` value ``Bearer <key>``: the scheme in any case, any run
+    of spaces or tabs after it, whitespace around the whole ignored; None for any other
+    value."""
+    value = value.strip(_BLANKS)
+    if value[:6].lower() != b"bearer":
+        return None
+    key = value[6:].lstrip(_BLANKS)
+    if not key or len(key) == len(value) - 6:  # nothing after the scheme, or no blank
+        return None
+    return key
 
 
 def split(key: str) -> tuple[str, str] | None:
@@ -162,39 +182,55 @@ def revoke_key(conn: sqlite3.Connection, key_id: str, now_ms: int) -> bool:
 
 
 class KeyStore:
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, remember: int = REMEMBERED_KEYS) -> None:
         self.db = db
         self.clock = clock
         self.sockets = OpenSockets(self._socket_closed)
         # until loaded, nothing but the public paths is served
         self.required = True
         self._rows: dict[str, KeyRow] = {}
-        self._verified: dict[str, Identity] = {}
-        self._headers: dict[bytes, Identity] = {}  # Authorization values seen valid
+        # verified keys, each under ``Bearer <key>``: the header value itself in the usual
+        # spelling, so that a request costs one lookup. Insertion order is age: the oldest
+        # entry is the first one dropped when the table is full.
+        self._known: dict[bytes, Identity] = {}
+        self._remember = remember
         self._data_version: int | None = None
         self._loaded = False
 
+    @property
+    def remembered(self) -> int:
+        """How many verified keys are remembered (at most ``remember``)."""
+        return len(self._known)
+
     # --- the hot path ---
+
+    def authenticate_header(self, value: bytes) -> Identity | None:
+        """Who an ``Authorization`` header value (``Bearer <key>``) is: for a key verified
+        before and spelt the usual way, one dictionary lookup of the value as it came."""
+        found = self._known.get(value)
+        if found is not None:
+            return found
+        key = bearer_key(value)
+        return None if key is None else self._identify(key)
 
     def authenticate(self, key: str) -> Identity | None:
         """Who ``key`` is; None for anything but an active key."""
-        found = self._verified.get(key)
-        if found is not None:
-            return found
-        return self._verify(key)
+        try:
+            return self._identify(key.encode("latin-1"))
+        except UnicodeEncodeError:
+            return None  # not a key: keys are ASCII
 
-    def authenticate_header(self, value: bytes) -> Identity | None:
-        """Who an ``Authorization`` header value (``Bearer <key>``) is: for a value seen
-        before, one dictionary lookup of the raw bytes."""
-        found = self._headers.get(value)
+    def _identify(self, key: bytes) -> Identity | None:
+        entry = BEARER + key
+        found = self._known.get(entry)
         if found is not None:
             return found
-        if value[:7].lower() != b"bearer ":
-            return None
-        identity = self.authenticate(value[7:].strip().decode("latin-1"))
-        if identity is not None:
-            self._headers[value] = identity
-        return identity
+        found = self._verify(key.decode("latin-1"))
+        if found is not None:
+            if len(self._known) >= self._remember:
+                del self._known[next(iter(self._known))]
+            self._known[entry] = found
+        return found
 
     def _verify(self, key: str) -> Identity | None:
         parts = split(key)
@@ -204,9 +240,7 @@ class KeyStore:
         matches = hmac.compare_digest(digest(salt, secret), expected)
         if row is None or not matches or row.revoked_ms is not None:
             return None
-        identity = Identity(row.key_id, row.principal)
-        self._verified[key] = identity
-        return identity
+        return Identity(row.key_id, row.principal)
 
     def active(self, key_id: str) -> bool:
         row = self._rows.get(key_id)
@@ -230,8 +264,7 @@ class KeyStore:
             return  # another table changed (the server's own writes): keep what is verified
         self._loaded = True
         self._rows = {r.key_id: r for r in rows}
-        self._verified = {}
-        self._headers = {}
+        self._known = {}
         self.required = bool(rows)
         gone = {r.key_id for r in rows if r.revoked_ms is not None}
         self.sockets.revoke(gone, anonymous=self.required)

@@ -20,6 +20,7 @@ from starlette.exceptions import StarletteDeprecationWarning
 
 from app.config import Settings
 from app.main import create_app
+from tests.integration.helpers import LoopbackClient
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", StarletteDeprecationWarning)
@@ -101,7 +102,7 @@ def start_world(tmp: Path, **settings: Any) -> Iterator[World]:
     app = create_app(
         Settings(data_dir=str(tmp / "data"), super_users=ADMIN, events_interval_ms=50, **settings)
     )
-    with TestClient(app) as client:
+    with LoopbackClient(app) as client:
         w = World(client)
         # the first key is created without one (the server has none yet); from then on every
         # request needs a key

@@ -49,7 +49,7 @@ async def _serve(
     app = create_app(settings, clock=clock, broker=broker)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://sluice") as c:
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as c:
             yield Served(app, c)
 
 

@@ -4,11 +4,35 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import warnings
+from collections.abc import Sequence
 from typing import Any
+from urllib.parse import urljoin
 
 import httpx
 
 from app.runtime import Broker
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient, WebSocketTestSession
+
+LOOPBACK = "localhost"  # a server without keys answers loopback names only
+
+
+class LoopbackClient(TestClient):
+    """A ``TestClient`` whose requests and WebSocket handshakes are addressed to its base URL,
+    localhost unless told (``TestClient`` sends its sockets to ``testserver`` whatever its base
+    URL)."""
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **{"base_url": f"http://{LOOPBACK}", **kwargs})
+
+    def websocket_connect(
+        self, url: str, subprotocols: Sequence[str] | None = None, **kwargs: Any
+    ) -> WebSocketTestSession:
+        base = str(self.base_url.copy_with(scheme="ws"))
+        return super().websocket_connect(urljoin(base, url), subprotocols, **kwargs)
 
 
 def b64(data: bytes) -> str:

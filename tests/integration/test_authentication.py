@@ -15,6 +15,7 @@ from app.clock import FakeClock
 from app.config import Settings
 from app.main import create_app
 from app.runtime import Broker
+from tests.integration.helpers import LoopbackClient
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -38,7 +39,7 @@ def client(
         ),
         clock=fake_clock,
     )
-    with TestClient(app) as c:
+    with LoopbackClient(app) as c:
         yield c
 
 

@@ -62,7 +62,7 @@ async def test_unexpected_error_is_a_500_internal(
     app = create_app(settings_factory())
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
-        async with httpx.AsyncClient(transport=transport, base_url="http://sluice") as c:
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as c:
             await create_topic(c, "t")
 
             async def broken(*_: Any) -> None:

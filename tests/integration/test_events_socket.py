@@ -15,6 +15,7 @@ from starlette.websockets import WebSocketDisconnect
 from app.config import Settings
 from app.main import create_app
 from app.runtime import Broker
+from tests.integration.helpers import LoopbackClient
 
 with warnings.catch_warnings():
     # This Starlette release asks for the httpx2 package and warns once, on import, when its
@@ -25,7 +26,7 @@ with warnings.catch_warnings():
 
 @pytest.fixture
 def client(settings_factory: Callable[..., Settings]) -> Iterator[TestClient]:
-    with TestClient(create_app(settings_factory(events_interval_ms=50))) as c:
+    with LoopbackClient(create_app(settings_factory(events_interval_ms=50))) as c:
         yield c
 
 
@@ -161,7 +162,7 @@ def test_a_socket_before_the_server_is_ready_is_closed_with_1013(
     settings_factory: Callable[..., Settings],
 ) -> None:
     app = create_app(settings_factory())
-    c = TestClient(app)  # no lifespan: recovery never ran, the broker is not ready
+    c = LoopbackClient(app)  # no lifespan: recovery never ran, the broker is not ready
     with pytest.raises(WebSocketDisconnect) as refused, c.websocket_connect("/v1/events") as ws:
         ws.receive_text()
     assert refused.value.code == 1013

@@ -14,7 +14,6 @@ import pytest
 from app.clock import FakeClock
 from app.config import Settings
 from app.errors import ErrorCode, InvalidRequest, StorageError
-from app.main import same_origin
 from app.share.coordinator import AckRequest
 from app.share.partition import AckBatch, AckType
 from app.share.push import PushSession, _offsets, _runs
@@ -389,30 +388,6 @@ async def test_auto_renew_needs_renew_enabled_and_a_refused_renew_backs_off(
     with pytest.raises(InvalidRequest) as refused:
         await other.subscribe(["t"], None, 10, True)
     assert "renew is disabled" in refused.value.message
-
-
-@pytest.mark.parametrize(
-    ("origin", "host", "allowed"),
-    [
-        (None, "127.0.0.1:8080", True),  # a program: no Origin
-        ("http://127.0.0.1:8080", "127.0.0.1:8080", True),  # the dashboard of this server
-        ("http://LOCALHOST:8080", "localhost:8080", True),
-        ("https://queue.example", "queue.example", True),  # default ports on both sides
-        ("http://[::1]:8080", "[::1]:8080", True),
-        ("http://evil.example", "127.0.0.1:8080", False),  # another site's page
-        ("http://127.0.0.1:9999", "127.0.0.1:8080", False),  # another port is another origin
-        ("null", "127.0.0.1:8080", False),  # a sandboxed or file page
-        ("http://127.0.0.1:x", "127.0.0.1:8080", False),
-    ],
-)
-def test_same_origin(origin: str | None, host: str, allowed: bool) -> None:
-    headers = [(b"host", host.encode())]
-    if origin is not None:
-        headers.append((b"origin", origin.encode()))
-    assert same_origin({"type": "websocket", "headers": headers}) is allowed
-    listed = {"http://evil.example", "null", "http://127.0.0.1:9999", "http://127.0.0.1:x"}
-    assert same_origin({"type": "websocket", "headers": headers}, listed) is True
-    assert same_origin({"type": "websocket", "headers": headers}, {"*"}) is True
 
 
 async def test_an_allowed_origin_may_open_a_socket(

@@ -49,7 +49,7 @@ class AsPrincipal:
 @asynccontextmanager
 async def client_of(s: Served, principal: str) -> AsyncIterator[httpx.AsyncClient]:
     transport = httpx.ASGITransport(app=AsPrincipal(s.app, principal))
-    async with httpx.AsyncClient(transport=transport, base_url="http://sluice") as c:
+    async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as c:
         yield c
 
 
@@ -342,7 +342,7 @@ async def test_api_keys_name_the_principals_quotas_limit(
 
     def client(key: str) -> httpx.AsyncClient:
         headers = {"Authorization": f"Bearer {key}"}
-        return httpx.AsyncClient(transport=transport, base_url="http://sluice", headers=headers)
+        return httpx.AsyncClient(transport=transport, base_url="http://localhost", headers=headers)
 
     async with client(alice_key) as alice, client(bob_key) as bob:
         await set_quota(alice, "alice", producer_byte_rate=100)

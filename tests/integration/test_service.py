@@ -52,7 +52,7 @@ async def test_readyz_503_before_start_and_after_stop(
 ) -> None:
     app = create_app(settings_factory())
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://sluice") as c:
+    async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as c:
         err = assert_error(await c.get("/readyz"), 503, "NOT_READY")
         assert err["retriable"] is True
         assert (await c.get("/healthz")).status_code == 200

@@ -21,7 +21,7 @@ def websocket_scope(
     """The ASGI scope of a WebSocket handshake for ``path`` (from ``origin``, when given; with
     ``headers`` besides)."""
     headers = (
-        [(b"host", b"sluice")]
+        [(b"host", b"localhost")]
         + ([(b"origin", origin.encode())] if origin else [])
         + list(headers or [])
     )
@@ -35,7 +35,7 @@ def websocket_scope(
         "root_path": "",
         "headers": headers,
         "client": ("127.0.0.1", 1),
-        "server": ("sluice", 80),
+        "server": ("localhost", 80),
         "subprotocols": [],
         "state": {},
         "app": app,

@@ -34,7 +34,7 @@ async def call(
     app = create_app(settings, broker=broker)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
-        async with httpx.AsyncClient(transport=transport, base_url="http://s") as c:
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as c:
             if (await c.get("/v1/topics/t")).status_code == 404:
                 await c.post("/v1/topics", json={"name": "t", "partitions": 3})
             if sabotage is not None:
@@ -51,7 +51,7 @@ async def total_records(settings: Settings) -> list[tuple[int, str]]:
     app = create_app(settings)
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://s") as c:
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as c:
             out = []
             for p in range(3):
                 r = await c.get(f"/v1/topics/t/partitions/{p}/records", params={"offset": 0})

@@ -66,6 +66,10 @@ export class GroupAuthorizationFailedError extends AuthorizationError {}
 export class ClusterAuthorizationFailedError extends AuthorizationError {}
 /** not authorized to use the transactional id */
 export class TransactionalIdAuthorizationFailedError extends AuthorizationError {}
+/** a page of another site may not change anything on this server */
+export class OriginNotAllowedError extends AuthorizationError {}
+/** the server does not answer to this host name */
+export class HostNotAllowedError extends AuthorizationError {}
 /** the topic or partition does not exist */
 export class UnknownTopicOrPartitionError extends NotFoundError {}
 /** the member is not in the group */

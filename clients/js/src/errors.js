@@ -182,6 +182,20 @@ export class TransactionalIdAuthorizationFailedError extends AuthorizationError 
   static kafkaCode = 53;
 }
 
+export class OriginNotAllowedError extends AuthorizationError {
+  /** a page of another site may not change anything on this server */
+  static code = "ORIGIN_NOT_ALLOWED";
+  static retriable = false;
+  static kafkaCode = null;
+}
+
+export class HostNotAllowedError extends AuthorizationError {
+  /** the server does not answer to this host name */
+  static code = "HOST_NOT_ALLOWED";
+  static retriable = false;
+  static kafkaCode = null;
+}
+
 export class UnknownTopicOrPartitionError extends NotFoundError {
   /** the topic or partition does not exist */
   static code = "UNKNOWN_TOPIC_OR_PARTITION";
@@ -420,6 +434,8 @@ export const ERRORS = Object.freeze({
   GROUP_AUTHORIZATION_FAILED: GroupAuthorizationFailedError,
   CLUSTER_AUTHORIZATION_FAILED: ClusterAuthorizationFailedError,
   TRANSACTIONAL_ID_AUTHORIZATION_FAILED: TransactionalIdAuthorizationFailedError,
+  ORIGIN_NOT_ALLOWED: OriginNotAllowedError,
+  HOST_NOT_ALLOWED: HostNotAllowedError,
   NOT_FOUND: NotFoundError,
   UNKNOWN_TOPIC_OR_PARTITION: UnknownTopicOrPartitionError,
   UNKNOWN_MEMBER_ID: UnknownMemberIdError,

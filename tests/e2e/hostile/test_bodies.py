@@ -200,7 +200,8 @@ BAD_FRAMING = {
         keep_alive=True,
     ),
     "bad chunk size": (
-        b"POST /v1/topics HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n"
+        b"POST /v1/topics HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+        b"zz\r\n{}\r\n"
     ),
 }
 
@@ -227,7 +228,8 @@ def test_chunked_bodies_over_the_limit_are_413(server: ServerProcess) -> None:
 
     def upload() -> int:
         head = (
-            b"POST /v1/topics/t/records HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+            b"POST /v1/topics/t/records HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n"
         )
         with connect(server) as sock:
             sock.sendall(head)

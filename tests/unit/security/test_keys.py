@@ -154,3 +154,63 @@ def test_ws_tokens_are_used_once_and_expire(clock: FakeClock) -> None:
     clock.advance(1000)
     tokens.issue(alice)  # the expired ones are forgotten as new ones are issued
     assert len(tokens) == 1
+
+
+async def test_spellings_of_one_key_and_invalid_values_are_not_remembered_each(
+    metadata_db: Database, clock: FakeClock
+) -> None:
+    """100,000 spellings of one valid key's Authorization header (the scheme in any case, runs
+    of spaces and tabs after it, whitespace after the key), and 100,000 invalid values, leave
+    one key remembered: each was an entry of its own, kept until the keys changed."""
+    keys = KeyStore(metadata_db, clock)
+    await keys.load()
+    _, key = await keys.create("alice")
+    schemes = (b"Bearer", b"bearer", b"BEARER", b"bEaReR")
+    for i in range(100_000):
+        j = i // len(schemes)
+        gap = b" " + b" " * (j % 100) + b"\t" * (j // 100 % 250)
+        value = schemes[i % len(schemes)] + gap + key.encode() + b" " * (i % 3)
+        assert (keys.authenticate_header(value) or Identity("", "")).principal == "alice"
+    key_id, secret = split(key) or ("", "")
+    for i in range(100_000):
+        wrong = f"sk_{key_id}_{secret[:-8]}{i:08d}" if i % 2 else f"sk_{i:012d}_{secret}"
+        assert keys.authenticate_header(b"Bearer " + wrong.encode()) is None
+    assert keys.remembered <= 2
+
+
+async def test_the_authorization_header_is_read_whatever_its_spacing(
+    metadata_db: Database, clock: FakeClock
+) -> None:
+    keys = KeyStore(metadata_db, clock)
+    await keys.load()
+    _, key = await keys.create("alice")
+    k = key.encode()
+    for value in (
+        b"Bearer " + k,
+        b"bearer\t" + k,
+        b"  BEARER \t  " + k + b" \t",
+        b"\tBearer\t\t" + k,
+    ):
+        assert (keys.authenticate_header(value) or Identity("", "")).principal == "alice", value
+    for value in (
+        b"Bearer" + k,  # no separator
+        b"Bearer " + k + b"x",
+        b"Basic " + k,
+        b"Bearer " + k + b" extra",
+        b"Bearer",
+        b"",
+        k,
+    ):
+        assert keys.authenticate_header(value) is None, value
+    assert keys.remembered == 1
+
+
+async def test_the_remembered_keys_are_bounded(metadata_db: Database, clock: FakeClock) -> None:
+    keys = KeyStore(metadata_db, clock, remember=3)
+    await keys.load()
+    created = [(await keys.create(f"p{i}"))[1] for i in range(5)]
+    for key in created * 2:
+        assert (keys.authenticate(key) or Identity("", "")).principal == f"p{created.index(key)}"
+        assert keys.remembered <= 3
+    await keys.create("another")  # the keys changed: everything is forgotten
+    assert keys.remembered == 0

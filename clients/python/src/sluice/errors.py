@@ -211,6 +211,22 @@ class TransactionalIdAuthorizationFailedError(AuthorizationError):
     kafka_code: ClassVar[int | None] = 53
 
 
+class OriginNotAllowedError(AuthorizationError):
+    """a page of another site may not change anything on this server"""
+
+    code: ClassVar[str] = "ORIGIN_NOT_ALLOWED"
+    retriable: ClassVar[bool] = False
+    kafka_code: ClassVar[int | None] = None
+
+
+class HostNotAllowedError(AuthorizationError):
+    """the server does not answer to this host name"""
+
+    code: ClassVar[str] = "HOST_NOT_ALLOWED"
+    retriable: ClassVar[bool] = False
+    kafka_code: ClassVar[int | None] = None
+
+
 class UnknownTopicOrPartitionError(NotFoundError):
     """the topic or partition does not exist"""
 
@@ -481,6 +497,8 @@ ERRORS: dict[str, type[SluiceError]] = {
     "GROUP_AUTHORIZATION_FAILED": GroupAuthorizationFailedError,
     "CLUSTER_AUTHORIZATION_FAILED": ClusterAuthorizationFailedError,
     "TRANSACTIONAL_ID_AUTHORIZATION_FAILED": TransactionalIdAuthorizationFailedError,
+    "ORIGIN_NOT_ALLOWED": OriginNotAllowedError,
+    "HOST_NOT_ALLOWED": HostNotAllowedError,
     "NOT_FOUND": NotFoundError,
     "UNKNOWN_TOPIC_OR_PARTITION": UnknownTopicOrPartitionError,
     "UNKNOWN_MEMBER_ID": UnknownMemberIdError,
