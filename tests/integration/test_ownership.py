@@ -5,7 +5,6 @@ of it."""
 
 from __future__ import annotations
 
-import tempfile
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +17,7 @@ from app.config import Settings
 from app.main import create_app
 
 from .acl_world import ADMIN, Headers, World, start_world
+from .helpers import LoopbackClient
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", StarletteDeprecationWarning)
@@ -333,21 +333,15 @@ def test_a_transactional_producer_id_belongs_to_its_transactional_id(world: Worl
 
 
 def test_members_and_producer_ids_keep_working_without_keys(tmp_path: Path) -> None:
-    with tempfile.TemporaryDirectory() as d:
-        app = create_app(Settings(data_dir=d))
-        with TestClient(app) as client:
-            client.post("/v1/topics", json={"name": "t", "partitions": 1})
-            pid = client.post("/v1/producers", json={}).json()["producer_id"]
-            body = {
-                "producer_id": pid,
-                "producer_epoch": 0,
-                "batches": [
-                    {"topic": "t", "partition": 0, "base_sequence": 0, "records": [{"value": "x"}]}
-                ],
-            }
-            assert client.post("/v1/produce", json=body).json()["batches"][0]["error"] is None
-            joined = client.post(
-                "/v1/groups/g/heartbeat", json={"member_epoch": 0, "subscribed_topics": ["t"]}
-            ).json()
-            beat = {"member_id": joined["member_id"], "member_epoch": joined["member_epoch"]}
-            assert client.post("/v1/groups/g/heartbeat", json=beat).status_code == 200
+    app = create_app(Settings(data_dir=str(tmp_path / "data")))
+    with LoopbackClient(app) as client:
+        client.post("/v1/topics", json={"name": "t", "partitions": 1})
+        pid = client.post("/v1/producers", json={}).json()["producer_id"]
+        batch = {"topic": "t", "partition": 0, "base_sequence": 0, "records": [{"value": "x"}]}
+        body = {"producer_id": pid, "producer_epoch": 0, "batches": [batch]}
+        assert client.post("/v1/produce", json=body).json()["batches"][0]["error"] is None
+        joined = client.post(
+            "/v1/groups/g/heartbeat", json={"member_epoch": 0, "subscribed_topics": ["t"]}
+        ).json()
+        beat = {"member_id": joined["member_id"], "member_epoch": joined["member_epoch"]}
+        assert client.post("/v1/groups/g/heartbeat", json=beat).status_code == 200
