@@ -13,6 +13,12 @@ Pass criteria (printed, stored, and the exit status):
 
 - warm-up is the first fifth of the run (at least one sample); after it, every sample of RSS
   and of open fds is within ±10 % of the median of those samples;
+- nothing grows: after warm-up, the least-squares slope of RSS is at most 1 MB an hour, that of
+  the metadata database (with its WAL; the workload writes a fixed set of rows over and over)
+  at most 1 MB an hour, and that of open fds at most 1 an hour. A band of ±10 % cannot see a
+  slope: 14 MB an hour passes it for hours, and is 350 MB a day. (A run of minutes measures
+  no slope worth judging: the verdict says ``slope_judged: false`` below 30 minutes after
+  warm-up, and the slopes are reported, not judged);
 - p99 does not drift: for every kind of request (produce, reads, share heartbeat, fetch and
   acknowledge, group heartbeat and offset commit, transactional produce, commit and abort), the
   median p99 of the
@@ -61,6 +67,23 @@ PLOTTED = (
 DRIFT_FACTOR = 2.0
 DRIFT_FLOOR_MS = 5.0
 FLAT = 0.10
+# the most each may grow an hour after warm-up (MB, MB, descriptors)
+MAX_SLOPE_PER_HOUR = {"rss_mb": 1.0, "metadata_mb": 1.0, "fds": 1.0}
+MIN_SLOPE_MINUTES = 30.0  # a shorter run after warm-up does not judge the slopes
+
+
+def slope_per_hour(points: list[tuple[float, float]]) -> float:
+    """The least-squares slope of (seconds, value) points, per hour."""
+    n = len(points)
+    if n < 2:
+        return 0.0
+    mean_t = sum(t for t, _ in points) / n
+    mean_v = sum(v for _, v in points) / n
+    var = sum((t - mean_t) ** 2 for t, _ in points)
+    if var == 0:
+        return 0.0
+    cov = sum((t - mean_t) * (v - mean_v) for t, v in points)
+    return cov / var * 3600
 
 
 def open_fds(pid: int) -> int:
@@ -151,6 +174,16 @@ def judge(samples: list[dict[str, Any]]) -> dict[str, Any]:
             "worst_deviation": round(worst, 3),
             "flat": worst <= FLAT,
         }
+    span_minutes = (after[-1]["t_s"] - after[0]["t_s"]) / 60
+    out["slope_judged"] = span_minutes >= MIN_SLOPE_MINUTES
+    slopes_ok = True
+    for key, limit in MAX_SLOPE_PER_HOUR.items():
+        slope = slope_per_hour([(s["t_s"], s[key]) for s in after])
+        ok = slope <= limit
+        out.setdefault(key, {}).update(
+            {"slope_per_hour": round(slope, 3), "slope_limit_per_hour": limit, "slope_ok": ok}
+        )
+        slopes_ok = slopes_ok and (ok or not out["slope_judged"])
     third = max(1, len(after) // 3)
     drift = {}
     # every kind of request (four were watched at first: a 30-minute run passed while
@@ -169,7 +202,10 @@ def judge(samples: list[dict[str, Any]]) -> dict[str, Any]:
         }
     out["p99_drift"] = drift
     out["passed"] = (
-        out["rss_mb"]["flat"] and out["fds"]["flat"] and all(d["ok"] for d in drift.values())
+        out["rss_mb"]["flat"]
+        and out["fds"]["flat"]
+        and slopes_ok
+        and all(d["ok"] for d in drift.values())
     )
     return out
 
@@ -251,6 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     log(f"ids: {check}")
     log(
         f"verdict: passed={verdict['passed']} rss={verdict['rss_mb']} fds={verdict['fds']} "
+        f"metadata={verdict['metadata_mb']} "
         f"drift={verdict['p99_drift']}"
     )
     return 0 if verdict["passed"] else 1
