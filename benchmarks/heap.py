@@ -29,7 +29,6 @@ import time
 import tracemalloc
 from pathlib import Path
 
-FRAMES = 12
 OWN_CODE = f"{os.sep}app{os.sep}"
 
 
@@ -57,17 +56,18 @@ def run(args: argparse.Namespace, rest: list[str]) -> None:
     if len(rest) < 2 or rest[0] != "-m":
         raise SystemExit("expected -m <module> [args] after the options")
     args.out.mkdir(parents=True, exist_ok=True)
-    tracemalloc.start(FRAMES)
+    tracemalloc.start(args.frames)
     threading.Thread(target=_dump_forever, args=(args.out, args.every), daemon=True).start()
     sys.argv = [rest[1], *rest[2:]]
     runpy.run_module(rest[1], run_name="__main__", alter_sys=True)
 
 
 def _site(trace: tracemalloc.Traceback) -> str:
-    """The innermost frames of the server's own code (or the innermost frame)."""
-    own = [f for f in trace if OWN_CODE in f.filename]
-    frames = own[:3] or list(trace)[:1]
-    return " <- ".join(f"{f.filename.split(OWN_CODE)[-1]}:{f.lineno}" for f in frames)
+    """The innermost frame, and the innermost frames of the server's own code (a traceback
+    runs from the oldest frame to the most recent)."""
+    innermost = trace[-1]
+    own = [f for f in reversed(trace) if OWN_CODE in f.filename and f is not innermost][:3]
+    return " <- ".join(f"{f.filename.split(OWN_CODE)[-1]}:{f.lineno}" for f in (innermost, *own))
 
 
 def report(directory: Path, top: int, warmup: int) -> None:
@@ -100,6 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--out", type=Path, help="where the server's snapshots go")
     p.add_argument("--every", type=float, default=300.0, help="seconds between snapshots")
+    p.add_argument(
+        "--frames", type=int, default=8, help="frames kept per allocation (fewer: faster)"
+    )
     p.add_argument("--report", type=Path, help="compare the snapshots of a directory")
     p.add_argument("--top", type=int, default=25)
     p.add_argument("--warmup", type=int, default=1, help="snapshots left out at the start")

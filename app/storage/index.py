@@ -4,6 +4,13 @@ An entry ``(offset, position, max_ts_before)`` says the batch holding ``offset``
 ``position`` and every batch before that position has a timestamp ≤ ``max_ts_before``. An entry
 is added every ``index_interval_bytes`` of log. The file is a plain array of little-endian
 int64 triples; it is a cache: when missing or suspect it is rebuilt from the segment.
+
+The entries of the active segment are in memory. A sealed segment's are in its file only
+(``detach``, ``attach``): a lookup is a binary search with ``pread`` (about 15 reads of 24 bytes
+for a full segment of 128 MiB), so the server's memory does not grow with the log, however many
+segments it holds (each entry in memory is 24 bytes per 4 KiB of log). An index whose file is
+suspect is loaded into memory again (``load``, a rebuild), and written back whole when its
+segment closes.
 """
 
 from __future__ import annotations
@@ -32,7 +39,94 @@ class OffsetIndex:
         self._fd = -1
         self._file_size = 0  # bytes of whole entries in the open file
         self.dirty = False
-        self.keep_open = True  # False once its segment is sealed: entries stay in memory
+        self.keep_open = True  # False once its segment is sealed: the file is not kept open
+        self.in_file = -1  # ≥ 0: the entries are in the file only, this many (``detach``)
+        self._read_fd = -1  # the file, opened for lookups while entries are in it only
+        self._complete = False  # the file holds exactly the entries in memory
+
+    # -- where the entries are ----------------------------------------------------------------
+
+    def detach(self) -> None:
+        """Leave the entries in the file only (a sealed segment's): the file is written whole
+        first if it does not hold exactly the entries in memory."""
+        if self.in_file >= 0:
+            return
+        if not self._complete:
+            self.open_for_append()  # rewrites the file from memory (keep_open is False)
+        self.in_file = len(self.offsets)
+        self.offsets, self.positions, self.max_ts = array("q"), array("q"), array("q")
+
+    def attach(self, segment_size: int, base_offset: int) -> bool:
+        """Use the file as it is, without reading it into memory, if its shape is right (whole
+        entries; its first and last entries inside the segment, in order); False otherwise.
+        A damaged entry in between is found by the segment at the lookup that lands on it."""
+        try:
+            size = os.path.getsize(self.path)
+        except FileNotFoundError:
+            return False
+        if size % ENTRY_SIZE:
+            return False
+        self.close()
+        self.offsets, self.positions, self.max_ts = array("q"), array("q"), array("q")
+        self.in_file = size // ENTRY_SIZE
+        if self.in_file:
+            first, last = self.entry(0), self.entry(self.in_file - 1)
+            if not (base_offset < first[0] <= last[0] and 0 < first[1] <= last[1] < segment_size):
+                self.close()
+                self.in_file = -1
+                return False
+        return True
+
+    def _in_memory(self) -> None:
+        """Read the entries of the file back into memory (to change them)."""
+        if self.in_file < 0:
+            return
+        count = self.in_file
+        data = self._pread(0, count * ENTRY_SIZE)
+        self.close()
+        self.in_file = -1
+        arr = array("q")
+        arr.frombytes(data[: len(data) - len(data) % ENTRY_SIZE])
+        if struct.pack("<q", 1) != array("q", [1]).tobytes():  # pragma: no cover - big-endian
+            arr.byteswap()
+        self.offsets, self.positions, self.max_ts = arr[0::3], arr[1::3], arr[2::3]
+        self._complete = len(self.offsets) == count
+
+    def _pread(self, position: int, size: int) -> bytes:
+        if self._read_fd < 0:
+            self._read_fd = os.open(self.path, os.O_RDONLY)
+        return os.pread(self._read_fd, size, position)
+
+    def __len__(self) -> int:
+        return self.in_file if self.in_file >= 0 else len(self.offsets)
+
+    def entry(self, i: int) -> tuple[int, int, int]:
+        """(offset, position, max_ts_before) of entry ``i``."""
+        if self.in_file < 0:
+            return self.offsets[i], self.positions[i], self.max_ts[i]
+        data = self._pread(i * ENTRY_SIZE, ENTRY_SIZE)
+        if len(data) != ENTRY_SIZE:  # the file changed under us: nothing to trust
+            return 0, 0, -1
+        o, p, t = _ENTRY.unpack(data)
+        return o, p, t
+
+    def entries(self) -> list[tuple[int, int, int]]:
+        return [self.entry(i) for i in range(len(self))]
+
+    def _bisect(self, field: int, value: int, *, right: bool) -> int:
+        """``bisect.bisect_right`` (or ``_left``) of ``value`` over one field of the entries."""
+        if self.in_file < 0:
+            values = (self.offsets, self.positions, self.max_ts)[field]
+            return (bisect.bisect_right if right else bisect.bisect_left)(values, value)
+        lo, hi = 0, self.in_file
+        while lo < hi:
+            mid = (lo + hi) // 2
+            got = self.entry(mid)[field]
+            if got < value or (right and got == value):
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
 
     # -- loading ------------------------------------------------------------------------------
 
@@ -55,7 +149,10 @@ class OffsetIndex:
             if o <= prev_o or p <= prev_p or p >= segment_size:
                 return False
             prev_o, prev_p = o, p
+        self.close()
+        self.in_file = -1
         self.offsets, self.positions, self.max_ts = offsets, positions, max_ts
+        self._complete = True
         return True
 
     def open_for_append(self, *, rewrite: bool = True) -> None:
@@ -63,6 +160,7 @@ class OffsetIndex:
 
         A sealed segment's index (``keep_open`` False) is rewritten but not kept open: entries
         found later stay in memory, and the file is rebuilt if a later open finds it short."""
+        self._in_memory()
         self.close()
         if not rewrite and not self.keep_open:
             return
@@ -81,6 +179,7 @@ class OffsetIndex:
                 )
             )
         os.replace(tmp, self.path)
+        self._complete = True
         if not self.keep_open:
             return
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
@@ -91,21 +190,34 @@ class OffsetIndex:
 
     def lookup(self, offset: int) -> int:
         """Position of the last indexed batch starting at or before ``offset`` (0 if none)."""
-        i = bisect.bisect_right(self.offsets, offset)
-        return self.positions[i - 1] if i else 0
+        i = self._bisect(0, offset, right=True)
+        return self.entry(i - 1)[1] if i else 0
 
     def lookup_timestamp(self, timestamp: int) -> int:
         """A position before which every batch's timestamps are < ``timestamp``."""
-        i = bisect.bisect_left(self.max_ts, timestamp)
-        return self.positions[i - 1] if i else 0
+        i = self._bisect(2, timestamp, right=False)
+        return self.entry(i - 1)[1] if i else 0
+
+    def offset_at(self, position: int) -> int | None:
+        """The offset of the entry at ``position``, None when no entry is there."""
+        i = self._bisect(1, position, right=False)
+        if i < len(self):
+            offset, at, _ = self.entry(i)
+            if at == position:
+                return offset
+        return None
 
     @property
     def last_position(self) -> int:
-        return self.positions[-1] if self.positions else 0
+        n = len(self)
+        return self.entry(n - 1)[1] if n else 0
 
     # -- changes ------------------------------------------------------------------------------
 
     def append(self, offset: int, position: int, max_ts_before: int) -> None:
+        self._in_memory()
+        if self._fd < 0:
+            self._complete = False  # an entry the file does not have
         self.offsets.append(offset)
         self.positions.append(position)
         self.max_ts.append(max_ts_before)
@@ -126,6 +238,7 @@ class OffsetIndex:
         file is cut back to its whole entries, or, if even that fails, closed and left for the
         next open to find short or torn and rebuild."""
         log.warning("index %s: entry not written (%s)", self.path, exc)
+        self._complete = False
         try:
             fileio.ftruncate(self._fd, self._file_size)
         except OSError:
@@ -138,10 +251,16 @@ class OffsetIndex:
 
     def truncate_from(self, position: int) -> None:
         """Forget entries at or after ``position`` (memory only; call open_for_append after)."""
+        self._in_memory()
         i = bisect.bisect_left(self.positions, position)
+        if i < len(self.offsets):
+            self._complete = False
         del self.offsets[i:], self.positions[i:], self.max_ts[i:]
 
     def clear(self) -> None:
+        self.close()
+        self.in_file = -1
+        self._complete = False
         self.offsets, self.positions, self.max_ts = array("q"), array("q"), array("q")
 
     def flush(self) -> None:
@@ -154,3 +273,6 @@ class OffsetIndex:
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
+        if self._read_fd >= 0:
+            os.close(self._read_fd)
+            self._read_fd = -1

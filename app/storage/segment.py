@@ -5,12 +5,12 @@ and may run in a thread while appends continue. Reads use ``os.pread`` and never
 position, so they are safe alongside appends.
 
 A segment that rolled over is sealed: once durable it closes its files, and a read opens the
-log again for as long as that read lasts (the log's ``SealedFiles``).
+log again for as long as that read lasts (the log's ``SealedFiles``). Its index then leaves
+memory for its file (``OffsetIndex.detach``): lookups search the file.
 """
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import errno
 import logging
@@ -146,7 +146,10 @@ class Segment:
         if self._index_loaded:
             return
         self._index_loaded = True
-        if self.index.load(self.size, self.base_offset):
+        if self.sealed:
+            if self.index.attach(self.size, self.base_offset):
+                return  # searched in its file, never read into memory
+        elif self.index.load(self.size, self.base_offset):
             self.index.open_for_append(rewrite=False)
             return
         self._rebuild_index()
@@ -159,21 +162,24 @@ class Segment:
         self.next_offset = saved
         self.index.open_for_append()
 
-    def _entry_ok(self, position: int) -> bool:
-        """The index entry at ``position`` names the batch that really starts there."""
+    def _entry_ok(self, position: int, at_most: int | None = None) -> bool:
+        """The index entry at ``position`` names the batch that really starts there (and, with
+        ``at_most``, an offset no greater than it: an index in its file is searched as it is,
+        and a damaged entry must not send a read past what it asked for)."""
         if position == 0:
             return True
-        i = bisect.bisect_left(self.index.positions, position)
+        indexed = self.index.offset_at(position)
+        if indexed is None or (at_most is not None and indexed > at_most):
+            return False
         try:
             h = record.read_header(self.read(position, record.HEADER_SIZE))
         except CorruptRecordError:
             return False
-        return i < len(self.index.offsets) and h.base_offset == self.index.offsets[i]
+        return h.base_offset == indexed
 
     def _walk_from_last_entry(self, end: int, *, validate: bool) -> int:
-        if len(self.index.offsets):
-            start, expected = self.index.positions[-1], self.index.offsets[-1]
-            max_ts = self.index.max_ts[-1]
+        if n := len(self.index):
+            expected, start, max_ts = self.index.entry(n - 1)
         else:
             start, expected, max_ts = 0, self.base_offset, -1
         return self._walk(start, end, expected, max_ts, validate=validate)
@@ -297,7 +303,7 @@ class Segment:
     def position_for(self, offset: int) -> int:
         self._ensure_index()
         pos = self.index.lookup(offset)
-        if not self._entry_ok(pos):
+        if not self._entry_ok(pos, offset):
             self._rebuild_index()
             pos = self.index.lookup(offset)
         return pos
@@ -337,6 +343,11 @@ class Segment:
             self.index.flush()
 
     def close(self) -> None:
+        if self.sealed and self._index_loaded:
+            try:
+                self.index.detach()
+            except OSError as exc:  # the index is a cache: it stays in memory this time
+                log.warning("index %s: kept in memory (%s)", self.index.path, exc)
         self.index.close()
         if self._fd >= 0:
             os.close(self._fd)
@@ -344,6 +355,7 @@ class Segment:
         self._files.closed(self)
 
     def delete(self) -> None:
+        self._index_loaded = False  # nothing of it is kept
         self.close()
         for path in (self.log_path, self.index.path):
             with contextlib.suppress(FileNotFoundError):

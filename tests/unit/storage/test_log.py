@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import struct
 import shutil
 import tempfile
 from pathlib import Path
@@ -188,6 +189,34 @@ def test_sealed_segments_close_their_files_once_durable(tmp_path: Path) -> None:
     assert read_all(lg) == written  # reads open sealed segments again
     lg.close(clean=False)
     assert open_files(tmp_path) == []
+
+
+def test_sealed_segments_keep_their_index_in_its_file_not_in_memory(tmp_path: Path) -> None:
+    """The server's memory must not grow with the log: once durable, a sealed segment's index
+    entries leave memory, lookups search the file, and a read leaves them there again."""
+    cfg = LogConfig(segment_bytes=4096, index_interval_bytes=128, retention_ms=-1)
+    lg = open_log(tmp_path / "p", cfg)
+    written = fill(lg, 200, size=60)
+    flush(lg)
+    sealed = lg.segments[:-1]
+    assert len(sealed) >= 10
+    assert all(s.index.in_file > 0 and len(s.index.offsets) == 0 for s in sealed)
+    in_memory = sum(len(s.index.offsets) for s in lg.segments)
+    assert in_memory == len(lg.active.index.offsets)
+    for s in sealed:  # every entry reached its file
+        assert s.index.entries() == [
+            struct.unpack_from("<qqq", Path(s.index.path).read_bytes(), i)
+            for i in range(0, os.path.getsize(s.index.path), 24)
+        ]
+    assert read_all(lg) == written
+    for offset in range(0, lg.log_end_offset, 7):  # lookups land where a scan would
+        assert lg.read(offset, 1, 10_000).records[0].offset == offset
+    assert all(len(s.index.offsets) == 0 for s in sealed)  # the reads left nothing behind
+    lg.close(clean=True)
+    again = open_log(tmp_path / "p", cfg)
+    assert read_all(again) == written
+    assert sum(len(s.index.offsets) for s in again.segments[:-1]) == 0
+    again.close(clean=True)
 
 
 def test_a_segment_sealed_during_its_flush_keeps_its_files_until_the_flush_ends(

@@ -342,3 +342,33 @@ def test_an_index_entry_off_a_batch_boundary_is_not_trusted(tmp_path: Path, shif
     assert got == want
     assert lg.offset_for_timestamp(o * 10) == (o, o * 10)
     lg.close(clean=False)
+
+
+def test_an_index_in_its_file_answers_as_in_memory(tmp_path: Path) -> None:
+    """``detach`` leaves the entries in the file (written whole first when it lacks some),
+    ``attach`` takes a file as it is after a look at its shape; lookups answer the same."""
+    idx = OffsetIndex(str(tmp_path / "x.index"))
+    idx.keep_open = False  # a sealed segment's: the file was never written
+    for i in range(1, 40):
+        idx.append(i * 10, i * 100, i * 3)
+    want = idx.entries()
+    asked = [(o, idx.lookup(o), idx.lookup_timestamp(o), idx.offset_at(o)) for o in range(450)]
+    idx.detach()
+    assert len(idx.offsets) == 0 and len(idx) == 39 == idx.in_file
+    assert index_file_entries(idx.path) == want == idx.entries()
+    again = [(o, idx.lookup(o), idx.lookup_timestamp(o), idx.offset_at(o)) for o in range(450)]
+    assert again == asked
+    assert idx.last_position == 3900
+    idx.close()
+    fresh = OffsetIndex(idx.path)
+    assert fresh.attach(4000, 0) and fresh.entries() == want
+    # an entry appended (a walk past the end) brings them back into memory
+    fresh.append(400, 4000, 120)
+    assert fresh.in_file < 0 and len(fresh.offsets) == 40
+    fresh.close()
+    # a file of the wrong shape is not attached
+    assert not OffsetIndex(idx.path).attach(3900, 0)  # the last entry at the segment's end
+    assert not OffsetIndex(idx.path).attach(4000, 10)  # the first offset not above the base
+    Path(idx.path).write_bytes(Path(idx.path).read_bytes()[:-1])
+    assert not OffsetIndex(idx.path).attach(4000, 0)  # not whole entries
+    assert not OffsetIndex(str(tmp_path / "missing.index")).attach(4000, 0)
