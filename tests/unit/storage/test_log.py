@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
-import struct
 import shutil
+import struct
 import tempfile
 from pathlib import Path
 from typing import Any
