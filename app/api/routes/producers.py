@@ -20,6 +20,7 @@ router = APIRouter(prefix="/v1", tags=["producers"])
     responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS},
 )
 async def init_producer(request: Request) -> Response:
+    permissions.require_some_producer(request)
     b = deps.broker_of(request)
     body, _ = await read_json(request, b.settings.max_request_bytes, optional=True)
     req = wire.parse_init(body)
@@ -42,6 +43,7 @@ async def init_producer(request: Request) -> Response:
     responses={200: {"model": schemas.StatefulProduceResponse}, **schemas.ERRORS},
 )
 async def produce(request: Request) -> Response:
+    permissions.require_some(request, Operation.WRITE, ResourceType.TOPIC)
     b = deps.broker_of(request)
     s = b.settings
     body, raw = await read_json(request, s.max_request_bytes)

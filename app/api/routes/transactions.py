@@ -39,6 +39,7 @@ async def _txn_request(tid: str, request: Request) -> tuple[Broker, Any]:
     responses={200: {"model": schemas.TxnCommitAllResponse}, **schemas.ERRORS},
 )
 async def commit_all(request: Request) -> Response:
+    permissions.require_some(request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID)
     b = deps.broker_of(request)
     body, _ = await read_json(request, b.settings.max_request_bytes)
     req = wire.parse_commit_all(body, b.settings.txn_commit_all_max)
@@ -62,6 +63,7 @@ async def commit_all(request: Request) -> Response:
     responses={200: {"model": schemas.TxnAbortPrefixResponse}, **schemas.ERRORS},
 )
 async def abort_prefix(request: Request) -> Response:
+    permissions.require_some(request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID)
     b = deps.broker_of(request)
     body, _ = await read_json(request, b.settings.max_request_bytes)
     prefix = wire.parse_abort_prefix(body)
