@@ -4,7 +4,7 @@ from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from app.api import deps, schemas
-from app.api.deps import json_response, read_json
+from app.api.deps import json_response, parse_json, read_body, read_json
 from app.api.wire import txn as wire
 from app.security import permissions, principal_of
 from app.security.acls import Operation, ResourceType
@@ -46,23 +46,31 @@ async def produce(request: Request) -> Response:
     permissions.require_some(request, Operation.WRITE, ResourceType.TOPIC)
     b = deps.broker_of(request)
     s = b.settings
-    body, raw = await read_json(request, s.max_request_bytes)
-    req = wire.parse_produce(
-        body, b.clock.now_ms(), s.max_records_per_request, s.max_record_bytes, raw
-    )
-    if req.transactional_id is not None:
-        permissions.require(
-            request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID, req.transactional_id
-        )
-    permissions.require_all(
-        request, Operation.WRITE, ResourceType.TOPIC, (rb.topic for rb in req.batches)
-    )
+    # over its quota, the principal is refused before its body is read; once read, the body
+    # counts against the quota whatever becomes of the request
     quota = b.quotas.produce.admit(principal_of(request))
-    results = await b.producers.produce_batches(
-        req.producer_id, req.producer_epoch, req.transactional_id, req.batches
-    )
-    if quota is not None:
-        quota.record(len(raw))
+    raw = await read_body(request, s.max_request_bytes)
+    try:
+        req = wire.parse_produce(
+            parse_json(request, raw),
+            b.clock.now_ms(),
+            s.max_records_per_request,
+            s.max_record_bytes,
+            raw,
+        )
+        if req.transactional_id is not None:
+            permissions.require(
+                request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID, req.transactional_id
+            )
+        permissions.require_all(
+            request, Operation.WRITE, ResourceType.TOPIC, (rb.topic for rb in req.batches)
+        )
+        results = await b.producers.produce_batches(
+            req.producer_id, req.producer_epoch, req.transactional_id, req.batches
+        )
+    finally:
+        if quota is not None:
+            quota.record(len(raw))
     return json_response(
         {
             "batches": [

@@ -99,13 +99,16 @@ async def commit(tid: str, request: Request) -> Response:
         permissions.require_reads(request, g.group_id, (o.topic for o in g.offsets))
     for a in work.acks:
         permissions.require_reads(request, a.group_id, (t for t, _ in a.acks))
-    # records in the commit count against the produce quota, as in POST /v1/produce
+    # records in the commit count against the produce quota, as in POST /v1/produce (and,
+    # once admitted, whatever the commit's outcome)
     quota = b.quotas.produce.admit(principal_of(request)) if work.batches else None
-    pid, epoch = await b.transactions.commit_with(
-        tid, producer.producer_id, producer.producer_epoch, work
-    )
-    if quota is not None:
-        quota.record(len(raw))
+    try:
+        pid, epoch = await b.transactions.commit_with(
+            tid, producer.producer_id, producer.producer_epoch, work
+        )
+    finally:
+        if quota is not None:
+            quota.record(len(raw))
     return json_response({"producer_id": pid, "producer_epoch": epoch})
 
 
