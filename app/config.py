@@ -75,6 +75,24 @@ class Settings:
     max_headers: int = _setting(
         100, "most header fields of a request (431 and closed above)", 8, 10_000
     )
+    # the parse of a JSON body or frame (app/api/wire/bounded_json.py): the parser builds an
+    # object of about 100 bytes for every value, however few bytes it takes on the wire
+    max_json_values: int = _setting(
+        1_000_000,
+        "most JSON values (array items, object members and their keys) of a request body or "
+        "WebSocket frame, counted before it is parsed (413 REQUEST_TOO_COMPLEX above): 100 a "
+        "record for a produce request of 10,000 records",
+        1000,
+        100_000_000,
+    )
+    max_json_depth: int = _setting(
+        64,
+        "deepest nesting of arrays and objects in a request body or WebSocket frame, record "
+        "values included (413 REQUEST_TOO_COMPLEX above); at most 200, so that a record value "
+        "sent as JSON can be read back as JSON",
+        8,
+        200,
+    )
     max_record_bytes: int = _setting(
         1 * MiB, "largest record (key + value + headers)", 64, 64 * MiB
     )

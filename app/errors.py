@@ -8,7 +8,7 @@ Kafka has the same condition, Kafka's numeric code::
     ├── InvalidRequest            (INVALID_REQUEST, INVALID_CONFIG, INVALID_TOPIC, …)
     ├── NotFound                  (UNKNOWN_TOPIC_OR_PARTITION, …)
     ├── Conflict                  (TOPIC_ALREADY_EXISTS, OFFSET_OUT_OF_RANGE, …)
-    ├── TooLarge                  (REQUEST_TOO_LARGE, RECORD_TOO_LARGE)
+    ├── TooLarge                  (REQUEST_TOO_LARGE, RECORD_TOO_LARGE, REQUEST_TOO_COMPLEX)
     └── Unavailable               (NOT_READY, …)
         ├── StorageError          (KAFKA_STORAGE_ERROR: the disk refused a write)
         └── Throttled             (THROTTLING_QUOTA_EXCEEDED, with its throttle time)
@@ -123,6 +123,14 @@ class ErrorCode(enum.Enum):
     # 413 Content Too Large
     REQUEST_TOO_LARGE = _Code(413, False, None, "the request is too large")
     RECORD_TOO_LARGE = _Code(413, False, 10, "a record is larger than the limit")
+    # A body within the byte limit whose JSON holds more values, or nests deeper, than the
+    # server parses. 413 as REQUEST_TOO_LARGE, since the request is well formed and only its
+    # size, counted in values rather than bytes, is refused (sent again unchanged it fails
+    # again; split or flattened it passes); a code of its own, so that a client can tell which
+    # limit it met.
+    REQUEST_TOO_COMPLEX = _Code(
+        413, False, None, "the body holds more JSON values, or nests deeper, than the limit"
+    )
 
     # 429 Too Many Requests
     TOO_MANY_REQUESTS = _Code(429, True, None, "too many requests")

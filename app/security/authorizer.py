@@ -65,6 +65,7 @@ class Authorizer:
         self.version = 0  # bumped whenever the bindings change
         self._index: dict[tuple[str, ResourceType], tuple[AclBinding, ...]] = {}
         self._cache: dict[Key, bool] = {}
+        self._any: dict[tuple[str, Operation, ResourceType], bool] = {}
         self.load(bindings)
 
     def load(self, bindings: Iterable[AclBinding]) -> bool:
@@ -79,6 +80,7 @@ class Authorizer:
         self.bindings = new
         self._index = {k: tuple(v) for k, v in index.items()}
         self._cache = {}
+        self._any = {}
         self.version += 1
         return True
 
@@ -123,9 +125,22 @@ class Authorizer:
         """Whether some resource of the type may be operated on (Kafka's authorization by
         resource type, which an idempotent producer needs: WRITE on some topic). An allow
         counts unless a deny covers its whole pattern: a ``*`` deny, a deny of the same
-        literal name, or a prefix deny that is a prefix of the allow's pattern."""
+        literal name, or a prefix deny that is a prefix of the allow's pattern. Cached until
+        the bindings change, as decisions are (produce asks it on every request)."""
         if principal is None or principal in self.super_users:
             return True
+        key = (principal, operation, resource_type)
+        decided = self._any.get(key)
+        if decided is None:
+            decided = self._decide_any(principal, operation, resource_type)
+            if len(self._any) >= CACHE_MAX:
+                self._any = {}
+            self._any[key] = decided
+        return decided
+
+    def _decide_any(
+        self, principal: str, operation: Operation, resource_type: ResourceType
+    ) -> bool:
         candidates = self._candidates(principal, resource_type)
         denies = [
             b for b in candidates if b.permission is Permission.DENY and _denies(b, operation)

@@ -11,7 +11,10 @@ and so on). Each entry has:
   nothing about what exists;
 - ``body``: what the handler checks once it has parsed the body (topics of a produce,
   a transactional id, the groups and topics of transactional offsets…), in words, with
-  ``require`` and ``require_all``;
+  ``require`` and ``require_all``. Where the path names nothing, the handler first checks,
+  before it reads the body, that the principal may perform the operation on some resource of
+  the type (``require_some``): a principal that may do nothing of the kind is refused before
+  the server reads or parses what it sent;
 - ``access``: ``"checked"``; ``"filtered"``, a listing that shows only what the principal may
   DESCRIBE (``visible``), or an action on every resource that matches that acts only on those
   the principal may use (``allowed``); ``"authenticated"``, any valid key (about the caller
@@ -133,7 +136,10 @@ PERMISSIONS: dict[str, Need] = {
     "GET /dashboard/{path:path}": PUBLIC,
     # topics (CreateTopics, Metadata, DescribeConfigs, AlterConfigs, CreatePartitions,
     # DeleteTopics, DeleteRecords)
-    f"POST {T}": _need(body="CREATE on the cluster, or CREATE on the topic named"),
+    f"POST {T}": _need(
+        body="CREATE on the cluster, or CREATE on the topic named (before the body: CREATE on "
+        "the cluster or on some topic)"
+    ),
     f"GET {T}": FILTERED,
     f"GET {T}/{{topic}}": _need(_t(DESCRIBE)),
     f"PATCH {T}/{{topic}}": _need(_t(ALTER)),
@@ -145,14 +151,21 @@ PERMISSIONS: dict[str, Need] = {
     f"GET {T}/{{topic}}/partitions/{{partition}}/offsets": _need(_t(DESCRIBE)),
     # producers and transactions (InitProducerId, Produce, EndTxn, TxnOffsetCommit, …)
     "POST /v1/producers": _need(
-        body="WRITE on the transactional id; without one (idempotent), WRITE on some topic"
+        body="WRITE on the transactional id; without one (idempotent), WRITE on some topic "
+        "(before the body: WRITE on some transactional id or some topic, else the cluster's "
+        "refusal)"
     ),
     "POST /v1/produce": _need(
-        body="WRITE on every topic of the batches; WRITE on the transactional id when given"
+        body="WRITE on every topic of the batches; WRITE on the transactional id when given "
+        "(before the body: WRITE on some topic)"
     ),
-    f"POST {X}:commit-all": _need(body="WRITE on every transactional id of the request"),
+    f"POST {X}:commit-all": _need(
+        body="WRITE on every transactional id of the request (before the body: WRITE on some "
+        "transactional id)"
+    ),
     f"POST {X}:abort-prefix": Need(
-        body="aborts only the transactions of transactional ids the principal may WRITE",
+        body="aborts only the transactions of transactional ids the principal may WRITE "
+        "(before the body: WRITE on some transactional id)",
         access="filtered",
     ),
     f"POST {X}/{{tid}}/commit": _need(
@@ -340,6 +353,42 @@ def require_topic_creation(conn: HTTPConnection, topic: str) -> None:
     """CreateTopics: CREATE on the cluster, or else CREATE on the topic."""
     if not may(conn, CREATE, CLUSTER, CLUSTER_NAME):
         require(conn, CREATE, TOPIC, topic)
+
+
+def require_some(conn: HTTPConnection, operation: Operation, resource_type: ResourceType) -> None:
+    """Refuse (403, the type's code) unless the principal may perform ``operation`` on some
+    resource of the type: what a handler checks before it reads a body that names the
+    resources, so that a principal that may do nothing of the kind is refused before anything
+    it sent is read or parsed. Which resource, the body says, and is checked once parsed."""
+    principal = conn.scope.get(PRINCIPAL)
+    if principal is not None and not authorizer_of(conn).authorize_any(
+        principal, operation, resource_type
+    ):
+        raise SluiceError(
+            FAILED[resource_type],
+            f"principal {principal!r} may not {operation.value} any {_WORDS[resource_type]}",
+        )
+
+
+def require_some_topic_creation(conn: HTTPConnection) -> None:
+    """CreateTopics before its body: CREATE on the cluster, or else CREATE on some topic."""
+    if not may(conn, CREATE, CLUSTER, CLUSTER_NAME):
+        require_some(conn, CREATE, TOPIC)
+
+
+def require_some_producer(conn: HTTPConnection) -> None:
+    """InitProducerId before its body: WRITE on some transactional id (a transactional
+    producer) or on some topic (an idempotent one), else CLUSTER_AUTHORIZATION_FAILED."""
+    principal = conn.scope.get(PRINCIPAL)
+    if principal is None:
+        return
+    authorize_any = authorizer_of(conn).authorize_any
+    if not authorize_any(principal, WRITE, TXN) and not authorize_any(principal, WRITE, TOPIC):
+        raise SluiceError(
+            ErrorCode.CLUSTER_AUTHORIZATION_FAILED,
+            f"principal {principal!r} may not produce: it may WRITE no transactional id and "
+            "no topic",
+        )
 
 
 def require_idempotent_write(conn: HTTPConnection) -> None:

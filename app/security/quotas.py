@@ -7,10 +7,12 @@ as Kafka, 11 windows of 1 s): the bytes of the windows still in the set divided 
 they span, which counts at least ``windows - 1`` whole windows (so a principal that was idle
 may send up to ten seconds' worth of its quota at once, as in Kafka).
 
-A request is admitted while the measured rate is at most the quota; its bytes are recorded
-once it is done. Over the quota, the throttle time is how long, with no more traffic, until
-the measured rate is back at or under the quota and stays there: exact for this measurement
-(windows dropping out of the set are accounted for), at most ``windows + 1`` windows long.
+A request is admitted while the measured rate is at most the quota (a produce before its body
+is read); its bytes are recorded once it is done, whether it succeeded or not (a produce body
+refused as invalid counts as much as one appended). Over the quota, the throttle time is how
+long, with no more traffic, until the measured rate is back at or under the quota and stays
+there: exact for this measurement (windows dropping out of the set are accounted for), at most
+``windows + 1`` windows long.
 
 The cost on the request path: a principal without a quota is one dict lookup (``Meters``
 holds ``None`` for it); with a quota, a little integer arithmetic. Windows are aligned to

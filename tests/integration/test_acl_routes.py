@@ -88,8 +88,10 @@ def cases(w: World) -> dict[str, Case]:
             acls=(("TOPIC", "orders", "DESCRIBE"),),
             refused=T,
         ),
+        # a principal that may WRITE neither a transactional id nor a topic is refused before
+        # its body is read (InitProducerId's cluster refusal)
         "POST /v1/producers": Case(
-            "/v1/producers", {"transactional_id": "tx-new"}, ((TX, "tx-new", "WRITE"),), X
+            "/v1/producers", {"transactional_id": "tx-new"}, ((TX, "tx-new", "WRITE"),), C
         ),
         "POST /v1/produce": Case(
             "/v1/produce",
@@ -365,6 +367,43 @@ def test_every_route_refuses_without_its_acls_and_serves_with_them(world: World,
             world.grant(who, *dropped)
 
 
+# routes without a case above (their test is of its own), and the refusal before their body
+BEFORE_THE_BODY = {
+    "POST /v1/transactions:abort-prefix": Case("/v1/transactions:abort-prefix", refused=X)
+}
+BODY_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+
+
+@pytest.mark.parametrize("key", [k for k in ROUTE_KEYS if k.split(" ", 1)[0] in BODY_METHODS])
+def test_a_principal_without_acls_is_refused_before_its_body_is_read(
+    world: World, key: str
+) -> None:
+    """Every route that takes a body checks what it can before reading it: sent a body that is
+    not JSON by a principal without ACLs, it answers 403 (what it answers that principal with a
+    valid body), never 400. A route that reads no body answers as it would anyway."""
+    method, path = key.split(" ", 1)
+    need = permissions.need_of(method, path)
+    assert need is not None and need.access != "public", key
+    case = cases(world).get(key) or BEFORE_THE_BODY.get(key)
+    if case is None and path.startswith("/v1/admin/"):
+        case = Case(_example_path(path), refused=C)
+    nobody = world.principal("nobody")
+    for body in (b"{not json", b"[" * 10_000 + b"]" * 10_000, b"[]," * 100_000):
+        r = world.client.request(
+            method,
+            case.path if case is not None else _example_path(path),
+            content=body,
+            params=case.query if case is not None else None,
+            headers={**nobody, "content-type": "application/json"},
+        )
+        if need.access == "authenticated":  # any valid key; the body is not read
+            assert r.status_code == 200, (key, r.status_code, r.text)
+            continue
+        assert case is not None, f"{key}: no case here: say what it needs and test it"
+        assert r.status_code == 403, (key, r.status_code, r.text)
+        assert r.json()["error"]["code"] == case.refused, (key, r.text)
+
+
 def _example_path(template: str) -> str:
     return re.sub(r"\{[^}]*\}", "x", template)
 
@@ -440,9 +479,17 @@ def _abort_prefix(world: World) -> None:
     def state(tid: str) -> str:
         return str(world.admin("GET", f"/v1/transactions/{tid}")["state"])
 
-    assert abort(world.principal("nobody")) == {"aborted": []}
+    # a principal that may WRITE no transactional id at all is refused before its body is read
+    r = world.call(
+        world.principal("nobody"), "POST", "/v1/transactions:abort-prefix", {"prefix": "ap-"}
+    )
+    assert r.status_code == 403, r.text
+    assert r.json()["error"]["code"] == X, r.text
     assert (state("ap-1"), state("ap-2")) == ("Ongoing", "Ongoing")
     who = world.principal("aborter")
+    world.grant(who, TX, "other", "WRITE")  # some transactional id, none of the prefix
+    assert abort(who) == {"aborted": []}
+    assert (state("ap-1"), state("ap-2")) == ("Ongoing", "Ongoing")
     world.grant(who, TX, "ap-1", "WRITE")
     assert abort(who) == {"aborted": ["ap-1"]}
     assert (state("ap-1"), state("ap-2")) == ("CompleteAbort", "Ongoing")

@@ -148,6 +148,9 @@ def test_a_transactional_producer_needs_its_transactional_id_and_the_group(world
     etl = w.principal("etl")
     w.grant(etl, "TOPIC", "orders", "READ")
     init = {"transactional_id": "etl-1"}
+    # may WRITE nothing at all: refused before the body, as an idempotent producer would be
+    assert code(w.call(etl, "POST", "/v1/producers", init)) == "CLUSTER_AUTHORIZATION_FAILED"
+    w.grant(etl, "TOPIC", "orders", "WRITE")
     assert (
         code(w.call(etl, "POST", "/v1/producers", init)) == "TRANSACTIONAL_ID_AUTHORIZATION_FAILED"
     )

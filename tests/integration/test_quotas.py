@@ -19,6 +19,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
+import orjson
 import pytest
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -121,6 +122,49 @@ async def test_produce_over_quota_is_refused_appends_nothing_and_is_admitted_aft
         )
         counted = await metric(s.client, "sluice_quota_bytes_total", "alice", "produce")
         assert counted > len(BIG)
+
+
+# produce bodies refused for what they hold
+REFUSED_BODIES = {
+    "not JSON": b"{" + b"x" * 1500,
+    "too deep": b'{"records": ' + b"[" * 700 + b"]" * 700 + b"}",
+    "too many records": orjson.dumps({"records": [{}] * 10_001}),
+}
+
+
+@pytest.mark.parametrize("path", ["/v1/topics/t/records", "/v1/produce"])
+async def test_a_produce_refused_for_its_body_counts_and_over_quota_no_body_is_read(
+    served_on_clock: Served, clock: FakeClock, path: str
+) -> None:
+    """A body refused as invalid, too costly to parse or with too many records counts
+    against the quota all the same; over the quota, the next request is refused before its
+    body is read (so whatever it holds, and it is not counted)."""
+    s = served_on_clock
+    await set_quota(s.client, "alice", producer_byte_rate=100)
+    async with client_of(s, "alice") as alice:
+        for what, body in REFUSED_BODIES.items():
+            r = await alice.post(path, content=body)
+            assert r.status_code in (400, 413), (what, r.text)
+            wait = throttled(await alice.post(path, content=b"{not even JSON"))
+            clock.advance(wait)
+        counted = await metric(s.client, "sluice_quota_bytes_total", "alice", "produce")
+        assert counted == sum(len(body) for body in REFUSED_BODIES.values())
+        assert await watermarks(s.client, "t") == [0]
+
+
+async def test_a_commit_with_records_counts_whatever_its_outcome(
+    served_on_clock: Served, clock: FakeClock
+) -> None:
+    s = served_on_clock
+    await set_quota(s.client, "alice", producer_byte_rate=100)
+    async with client_of(s, "alice") as alice:
+        pid, epoch = await init_producer(alice, transactional_id="tx")
+        batch = {"topic": "t", "partition": 0, "base_sequence": 0, "records": [{"value": BIG}]}
+        stale = {"producer_id": pid, "producer_epoch": epoch + 1, "batches": [batch]}
+        r = await alice.post("/v1/transactions/tx/commit", json=stale)
+        assert 400 <= r.status_code < 500 and r.status_code != 429, r.text
+        throttled(await alice.post("/v1/topics/t/records", json={"records": [{}]}))
+        assert await watermarks(s.client, "t") == [0]
 
 
 async def test_stateful_and_transactional_produce_are_throttled_before_appending(

@@ -143,7 +143,7 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
                 await outbox.close(CLOSE_TOO_BIG, "frame too large")
                 break
             try:
-                kind, body = frames.frame_type(data)
+                kind, body = frames.frame_type(data, s.max_json_values, s.max_json_depth)
                 if kind not in FRAMES[session.state]:
                     raise InvalidRequest(
                         ErrorCode.INVALID_REQUEST,

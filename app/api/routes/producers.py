@@ -4,7 +4,7 @@ from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from app.api import deps, schemas
-from app.api.deps import json_response, read_json
+from app.api.deps import json_response, parse_json, read_body, read_json
 from app.api.wire import txn as wire
 from app.security import permissions, principal_of
 from app.security.acls import Operation, ResourceType
@@ -20,6 +20,7 @@ router = APIRouter(prefix="/v1", tags=["producers"])
     responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS},
 )
 async def init_producer(request: Request) -> Response:
+    permissions.require_some_producer(request)
     b = deps.broker_of(request)
     body, _ = await read_json(request, b.settings.max_request_bytes, optional=True)
     req = wire.parse_init(body)
@@ -46,29 +47,38 @@ async def init_producer(request: Request) -> Response:
     responses={200: {"model": schemas.StatefulProduceResponse}, **schemas.ERRORS},
 )
 async def produce(request: Request) -> Response:
+    permissions.require_some(request, Operation.WRITE, ResourceType.TOPIC)
     b = deps.broker_of(request)
     s = b.settings
-    body, raw = await read_json(request, s.max_request_bytes)
-    req = wire.parse_produce(
-        body, b.clock.now_ms(), s.max_records_per_request, s.max_record_bytes, raw
-    )
-    if req.transactional_id is not None:
-        permissions.require(
-            request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID, req.transactional_id
-        )
-    permissions.require_all(
-        request, Operation.WRITE, ResourceType.TOPIC, (rb.topic for rb in req.batches)
-    )
+    # over its quota, the principal is refused before its body is read; once read, the body
+    # counts against the quota whatever becomes of the request
     quota = b.quotas.produce.admit(principal_of(request))
-    results = await b.producers.produce_batches(
-        req.producer_id,
-        req.producer_epoch,
-        req.transactional_id,
-        req.batches,
-        principal_of(request),
-    )
-    if quota is not None:
-        quota.record(len(raw))
+    raw = await read_body(request, s.max_request_bytes)
+    try:
+        req = wire.parse_produce(
+            parse_json(request, raw),
+            b.clock.now_ms(),
+            s.max_records_per_request,
+            s.max_record_bytes,
+            raw,
+        )
+        if req.transactional_id is not None:
+            permissions.require(
+                request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID, req.transactional_id
+            )
+        permissions.require_all(
+            request, Operation.WRITE, ResourceType.TOPIC, (rb.topic for rb in req.batches)
+        )
+        results = await b.producers.produce_batches(
+            req.producer_id,
+            req.producer_epoch,
+            req.transactional_id,
+            req.batches,
+            principal_of(request),
+        )
+    finally:
+        if quota is not None:
+            quota.record(len(raw))
     return json_response(
         {
             "batches": [

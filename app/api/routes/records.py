@@ -6,7 +6,7 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.api import deps, schemas
-from app.api.deps import json_response, read_json
+from app.api.deps import json_response, parse_json, read_body
 from app.api.wire import columns
 from app.api.wire import records as wire
 from app.api.wire._fields import MAX_INT64
@@ -32,19 +32,27 @@ async def produce(topic: str, request: Request) -> Response:
     b = deps.broker_of(request)
     idempotency_key = request.headers.get("idempotency-key")
     s = b.settings
-    body, raw = await read_json(request, s.max_request_bytes)
+    # over its quota, the principal is refused before its body is read; once read, the body
+    # counts against the quota whatever becomes of the request
     quota = b.quotas.produce.admit(principal_of(request))
-    records = wire.parse_produce(
-        body, b.clock.now_ms(), s.max_records_per_request, s.max_record_bytes, raw
-    )
-    if idempotency_key is None:
-        produced = await b.producers.produce(topic, records)
-    else:
-        produced = await b.producers.produce_keyed(
-            topic, records, idempotency_key, raw, principal_of(request)
+    raw = await read_body(request, s.max_request_bytes)
+    try:
+        records = wire.parse_produce(
+            parse_json(request, raw),
+            b.clock.now_ms(),
+            s.max_records_per_request,
+            s.max_record_bytes,
+            raw,
         )
-    if quota is not None:
-        quota.record(len(raw))
+        if idempotency_key is None:
+            produced = await b.producers.produce(topic, records)
+        else:
+            produced = await b.producers.produce_keyed(
+                topic, records, idempotency_key, raw, principal_of(request)
+            )
+    finally:
+        if quota is not None:
+            quota.record(len(raw))
     return json_response(
         {"offsets": [{"partition": p, "offset": o, "timestamp": t} for p, o, t in produced]}
     )

@@ -26,6 +26,7 @@ router = APIRouter(prefix="/v1/topics", tags=["topics"])
     responses={201: {"model": schemas.TopicDescription}, **schemas.ERRORS},
 )
 async def create_topic(request: Request) -> Response:
+    permissions.require_some_topic_creation(request)
     b = deps.broker_of(request)
     s = b.settings
     new = wire.parse_create(

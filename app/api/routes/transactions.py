@@ -39,6 +39,7 @@ async def _txn_request(tid: str, request: Request) -> tuple[Broker, Any]:
     responses={200: {"model": schemas.TxnCommitAllResponse}, **schemas.ERRORS},
 )
 async def commit_all(request: Request) -> Response:
+    permissions.require_some(request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID)
     b = deps.broker_of(request)
     body, _ = await read_json(request, b.settings.max_request_bytes)
     req = wire.parse_commit_all(body, b.settings.txn_commit_all_max)
@@ -62,6 +63,7 @@ async def commit_all(request: Request) -> Response:
     responses={200: {"model": schemas.TxnAbortPrefixResponse}, **schemas.ERRORS},
 )
 async def abort_prefix(request: Request) -> Response:
+    permissions.require_some(request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID)
     b = deps.broker_of(request)
     body, _ = await read_json(request, b.settings.max_request_bytes)
     prefix = wire.parse_abort_prefix(body)
@@ -100,13 +102,16 @@ async def commit(tid: str, request: Request) -> Response:
     for a in work.acks:
         permissions.require_reads(request, a.group_id, (t for t, _ in a.acks))
         b.share.membership.check_owner(a.group_id, a.member_id, principal)
-    # records in the commit count against the produce quota, as in POST /v1/produce
+    # records in the commit count against the produce quota, as in POST /v1/produce (and,
+    # once admitted, whatever the commit's outcome)
     quota = b.quotas.produce.admit(principal_of(request)) if work.batches else None
-    pid, epoch = await b.transactions.commit_with(
-        tid, producer.producer_id, producer.producer_epoch, work
-    )
-    if quota is not None:
-        quota.record(len(raw))
+    try:
+        pid, epoch = await b.transactions.commit_with(
+            tid, producer.producer_id, producer.producer_epoch, work
+        )
+    finally:
+        if quota is not None:
+            quota.record(len(raw))
     return json_response({"producer_id": pid, "producer_epoch": epoch})
 
 

@@ -2,8 +2,9 @@
 hand, as the HTTP bodies are; server frames shaped.
 
 Client frames: ``subscribe``, ``ack``, ``credit``. A frame that is not a JSON object with a
-known ``type``, or whose fields are malformed, raises ``InvalidRequest``: the socket answers
-it with an ``error`` frame and stays open. Acknowledgement ranges are those of the HTTP
+known ``type``, or whose fields are malformed, raises ``InvalidRequest`` (one with more values
+or deeper nesting than a request body may have, ``TooLarge``, before it is parsed): the socket
+answers it with an ``error`` frame and stays open. Acknowledgement ranges are those of the HTTP
 acknowledge (``app.api.wire.share.parse_acks``), with the same per-partition errors.
 """
 
@@ -15,6 +16,7 @@ from typing import Any
 import orjson
 
 from app.api.wire import _fields as f
+from app.api.wire import bounded_json
 from app.api.wire.records import encoding_of
 from app.api.wire.share import parse_acks, show_acquired, show_fetched, show_results, topics
 from app.errors import ErrorCode, InvalidRequest, SluiceError
@@ -47,11 +49,14 @@ class Credit:
 Frame = Subscribe | Ack | Credit
 
 
-def frame_type(data: str | bytes) -> tuple[str, dict[str, Any]]:
+def frame_type(data: str | bytes, max_values: int, max_depth: int) -> tuple[str, dict[str, Any]]:
     """The frame's type and body; raises ``InvalidRequest`` for anything but a JSON object with
-    a known ``type``."""
+    a known ``type``, and ``TooLarge`` (``REQUEST_TOO_COMPLEX``) for one with more JSON values
+    or deeper nesting than a request body may have."""
+    raw = data.encode() if isinstance(data, str) else data
+    bounded_json.check(raw, max_values, max_depth, "the frame")
     try:
-        body = orjson.loads(data)
+        body = orjson.loads(raw)
     except orjson.JSONDecodeError:
         raise InvalidRequest(ErrorCode.INVALID_REQUEST, "a frame must be a JSON object") from None
     body = f.obj(body, "the frame", '{"type": …}')

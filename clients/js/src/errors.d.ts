@@ -118,6 +118,8 @@ export class PendingTransactionError extends ConflictError {}
 export class RequestTooLargeError extends TooLargeError {}
 /** a record is larger than the limit */
 export class RecordTooLargeError extends TooLargeError {}
+/** the body holds more JSON values, or nests deeper, than the limit */
+export class RequestTooComplexError extends TooLargeError {}
 /** too many requests */
 export class TooManyRequestsError extends ThrottledError {}
 /** the principal's byte-rate quota is exceeded; retry after Retry-After */

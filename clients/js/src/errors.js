@@ -364,6 +364,13 @@ export class RecordTooLargeError extends TooLargeError {
   static kafkaCode = 10;
 }
 
+export class RequestTooComplexError extends TooLargeError {
+  /** the body holds more JSON values, or nests deeper, than the limit */
+  static code = "REQUEST_TOO_COMPLEX";
+  static retriable = false;
+  static kafkaCode = null;
+}
+
 export class TooManyRequestsError extends ThrottledError {
   /** too many requests */
   static code = "TOO_MANY_REQUESTS";
@@ -463,6 +470,7 @@ export const ERRORS = Object.freeze({
   PENDING_TRANSACTION: PendingTransactionError,
   REQUEST_TOO_LARGE: RequestTooLargeError,
   RECORD_TOO_LARGE: RecordTooLargeError,
+  REQUEST_TOO_COMPLEX: RequestTooComplexError,
   TOO_MANY_REQUESTS: TooManyRequestsError,
   THROTTLING_QUOTA_EXCEEDED: ThrottlingQuotaExceededError,
   GROUP_MAX_SIZE_REACHED: GroupMaxSizeReachedError,

@@ -35,10 +35,19 @@ def pid(server: ServerProcess) -> int:
 
 def rss_kib(server: ServerProcess) -> int:
     """The server's resident memory (VmRSS), in KiB."""
+    return _status_kib(server, "VmRSS")
+
+
+def peak_rss_kib(server: ServerProcess) -> int:
+    """The most resident memory the server has had since it started (VmHWM), in KiB."""
+    return _status_kib(server, "VmHWM")
+
+
+def _status_kib(server: ServerProcess, field: str) -> int:
     for line in Path(f"/proc/{pid(server)}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
+        if line.startswith(field + ":"):
             return int(line.split()[1])
-    raise AssertionError("no VmRSS")
+    raise AssertionError(f"no {field}")
 
 
 @contextmanager

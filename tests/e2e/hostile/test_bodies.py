@@ -1,8 +1,9 @@
 """Malformed JSON bodies and bodies whose framing lies, against endpoints of every kind (the
 produce and share-fetch endpoints are called directly by the request gate, the others through
-the router): deep nesting, huge numbers and strings, NaN, non-objects, a Content-Length longer
-or shorter than the body, chunked bodies over the limit. Each is a 4xx with a stable code
-(never a 500), the server's memory stays bounded, and the next client is served."""
+the router): deep nesting, more values than a body may hold, huge numbers and strings, NaN,
+non-objects, a Content-Length longer or shorter than the body, chunked bodies over the limit.
+Each is a 4xx with a stable code (never a 500), the server's memory stays bounded, and the next
+client is served."""
 
 from __future__ import annotations
 
@@ -62,7 +63,6 @@ ENDPOINTS = [
 BAD_BODIES = {
     "100,000 levels of [": b"[" * 100_000,
     "100,000 levels of {": b'{"a":' * 100_000,
-    "1,000 levels then closed": b"[" * 1000 + b"]" * 1000,
     "NaN": b'{"name": NaN, "partitions": NaN}',
     "Infinity": b'{"name": "x", "partitions": Infinity}',
     "a number too large for a double": b'{"name": "x", "partitions": 1e400}',
@@ -88,6 +88,24 @@ def test_malformed_json_is_400(server: ServerProcess, body: bytes) -> None:
             assert r.json()["error"]["code"] in ("INVALID_REQUEST", "INVALID_TOPIC"), (path, r.text)
 
 
+COSTLY_BODIES = {
+    "1,000 levels then closed": b"[" * 1000 + b"]" * 1000,
+    "65 levels": b'{"name": ' + b"[" * 64 + b"]" * 64 + b"}",
+    "a million values": b"[" + b"0," * 1_000_000 + b"0]",
+}
+
+
+@pytest.mark.parametrize("body", COSTLY_BODIES.values(), ids=COSTLY_BODIES.keys())
+def test_too_many_values_or_levels_is_413(server: ServerProcess, body: bytes) -> None:
+    """Deeper than SLUICE_MAX_JSON_DEPTH (64) or more values than SLUICE_MAX_JSON_VALUES
+    (1,000,000): refused before the parse."""
+    with httpx.Client(base_url=server.url, timeout=10) as c:
+        for path in ENDPOINTS:
+            r = c.post(path, content=body)
+            assert r.status_code == 413, (path, r.status_code, r.text)
+            assert r.json()["error"]["code"] == "REQUEST_TOO_COMPLEX", (path, r.text)
+
+
 @pytest.mark.parametrize("body", [b"", b" \r\n\t "], ids=["empty", "whitespace"])
 def test_an_empty_body_is_400(server: ServerProcess, body: bytes) -> None:
     with httpx.Client(base_url=server.url, timeout=10) as c:
@@ -101,7 +119,8 @@ def test_an_empty_body_is_400(server: ServerProcess, body: bytes) -> None:
 
 
 def test_deep_nesting_costs_bounded_memory(server: ServerProcess) -> None:
-    """4 MiB of ``[`` (the whole body limit), 20 requests at once."""
+    """4 MiB of ``[`` (the whole body limit), 20 requests at once: each begins more values
+    than a body may hold."""
     body = b"[" * LIMIT
 
     async def many() -> list[httpx.Response]:
@@ -113,7 +132,7 @@ def test_deep_nesting_costs_bounded_memory(server: ServerProcess) -> None:
     with memory_bound(server, 100, "20 bodies of 4 MiB of ["):
         answers = asyncio.run(many())
     for r in answers:
-        assert r.status_code == 400 and r.json()["error"]["code"] == "INVALID_REQUEST"
+        assert r.status_code == 413 and r.json()["error"]["code"] == "REQUEST_TOO_COMPLEX"
     healthy(server)
 
 

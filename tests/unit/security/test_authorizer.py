@@ -166,6 +166,16 @@ def test_authorize_any_for_an_idempotent_producer() -> None:
     assert Authorizer().authorize_any(None, WRITE, TOPIC)
 
 
+def test_authorize_any_is_decided_again_when_the_bindings_change() -> None:
+    """Produce asks it on every request, so it is cached as decisions are, until a load."""
+    a = Authorizer([b("p", "TOPIC", "x", "WRITE")])
+    assert a.authorize_any("p", WRITE, TOPIC)
+    a.load([b("p", "TOPIC", "x", "READ")])
+    assert not a.authorize_any("p", WRITE, TOPIC)
+    a.load([b("p", "TOPIC", "*", "WRITE")])
+    assert a.authorize_any("p", WRITE, TOPIC)
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [

@@ -420,6 +420,14 @@ class RecordTooLargeError(TooLargeError):
     kafka_code: ClassVar[int | None] = 10
 
 
+class RequestTooComplexError(TooLargeError):
+    """the body holds more JSON values, or nests deeper, than the limit"""
+
+    code: ClassVar[str] = "REQUEST_TOO_COMPLEX"
+    retriable: ClassVar[bool] = False
+    kafka_code: ClassVar[int | None] = None
+
+
 class TooManyRequestsError(ThrottledError):
     """too many requests"""
 
@@ -526,6 +534,7 @@ ERRORS: dict[str, type[SluiceError]] = {
     "PENDING_TRANSACTION": PendingTransactionError,
     "REQUEST_TOO_LARGE": RequestTooLargeError,
     "RECORD_TOO_LARGE": RecordTooLargeError,
+    "REQUEST_TOO_COMPLEX": RequestTooComplexError,
     "TOO_MANY_REQUESTS": TooManyRequestsError,
     "THROTTLING_QUOTA_EXCEEDED": ThrottlingQuotaExceededError,
     "GROUP_MAX_SIZE_REACHED": GroupMaxSizeReachedError,
