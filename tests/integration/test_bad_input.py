@@ -246,3 +246,27 @@ async def test_wrong_method_and_unknown_route(c: httpx.AsyncClient) -> None:
     await check_refused(c, r, 405, "METHOD_NOT_ALLOWED")
     r = await c.post(f"/v1/topic/{TOPIC}/records", json={"records": [{"value": "a"}]})
     await check_refused(c, r, 404, "NOT_FOUND")
+
+
+async def test_stored_json_deeper_than_the_encoder_goes_reads_back_as_json(
+    c: httpx.AsyncClient,
+) -> None:
+    """A value sent as text may be JSON nested deeper than the answer's encoder goes (255
+    levels): read with encoding=json, by offset and by a share fetch, it is answered as stored,
+    not a 500."""
+    deep = "[" * 400 + "1" + "]" * 400
+    [placed] = await produce(c, TOPIC, [{"value": deep, "partition": 1}])
+    got = await read(c, TOPIC, 1, offset=placed["offset"], encoding="json")
+    value = got["records"][0]["value"]
+    for _ in range(400):
+        (value,) = value
+    assert value == 1
+    r = await c.patch("/v1/share-groups/deep/config", json={"auto_offset_reset": "earliest"})
+    assert r.status_code == 200, r.text
+    r = await c.post(
+        "/v1/share-groups/deep/fetch",
+        json={"subscribed_topics": [TOPIC], "encoding": "json", "max_records": 10},
+    )
+    assert r.status_code == 200, r.text
+    assert len(r.json()["records"]) == 2  # the seed and the deep one
+    await assert_healthy(c)

@@ -187,12 +187,11 @@ def _show(data: bytes | None, encoding: str) -> Any:
     if encoding == "utf8":
         return data.decode()
     if encoding == "json":
-        value = orjson.loads(data)
-        if _LONG_NUMBER.search(data) and orjson.dumps(value) != data:
-            # integers beyond 64 bits, which the parse above made floats: the stored text,
-            # valid JSON, goes into the answer as it is
-            return orjson.Fragment(data)
-        return value
+        # valid JSON (the parse raises otherwise) goes into the answer as it is stored: no
+        # second encoding, integers beyond 64 bits kept whole, and nesting deeper than the
+        # encoder's 255 levels answered rather than failing the whole answer
+        orjson.loads(data)
+        return orjson.Fragment(data)
     return binascii.b2a_base64(data, newline=False).decode("ascii")
 
 
