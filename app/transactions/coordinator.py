@@ -1062,6 +1062,9 @@ class TransactionCoordinator:
             raise
         tm.complete(transit)
         del self.txns[tm.transactional_id]
+        for pid in (tm.producer_id, tm.last_producer_id):
+            if self._owners.get(pid) == tm.transactional_id:
+                del self._owners[pid]
         log.info("transactional id %r expired", tm.transactional_id)
 
     # -- answers ------------------------------------------------------------------------------

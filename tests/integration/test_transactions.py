@@ -403,8 +403,12 @@ async def test_idle_transactional_id_expires(
         busy, be = await init_producer(c, transactional_id="busy", transaction_timeout_ms=900_000)
         await produce_ok(c, busy, be, [batch("t", 0, 0)], "busy")
         clock.advance(100_001)
+        assert b.transactions.owner_of(pid) == "idle"
         assert await b.transactions.abort_timed_out() == 0
         assert_error(await c.get("/v1/transactions/idle"), 404, "NOT_FOUND")
+        # nothing of it is kept: a server that sees many short-lived transactional ids forgets
+        # each once it expires
+        assert b.transactions.owner_of(pid) is None
         assert (await c.get("/v1/transactions/busy")).json()["state"] == "Ongoing"
         assert_error(await end_txn(c, "idle", pid, e), 409, "INVALID_PRODUCER_ID_MAPPING")
     async with running(settings, clock) as s:
