@@ -17,11 +17,14 @@ The recovery checkpoint names a (segment, position) below which everything was f
 segments before it are trusted without reading and only the tail is validated, so recovery time
 depends on the unflushed tail, not on the log's size.
 
-Transactions: the log keeps a ``TxnIndex`` (``txn_index.py``) of its open and aborted
-transactions; ``last_stable_offset`` comes from it, and ``read(committed=True)`` stops there and
-leaves out aborted batches, at O(returned data). With each recovery checkpoint the log writes a
-producer-state snapshot (the index plus the producer-state hook's entries); at open it restores
-the snapshot and replays only the batches written after it.
+Transactions: the log keeps a ``TxnIndex`` (``txn_index.py``) of its open transactions;
+``last_stable_offset`` comes from it, and ``read(committed=True)`` stops there. Each segment
+indexes the transactions aborted by the markers it holds (``abort_index.py``, memory for the
+active segment only), and the read leaves out their batches, asking only the segments whose
+aborted transactions can overlap what it reads. With each recovery checkpoint the log writes a
+producer-state snapshot (the open transactions plus the producer-state hook's entries); at open
+it restores the snapshot, cuts the segments' abort indexes back to it, and replays only the
+batches written after it.
 """
 
 from __future__ import annotations
@@ -38,7 +41,8 @@ from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 import orjson
 
 from app.errors import CorruptRecordError, ErrorCode, StorageError
-from app.storage import modes, record
+from app.storage import abort_index, modes, record
+from app.storage.abort_index import aborted_in
 from app.storage.files import (
     fsync_directory,
     pack_checked,
@@ -180,7 +184,8 @@ class PartitionLog:
             if n.endswith(".log") and n[:-4].isdigit()
         )
         for name in os.listdir(self.directory):
-            if name.endswith(".index") and int(name[:-6]) not in bases:
+            stem, suffix = os.path.splitext(name)
+            if suffix in (".index", abort_index.SUFFIX) and int(stem) not in bases:
                 os.unlink(os.path.join(self.directory, name))
         start = unpack_checked(_LOG_START, read_file(self._path(LOG_START_FILE)) or b"")
         self.log_start_offset = start[0] if start else 0
@@ -218,6 +223,7 @@ class PartitionLog:
                 seg.load_trusted(bases[i + 1] if i + 1 < len(bases) else None)
             else:
                 self.recovered_bytes_truncated += seg.recover(cp_pos if base == cp_base else 0)
+            seg.aborts.load(keep=i == len(bases) - 1)
             if prev is not None:
                 prev.seal()  # opening many segments keeps only the last one's files open
             self.segments.append(seg)
@@ -253,34 +259,50 @@ class PartitionLog:
             if zlib.crc32(body) == crc:
                 snap = orjson.loads(body)
         start = self.segments[0].base_offset
+        earlier: list[list[int]] = []  # aborted transactions an earlier release's snapshot kept
         if snap is not None and start <= snap["offset"] <= self.log_end_offset:
             start = snap["offset"]
-            self.txns.restore(snap["open"], snap["aborted"])
+            self.txns.restore(snap["open"])
+            earlier = snap.get("aborted") or []
             if self.producer_state is not None:
                 self.producer_state.restore(snap["producers"])
         elif snap is not None or self.log_end_offset > start:
             log.info(
                 "recovery: %s: no usable producer-state snapshot; replaying the log", self.directory
             )
-        if start >= self.log_end_offset:
-            return
-        i = self.segment_for(start)
-        pos = self.segments[i].position_for(start)
-        for seg in self.segments[i:]:
-            for h, p in seg.batches(pos):
-                if h.next_offset <= start or h.producer_id < 0 or h.attributes & record.KEYED_FLAG:
-                    continue
-                commit: bool | None = None
-                if h.is_control:
-                    (marker,) = record.decode_records(seg.read(p, h.size), 0, h)
-                    commit = marker_is_commit(marker.key)
-                    self.txns.on_marker(h.producer_id, h.base_offset, commit)
-                elif h.is_transactional:
-                    self.txns.on_data(h.producer_id, h.base_offset)
-                if self.producer_state is not None:
-                    self.producer_state.replay(h, commit, now_ms)
-            pos = 0
-        self.txns.opened_again()
+        # the abort indexes hold what the snapshot covers, nothing of what is replayed
+        for seg in self.segments:
+            seg.aborts.truncate_from(start)
+        for pid, first_offset, marker_offset in earlier:
+            if self.segments[0].base_offset <= marker_offset < start:
+                seg = self.segments[self.segment_for(marker_offset)]
+                seg.aborts.append(pid, first_offset, marker_offset)
+        if start < self.log_end_offset:
+            i = self.segment_for(start)
+            pos = self.segments[i].position_for(start)
+            for seg in self.segments[i:]:
+                for h, p in seg.batches(pos):
+                    if (
+                        h.next_offset <= start
+                        or h.producer_id < 0
+                        or h.attributes & record.KEYED_FLAG
+                    ):
+                        continue
+                    commit: bool | None = None
+                    if h.is_control:
+                        (marker,) = record.decode_records(seg.read(p, h.size), 0, h)
+                        commit = marker_is_commit(marker.key)
+                        aborted = self.txns.on_marker(h.producer_id, h.base_offset, commit)
+                        if aborted is not None:
+                            seg.aborts.append(h.producer_id, aborted, h.base_offset)
+                    elif h.is_transactional:
+                        self.txns.on_data(h.producer_id, h.base_offset)
+                    if self.producer_state is not None:
+                        self.producer_state.replay(h, commit, now_ms)
+                pos = 0
+            self.txns.opened_again()
+        for seg in self.segments[:-1]:
+            seg.aborts.detach()  # sealed: in their files only
 
     def _path(self, name: str) -> str:
         return os.path.join(self.directory, name)
@@ -364,7 +386,9 @@ class PartitionLog:
             self.health.recovered()
         if attributes & record.TRANSACTIONAL_FLAG and producer_id >= 0:
             if attributes & record.CONTROL_FLAG:
-                self.txns.on_marker(producer_id, base, marker_is_commit(records[0].key))
+                first = self.txns.on_marker(producer_id, base, marker_is_commit(records[0].key))
+                if first is not None:
+                    seg.aborts.append(producer_id, first, base)
             else:
                 self.txns.on_data(producer_id, base)
         return AppendInfo(base, base + len(records) - 1, max_ts, first_ts)
@@ -395,7 +419,17 @@ class PartitionLog:
 
     def is_aborted(self, producer_id: int, offset: int) -> bool:
         """Whether the transactional batch of ``producer_id`` at ``offset`` was aborted."""
-        return self.txns.is_aborted(producer_id, offset)
+        return any(aborted_in(r, producer_id, offset) for r in self._aborted(offset, offset + 1))
+
+    def _aborted(self, start: int, end: int) -> list[abort_index.Ranges]:
+        """The aborted transactions that can hold offsets in ``[start, end)``: those whose
+        marker is at or after ``start``, in that segment or a later one, asked only where one
+        can overlap (a segment's summary says so without reading its file)."""
+        return [
+            s.aborts.ranges_for(start, end)
+            for s in self.segments[self.segment_for(start) :]
+            if s.aborts.overlaps(start, end)
+        ]
 
     def _snapshot(self) -> bytes:
         data = orjson.dumps(
@@ -431,6 +465,11 @@ class PartitionLog:
         for s in dirty:
             s.dirty = False
             s.flushing = True
+            if not s.aborts.complete:
+                try:  # an entry whose write failed: no checkpoint covers it until it is in
+                    s.aborts.repair()
+                except OSError as exc:
+                    log.warning("transaction index %s: %s", s.aborts.path, exc)
         active = self.active
         sync_directory, self._directory_dirty = self._directory_dirty, False
         return FlushTicket(
@@ -469,6 +508,7 @@ class PartitionLog:
         try:
             for s in ticket.segments:
                 s.index.flush()
+                s.aborts.flush()
             write_small_file(
                 self._path(CHECKPOINT_FILE),
                 pack_checked(_CHECKPOINT, *ticket.checkpoint),
@@ -577,7 +617,7 @@ class PartitionLog:
         end = self.high_watermark if upto is None else min(upto, self.log_end_offset)
         if committed:
             end = min(end, self.last_stable_offset)
-        aborted = self.txns.aborted if committed else None
+        aborted = self._aborted(offset, end) if committed else None
         out: list[StoredRecord] = []
         result = ReadResult(out, offset)
         if offset >= end or offset < self.log_start_offset:
@@ -612,7 +652,7 @@ class PartitionLog:
                     if h.is_control or (
                         aborted
                         and h.is_transactional
-                        and self.is_aborted(h.producer_id, h.base_offset)
+                        and any(aborted_in(r, h.producer_id, h.base_offset) for r in aborted)
                     ):
                         result.next_offset = h.next_offset
                     else:
@@ -733,7 +773,6 @@ class PartitionLog:
             self._bases.pop(0)
             seg.delete()
         self.log_start_offset = max(self.log_start_offset, self.segments[0].base_offset)
-        self.txns.prune(self.log_start_offset)
 
     def close(self, *, clean: bool) -> None:
         """Close files; a clean close flushes and checkpoints the whole log first (not for an

@@ -17,7 +17,8 @@ import logging
 import os
 
 from app.errors import CorruptRecordError
-from app.storage import fileio, modes, record
+from app.storage import abort_index, fileio, modes, record
+from app.storage.abort_index import AbortIndex
 from app.storage.handles import SealedFiles
 from app.storage.index import OffsetIndex
 
@@ -41,6 +42,9 @@ class Segment:
         self.base_offset = base_offset
         self.log_path = os.path.join(directory, segment_name(base_offset) + ".log")
         self.index = OffsetIndex(os.path.join(directory, segment_name(base_offset) + ".index"))
+        self.aborts = AbortIndex(
+            os.path.join(directory, segment_name(base_offset) + abort_index.SUFFIX)
+        )
         self.index_interval_bytes = index_interval_bytes
         self._fd = os.open(self.log_path, os.O_RDWR | os.O_CREAT | os.O_APPEND, modes.FILE_MODE)
         self.size = os.fstat(self._fd).st_size
@@ -341,6 +345,7 @@ class Segment:
         fileio.fsync(self._fd)  # a dirty segment keeps its log open until it is flushed
         if index:
             self.index.flush()
+            self.aborts.flush()
 
     def close(self) -> None:
         if self.sealed and self._index_loaded:
@@ -348,7 +353,13 @@ class Segment:
                 self.index.detach()
             except OSError as exc:  # the index is a cache: it stays in memory this time
                 log.warning("index %s: kept in memory (%s)", self.index.path, exc)
+        if self.sealed:
+            try:
+                self.aborts.detach()
+            except OSError as exc:  # kept in memory until a later close writes it
+                log.warning("transaction index %s: kept in memory (%s)", self.aborts.path, exc)
         self.index.close()
+        self.aborts.close()
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
@@ -357,6 +368,7 @@ class Segment:
     def delete(self) -> None:
         self._index_loaded = False  # nothing of it is kept
         self.close()
+        self.aborts.delete()
         for path in (self.log_path, self.index.path):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
