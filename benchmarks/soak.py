@@ -219,6 +219,19 @@ def plot(samples: list[dict[str, Any]], path: Path, title: str) -> None:
     t = [s["t_s"] / 60 for s in samples]
     fig, axes = plt.subplots(4, 1, figsize=(10, 11), sharex=True)
     axes[0].plot(t, [s["rss_mb"] for s in samples], label="RSS (MB)")
+    after = samples[max(1, len(samples) // 5) :]
+    if len(after) >= 2:  # the least-squares line the verdict judges, over the samples after warm-up
+        points = [(s["t_s"], s["rss_mb"]) for s in after]
+        slope = slope_per_hour(points)
+        mean_t = sum(p[0] for p in points) / len(points)
+        mean_v = sum(p[1] for p in points) / len(points)
+        ends = (points[0][0], points[-1][0])
+        axes[0].plot(
+            [e / 60 for e in ends],
+            [mean_v + slope / 3600 * (e - mean_t) for e in ends],
+            "--",
+            label=f"RSS after warm-up: {slope:+.2f} MB an hour",
+        )
     axes[0].plot(t, [s["metadata_mb"] for s in samples], label="metadata + WAL (MB)")
     axes[0].legend()
     axes[0].set_ylim(bottom=0)
