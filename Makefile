@@ -2,6 +2,11 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
+# Two stamps: the server alone (its own dependencies, what `make serve` needs) and, on top of
+# it, everything the tests and the development tools need. Each install adds only what the one
+# below it lacks, so `make serve` after `make test` installs nothing, and `make test` after
+# `make serve` only the test tools.
+SERVER_STAMP := $(VENV)/.installed-server
 STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8080
@@ -13,8 +18,12 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
+$(SERVER_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	touch $(SERVER_STAMP)
+
 # the Spark connector with its spark extra (pyspark and pyarrow): its suite runs in make test
-$(STAMP): pyproject.toml clients/python/pyproject.toml clients/spark/pyproject.toml | $(PY)
+$(STAMP): $(SERVER_STAMP) pyproject.toml clients/python/pyproject.toml clients/spark/pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test,dev]' -e clients/python -e 'clients/spark[spark]'
 	touch $(STAMP)
 
@@ -33,7 +42,7 @@ system-deps:
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
-serve: $(STAMP)
+serve: $(SERVER_STAMP)
 	$(PY) -m app serve --host $(HOST) --port $(PORT) --data-dir $(DATA)
 
 test: $(STAMP) system-deps
