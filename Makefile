@@ -12,7 +12,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8080
 DATA   ?= ./data
 
-.PHONY: serve test test-fast lint bench screenshot clean system-deps
+.PHONY: serve test test-fast lint bench screenshot clean system-deps dashboard-client
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -65,6 +65,15 @@ bench: $(STAMP)
 # docs/dashboard.png: the dashboard on a fresh server with a scene and two minutes of traffic
 screenshot: $(STAMP) system-deps
 	$(PY) -m tests.e2e.dashboard_scene --out docs/dashboard.png
+
+# app/dashboard/client is the JavaScript client (clients/js/src) as the dashboard ships it. It is
+# a committed copy, not a link and not a build step: a copy of app/ made any way (the image's
+# COPY, a wheel, an archive, a checkout without links) holds the files as they are, with no
+# build hook to run and no other folder to bring along. A test checks that the two agree byte
+# for byte; clients/js/gen_errors.py writes both.
+dashboard-client:
+	rm -rf app/dashboard/client
+	cp -R clients/js/src app/dashboard/client
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
