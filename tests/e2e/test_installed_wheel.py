@@ -1,10 +1,13 @@
 """The package as a user installs it: a wheel built from a copy of this checkout's sources (links
 kept as links), installed (not editable) into a fresh virtualenv, serving the API and the
-dashboard (the JavaScript client among its files) from a directory outside the checkout
-(tests/packaging/wheel.py has the set-up)."""
+dashboard (the JavaScript client among its files) from a directory outside the checkout, started
+by its console command ``sluice-server`` as by ``python -m app`` (tests/packaging/wheel.py has
+the set-up)."""
 
 from __future__ import annotations
 
+import re
+import shlex
 import shutil
 import sqlite3
 from pathlib import Path
@@ -36,6 +39,21 @@ def _copy_sources(src: Path) -> Path:
     return src
 
 
+def _documented_commands(command: Path, data: Path) -> list[list[str | Path]]:
+    """The ``sluice-server`` lines of docs/operations.md's first example, with the installed
+    command, the test's data directory for /var/lib/sluice and comments dropped (the server's
+    port is the last --port, which the test appends)."""
+    text = (ROOT / "docs" / "operations.md").read_text()
+    block = re.search(r"```sh\n(.*?)```", text.split("## Running the server", 1)[1], re.S)
+    assert block is not None
+    lines = [line for line in block.group(1).splitlines() if line.startswith("sluice-server ")]
+    assert len(lines) == 3, lines
+    return [
+        [command, *(w.replace("/var/lib/sluice", str(data)) for w in shlex.split(line, True)[1:])]
+        for line in lines
+    ]
+
+
 def test_the_installed_wheel_serves_from_outside_the_checkout(tmp_path: Path) -> None:
     env = clean_env()
     dist = tmp_path / "dist"
@@ -61,21 +79,30 @@ def test_the_installed_wheel_serves_from_outside_the_checkout(tmp_path: Path) ->
     assert where[1] == repr(sorted(shipped))
     assert where[2] == repr(sorted(dashboard.FILES)), "dashboard files missing from the wheel"
 
+    # the console command is the same program as python -m app, under its own name
+    command = python.parent / "sluice-server"
+    assert command.is_file()
+    usage = run(command, "--help", cwd=elsewhere, env=env)
+    assert usage.startswith("usage: sluice-server "), usage
+    assert run(python, "-m", "app", "--help", cwd=elsewhere, env=env).startswith(
+        "usage: python -m app "
+    )
+
+    # python -m app, the checkout's form, serves from the installed package too
     data = tmp_path / "data"
-    with serving(
-        [python, "-m", "app", "serve", "--data-dir", data], elsewhere, env, tmp_path / "server.log"
-    ) as url:
-        # the dashboard's page and a module, from the installed package data
+    serve: list[str | Path] = [python, "-m", "app", "serve", "--data-dir", data]
+    with serving(serve, elsewhere, env, tmp_path / "server.log") as url:
+        # the dashboard's page and modules, the JavaScript client among them, from the
+        # installed package data
         r = httpx.get(url + "/")
         assert r.status_code == 200, r.text
         assert r.headers["content-type"].startswith("text/html")
         assert r.text == (STATIC / "index.html").read_text()
-        r = httpx.get(url + "/dashboard/views/share_groups.js")
-        assert r.status_code == 200, r.text
-        assert r.headers["content-type"].startswith("text/javascript")
-        assert r.content == (STATIC / "views" / "share_groups.js").read_bytes()
-        r = httpx.get(url + "/dashboard/client/index.js")
-        assert r.status_code == 200, r.text
+        for module in ("views/share_groups.js", "client/index.js"):
+            r = httpx.get(url + "/dashboard/" + module)
+            assert r.status_code == 200, r.text
+            assert r.headers["content-type"].startswith("text/javascript")
+            assert r.content == (STATIC / module).read_bytes()
 
         r = httpx.post(url + "/v1/topics", json={"name": "installed", "partitions": 1})
         assert r.status_code == 201, r.text
@@ -92,9 +119,13 @@ def test_the_installed_wheel_serves_from_outside_the_checkout(tmp_path: Path) ->
         ]
     assert applied == shipped
 
-    with serving(
-        [python, "-m", "app", "serve", "--data-dir", data], elsewhere, env, tmp_path / "again.log"
-    ) as url:
-        r = httpx.get(url + "/v1/topics/installed/partitions/0/records", params={"offset": 0})
+    # the sluice-server lines of docs/operations.md as written, on the same data directory
+    keys_line, serve_line, help_line = _documented_commands(command, data)
+    assert "--super-users" in run(*help_line, cwd=elsewhere, env=env)
+    key = run(*keys_line, cwd=elsewhere, env=env).strip()
+    with serving(serve_line, elsewhere, env, tmp_path / "again.log") as url:
+        read = url + "/v1/topics/installed/partitions/0/records"
+        assert httpx.get(read, params={"offset": 0}).status_code == 401
+        r = httpx.get(read, params={"offset": 0}, headers={"Authorization": f"Bearer {key}"})
         assert r.status_code == 200, r.text
         assert [(x["key"], x["value"]) for x in r.json()["records"]] == [("k", "from the wheel")]
