@@ -118,6 +118,11 @@ def test_the_image_runs_as_its_own_user_with_a_health_check() -> None:
     creates = " ".join(a for k, a in lines if k == "RUN")
     uid = re.search(r"useradd [^&]*--uid (\d+)[^&]* " + re.escape(user) + r"\b", creates)
     assert uid is not None, "the user is made with a fixed uid, which the docs name"
+    # the data directory is the user's before VOLUME, so a new volume starts out as the user's
+    owned = [i for i, (k, a) in enumerate(lines) if k == "RUN" and "chown" in a]
+    assert owned and f"chown {user}:{user} /var/lib/sluice" in lines[owned[0]][1]
+    assert owned[0] < keywords.index("VOLUME")
+    assert [a for k, a in lines if k == "VOLUME"] == ["/var/lib/sluice"]
     # the docs tell how to hand a volume made by the root image to that uid
     ops = (ROOT / "docs" / "operations.md").read_text()
     assert f"-R {uid.group(1)}:{uid.group(1)} /var/lib/sluice" in ops
