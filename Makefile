@@ -2,19 +2,28 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
+# Two stamps: the server alone (its own dependencies, what `make serve` needs) and, on top of
+# it, everything the tests and the development tools need. Each install adds only what the one
+# below it lacks, so `make serve` after `make test` installs nothing, and `make test` after
+# `make serve` only the test tools.
+SERVER_STAMP := $(VENV)/.installed-server
 STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8080
 DATA   ?= ./data
 
-.PHONY: serve test test-fast lint bench screenshot clean system-deps
+.PHONY: serve test test-fast lint bench screenshot clean system-deps dashboard-client
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
+$(SERVER_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	touch $(SERVER_STAMP)
+
 # the Spark connector with its spark extra (pyspark and pyarrow): its suite runs in make test
-$(STAMP): pyproject.toml clients/python/pyproject.toml clients/spark/pyproject.toml | $(PY)
+$(STAMP): $(SERVER_STAMP) pyproject.toml clients/python/pyproject.toml clients/spark/pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test,dev]' -e clients/python -e 'clients/spark[spark]'
 	touch $(STAMP)
 
@@ -33,7 +42,7 @@ system-deps:
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
-serve: $(STAMP)
+serve: $(SERVER_STAMP)
 	$(PY) -m app serve --host $(HOST) --port $(PORT) --data-dir $(DATA)
 
 test: $(STAMP) system-deps
@@ -56,6 +65,15 @@ bench: $(STAMP)
 # docs/dashboard.png: the dashboard on a fresh server with a scene and two minutes of traffic
 screenshot: $(STAMP) system-deps
 	$(PY) -m tests.e2e.dashboard_scene --out docs/dashboard.png
+
+# app/dashboard/client is the JavaScript client (clients/js/src) as the dashboard ships it. It is
+# a committed copy, not a link and not a build step: a copy of app/ made any way (the image's
+# COPY, a wheel, an archive, a checkout without links) holds the files as they are, with no
+# build hook to run and no other folder to bring along. A test checks that the two agree byte
+# for byte; clients/js/gen_errors.py writes both.
+dashboard-client:
+	rm -rf app/dashboard/client
+	cp -R clients/js/src app/dashboard/client
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

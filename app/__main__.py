@@ -1,4 +1,5 @@
-"""``python -m app serve``: run the server (what ``make serve`` runs)."""
+"""``python -m app serve``: run the server (what ``make serve`` runs); installed, the same
+program is the command ``sluice-server``."""
 
 from __future__ import annotations
 
@@ -59,12 +60,12 @@ class _Server(uvicorn.Server):
                 captured.clear()
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(prog: str) -> argparse.ArgumentParser:
     epilog = "environment variables (flags win):\n" + "\n".join(
         f"  {name:<42} {default!s:<12} {doc}" for name, default, doc in describe()
     )
     p = argparse.ArgumentParser(
-        prog="python -m app",
+        prog=prog,
         description="Sluice server",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=epilog,
@@ -101,8 +102,10 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+def main(argv: list[str] | None = None, prog: str = "sluice-server") -> int:
+    """The console command ``sluice-server`` (pyproject.toml) calls this with no arguments;
+    ``python -m app`` names itself as typed."""
+    args = _parser(prog).parse_args(argv)
     if args.command == "acls":
         return acls_cli.main(args)
     if args.command == "keys":
@@ -163,4 +166,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(prog="python -m app"))

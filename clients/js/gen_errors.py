@@ -183,8 +183,10 @@ def render() -> tuple[str, str]:
 
 
 if __name__ == "__main__":
-    src = Path(__file__).resolve().parent / "src"
+    here = Path(__file__).resolve().parent
     js, dts = render()
-    (src / "errors.js").write_text(js)
-    (src / "errors.d.ts").write_text(dts)
-    print(f"wrote {src / 'errors.js'} and {src / 'errors.d.ts'}")
+    # src/ and the dashboard's copy of it (make dashboard-client), which must stay identical
+    for folder in (here / "src", here.parents[1] / "app" / "dashboard" / "client"):
+        (folder / "errors.js").write_text(js)
+        (folder / "errors.d.ts").write_text(dts)
+        print(f"wrote {folder / 'errors.js'} and {folder / 'errors.d.ts'}")

@@ -46,13 +46,9 @@ HEADERS = {
 def _shipped(root: Path) -> dict[str, Path]:
     """Every servable file under ``root`` by its path relative to it, with ``/`` separators.
 
-    Links are followed: ``client/`` is the JavaScript client (``clients/js/src`` in the
-    repository), which the page imports and other pages may too."""
-    found = (
-        Path(directory, name)
-        for directory, _, names in os.walk(root, followlinks=True)
-        for name in names
-    )
+    ``client/`` is the JavaScript client (a copy of ``clients/js/src`` in the repository), which
+    the page imports and other pages may too."""
+    found = (Path(directory, name) for directory, _, names in os.walk(root) for name in names)
     return {
         p.relative_to(root).as_posix(): p
         for p in sorted(found)

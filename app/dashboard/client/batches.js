@@ -1,0 +1,126 @@
+// The idempotent producer's bookkeeping, without I/O: records waiting per partition, the next
+// sequence of each partition, and the body of POST /v1/produce. A batch keeps its base
+// sequence until it is answered, so a retry after a lost answer sends the very same batch and
+// the server answers its original offsets instead of storing it twice.
+
+import { errorFrom } from "./errors.js";
+import { keyBytes } from "./records.js";
+import { partitionForKey } from "./partitioner.js";
+
+export class Batches {
+  constructor(maxBatch) {
+    this.maxBatch = maxBatch;
+    this.waiting = new Map(); // "topic\0partition" -> {topic, partition, items: [[record, done]]}
+    this.count = 0;
+    this.sequences = new Map();
+  }
+
+  /** Queue a record; true when a request should go now (`maxBatch` reached). */
+  add(topic, partition, record, done) {
+    const tp = `${topic}\0${partition}`;
+    let entry = this.waiting.get(tp);
+    if (!entry) this.waiting.set(tp, (entry = { topic, partition, items: [] }));
+    entry.items.push([record, done]);
+    this.count += 1;
+    return this.count >= this.maxBatch;
+  }
+
+  /** The next request's batches: up to `maxBatch` records, each partition once. */
+  take() {
+    const batches = [];
+    let room = this.maxBatch;
+    for (const [tp, entry] of this.waiting) {
+      if (room <= 0) break;
+      const now = entry.items.slice(0, room);
+      const rest = entry.items.slice(room);
+      if (rest.length) entry.items = rest;
+      else this.waiting.delete(tp);
+      room -= now.length;
+      this.count -= now.length;
+      batches.push({
+        topic: entry.topic,
+        partition: entry.partition,
+        baseSequence: this.sequences.get(tp) ?? 0,
+        records: now.map(([r]) => r),
+        done: now.map(([, d]) => d),
+      });
+    }
+    return batches;
+  }
+
+  /** The request; when every record is in base64, so is the request (records leave out theirs). */
+  static body(producerId, epoch, batches, transactionalId) {
+    const binary = batches.length > 0 && batches.every((b) => b.records.every((r) => r.encoding === "base64"));
+    const records = (b) =>
+      binary
+        ? b.records.map(({ encoding, ...rest }) => rest)
+        : b.records;
+    const body = {
+      producer_id: producerId,
+      producer_epoch: epoch,
+      batches: batches.map((b) => ({
+        topic: b.topic,
+        partition: b.partition,
+        base_sequence: b.baseSequence,
+        records: records(b),
+      })),
+    };
+    if (binary) body.encoding = "base64";
+    if (transactionalId !== undefined) body.transactional_id = transactionalId;
+    return body;
+  }
+
+  /** The batches were stored: their partitions' sequences move on. */
+  advance(batches) {
+    for (const b of batches) {
+      this.sequences.set(`${b.topic}\0${b.partition}`, (b.baseSequence + b.records.length) % 2 ** 31);
+    }
+  }
+
+  /** Settle each record of a request's batches from the answer (one entry per batch). */
+  answered(batches, answer) {
+    answer.batches.forEach((result, i) => {
+      const b = batches[i];
+      if (result.error === null || result.error === undefined) {
+        this.advance([b]);
+        b.done.forEach((done, j) => done({ topic: b.topic, partition: b.partition, offset: result.base_offset + j }, null));
+      } else {
+        const failure = errorFrom(200, { error: result.error });
+        for (const done of b.done) done(null, failure);
+      }
+    });
+  }
+
+  static failed(batches, error) {
+    for (const b of batches) for (const done of b.done) done(null, error);
+  }
+}
+
+/** Partition counts (asked once per topic) and the sticky partition of keyless records. */
+export class Routing {
+  constructor(admin) {
+    this.admin = admin;
+    this.partitions = new Map(); // topic -> Promise<count>
+    this.sticky = new Map();
+  }
+
+  /** The partition of a record: given, by key (Kafka's murmur2), else sticky per request. */
+  async pick(topic, key, partition) {
+    if (partition !== undefined && partition !== null) return partition;
+    let count = this.partitions.get(topic);
+    if (count === undefined) {
+      count = this.admin.describeTopic(topic).then((d) => d.partitions.length);
+      this.partitions.set(topic, count);
+      count.catch(() => this.partitions.delete(topic)); // ask again next time
+    }
+    const n = await count;
+    const raw = keyBytes(key);
+    if (raw !== null) return partitionForKey(raw, n);
+    if (!this.sticky.has(topic)) this.sticky.set(topic, Math.floor(Math.random() * n));
+    return this.sticky.get(topic);
+  }
+
+  nextRequest() {
+    this.sticky.clear();
+  }
+}
