@@ -48,7 +48,7 @@ from app._feed_state import (
 from app.clock import Clock
 from app.errors import SluiceError
 from app.groups.coordinator import GroupCoordinator
-from app.metrics import Metrics
+from app.metrics import Metrics, total
 from app.share.admin import ShareGroupAdmin, summary
 from app.share.membership import ShareGroup
 from app.topics import TopicRegistry
@@ -273,8 +273,8 @@ class EventFeed:
         )
         seconds = self.rates.observe(
             self.clock.monotonic(),
-            self.metrics.records_in.total(),
-            self.metrics.records_out.total() + self.metrics.delivered.total(),
+            total(self.metrics.records_in),
+            total(self.metrics.records_out) + total(self.metrics.delivered),
             {
                 t.name: TopicCounts(
                     t.topic_id, sum(lg.high_watermark for lg in t.logs), t.produced, t.consumed

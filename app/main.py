@@ -137,9 +137,7 @@ class RequestGate:
         finally:
             route = scope.get("route")
             path = getattr(route, "path", "unmatched")
-            method = scope["method"]
-            self.metrics.requests.inc(1, (path, method, str(status)))
-            self.metrics.latency.observe(time.perf_counter() - started, (path, method))
+            self.metrics.request(path, scope["method"], status, time.perf_counter() - started)
 
     async def _direct(self, scope: Scope, receive: Receive, send: Send) -> bool:
         """Answer a request for one of the ``direct`` routes; False for any other request."""

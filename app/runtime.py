@@ -23,6 +23,7 @@ from app.config import Settings
 from app.datadir import DataDir
 from app.feed import EventFeed
 from app.flusher import Flusher
+from app.gauges import BrokerGauges
 from app.groups.coordinator import GroupCoordinator
 from app.groups.txn import GroupTxnParticipant
 from app.metadata.db import Database
@@ -159,6 +160,7 @@ class Broker:
         self.supervisor = Supervisor()
         self.ready = False
         self.stopped = False
+        self.metrics.register(BrokerGauges(self))
 
     async def start(self) -> None:
         """Open metadata and logs (recovery), start background tasks, become ready."""

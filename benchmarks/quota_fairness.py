@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import re
 import subprocess
 import sys
 import time
@@ -37,6 +36,7 @@ from typing import Any
 
 import httpx
 import orjson
+from prometheus_client.parser import text_string_to_metric_families
 
 from benchmarks import _harness as h
 from benchmarks._loadgen import RawConnection, _produce_body, latency_summary
@@ -174,12 +174,12 @@ def create_key(data: Path, principal: str) -> str:
 
 def throttle_counters(metrics: str) -> dict[str, float]:
     """``sluice_quota_throttled_requests_total`` per principal (kind produce)."""
-    found = re.findall(
-        r'^sluice_quota_throttled_requests_total\{principal="([^"]*)",kind="produce"\} (\S+)$',
-        metrics,
-        re.M,
-    )
-    return {p: float(v) for p, v in found}
+    return {
+        s.labels["principal"]: s.value
+        for family in text_string_to_metric_families(metrics)
+        for s in family.samples
+        if s.name == "sluice_quota_throttled_requests_total" and s.labels["kind"] == "produce"
+    }
 
 
 def measure(args: argparse.Namespace, scenario: str) -> Json:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import os
 import signal
 import socket
@@ -15,7 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
 import httpx
 import pytest
 
@@ -26,18 +23,6 @@ from app.metadata.db import Database
 from app.metadata.migrate import migrate
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """A test that fails before its app is closed leaves SQLite worker threads running, and
-    they would keep this process from ever exiting (CI would hit its time limit instead of
-    reporting the failure). Stop whatever is left; the failure itself is already reported."""
-    for obj in gc.get_objects():
-        # a weak proxy whose referent is gone raises ReferenceError on isinstance (the
-        # websockets client leaves such proxies in its loggers' context)
-        with contextlib.suppress(ReferenceError):
-            if isinstance(obj, aiosqlite.Connection):
-                obj.stop()
 
 
 @pytest.fixture

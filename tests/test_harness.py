@@ -12,11 +12,11 @@ LEAKY = """
 import os
 import tempfile
 
-import aiosqlite
+from app.metadata.connection import Connection
 
 
 async def test_fails_with_an_open_connection() -> None:
-    conn = await aiosqlite.connect(os.path.join(tempfile.mkdtemp(), "x.db"))
+    conn = await Connection.open(os.path.join(tempfile.mkdtemp(), "x.db"))
     globals()["kept"] = conn  # never closed, as an app a failing test did not close
     raise AssertionError("expected failure")
 """

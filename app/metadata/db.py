@@ -1,8 +1,9 @@
 """Connections to the metadata database.
 
 SQLite in WAL mode with ``synchronous=FULL`` (a commit survives power loss) and foreign keys on.
-aiosqlite runs each connection on one thread, and two coroutines on one connection share its
-transaction, so all writes go through one writer connection behind a lock
+Each connection runs on a thread of its own (``app.metadata.connection``), and two coroutines
+on one connection share its transaction, so all writes go through one writer connection behind
+a lock
 (``async with db.transaction() as tx``); reads use a separate connection. A writer sees its
 transaction as a ``Tx``: statements only, no commit or rollback of its own, and no driver type
 (the coordinators that take part in another one's transaction receive a ``Tx`` too).
@@ -24,11 +25,10 @@ import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
-
-import aiosqlite
+from typing import Any, TypeVar
 
 from app.errors import ErrorCode, StorageError, reason
+from app.metadata.connection import Connection, Executed
 from app.storage import modes
 from app.storage.health import StorageHealth
 
@@ -45,19 +45,7 @@ _PRAGMAS = (
 )
 
 
-async def _connect(path: str) -> aiosqlite.Connection:
-    conn = await aiosqlite.connect(path, isolation_level=None)
-    for pragma in _PRAGMAS:
-        await conn.execute(pragma)
-    return conn
-
-
-@dataclass(frozen=True, slots=True)
-class Executed:
-    """What one statement did: rows changed, and the rowid of the last row inserted."""
-
-    rowcount: int
-    lastrowid: int | None
+__all__ = ["Database", "Executed", "Statements", "Tx", "WriteStatistics"]
 
 
 class Tx:
@@ -65,7 +53,7 @@ class Tx:
 
     __slots__ = ("_conn",)
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self._conn = conn
 
     @property
@@ -73,29 +61,20 @@ class Tx:
         return self._conn.in_transaction
 
     async def execute(self, sql: str, params: Sequence[object] = ()) -> Executed:
-        cur = await self._conn.execute(sql, params)  # not closed: no extra thread hop
-        return Executed(cur.rowcount, cur.lastrowid)
+        return await self._conn.execute(sql, params)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
         await self._conn.executemany(sql, rows)
 
     async def fetchall(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         """The rows of a query (or of a statement with RETURNING)."""
-        return [tuple(r) for r in await self._conn.execute_fetchall(sql, params)]
+        return await self._conn.fetchall(sql, params)
 
     async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """``fn(connection)`` on the connection's thread: many statements in one thread hop
         (each ``execute`` is a hop of its own). ``fn`` runs statements only, never a commit or
         rollback, and touches nothing of the event loop."""
-        return await _on_thread(self._conn, fn)
-
-
-async def _on_thread(conn: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
-    """``fn(sqlite connection)`` on the driver's thread, in one hop. The driver offers no
-    public call for this: its private ``_execute`` and ``_conn`` are used here, and only here
-    (pyproject.toml bounds the driver's version; the suite runs every caller)."""
-    result = await conn._execute(fn, conn._conn)  # type: ignore[no-untyped-call]
-    return cast(T, result)
+        return await self._conn.run(fn)
 
 
 @dataclass(slots=True)
@@ -136,8 +115,8 @@ class Database:
     def __init__(self, path: str, health: StorageHealth | None = None) -> None:
         self.path = path
         self.health = health if health is not None else StorageHealth()
-        self._writer: aiosqlite.Connection | None = None
-        self._reader: aiosqlite.Connection | None = None
+        self._writer: Connection | None = None
+        self._reader: Connection | None = None
         self._lock = asyncio.Lock()
         self._queued = 0  # writers waiting for the lock
         self._batch: _Batch | None = None
@@ -148,14 +127,23 @@ class Database:
         # created 0600 before SQLite opens it: SQLite would make it 0644, and gives its -wal
         # and -shm files the database file's permissions
         modes.create_file(self.path)
-        self._writer = await _connect(self.path)
-        self._reader = await _connect(self.path)
+        writer = await Connection.open(self.path, _PRAGMAS)
+        try:
+            self._reader = await Connection.open(self.path, _PRAGMAS)
+        except BaseException:
+            await writer.close()
+            raise
+        self._writer = writer
 
     async def close(self) -> None:
-        for conn in (self._reader, self._writer):
-            if conn is not None:
-                await conn.close()
+        reader, writer = self._reader, self._writer
         self._writer = self._reader = None
+        try:
+            if reader is not None:
+                await reader.close()
+        finally:
+            if writer is not None:
+                await writer.close()
 
     def _storage_error(self, exc: sqlite3.Error) -> StorageError:
         """The client's error for a failed write; a full or failing disk is reported to the
@@ -170,12 +158,12 @@ class Database:
             self.health.recovered()
 
     @property
-    def writer(self) -> aiosqlite.Connection:
+    def writer(self) -> Connection:
         assert self._writer is not None, "database not open"
         return self._writer
 
     @property
-    def reader(self) -> aiosqlite.Connection:
+    def reader(self) -> Connection:
         assert self._reader is not None, "database not open"
         return self._reader
 
@@ -232,7 +220,7 @@ class Database:
         try:
             if self._batch is None:
                 try:
-                    result = await _on_thread(self.writer, functools.partial(_alone, fn))
+                    result = await self.writer.run(functools.partial(_alone, fn))
                 except sqlite3.Error as exc:
                     raise self._storage_error(exc) from exc
                 self._committed_once()

@@ -85,50 +85,48 @@ class GroupStore:
     async def load_all(self) -> list[LoadedGroup]:
         conn = self.db.reader
         groups: dict[str, LoadedGroup] = {}
-        async with conn.execute(
+        rows = await conn.fetchall(
             "SELECT group_id, group_epoch, target_epoch, topics, commit_seq, created_ms "
             "FROM consumer_groups ORDER BY group_id"
-        ) as cur:
-            async for r in cur:
-                topics = {str(k): (int(v[0]), int(v[1])) for k, v in orjson.loads(r[3]).items()}
-                groups[r[0]] = LoadedGroup(
-                    GroupRow(r[0], r[1], r[2], topics, r[4], r[5]), [], [], {}
-                )
-        async with conn.execute(
+        )
+        for r in rows:
+            topics = {str(k): (int(v[0]), int(v[1])) for k, v in orjson.loads(r[3]).items()}
+            groups[r[0]] = LoadedGroup(GroupRow(r[0], r[1], r[2], topics, r[4], r[5]), [], [], {})
+        rows = await conn.fetchall(
             "SELECT group_id, member_id, group_instance_id, member_epoch, previous_epoch, state, "
             "subscribed_topics, rebalance_timeout_ms, assigned, revoking, target, principal "
             "FROM consumer_group_members ORDER BY group_id, member_id"
-        ) as cur:
-            async for r in cur:
-                groups[r[0]].members.append(
-                    MemberRow(
-                        r[1],
-                        r[2],
-                        r[3],
-                        r[4],
-                        r[5],
-                        tuple(orjson.loads(r[6])),
-                        r[7],
-                        _untps(r[8]),
-                        _untps(r[9]),
-                        _untps(r[10]),
-                        r[11],
-                    )
+        )
+        for r in rows:
+            groups[r[0]].members.append(
+                MemberRow(
+                    r[1],
+                    r[2],
+                    r[3],
+                    r[4],
+                    r[5],
+                    tuple(orjson.loads(r[6])),
+                    r[7],
+                    _untps(r[8]),
+                    _untps(r[9]),
+                    _untps(r[10]),
+                    r[11],
                 )
-        async with conn.execute(
+            )
+        rows = await conn.fetchall(
             "SELECT group_id, topic_id, partition, committed_offset, metadata, commit_seq "
             "FROM consumer_group_offsets"
-        ) as cur:
-            async for r in cur:
-                groups[r[0]].offsets.append(OffsetRow(r[1], r[2], r[3], r[4], r[5]))
-        async with conn.execute(
+        )
+        for r in rows:
+            groups[r[0]].offsets.append(OffsetRow(r[1], r[2], r[3], r[4], r[5]))
+        rows = await conn.fetchall(
             "SELECT group_id, producer_id, topic_id, partition, committed_offset, metadata, "
             "commit_seq FROM consumer_group_pending_offsets"
-        ) as cur:
-            async for r in cur:
-                groups[r[0]].pending.setdefault(r[1], []).append(
-                    OffsetRow(r[2], r[3], r[4], r[5], r[6])
-                )
+        )
+        for r in rows:
+            groups[r[0]].pending.setdefault(r[1], []).append(
+                OffsetRow(r[2], r[3], r[4], r[5], r[6])
+            )
         return list(groups.values())
 
     @staticmethod

@@ -13,7 +13,7 @@ import time
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
-import aiosqlite
+from app.metadata.connection import Connection
 
 MIGRATIONS: Traversable = files("app.metadata").joinpath("migrations")
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -46,13 +46,12 @@ def migration_files(directory: Traversable = MIGRATIONS) -> list[tuple[int, Trav
     return out
 
 
-async def applied(conn: aiosqlite.Connection) -> set[int]:
+async def applied(conn: Connection) -> set[int]:
     await conn.execute(_BOOKKEEPING)
-    async with conn.execute("SELECT version FROM schema_migrations") as cur:
-        return {row[0] async for row in cur}
+    return {row[0] for row in await conn.fetchall("SELECT version FROM schema_migrations")}
 
 
-async def migrate(conn: aiosqlite.Connection, directory: Traversable = MIGRATIONS) -> list[str]:
+async def migrate(conn: Connection, directory: Traversable = MIGRATIONS) -> list[str]:
     """Apply pending migrations; returns the names applied."""
     done = await applied(conn)
     names = []

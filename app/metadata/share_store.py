@@ -89,10 +89,10 @@ class ShareStore:
     # -- groups -------------------------------------------------------------------------------
 
     async def load_groups(self) -> list[GroupRow]:
-        async with self.db.reader.execute(
+        rows = await self.db.reader.fetchall(
             "SELECT group_id, config, created_ms FROM share_groups ORDER BY group_id"
-        ) as cur:
-            return [GroupRow(r[0], orjson.loads(r[1]), r[2]) async for r in cur]
+        )
+        return [GroupRow(r[0], orjson.loads(r[1]), r[2]) for r in rows]
 
     async def save_group(self, group_id: str, config: dict[str, object], now_ms: int) -> None:
         async with self.db.transaction() as tx:
@@ -112,20 +112,20 @@ class ShareStore:
 
     async def load_partitions(self) -> list[PartitionRow]:
         batches: dict[PartitionKey, list[Batch]] = {}
-        async with self.db.reader.execute(
+        rows = await self.db.reader.fetchall(
             "SELECT group_id, topic_id, partition, first_offset, last_offset, state, "
             "delivery_count FROM share_state_batches ORDER BY group_id, topic_id, partition, "
             "first_offset"
-        ) as cur:
-            async for r in cur:
-                batches.setdefault((r[0], r[1], r[2]), []).append((r[3], r[4], r[5], r[6]))
-        async with self.db.reader.execute(
+        )
+        for r in rows:
+            batches.setdefault((r[0], r[1], r[2]), []).append((r[3], r[4], r[5], r[6]))
+        rows = await self.db.reader.fetchall(
             "SELECT group_id, topic_id, partition, state_epoch, start_offset FROM share_partitions"
-        ) as cur:
-            return [
-                PartitionRow(r[0], r[1], r[2], r[3], r[4], batches.get((r[0], r[1], r[2]), []))
-                async for r in cur
-            ]
+        )
+        return [
+            PartitionRow(r[0], r[1], r[2], r[3], r[4], batches.get((r[0], r[1], r[2]), []))
+            for r in rows
+        ]
 
     async def write(self, rows: Sequence[PartitionRow], now_ms: int) -> list[bool]:
         """``write_partitions`` in one transaction of its own; durable on return."""
@@ -180,12 +180,11 @@ class ShareStore:
     # -- dead-letter marks ----------------------------------------------------------------------
 
     async def load_dead_letter_mark(self, key: PartitionKey) -> DeadLetterMark | None:
-        async with self.db.reader.execute(
+        r = await self.db.reader.fetchone(
             "SELECT dlq_topic_id, dlq_partition, from_offset FROM share_dead_letter_marks "
             "WHERE group_id = ? AND topic_id = ? AND partition = ?",
             key,
-        ) as cur:
-            r = await cur.fetchone()
+        )
         return None if r is None else DeadLetterMark(key, r[0], r[1], r[2])
 
     async def write_dead_letter_marks(self, marks: Sequence[DeadLetterMark]) -> None:
@@ -204,15 +203,15 @@ class ShareStore:
 
     async def load_txn_acks(self) -> dict[PartitionKey, list[HeldAckRow]]:
         out: dict[PartitionKey, list[HeldAckRow]] = {}
-        async with self.db.reader.execute(
+        rows = await self.db.reader.fetchall(
             "SELECT group_id, topic_id, partition, first_offset, last_offset, producer_id, "
             "type, delay_ms, delivery_count, member_id FROM share_txn_acks "
             "ORDER BY group_id, topic_id, partition, first_offset"
-        ) as cur:
-            async for r in cur:
-                out.setdefault((r[0], r[1], r[2]), []).append(
-                    HeldAckRow(r[3], r[4], r[5], r[6], r[7], r[8], r[9])
-                )
+        )
+        for r in rows:
+            out.setdefault((r[0], r[1], r[2]), []).append(
+                HeldAckRow(r[3], r[4], r[5], r[6], r[7], r[8], r[9])
+            )
         return out
 
     @staticmethod

@@ -36,11 +36,11 @@ class TopicStore:
         self.db = db
 
     async def load_all(self) -> list[TopicRow]:
-        async with self.db.reader.execute(
+        rows = await self.db.reader.fetchall(
             "SELECT topic_id, name, partitions, config, state, created_ms FROM topics "
             "ORDER BY topic_id"
-        ) as cur:
-            return [TopicRow(r[0], r[1], r[2], orjson.loads(r[3]), r[4], r[5]) async for r in cur]
+        )
+        return [TopicRow(r[0], r[1], r[2], orjson.loads(r[3]), r[4], r[5]) for r in rows]
 
     async def insert(
         self, name: str, partitions: int, config: Mapping[str, int | str], created_ms: int
@@ -79,10 +79,9 @@ class IdempotencyStore:
         self.db = db
 
     async def get(self, key: str) -> IdempotencyRow | None:
-        async with self.db.reader.execute(
+        row = await self.db.reader.fetchone(
             f"SELECT {self._COLUMNS} FROM idempotency_keys WHERE key = ?", (key,)
-        ) as cur:
-            row = await cur.fetchone()
+        )
         if row is None:
             return None
         plan = orjson.loads(row[3])

@@ -98,17 +98,16 @@ class ProducerIdStore:
 
     async def owned_blocks(self) -> list[tuple[int, int, str]]:
         """(start, end, principal) of every block reserved with an owner, ascending."""
-        async with self.db.reader.execute(
+        rows = await self.db.reader.fetchall(
             "SELECT block_start, block_end, principal FROM producer_id_owners ORDER BY block_start"
-        ) as cur:
-            return [(int(r[0]), int(r[1]), str(r[2])) async for r in cur]
+        )
+        return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
 
     async def issued_below(self) -> int:
         """Every id below this may have been issued (the end of the last reserved block)."""
-        async with self.db.reader.execute(
+        row = await self.db.reader.fetchone(
             "SELECT next_start FROM producer_id_blocks WHERE singleton = 1"
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return int(row[0]) if row is not None else 0
 
 
@@ -117,27 +116,27 @@ class TransactionStore:
         self.db = db
 
     async def load_all(self) -> list[TxnRow]:
-        async with self.db.reader.execute(
+        rows = await self.db.reader.fetchall(
             f"SELECT {_COLUMNS} FROM transactions ORDER BY transactional_id"
-        ) as cur:
-            return [
-                TxnRow(
-                    r[0],
-                    r[1],
-                    r[2],
-                    r[3],
-                    r[4],
-                    r[5],
-                    r[6],
-                    r[7],
-                    [(t, p) for t, p in orjson.loads(r[8])],
-                    orjson.loads(r[9]),
-                    r[10],
-                    r[11],
-                    orjson.loads(r[12]),
-                )
-                async for r in cur
-            ]
+        )
+        return [
+            TxnRow(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5],
+                r[6],
+                r[7],
+                [(t, p) for t, p in orjson.loads(r[8])],
+                orjson.loads(r[9]),
+                r[10],
+                r[11],
+                orjson.loads(r[12]),
+            )
+            for r in rows
+        ]
 
     async def save(self, row: TxnRow | None, *, also: Sequence[Write] = ()) -> None:
         """Write one transaction's state (None: unchanged) and the ``also`` writes of its
@@ -176,11 +175,10 @@ class TransactionStore:
         await self.db.run(run)
 
     async def commit_key(self, key: str) -> CommitKeyRow | None:
-        async with self.db.reader.execute(
+        row = await self.db.reader.fetchone(
             "SELECT key, transactional_ids, committed_ms FROM txn_commit_keys WHERE key = ?",
             (key,),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return None if row is None else CommitKeyRow(row[0], orjson.loads(row[1]), row[2])
 
     async def expire_commit_keys(self, before_ms: int) -> int:

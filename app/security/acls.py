@@ -314,7 +314,7 @@ class AclStore:
         self._version: int | None = None
 
     async def load(self) -> None:
-        self.authorizer.load(from_row(r) for r in await self.db.reader.execute_fetchall(SELECT_ALL))
+        self.authorizer.load(from_row(r) for r in await self.db.reader.fetchall(SELECT_ALL))
 
     async def add(self, b: AclBinding) -> bool:
         """Store a binding (True: new; False: it was there); effective when this returns."""
@@ -332,7 +332,7 @@ class AclStore:
 
     async def reload_if_changed(self) -> bool:
         """Reload when the database changed since the last look; True when it had."""
-        ((version,),) = await self.db.reader.execute_fetchall("PRAGMA data_version")
+        ((version,),) = await self.db.reader.fetchall("PRAGMA data_version")
         if version == self._version:
             return False
         self._version = version

@@ -105,7 +105,7 @@ async def _run(path: str, args: argparse.Namespace) -> int:
             _permission(args),
         )
         if args.verb == "list":
-            rows = await db.reader.execute_fetchall(acls.SELECT_ALL)
+            rows = await db.reader.fetchall(acls.SELECT_ALL)
             for b in (acls.from_row(r) for r in rows):
                 if f.matches(b):
                     print(_show(b))

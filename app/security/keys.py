@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 
 from app.clock import Clock
 from app.errors import ErrorCode, InvalidRequest, NotFound
-from app.metadata.db import Database, _on_thread
+from app.metadata.db import Database
 from app.security.open_sockets import KEY_ID, REQUIRED, REVOKED, OpenSockets
 
 __all__ = ["KEY_ID", "Identity", "KeyRow", "KeyStore"]
@@ -301,7 +301,7 @@ class KeyStore:
         return True
 
     async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        return await _on_thread(self.db.reader, fn)
+        return await self.db.reader.run(fn)
 
 
 def _data_version(conn: sqlite3.Connection) -> int:

@@ -20,7 +20,7 @@ class QuotaStore:
         self.db = db
 
     async def load_all(self) -> list[QuotaRow]:
-        rows = await self.db.reader.execute_fetchall(
+        rows = await self.db.reader.fetchall(
             "SELECT principal, producer_byte_rate, consumer_byte_rate, updated_ms FROM quotas "
             "ORDER BY principal"
         )

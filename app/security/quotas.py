@@ -168,7 +168,7 @@ class Meter:
         self._buckets[w % self._n] += nbytes
         self._total += nbytes
         if self._counters is not None:
-            self._counters.bytes.inc(nbytes, self._labels)
+            self._counters.bytes.labels(*self._labels).inc(nbytes)
 
     # -- the request path ---------------------------------------------------------------------
 
@@ -176,8 +176,8 @@ class Meter:
         """The throttle time now; a non-zero one is counted as a throttled request."""
         ms = self.throttle_ms()
         if ms and self._counters is not None:
-            self._counters.throttled.inc(1, self._labels)
-            self._counters.throttle_seconds.inc(ms / 1000, self._labels)
+            self._counters.throttled.labels(*self._labels).inc()
+            self._counters.throttle_seconds.labels(*self._labels).inc(ms / 1000)
         return ms
 
     def admit(self) -> None:

@@ -112,7 +112,8 @@ class ShareGroupCoordinator:
         delivered: Counter | None = None,
     ) -> None:
         self.settings = settings
-        self.delivered = delivered or Counter("delivered", "records delivered")
+        # in no registry: a coordinator built alone (tests) exposes nothing
+        self.delivered = delivered or Counter("delivered", "records delivered", registry=None)
         self.clock = clock
         self.topics = topics
         self.store = ShareStore(db)

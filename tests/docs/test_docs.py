@@ -72,6 +72,18 @@ def test_every_setting_is_in_the_operations_page_with_its_default() -> None:
         assert row in text, f"docs/operations.md lacks {row}"
 
 
+def test_every_metric_is_named_in_the_operations_page(tmp_path: Path) -> None:
+    """Each family of ``/metrics`` by the name a scrape shows (counters with ``_total``); the
+    process collectors' families are named there too."""
+    text = _text("operations.md")
+    broker = create_app(Settings(data_dir=str(tmp_path / "data"))).state.broker
+    families = list(broker.metrics.registry.collect())
+    assert len(families) > 30
+    for family in families:
+        name = family.name + ("_total" if family.type == "counter" else "")
+        assert f"`{name}`" in text, f"docs/operations.md does not name {name}"
+
+
 def _anchors(page: Path) -> set[str]:
     return set(re.findall(r'<a id="([a-z0-9-]+)"></a>', page.read_text()))
 

@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import urljoin
 
 import httpx
+from prometheus_client.parser import text_string_to_metric_families
 
 from app.runtime import Broker
 
@@ -55,6 +56,21 @@ def assert_error(r: httpx.Response, status: int, code: str) -> dict[str, Any]:
     if "kafka_code" in err:
         assert isinstance(err["kafka_code"], int), err
     return dict(err)
+
+
+def metric(text: str, name: str, **labels: str) -> float | None:
+    """The value of one sample of a ``/metrics`` answer in the text format (None: absent)."""
+    for family in text_string_to_metric_families(text):
+        for s in family.samples:
+            if s.name == name and s.labels == labels:
+                return s.value
+    return None
+
+
+async def metrics(c: httpx.AsyncClient) -> str:
+    r = await c.get("/metrics")
+    assert r.status_code == 200, r.text
+    return r.text
 
 
 async def create_topic(

@@ -11,7 +11,7 @@ import pytest
 from app.config import Settings
 from app.main import DIRECT_ENDPOINTS, create_app, direct_routes
 
-from .helpers import assert_error, create_topic, produce
+from .helpers import assert_error, create_topic, metric, metrics, produce
 
 
 def test_every_direct_endpoint_is_a_documented_route(
@@ -72,8 +72,11 @@ async def test_unexpected_error_is_a_500_internal(
             r = await c.post("/v1/topics/t/records", json={"records": [{"value": "a"}]})
             err = assert_error(r, 500, "INTERNAL")
             assert err["message"] == "internal error"
-            metrics = (await c.get("/metrics")).text
-            assert (
-                'sluice_http_requests_total{route="/v1/topics/{topic}/records",method="POST",'
-                'status="500"} 1' in metrics
+            requests = metric(
+                await metrics(c),
+                "sluice_http_requests_total",
+                route="/v1/topics/{topic}/records",
+                method="POST",
+                status="500",
             )
+            assert requests == 1

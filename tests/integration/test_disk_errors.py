@@ -13,7 +13,7 @@ import pytest
 
 from app.storage import fileio
 
-from .helpers import assert_error
+from .helpers import assert_error, metric, metrics
 
 
 @pytest.fixture(autouse=True)
@@ -38,7 +38,7 @@ async def test_a_topic_whose_logs_cannot_be_created_is_not_created(
     names = [t["name"] for t in (await client.get("/v1/topics")).json()["topics"]]
     assert names == ["a"]
     # counted (the metadata delete that undid the topic succeeded: the episode is over)
-    assert "sluice_storage_errors 1" in (await client.get("/metrics")).text
+    assert metric(await metrics(client), "sluice_storage_errors") == 1
     blocker.unlink()
     assert (await client.post("/v1/topics", json={"name": "b", "partitions": 2})).status_code == 201
     r = await client.post("/v1/topics/b/records", json={"records": [{"value": "v"}]})
@@ -58,11 +58,12 @@ async def test_a_failed_fsync_is_answered_507_and_the_next_produce_succeeds(
         507,
         "KAFKA_STORAGE_ERROR",
     )
-    text = (await client.get("/metrics")).text
-    assert "sluice_storage_failing 1" in text and "sluice_storage_error_episodes 1" in text
+    text = await metrics(client)
+    assert metric(text, "sluice_storage_failing") == 1
+    assert metric(text, "sluice_storage_error_episodes") == 1
     fileio.remove()
     r = await client.post("/v1/topics/t/records", json={"records": [{"value": "again"}]})
     assert r.json()["offsets"][0]["offset"] == 1  # the failed record's offset, given again
     body = (await client.get("/v1/topics/t/partitions/0/records")).json()
     assert [x["value"] for x in body["records"]] == ["kept", "again"]
-    assert "sluice_storage_failing 0" in (await client.get("/metrics")).text
+    assert metric(await metrics(client), "sluice_storage_failing") == 0

@@ -16,7 +16,7 @@ from app.clock import FakeClock
 from app.config import Settings
 
 from .conftest import Served, running
-from .helpers import assert_error, create_topic, produce
+from .helpers import assert_error, create_topic, metric, metrics, produce
 
 SESSION_MS = 10_000
 
@@ -710,6 +710,6 @@ async def test_metrics_count_groups_and_members(gs: Served) -> None:
     await hb(c, member_id="a")
     await hb(c, "h", member_id="b")
     await commit(c, [{"topic": "t", "partition": 0, "offset": 1}], group="plain")
-    text = (await c.get("/metrics")).text
-    assert "sluice_consumer_groups 3" in text
-    assert "sluice_consumer_group_members 2" in text
+    text = await metrics(c)
+    assert metric(text, "sluice_consumer_groups") == 3
+    assert metric(text, "sluice_consumer_group_members") == 2

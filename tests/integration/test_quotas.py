@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
-import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -27,7 +26,8 @@ from app.clock import FakeClock
 from app.config import Settings
 from app.security import ANONYMOUS, PRINCIPAL, quotas_cli
 from tests.integration.conftest import Served, running
-from tests.integration.helpers import assert_error, create_topic, produce, watermarks
+from tests.integration.helpers import assert_error, create_topic, metrics, produce, watermarks
+from tests.integration.helpers import metric as sample
 from tests.integration.share_helpers import ack_item, ack_ok, fetch, join, states, until, view
 from tests.integration.txn_helpers import init_producer
 from tests.integration.ws_client import AsgiSocket
@@ -91,9 +91,7 @@ def acquired(v: dict[str, Any]) -> list[int]:
 
 
 async def metric(c: httpx.AsyncClient, name: str, principal: str, kind: str) -> float:
-    text = (await c.get("/metrics")).text
-    m = re.search(rf'^{name}{{principal="{principal}",kind="{kind}"}} (\S+)$', text, re.M)
-    return float(m.group(1)) if m else 0.0
+    return sample(await metrics(c), name, principal=principal, kind=kind) or 0.0
 
 
 async def test_produce_over_quota_is_refused_appends_nothing_and_is_admitted_after(
@@ -249,8 +247,12 @@ async def test_push_is_delayed_not_refused(served_on_clock: Served, clock: FakeC
         frame = await ws.receive()
         assert frame["type"] == "records" and len(frame["records"]) == 1
         # over the quota now: the push loop waits before acquiring more
-        quotas = s.broker.metrics.quota_throttled.values
-        await until(lambda: quotas.get(("alice", "fetch"), 0) >= 1)
+        registry = s.broker.metrics.registry
+        name, labels = (
+            "sluice_quota_throttled_requests_total",
+            {"principal": "alice", "kind": "fetch"},
+        )
+        await until(lambda: (registry.get_sample_value(name, labels) or 0) >= 1)
         await produce(s.client, "t", [{"value": "next"}])
         await ws.nothing(0.3)
         assert acquired(await view(s.client, "g")) == [0]  # the next one is not acquired
@@ -395,6 +397,7 @@ async def test_api_keys_name_the_principals_quotas_limit(
         for _ in range(3):
             await produce(bob, "t", [{"value": BIG}])
         assert await watermarks(bob, "t") == [4]
-        text = (await bob.get("/metrics")).text
-        assert 'sluice_quota_throttled_requests_total{principal="alice",kind="produce"} 1' in text
+        text = await metrics(bob)
+        name = "sluice_quota_throttled_requests_total"
+        assert sample(text, name, principal="alice", kind="produce") == 1
         assert 'principal="bob"' not in text

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -11,7 +10,7 @@ import httpx
 from app.config import Settings
 from app.main import create_app
 
-from .helpers import assert_error, create_topic, produce
+from .helpers import assert_error, create_topic, metric, metrics, produce
 
 # Every path of the service, topics, and producing and reading sections of docs/api.md, with
 # its methods.
@@ -63,43 +62,24 @@ async def test_readyz_503_before_start_and_after_stop(
         assert r.headers.get("retry-after") == "1"
 
 
-LABEL = r'[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*"'
-SAMPLE = re.compile(r"^[a-zA-Z_:][a-zA-Z0-9_:]*(\{" + LABEL + r"(?:," + LABEL + r")*\})? \S+$")
-
-
-def _counter(text: str, route: str, method: str, status: str) -> float:
-    pattern = (
-        r'^sluice_http_requests_total\{route="'
-        + re.escape(route)
-        + r'",method="'
-        + method
-        + r'",status="'
-        + status
-        + r'"\} (\S+)$'
-    )
-    m = re.search(pattern, text, re.M)
-    return float(m.group(1)) if m else 0.0
-
-
 async def test_metrics_prometheus_text_counts_produce(client: httpx.AsyncClient) -> None:
     route = "/v1/topics/{topic}/records"
-    before = _counter((await client.get("/metrics")).text, route, "POST", "200")
+    labels = {"route": route, "method": "POST", "status": "200"}
+    before = metric(await metrics(client), "sluice_http_requests_total", **labels) or 0
     await create_topic(client, "m")
     await produce(client, "m", [{"value": "a"}])
     await produce(client, "m", [{"value": "b"}, {"value": "c"}])
     r = await client.get("/metrics")
     assert r.status_code == 200
-    assert r.headers["content-type"].startswith("text/plain")
+    assert r.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8"
     text = r.text
     assert "# TYPE sluice_http_requests_total counter" in text
-    assert _counter(text, route, "POST", "200") == before + 2
+    assert metric(text, "sluice_http_requests_total", **labels) == before + 2
     # route templates, never concrete paths (bounded label cardinality)
     assert 'route="/v1/topics/m/records"' not in text
-    assert re.search(r"^sluice_topics 1$", text, re.M), text
-    assert re.search(r"^sluice_ready 1$", text, re.M), text
-    for line in text.splitlines():
-        if line and not line.startswith("#"):
-            assert SAMPLE.match(line), line
+    assert metric(text, "sluice_topics") == 1
+    assert metric(text, "sluice_ready") == 1
+    assert metric(text, "sluice_records_produced_total") == 3
 
 
 async def test_openapi_documents_every_path_and_method(client: httpx.AsyncClient) -> None:

@@ -13,7 +13,7 @@ import pytest
 from app.clock import FakeClock
 from app.config import Settings
 from tests.integration.conftest import Served, running
-from tests.integration.helpers import assert_error, create_topic, produce
+from tests.integration.helpers import assert_error, create_topic, metric, metrics, produce
 from tests.integration.share_helpers import (
     ack,
     ack_item,
@@ -1025,13 +1025,10 @@ async def test_metrics_show_records_by_state(s: Served) -> None:
     a = await join(c, G, ["t"])
     await fetch(c, G, a)
     await ack_ok(c, G, a, ack_item(1, 1, "accept"))
-    text = (await c.get("/metrics")).text
-    lines = dict(
-        line.split(" ", 1) for line in text.splitlines() if line.startswith("sluice_share")
-    )
-    assert lines["sluice_share_records_acquired"] == "2"
-    assert lines["sluice_share_records_acknowledged"] == "1"
-    assert lines["sluice_share_groups"] == "1" and lines["sluice_share_members"] == "1"
+    text = await metrics(c)
+    assert metric(text, "sluice_share_records_acquired") == 2
+    assert metric(text, "sluice_share_records_acknowledged") == 1
+    assert metric(text, "sluice_share_groups") == 1 and metric(text, "sluice_share_members") == 1
 
 
 async def test_heartbeats_and_long_polls_keep_a_member_alive(s: Served, clock: FakeClock) -> None:

@@ -11,7 +11,7 @@ import pytest
 from app.clock import FakeClock
 from app.config import Settings
 from tests.integration.conftest import Served, running
-from tests.integration.helpers import assert_error, create_topic, produce
+from tests.integration.helpers import assert_error, create_topic, metric, metrics, produce
 from tests.integration.txn_helpers import (
     batch,
     end_txn,
@@ -387,9 +387,9 @@ async def test_list_and_describe(client: httpx.AsyncClient) -> None:
         "INVALID_REQUEST",
     )
     assert_error(await client.get("/v1/transactions/zzz"), 404, "NOT_FOUND")
-    text = (await client.get("/metrics")).text
-    assert "sluice_transactions_open 1\n" in text
-    assert "sluice_transactional_ids 2\n" in text
+    text = await metrics(client)
+    assert metric(text, "sluice_transactions_open") == 1
+    assert metric(text, "sluice_transactional_ids") == 2
 
 
 async def test_idle_transactional_id_expires(

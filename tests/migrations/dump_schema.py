@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import sys
 import tempfile
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
-import aiosqlite
-
+from app.metadata.connection import Connection
 from app.metadata.migrate import migrate
 
 HEADER = (
@@ -17,8 +18,17 @@ HEADER = (
 )
 
 
-async def schema_of(conn: aiosqlite.Connection) -> list[str]:
-    rows = await conn.execute_fetchall(
+@asynccontextmanager
+async def connected(path: Path) -> AsyncIterator[Connection]:
+    conn = await Connection.open(str(path))
+    try:
+        yield conn
+    finally:
+        await conn.close()
+
+
+async def schema_of(conn: Connection) -> list[str]:
+    rows = await conn.fetchall(
         "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' "
         "ORDER BY type DESC, name"
     )
@@ -27,12 +37,9 @@ async def schema_of(conn: aiosqlite.Connection) -> list[str]:
 
 async def migrated_schema() -> list[str]:
     with tempfile.TemporaryDirectory() as d:
-        conn = await aiosqlite.connect(str(Path(d) / "m.db"), isolation_level=None)
-        try:
+        async with connected(Path(d) / "m.db") as conn:
             await migrate(conn)
             return await schema_of(conn)
-        finally:
-            await conn.close()
 
 
 def main() -> None:

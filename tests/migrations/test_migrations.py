@@ -3,20 +3,18 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
 import app
 from app.metadata.migrate import MIGRATIONS, applied, migrate, migration_files
 from tests.conftest import ROOT
-from tests.migrations.dump_schema import migrated_schema, schema_of
+from tests.migrations.dump_schema import connected, migrated_schema, schema_of
 
 
 async def test_all_migrations_on_an_empty_database_equal_the_canonical_schema(
     tmp_path: Path,
 ) -> None:
-    canonical = aiosqlite.connect(str(tmp_path / "canonical.db"), isolation_level=None)
-    async with canonical as conn:
+    async with connected(tmp_path / "canonical.db") as conn:
         await conn.executescript((ROOT / "schema.sql").read_text())
         expected = await schema_of(conn)
     assert await migrated_schema() == expected
@@ -44,7 +42,7 @@ def test_a_misnamed_migration_is_refused(tmp_path: Path) -> None:
 
 
 async def test_migrate_twice_applies_nothing_the_second_time(tmp_path: Path) -> None:
-    async with aiosqlite.connect(str(tmp_path / "m.db"), isolation_level=None) as conn:
+    async with connected(tmp_path / "m.db") as conn:
         first = await migrate(conn)
         assert first == [p.name for _, p in migration_files()]
         assert await migrate(conn) == []
@@ -55,15 +53,12 @@ async def test_a_failing_migration_leaves_neither_its_changes_nor_its_row(tmp_pa
     d.mkdir()
     (d / "0001_good.sql").write_text("CREATE TABLE good (x INTEGER);")
     (d / "0002_bad.sql").write_text("CREATE TABLE half (x INTEGER);\nTHIS IS NOT SQL;")
-    async with aiosqlite.connect(str(tmp_path / "m.db"), isolation_level=None) as conn:
+    async with connected(tmp_path / "m.db") as conn:
         with pytest.raises(sqlite3.Error):
             await migrate(conn, d)
         assert await applied(conn) == {1}
         tables = {
-            r[0]
-            for r in await conn.execute_fetchall(
-                "SELECT name FROM sqlite_master WHERE type = 'table'"
-            )
+            r[0] for r in await conn.fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
         assert "good" in tables
         assert "half" not in tables

@@ -10,7 +10,7 @@ import pytest
 
 from app.clock import FakeClock
 from app.errors import ErrorCode, Throttled
-from app.metrics import Metrics
+from app.metrics import Counter, Metrics
 from app.security import ANONYMOUS
 from app.security.quotas import FETCH, PRODUCE, Meter, Override, QuotaCounters, Quotas
 
@@ -18,6 +18,16 @@ from app.security.quotas import FETCH, PRODUCE, Meter, Override, QuotaCounters, 
 def counters() -> tuple[Metrics, QuotaCounters]:
     m = Metrics()
     return m, QuotaCounters(m.quota_throttled, m.quota_throttle_seconds, m.quota_bytes)
+
+
+def values(counter: Counter) -> dict[tuple[str, ...], float]:
+    """A counter's value per label set."""
+    return {
+        tuple(s.labels.values()): s.value
+        for family in counter.collect()
+        for s in family.samples
+        if s.name.endswith("_total")
+    }
 
 
 def at_window_start(clock: FakeClock, window_ms: int = 1000) -> None:
@@ -104,7 +114,7 @@ def test_admit_raises_throttled_and_counts_it() -> None:
     meter = Meter(100, clock, principal="alice", kind=FETCH, counters=c)
     meter.admit()  # nothing measured yet
     meter.record(2500)
-    assert metrics.quota_bytes.values == {("alice", "fetch"): 2500}
+    assert values(metrics.quota_bytes) == {("alice", "fetch"): 2500}
     with pytest.raises(Throttled) as caught:
         meter.admit()
     err = caught.value
@@ -112,8 +122,8 @@ def test_admit_raises_throttled_and_counts_it() -> None:
     assert err.throttle_ms == 11_000 and err.retry_after_s == 11
     assert err.to_dict()["throttle_time_ms"] == 11_000
     assert "alice" in err.message and "fetch" in err.message
-    assert metrics.quota_throttled.values == {("alice", "fetch"): 1}
-    assert metrics.quota_throttle_seconds.values == {("alice", "fetch"): 11.0}
+    assert values(metrics.quota_throttled) == {("alice", "fetch"): 1}
+    assert values(metrics.quota_throttle_seconds) == {("alice", "fetch"): 11.0}
 
 
 def test_retry_after_rounds_up_to_whole_seconds() -> None:
