@@ -12,6 +12,11 @@ export function niceCeil(v) {
   return 10 * k;
 }
 
+/** The y axis's ticks of a chart whose top is `max`: bottom, middle and top, with labels. */
+export function axisTicks(max) {
+  return [0, 0.5, 1].map((frac) => ({ frac, value: max * frac, label: axis(max * frac) }));
+}
+
 function points(values, seconds, x0, width, y0, height, max) {
   const n = Math.min(values.length, seconds);
   const first = values.length - n;
@@ -61,11 +66,11 @@ export function rateChart({ width, height, seconds, series }) {
     "aria-label": `records per second over the last ${seconds / 60} minutes`,
     dataset: { max, points: Math.max(0, ...series.map((x) => x.values.length)) },
   });
-  for (const frac of [0, 0.5, 1]) {
+  for (const { frac, label } of axisTicks(max)) {
     const y = top + plotH - frac * plotH;
     svg.append(
       s("line", { class: "grid", x1: left, x2: left + plotW, y1: y, y2: y }),
-      s("text", { class: "tick", x: left - 6, y: y + 4, "text-anchor": "end" }, axis(max * frac)),
+      s("text", { class: "tick", x: left - 6, y: y + 4, "text-anchor": "end" }, label),
     );
   }
   const minutes = Math.floor(seconds / 60);

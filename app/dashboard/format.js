@@ -20,11 +20,21 @@ export function rate(r) {
   return `${oneDecimal.format(r / 1_000_000)}M`;
 }
 
-/** A short axis label: 0, 250, 1.5k, 20k. */
+const upToTwoDecimals = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+
+/**
+ * A short axis label that says its value exactly: 0, 0.5, 1.25, 250, 1.5k, 12.5k, 1.25M. The
+ * charts' ticks are 0, half and all of 1, 2, 2.5 or 5 × 10^k, so two decimals always suffice
+ * (rounded to whole numbers, an idle chart's 0, 0.5 and 1 read 0, 1 and 1).
+ */
 export function axis(v) {
-  if (v < 1000) return integer.format(v);
-  if (v < 1_000_000) return `${+(v / 1000).toFixed(1)}k`;
-  return `${+(v / 1_000_000).toFixed(1)}M`;
+  const units = ["", "k", "M", "G", "T"];
+  let u = 0;
+  while (v >= 1000 && u < units.length - 1) {
+    v /= 1000;
+    u += 1;
+  }
+  return `${upToTwoDecimals.format(v)}${units[u]}`;
 }
 
 /** A duration: "850 ms", "12.3 s", "4m 05s", "3h 02m", "2d 4h". */

@@ -8,13 +8,14 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.conftest import ServerProcess, free_port
+from tests.conftest import ServerProcess, cli, free_port
 
 pytestmark = pytest.mark.slow
 SLUICE = str(Path(sys.executable).with_name("sluice"))
@@ -265,3 +266,51 @@ def test_groups_and_transactions(server: ServerProcess) -> None:
     assert listed[1].split()[0] == "tx-1"
     assert "state: Empty" in ok(url, "transactions", "--describe", "--transactional-id", "tx-1")
     assert run(url, "transactions", "--describe").returncode == 2
+
+
+def test_global_options_work_before_and_after_the_command(
+    server_factory: Callable[..., ServerProcess],
+) -> None:
+    keyed = server_factory(SLUICE_SUPER_USERS="admin")
+    key = cli(keyed.data_dir, "keys", "create", "--principal", "admin").stdout.strip()
+    keyed.start()
+    nowhere = f"http://127.0.0.1:{free_port()}"  # SLUICE_URL: only --url finds the server
+    auth = ["--url", keyed.url, "--api-key", key]
+    ok(keyed.url, "--api-key", key, "topics", "create", "orders", "--partitions", "2")
+    for argv in (
+        [*auth, "--output", "json", "topics", "list"],
+        ["topics", *auth, "--output", "json", "list"],
+        ["topics", "list", *auth, "--output", "json"],
+        ["topics", "list", "--output", "json", *auth],
+    ):
+        r = run(nowhere, *argv)
+        assert r.returncode == 0, (argv, r.stderr)
+        assert json.loads(r.stdout) == [{"name": "orders", "partitions": 2}], argv
+    # without the key the keyed server refuses; without --url the client finds nothing
+    assert run(keyed.url, "topics", "list").returncode == 1
+    assert run(nowhere, "topics", "list", "--api-key", key).returncode == 3
+    ok(keyed.url, "produce", "orders", "--partition", "1", "--api-key", key, stdin="o-1\n")
+    for argv in (
+        ["consume", "orders", "--from-beginning", "--partition", "1", *auth, "--output", "json"],
+        ["consume", *auth, "orders", "--output", "json", "--from-beginning", "--partition", "1"],
+    ):
+        r = run(nowhere, *argv)
+        assert r.returncode == 0, (argv, r.stderr)
+        assert json.loads(r.stdout)["value"] == "o-1", argv
+
+
+def test_share_consume_from_beginning_takes_what_was_produced_before(server: ServerProcess) -> None:
+    url = server.url
+    ok(url, "topics", "create", "jobs", "--partitions", "2")
+    ok(url, "produce", "jobs", "--key-separator", ":", stdin="a:j1\nb:j2\na:j3\n")
+    # a new group starts at the end, as Kafka's share groups do: nothing produced before
+    assert ok(url, "consume", "jobs", "--group", "late") == ""
+    out = ok(url, "consume", "jobs", "--group", "workers", "--from-beginning")
+    assert sorted(out.splitlines()) == ["a\tj1", "a\tj3", "b\tj2"]
+    group = httpx.get(f"{url}/v1/share-groups/workers").json()
+    assert [p["start_offset"] for p in group["partitions"]] != [0, 0]  # all accepted
+    assert sum(p["lag"] for p in group["partitions"]) == 0
+    # a share group reads every partition from where it stands: no partition, no offset
+    for flag in (["--partition", "1"], ["--offset", "0"]):
+        r = run(url, "consume", "jobs", "--group", "workers", *flag)
+        assert r.returncode == 2 and "--group" in r.stderr, (flag, r.stderr)

@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import json
 import os
 import re
+import shutil
 import struct
+import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -648,3 +651,34 @@ def test_a_screenshot_of_the_scene_is_written(browser: Browser, server: ServerPr
     finally:
         traffic.stop()
     assert png_size(SCREENSHOT) == (1440, 900)
+
+
+# the throughput chart's y axis at peaks from idle to huge: what niceCeil makes of each and the
+# labels the axis shows for it, computed by the dashboard's own module in Node
+AXIS_PEAKS = [0, 0.2, 1, 1.5, 2, 2.5, 3, 7, 12, 999, 1234, 25_000, 1_200_000, 3e9, 4.2e13]
+
+
+def test_rate_chart_axis_ticks_are_distinct_and_exact_at_any_peak() -> None:
+    node = shutil.which("node")
+    assert node is not None, "node is not installed: `make system-deps` installs it"
+    charts = (ROOT / "app" / "dashboard" / "charts.js").as_uri()
+    script = (
+        f'import {{ niceCeil, axisTicks }} from "{charts}";\n'
+        f"const peaks = {json.dumps(AXIS_PEAKS)};\n"
+        "console.log(JSON.stringify(peaks.map((p) => axisTicks(niceCeil(p)))));\n"
+    )
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    scale = {"": 1, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+    for peak, ticks in zip(AXIS_PEAKS, json.loads(done.stdout), strict=True):
+        labels = [t["label"] for t in ticks]
+        assert len(set(labels)) == 3, (peak, labels)  # idle once read "0, 1, 1"
+        assert ticks[-1]["value"] >= peak, (peak, ticks)
+        for t in ticks:  # each label says its value exactly: 0.5, 1.25, 12.5k, not 1, 1, 13k
+            m = re.fullmatch(r"(\d[\d,]*(?:\.\d+)?)([kMGT]?)", t["label"])
+            assert m is not None, (peak, t)
+            shown = float(m[1].replace(",", "")) * scale[m[2]]
+            assert shown == pytest.approx(t["value"], rel=1e-9), (peak, t)
+        assert len(labels[-1]) <= 6, (peak, labels)  # fits the 40 pixels left of the plot

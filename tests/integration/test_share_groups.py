@@ -829,6 +829,12 @@ async def test_bad_admin_requests(s: Served) -> None:
         400,
         "INVALID_REQUEST",
     )
+    for partition in (-1, 2**31):  # a bad partition, as every other path answers it
+        assert_error(
+            await c.get(f"/v1/share-groups/{G}/partitions/t/{partition}/records"),
+            400,
+            "INVALID_REQUEST",
+        )
     # a range wider than an answer takes is answered from its start (it was refused)
     r = await c.get(f"/v1/share-groups/{G}/partitions/t/0/records", params={"from": 0, "to": 10**9})
     assert r.status_code == 200 and r.json()["records"] == []

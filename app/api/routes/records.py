@@ -79,7 +79,7 @@ async def produce(topic: str, request: Request) -> Response:
 )
 async def read(
     topic: str,
-    partition: int,
+    partition: schemas.Partition,
     request: Request,
     offset: int = Query(0, ge=0, le=MAX_INT64),
     max_records: int = Query(500, ge=1, le=MAX_INT64, description="clamped to the server limit"),
@@ -134,7 +134,7 @@ async def read(
 )
 async def offsets(
     topic: str,
-    partition: int,
+    partition: schemas.Partition,
     request: Request,
     at: str = Query("latest", description="earliest | latest | <timestamp ms>"),
     isolation_level: Isolation = "read_uncommitted",

@@ -235,7 +235,7 @@ MAX_RECORD_VIEWS = 100_000
 async def records(
     group_id: str,
     topic: str,
-    partition: int,
+    partition: schemas.Partition,
     request: Request,
     from_: int | None = Query(None, alias="from", ge=0, le=MAX_INT64),
     to: int | None = Query(None, ge=0, le=MAX_INT64),

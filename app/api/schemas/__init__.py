@@ -20,7 +20,15 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.api.schemas._base import Encoding, ErrorBody, ErrorDetail, WireHeader, WireRecord, examples
+from app.api.schemas._base import (
+    Encoding,
+    ErrorBody,
+    ErrorDetail,
+    Partition,
+    WireHeader,
+    WireRecord,
+    examples,
+)
 from app.api.schemas.acls import AclBindingRequest
 from app.api.schemas.groups import (
     FetchedOffset,
@@ -203,6 +211,7 @@ __all__ = [
     "OffsetCommitResponse",
     "OffsetCommitResult",
     "OffsetFetchResponse",
+    "Partition",
     "PartitionDescription",
     "PartitionError",
     "PrincipalQuota",

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
+from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 Encoding = Literal["utf8", "base64", "json"]
+# a partition in a path: a number out of range is bad input (400), as it is in a body; a
+# partition the topic lacks is 404
+Partition = Annotated[int, Path(ge=0, le=2**31 - 1)]
 
 
 class Model(BaseModel):

@@ -5,7 +5,8 @@
     sluice produce TOPIC [--key-separator SEP] [--partition P]        (lines from stdin)
     sluice consume TOPIC [--partition P] [--offset N | --from-beginning] [--follow]
                          [--max-records N]
-    sluice consume TOPIC --group G [--ack accept|release|reject] [--follow] [--max-records N]
+    sluice consume TOPIC --group G [--from-beginning] [--ack accept|release|reject] [--follow]
+                         [--max-records N]
     sluice share-groups --list
                         | --describe --group G [--members | --state | --offsets] [--verbose]
                         | --reset-offsets --group G --topic T (--to-earliest | --to-latest
@@ -15,9 +16,10 @@
     sluice transactions --list [--state S] | --describe --transactional-id T
 
 The server from ``--url`` or ``SLUICE_URL`` (default http://127.0.0.1:8080), the key from
-``--api-key`` or ``SLUICE_API_KEY``. Tables for people by default, ``--output json`` for scripts
-(one JSON document; records one JSON object per line). ``share-groups`` prints what
-``kafka-share-groups.sh`` prints for the same state, column for column.
+``--api-key`` or ``SLUICE_API_KEY``; these and ``--output`` go anywhere on the line. Tables for
+people by default, ``--output json`` for scripts (one JSON document; records one JSON object per
+line). ``share-groups`` prints what ``kafka-share-groups.sh`` prints for the same state, column
+for column.
 
 Exit codes: 0 done; 1 the server refused (its error code is printed); 2 a usage error;
 3 the server could not be reached.
@@ -48,40 +50,92 @@ class Usage(Exception):
     """A usage error (exit code 2)."""
 
 
+DESCRIPTION = "The command line of Sluice: topics, produce and consume, share groups, consumer \
+groups and transactions."
+EPILOG = """\
+The server comes from --url or SLUICE_URL (default http://127.0.0.1:8080), the key from --api-key \
+or SLUICE_API_KEY; --url, --api-key and --output may stand anywhere on the line. Exit codes: 0 \
+done, 1 refused by the server (its error code is printed), 2 a usage error, 3 the server could \
+not be reached."""
+
+
+def _global_options(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    """--url, --api-key and --output, on the top parser and on every command's: they may come
+    before or after the command and its arguments, as kubectl and Kafka's tools take them. A
+    command's copy leaves the value alone unless given (SUPPRESS), so one given before the
+    command is not reset by the command's default."""
+
+    def default(value: Any) -> Any:
+        return value if top else argparse.SUPPRESS
+
+    parser.add_argument(
+        "--url",
+        default=default(None),
+        help="the server (default: SLUICE_URL, else http://127.0.0.1:8080)",
+    )
+    parser.add_argument(
+        "--api-key", default=default(None), help="an API key (default: SLUICE_API_KEY)"
+    )
+    parser.add_argument(
+        "--output",
+        choices=("text", "json"),
+        default=default("text"),
+        help="text for people (default), json for scripts",
+    )
+
+
+def _command(sub: Any, name: str, **kwargs: Any) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = sub.add_parser(name, **kwargs)
+    _global_options(parser, top=False)
+    return parser
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="sluice", description=__doc__.split("\n")[0])
-    p.add_argument("--url", help="the server (default: SLUICE_URL, else http://127.0.0.1:8080)")
-    p.add_argument("--api-key", help="an API key (default: SLUICE_API_KEY)")
-    p.add_argument("--output", choices=("text", "json"), default="text")
+    p = argparse.ArgumentParser(prog="sluice", description=DESCRIPTION, epilog=EPILOG)
+    _global_options(p, top=True)
     sub = p.add_subparsers(dest="command", required=True)
 
-    t = sub.add_parser("topics", help="create, list, describe and delete topics")
+    t = _command(sub, "topics", help="create, list, describe and delete topics")
     tsub = t.add_subparsers(dest="action", required=True)
-    tsub.add_parser("list")
-    c = tsub.add_parser("create")
+    _command(tsub, "list", help="the topics and their partition counts")
+    c = _command(tsub, "create", help="create a topic")
     c.add_argument("name")
     c.add_argument("--partitions", type=int, default=1)
     c.add_argument("--config", action="append", default=[], metavar="KEY=VALUE")
-    for action in ("describe", "delete"):
-        tsub.add_parser(action).add_argument("name")
+    _command(tsub, "describe", help="a topic's partitions, offsets and config").add_argument("name")
+    _command(tsub, "delete", help="delete a topic").add_argument("name")
 
-    pr = sub.add_parser("produce", help="produce the lines of stdin, one record each")
+    pr = _command(sub, "produce", help="produce the lines of stdin, one record each")
     pr.add_argument("topic")
     pr.add_argument("--key-separator", help="a line is KEY<sep>VALUE")
     pr.add_argument("--partition", type=int)
 
-    co = sub.add_parser("consume", help="print records (by offset, or in a share group)")
+    co = _command(
+        sub,
+        "consume",
+        help="print records (by offset, or in a share group)",
+        description="Print the records of a partition from an offset (by default from its end), "
+        "or, with --group, take records of every partition in a share group and acknowledge "
+        "them. A keyed record prints as KEY<tab>VALUE.",
+    )
     co.add_argument("topic")
-    co.add_argument("--partition", type=int, default=0)
+    co.add_argument(
+        "--partition", type=int, help="the partition to read (default 0; not in a group)"
+    )
     start = co.add_mutually_exclusive_group()
     start.add_argument("--offset", type=int)
-    start.add_argument("--from-beginning", action="store_true")
+    start.add_argument(
+        "--from-beginning",
+        action="store_true",
+        help="from the first record; with --group, the group starts at the earliest record "
+        "on the partitions it has not started on yet (its auto_offset_reset becomes earliest)",
+    )
     co.add_argument("--group", help="consume in this share group")
     co.add_argument("--ack", choices=("accept", "release", "reject"), default="accept")
     co.add_argument("--follow", action="store_true", help="wait for new records, like tail -f")
     co.add_argument("--max-records", type=int)
 
-    sg = sub.add_parser("share-groups", help="as kafka-share-groups.sh")
+    sg = _command(sub, "share-groups", help="share groups, as kafka-share-groups.sh")
     mode = sg.add_mutually_exclusive_group(required=True)
     for flag in ("--list", "--describe", "--reset-offsets", "--delete", "--delete-offsets"):
         mode.add_argument(flag, action="store_true")
@@ -100,13 +154,13 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--dry-run", action="store_true")
     run.add_argument("--execute", action="store_true")
 
-    g = sub.add_parser("groups", help="consumer groups")
+    g = _command(sub, "groups", help="consumer groups")
     gmode = g.add_mutually_exclusive_group(required=True)
     for flag in ("--list", "--describe", "--delete"):
         gmode.add_argument(flag, action="store_true")
     g.add_argument("--group")
 
-    x = sub.add_parser("transactions", help="transactions")
+    x = _command(sub, "transactions", help="transactions")
     xmode = x.add_mutually_exclusive_group(required=True)
     xmode.add_argument("--list", action="store_true")
     xmode.add_argument("--describe", action="store_true")
@@ -219,7 +273,8 @@ def produce(client: Sluice, args: argparse.Namespace) -> int:
     if args.output == "json":
         _json([{"partition": m.partition, "offset": m.offset} for m in metas])
     else:
-        print(f"produced {count} records to {args.topic}", file=sys.stderr)
+        records = "record" if count == 1 else "records"
+        print(f"produced {count} {records} to {args.topic}", file=sys.stderr)
     return OK
 
 
@@ -232,13 +287,12 @@ def _text(value: str | None, encoding: str | None) -> str | None:
 def consume(client: Sluice, args: argparse.Namespace) -> int:
     if args.group is not None:
         return _consume_shared(client, args)
+    partition = 0 if args.partition is None else args.partition
     offset = 0 if args.from_beginning else args.offset
     if offset is None:  # the end, as kafka-console-consumer starts by default
-        offset = client.admin.describe_topic(args.topic)["partitions"][args.partition][
-            "high_watermark"
-        ]
+        offset = client.admin.describe_topic(args.topic)["partitions"][partition]["high_watermark"]
     seen = 0
-    path = f"/v1/topics/{args.topic}/partitions/{args.partition}/records"
+    path = f"/v1/topics/{args.topic}/partitions/{partition}/records"
     while args.max_records is None or seen < args.max_records:
         params = {"offset": offset, "max_wait_ms": 1000 if args.follow else 0}
         body = client.run(Call("GET", path, as_object, params=params, safe=True))
@@ -263,6 +317,14 @@ def _print_record(rec: dict[str, Any], output: str) -> None:
 
 
 def _consume_shared(client: Sluice, args: argparse.Namespace) -> int:
+    # a share group takes records of every partition from where the group stands: a partition
+    # or an offset would be silently ignored
+    for flag, value in (("--partition", args.partition), ("--offset", args.offset)):
+        if value is not None:
+            raise Usage(f"{flag} does not go with --group (a share group reads every partition)")
+    if args.from_beginning:
+        # where a share group starts on a partition is the group's config: set it before joining
+        client.admin.alter_share_group_config(args.group, {"auto_offset_reset": "earliest"})
     seen = 0
     with client.share_consumer(args.group, acknowledgement_mode="explicit") as consumer:
         consumer.subscribe([args.topic])
@@ -286,7 +348,9 @@ def _consume_shared(client: Sluice, args: argparse.Namespace) -> int:
                         )
                     )
                 else:
-                    print(r.text())
+                    key = None if r.key is None else r.key.decode(errors="replace")
+                    value = None if r.value is None else r.value.decode(errors="replace")
+                    print(value if key is None else f"{key}\t{value}")
                 consumer.acknowledge(r, args.ack)
                 seen += 1
             consumer.commit_sync()
