@@ -20,6 +20,9 @@ SPARK_SESSION = "part of a PySpark session: tests/spark/test_readme.py runs it i
 NOT_RUN: dict[tuple[str, str, str], str] = {
     (R, "## Two commands", "make serve"): "make serve's command is the server each section runs "
     "on; make test runs this suite",
+    (R, "## Two commands", "docker build"): "needs a Docker engine, which the test machines do "
+    "not run: tests/packaging/test_image.py builds and starts the image's install as the "
+    "Dockerfile's COPY lines lay it out, and runs its health check",
     (R, "## Spark", "pip install"): "installs packages into the reader's environment: the "
     "test environment has them, installed by make",
     (R, "## Spark", "df = (spark.read"): SPARK_SESSION,
