@@ -11,6 +11,8 @@ by ``app.main.RequestGate``, before a router runs.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import orjson
@@ -25,6 +27,7 @@ from app.feed import EventFeed
 from app.groups.coordinator import GroupCoordinator
 from app.reads import Reads
 from app.runtime import Broker
+from app.security import principal_of
 from app.share.acquisitions import Acquisitions
 from app.share.admin import ShareGroupAdmin
 from app.share.coordinator import ShareGroupCoordinator
@@ -122,6 +125,21 @@ async def read_json(request: Request, limit: int, *, optional: bool = False) -> 
     """Parse the body once as JSON, whatever the Content-Type says."""
     raw = await read_body(request, limit)
     return parse_json(request, raw, optional=optional), raw
+
+
+@asynccontextmanager
+async def produce_body(request: Request) -> AsyncIterator[bytes]:
+    """The body of a produce request, counted against the principal's produce quota: over the
+    quota, the principal is refused (429) before its body is read; once read, the body counts
+    whatever becomes of the request (docs/security.md#quotas)."""
+    b = broker_of(request)
+    quota = b.quotas.produce.admit(principal_of(request))
+    raw = await read_body(request, b.settings.max_request_bytes)
+    try:
+        yield raw
+    finally:
+        if quota is not None:
+            quota.record(len(raw))
 
 
 def parse_json(request: Request, raw: bytes, *, optional: bool = False) -> Any:

@@ -120,12 +120,7 @@ class CrossSite:
 
     def http(self, scope: Scope) -> SluiceError | None:
         """Why an HTTP request to a server without keys is refused, or None."""
-        host = origin = None
-        for name, value in scope["headers"]:
-            if name == b"host":
-                host = value
-            elif name == b"origin":
-                origin = value
+        host, origin = _host_and_origin(scope)
         # no Host at all (HTTP/1.0) is no browser's request: browsers always send it
         if host is not None and host not in self.usual_hosts and not self._host_allowed(host):
             return HOST_REFUSED
@@ -140,12 +135,7 @@ class CrossSite:
     def websocket(self, scope: Scope, anonymous: bool) -> SluiceError | None:
         """Why a WebSocket handshake is refused, or None: on every server, a page of another
         site; on a server without keys (``anonymous``), also a name not allowed."""
-        host = origin = None
-        for name, value in scope["headers"]:
-            if name == b"host":
-                host = value
-            elif name == b"origin":
-                origin = value
+        host, origin = _host_and_origin(scope)
         if anonymous and host is not None and not self._host_allowed(host):
             return HOST_REFUSED
         if origin is not None and not same_origin(origin, host, self.origins):
@@ -154,3 +144,14 @@ class CrossSite:
 
     def _host_allowed(self, host: bytes) -> bool:
         return self.any_host or host_name(host) in self.hosts
+
+
+def _host_and_origin(scope: Scope) -> tuple[bytes | None, bytes | None]:
+    """The request's ``Host`` and ``Origin`` headers (None when absent), in one scan."""
+    host = origin = None
+    for name, value in scope["headers"]:
+        if name == b"host":
+            host = value
+        elif name == b"origin":
+            origin = value
+    return host, origin

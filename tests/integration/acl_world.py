@@ -8,6 +8,7 @@ requests carry; ``grant`` and ``revoke`` change its ACLs through the admin endpo
 
 from __future__ import annotations
 
+import tempfile
 import warnings
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
@@ -20,6 +21,7 @@ from starlette.exceptions import StarletteDeprecationWarning
 
 from app.config import Settings
 from app.main import create_app
+from app.security import permissions
 from tests.integration.helpers import LoopbackClient
 
 with warnings.catch_warnings():
@@ -96,6 +98,13 @@ class World:
 
     def socket(self, who: Headers, path: str) -> AbstractContextManager[WebSocketTestSession]:
         return self.client.websocket_connect(path, headers=who)
+
+
+def route_keys() -> list[str]:
+    """``METHOD path`` of every route the app serves (``WS`` for a WebSocket), sorted."""
+    with tempfile.TemporaryDirectory() as d:
+        app = create_app(Settings(data_dir=str(Path(d) / "data")))
+        return sorted(f"{m} {p}" for m, p in permissions.routes_of(app))
 
 
 def start_world(tmp: Path, **settings: Any) -> Iterator[World]:

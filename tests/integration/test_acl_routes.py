@@ -19,11 +19,9 @@ from typing import Any
 
 import pytest
 
-from app.config import Settings
-from app.main import create_app
 from app.security import permissions
 
-from .acl_world import ADMIN, World, start_world
+from .acl_world import ADMIN, World, route_keys, start_world
 
 TX = "TRANSACTIONAL_ID"
 Acl = tuple[str, str, str]  # resource type, name, operation
@@ -292,13 +290,7 @@ LISTINGS: dict[str, tuple[str, str, str, Acl]] = {
 }
 
 
-def _route_keys() -> list[str]:
-    with tempfile.TemporaryDirectory() as d:
-        app = create_app(Settings(data_dir=str(Path(d) / "data")))
-        return sorted(f"{m} {p}" for m, p in permissions.routes_of(app))
-
-
-ROUTE_KEYS = _route_keys()
+ROUTE_KEYS = route_keys()
 
 
 @pytest.fixture(scope="module")

@@ -30,11 +30,9 @@ from typing import Any
 
 import pytest
 
-from app.config import Settings
-from app.main import create_app
 from app.security import permissions
 
-from .acl_world import Headers, World, start_world
+from .acl_world import Headers, World, route_keys, start_world
 
 ACQ = "ann-acquisition-7"  # an id that nothing else in the world contains
 
@@ -61,13 +59,7 @@ SAME_ACLS = (
 )
 
 
-def _route_keys() -> list[str]:
-    with tempfile.TemporaryDirectory() as d:
-        app = create_app(Settings(data_dir=str(Path(d) / "data")))
-        return sorted(f"{m} {p}" for m, p in permissions.routes_of(app))
-
-
-ROUTE_KEYS = _route_keys()
+ROUTE_KEYS = route_keys()
 
 
 @pytest.fixture(scope="module")

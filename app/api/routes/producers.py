@@ -4,7 +4,7 @@ from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from app.api import deps, schemas
-from app.api.deps import json_response, parse_json, read_body, read_json
+from app.api.deps import json_response, parse_json, read_json
 from app.api.wire import txn as wire
 from app.security import permissions, principal_of
 from app.security.acls import Operation, ResourceType
@@ -50,11 +50,7 @@ async def produce(request: Request) -> Response:
     permissions.require_some(request, Operation.WRITE, ResourceType.TOPIC)
     b = deps.broker_of(request)
     s = b.settings
-    # over its quota, the principal is refused before its body is read; once read, the body
-    # counts against the quota whatever becomes of the request
-    quota = b.quotas.produce.admit(principal_of(request))
-    raw = await read_body(request, s.max_request_bytes)
-    try:
+    async with deps.produce_body(request) as raw:
         req = wire.parse_produce(
             parse_json(request, raw),
             b.clock.now_ms(),
@@ -76,9 +72,6 @@ async def produce(request: Request) -> Response:
             req.batches,
             principal_of(request),
         )
-    finally:
-        if quota is not None:
-            quota.record(len(raw))
     return json_response(
         {
             "batches": [

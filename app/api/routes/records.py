@@ -6,7 +6,7 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.api import deps, schemas
-from app.api.deps import json_response, parse_json, read_body
+from app.api.deps import json_response, parse_json
 from app.api.wire import columns
 from app.api.wire import records as wire
 from app.api.wire._fields import MAX_INT64
@@ -32,11 +32,7 @@ async def produce(topic: str, request: Request) -> Response:
     b = deps.broker_of(request)
     idempotency_key = request.headers.get("idempotency-key")
     s = b.settings
-    # over its quota, the principal is refused before its body is read; once read, the body
-    # counts against the quota whatever becomes of the request
-    quota = b.quotas.produce.admit(principal_of(request))
-    raw = await read_body(request, s.max_request_bytes)
-    try:
+    async with deps.produce_body(request) as raw:
         records = wire.parse_produce(
             parse_json(request, raw),
             b.clock.now_ms(),
@@ -50,9 +46,6 @@ async def produce(topic: str, request: Request) -> Response:
             produced = await b.producers.produce_keyed(
                 topic, records, idempotency_key, raw, principal_of(request)
             )
-    finally:
-        if quota is not None:
-            quota.record(len(raw))
     return json_response(
         {"offsets": [{"partition": p, "offset": o, "timestamp": t} for p, o, t in produced]}
     )
