@@ -5,12 +5,13 @@ An entry ``(offset, position, max_ts_before)`` says the batch holding ``offset``
 is added every ``index_interval_bytes`` of log. The file is a plain array of little-endian
 int64 triples; it is a cache: when missing or suspect it is rebuilt from the segment.
 
-The entries of the active segment are in memory. A sealed segment's are in its file only
-(``detach``, ``attach``): a lookup is a binary search with ``pread`` (about 15 reads of 24 bytes
-for a full segment of 128 MiB), so the server's memory does not grow with the log, however many
-segments it holds (each entry in memory is 24 bytes per 4 KiB of log). An index whose file is
-suspect is loaded into memory again (``load``, a rebuild), and written back whole when its
-segment closes.
+Memory holds a tail of the entries: the active segment's last ``TAIL`` to ``2 × TAIL``
+(readers of recent data look there), none of a sealed segment's (``detach``, ``attach``). The
+others are in the file only, and a lookup there is a binary search with ``pread`` (about 15
+reads of 24 bytes for a full segment of 128 MiB). So the server's memory does not grow with the
+log, nor with its active segments (each entry is 24 bytes per 4 KiB of log). Entries leave
+memory only while the file holds every one of them; an index whose file is suspect is loaded
+into memory again (``load``, a rebuild), and written back whole when its segment closes.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ log = logging.getLogger("sluice.storage")
 
 _ENTRY = struct.Struct("<qqq")
 ENTRY_SIZE = _ENTRY.size
+TAIL = 1024  # entries an active segment keeps in memory, at least (and at most twice that)
 
 
 class OffsetIndex:
@@ -40,21 +42,29 @@ class OffsetIndex:
         self._file_size = 0  # bytes of whole entries in the open file
         self.dirty = False
         self.keep_open = True  # False once its segment is sealed: the file is not kept open
-        self.in_file = -1  # ≥ 0: the entries are in the file only, this many (``detach``)
-        self._read_fd = -1  # the file, opened for lookups while entries are in it only
-        self._complete = False  # the file holds exactly the entries in memory
+        self.head = 0  # the first entries, in the file only; memory holds the ones after them
+        self._read_fd = -1  # the file, opened for lookups of entries in it only
+        self._complete = False  # the file holds exactly every entry (head and memory)
 
     # -- where the entries are ----------------------------------------------------------------
 
+    @property
+    def detached(self) -> bool:
+        """Every entry is in the file only (a sealed segment's)."""
+        return not self.offsets and self.head > 0
+
     def detach(self) -> None:
         """Leave the entries in the file only (a sealed segment's): the file is written whole
-        first if it does not hold exactly the entries in memory."""
-        if self.in_file >= 0:
-            return
+        first if it does not hold exactly every entry."""
         if not self._complete:
             self.open_for_append()  # rewrites the file from memory (keep_open is False)
-        self.in_file = len(self.offsets)
-        self.offsets, self.positions, self.max_ts = array("q"), array("q"), array("q")
+        self._forget(len(self.offsets))
+
+    def _forget(self, n: int) -> None:
+        """The first ``n`` entries in memory leave it (the file holds them)."""
+        if n:
+            del self.offsets[:n], self.positions[:n], self.max_ts[:n]
+            self.head += n
 
     def attach(self, segment_size: int, base_offset: int) -> bool:
         """Use the file as it is, without reading it into memory, if its shape is right (whole
@@ -68,29 +78,36 @@ class OffsetIndex:
             return False
         self.close()
         self.offsets, self.positions, self.max_ts = array("q"), array("q"), array("q")
-        self.in_file = size // ENTRY_SIZE
-        if self.in_file:
-            first, last = self.entry(0), self.entry(self.in_file - 1)
+        self.head = size // ENTRY_SIZE
+        self._complete = True
+        if self.head:
+            first, last = self.entry(0), self.entry(self.head - 1)
             if not (base_offset < first[0] <= last[0] and 0 < first[1] <= last[1] < segment_size):
                 self.close()
-                self.in_file = -1
+                self.head = 0
+                self._complete = False
                 return False
         return True
 
     def _in_memory(self) -> None:
-        """Read the entries of the file back into memory (to change them)."""
-        if self.in_file < 0:
+        """Read the entries in the file only back into memory (to change them)."""
+        if not self.head:
             return
-        count = self.in_file
+        count = self.head
         data = self._pread(0, count * ENTRY_SIZE)
-        self.close()
-        self.in_file = -1
+        if self._read_fd >= 0:
+            os.close(self._read_fd)
+            self._read_fd = -1
         arr = array("q")
         arr.frombytes(data[: len(data) - len(data) % ENTRY_SIZE])
         if struct.pack("<q", 1) != array("q", [1]).tobytes():  # pragma: no cover - big-endian
             arr.byteswap()
-        self.offsets, self.positions, self.max_ts = arr[0::3], arr[1::3], arr[2::3]
-        self._complete = len(self.offsets) == count
+        self.offsets = arr[0::3] + self.offsets
+        self.positions = arr[1::3] + self.positions
+        self.max_ts = arr[2::3] + self.max_ts
+        self.head = 0
+        if len(arr) // 3 != count:
+            self._complete = False
 
     def _pread(self, position: int, size: int) -> bytes:
         if self._read_fd < 0:
@@ -98,11 +115,12 @@ class OffsetIndex:
         return os.pread(self._read_fd, size, position)
 
     def __len__(self) -> int:
-        return self.in_file if self.in_file >= 0 else len(self.offsets)
+        return self.head + len(self.offsets)
 
     def entry(self, i: int) -> tuple[int, int, int]:
         """(offset, position, max_ts_before) of entry ``i``."""
-        if self.in_file < 0:
+        if i >= self.head:
+            i -= self.head
             return self.offsets[i], self.positions[i], self.max_ts[i]
         data = self._pread(i * ENTRY_SIZE, ENTRY_SIZE)
         if len(data) != ENTRY_SIZE:  # the file changed under us: nothing to trust
@@ -114,11 +132,13 @@ class OffsetIndex:
         return [self.entry(i) for i in range(len(self))]
 
     def _bisect(self, field: int, value: int, *, right: bool) -> int:
-        """``bisect.bisect_right`` (or ``_left``) of ``value`` over one field of the entries."""
-        if self.in_file < 0:
-            values = (self.offsets, self.positions, self.max_ts)[field]
-            return (bisect.bisect_right if right else bisect.bisect_left)(values, value)
-        lo, hi = 0, self.in_file
+        """``bisect.bisect_right`` (or ``_left``) of ``value`` over one field of the entries:
+        in memory when the value is not below the first entry there, else in the file."""
+        values = (self.offsets, self.positions, self.max_ts)[field]
+        if values and (values[0] <= value if right else values[0] < value):
+            found = (bisect.bisect_right if right else bisect.bisect_left)(values, value)
+            return self.head + found
+        lo, hi = 0, self.head
         while lo < hi:
             mid = (lo + hi) // 2
             got = self.entry(mid)[field]
@@ -150,7 +170,7 @@ class OffsetIndex:
                 return False
             prev_o, prev_p = o, p
         self.close()
-        self.in_file = -1
+        self.head = 0
         self.offsets, self.positions, self.max_ts = offsets, positions, max_ts
         self._complete = True
         return True
@@ -215,8 +235,8 @@ class OffsetIndex:
     # -- changes ------------------------------------------------------------------------------
 
     def append(self, offset: int, position: int, max_ts_before: int) -> None:
-        self._in_memory()
         if self._fd < 0:
+            self._in_memory()  # a sealed segment's walk past its last entry: all in memory
             self._complete = False  # an entry the file does not have
         self.offsets.append(offset)
         self.positions.append(position)
@@ -232,12 +252,15 @@ class OffsetIndex:
                 return
             self._file_size += ENTRY_SIZE
             self.dirty = True
+            if len(self.offsets) >= 2 * TAIL and self._complete:
+                self._forget(len(self.offsets) - TAIL)
 
     def _give_up_file(self, exc: OSError) -> None:
         """An entry could not be written. The index is a cache: memory keeps the entry; the
         file is cut back to its whole entries, or, if even that fails, closed and left for the
         next open to find short or torn and rebuild."""
         log.warning("index %s: entry not written (%s)", self.path, exc)
+        self._in_memory()  # the file's head is still whole: every entry back in memory
         self._complete = False
         try:
             fileio.ftruncate(self._fd, self._file_size)
@@ -259,7 +282,7 @@ class OffsetIndex:
 
     def clear(self) -> None:
         self.close()
-        self.in_file = -1
+        self.head = 0
         self._complete = False
         self.offsets, self.positions, self.max_ts = array("q"), array("q"), array("q")
 

@@ -200,7 +200,7 @@ def test_sealed_segments_keep_their_index_in_its_file_not_in_memory(tmp_path: Pa
     flush(lg)
     sealed = lg.segments[:-1]
     assert len(sealed) >= 10
-    assert all(s.index.in_file > 0 and len(s.index.offsets) == 0 for s in sealed)
+    assert all(s.index.detached and len(s.index.offsets) == 0 for s in sealed)
     in_memory = sum(len(s.index.offsets) for s in lg.segments)
     assert in_memory == len(lg.active.index.offsets)
     for s in sealed:  # every entry reached its file

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import itertools
 import os
 import random
@@ -10,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from app.storage import record
-from app.storage.index import ENTRY_SIZE, OffsetIndex
+from app.storage import fileio, record
+from app.storage.index import ENTRY_SIZE, TAIL, OffsetIndex
 from app.storage.log import LogConfig, PartitionLog
 from app.storage.record import Record
 from app.storage.segment import Segment, segment_name
@@ -354,7 +355,7 @@ def test_an_index_in_its_file_answers_as_in_memory(tmp_path: Path) -> None:
     want = idx.entries()
     asked = [(o, idx.lookup(o), idx.lookup_timestamp(o), idx.offset_at(o)) for o in range(450)]
     idx.detach()
-    assert len(idx.offsets) == 0 and len(idx) == 39 == idx.in_file
+    assert len(idx.offsets) == 0 and len(idx) == 39 == idx.head and idx.detached
     assert index_file_entries(idx.path) == want == idx.entries()
     again = [(o, idx.lookup(o), idx.lookup_timestamp(o), idx.offset_at(o)) for o in range(450)]
     assert again == asked
@@ -364,7 +365,7 @@ def test_an_index_in_its_file_answers_as_in_memory(tmp_path: Path) -> None:
     assert fresh.attach(4000, 0) and fresh.entries() == want
     # an entry appended (a walk past the end) brings them back into memory
     fresh.append(400, 4000, 120)
-    assert fresh.in_file < 0 and len(fresh.offsets) == 40
+    assert fresh.head == 0 and len(fresh.offsets) == 40
     fresh.close()
     # a file of the wrong shape is not attached
     assert not OffsetIndex(idx.path).attach(3900, 0)  # the last entry at the segment's end
@@ -372,3 +373,33 @@ def test_an_index_in_its_file_answers_as_in_memory(tmp_path: Path) -> None:
     Path(idx.path).write_bytes(Path(idx.path).read_bytes()[:-1])
     assert not OffsetIndex(idx.path).attach(4000, 0)  # not whole entries
     assert not OffsetIndex(str(tmp_path / "missing.index")).attach(4000, 0)
+
+
+def test_an_active_index_keeps_a_bounded_tail_in_memory(tmp_path: Path) -> None:
+    """An active segment grows its index for as long as it is active (an hour or more at a
+    modest rate): memory holds its last entries only, and lookups anywhere answer as before."""
+    idx = OffsetIndex(str(tmp_path / "x.index"))
+    idx.open_for_append()
+    n = 5 * TAIL + 17
+    for i in range(1, n + 1):
+        idx.append(i * 10, i * 100, i * 3)
+        assert len(idx.offsets) < 2 * TAIL
+    assert len(idx) == n and idx.head == n - len(idx.offsets) and idx.head > 0
+    assert index_file_entries(idx.path) == idx.entries()
+    for o in (0, 5, 10, 15, 999, 10 * idx.head, 10 * idx.head + 5, 10 * n, 10**9):
+        want = max((i * 100 for i in range(1, n + 1) if i * 10 <= o), default=0)
+        assert idx.lookup(o) == want
+        assert idx.offset_at(want) == (want // 10 if want else None)
+    for t in (1, 3, 4, 3 * idx.head, 3 * idx.head + 1, 3 * n + 1):
+        want = max((i * 100 for i in range(1, n + 1) if i * 3 < t), default=0)
+        assert idx.lookup_timestamp(t) == want
+    # a write the disk refuses brings every entry back to memory first (the file cannot be
+    # trusted for the ones after it)
+    fileio.install(fileio.Fault("write", errno.ENOSPC, suffix=".index"))
+    try:
+        idx.append(10 * (n + 1), 100 * (n + 1), 3 * (n + 1))
+    finally:
+        fileio.remove()
+    assert idx.head == 0 and len(idx.offsets) == n + 1
+    assert idx.lookup(10 * (n + 1)) == 100 * (n + 1) and idx.lookup(15) == 100
+    idx.close()
