@@ -519,10 +519,16 @@ def machine_info() -> dict[str, Any]:
 
 
 def write_result(
-    name: str, parameters: dict[str, Any], results: dict[str, Any], out_dir: Path | None = None
+    name: str,
+    parameters: dict[str, Any],
+    results: dict[str, Any],
+    out_dir: Path | None = None,
+    git: dict[str, Any] | None = None,
 ) -> Path:
-    """Write ``<out_dir>/<name>-<short commit>.json`` and return its path."""
-    git = git_info()
+    """Write ``<out_dir>/<name>-<short commit>.json`` and return its path. ``git`` is the
+    commit the measurement ran at, read when it started (``git_info()``): a long run must not
+    be filed under a commit made while it ran; by default, the commit now."""
+    git = git or git_info()
     doc = {
         "benchmark": name,
         "commit": git["commit"],

@@ -282,6 +282,7 @@ def main(argv: list[str] | None = None) -> int:
         args.judge.write_text(json.dumps(doc, indent=2) + "\n")
         log(f"{args.judge}: passed={again['passed']} drift={again['p99_drift']}")
         return 0 if again["passed"] else 1
+    git = git_info()  # the commit the server runs: a commit made meanwhile is not this run's
     with Workdir("soak") as work:
         data = work.path / "data"
         with sluice_server(data, work.log("server"), python=server_python(args)) as server:
@@ -293,9 +294,9 @@ def main(argv: list[str] | None = None) -> int:
     verdict["ids_ok"] = not check["failures"]
     verdict["passed"] = verdict["passed"] and verdict["ids_ok"]
     params = {k: v for k, v in vars(args).items() if k != "out_dir"}
-    path = write_result("soak", params, {**result, "verdict": verdict}, args.out_dir)
+    path = write_result("soak", params, {**result, "verdict": verdict}, args.out_dir, git)
     png = path.with_suffix(".png")
-    plot(result["samples"], png, f"soak at {git_info()['short']}: {args.minutes:g} min")
+    plot(result["samples"], png, f"soak at {git['short']}: {args.minutes:g} min")
     log(f"wrote {path} and {png}")
     log(f"ids: {check}")
     log(
