@@ -88,6 +88,7 @@ class Appender:
         producer_epoch: int = -1,
         base_sequence: int = -1,
         attributes: int = 0,
+        leader_epoch: int = record.NO_LEADER_EPOCH,
     ) -> AppendInfo:
         """Append one batch (page cache, not yet durable) and publish it where visible."""
         info = lg.append(
@@ -97,6 +98,7 @@ class Appender:
             producer_epoch=producer_epoch,
             base_sequence=base_sequence,
             attributes=attributes,
+            leader_epoch=leader_epoch,
         )
         self.flusher.appended(lg)
         return info

@@ -130,9 +130,7 @@ class ProduceService:
             if tag is None:
                 bases[p] = self.appender.append(lg, recs, now_ms=now).base_offset
             else:
-                bases[p] = self.appender.append(
-                    lg, recs, now_ms=now, producer_id=tag, attributes=record.KEYED_FLAG
-                ).base_offset
+                bases[p] = self.appender.append(lg, recs, now_ms=now, leader_epoch=tag).base_offset
         return bases
 
     def _place(self, topic: Topic, records: Placed) -> list[int]:
@@ -184,7 +182,9 @@ class ProduceService:
             key = f"{owner}\0{key}"
         topic = self.topics.get(topic_name)
         digest = hashlib.sha256(topic_name.encode() + b"\0" + body).digest()
-        tag = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
+        tag = record.keyed_tag(
+            int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big", signed=True)
+        )
         while (pending := self._keys_in_flight.get(key)) is not None:
             await asyncio.shield(pending)
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()

@@ -41,7 +41,7 @@ from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 import orjson
 
 from app.errors import CorruptRecordError, ErrorCode, StorageError
-from app.storage import abort_index, modes, record
+from app.storage import abort_index, modes, record, upgrade
 from app.storage.abort_index import aborted_in
 from app.storage.files import (
     fsync_directory,
@@ -178,6 +178,7 @@ class PartitionLog:
         for name in os.listdir(self.directory):
             if name.endswith(".tmp"):
                 os.unlink(os.path.join(self.directory, name))
+        upgrade.upgrade_partition(self.directory, CHECKPOINT_FILE)  # an earlier format, once
         bases = sorted(
             int(n[:-4])
             for n in os.listdir(self.directory)
@@ -282,11 +283,7 @@ class PartitionLog:
             pos = self.segments[i].position_for(start)
             for seg in self.segments[i:]:
                 for h, p in seg.batches(pos):
-                    if (
-                        h.next_offset <= start
-                        or h.producer_id < 0
-                        or h.attributes & record.KEYED_FLAG
-                    ):
+                    if h.next_offset <= start or h.producer_id < 0:
                         continue
                     commit: bool | None = None
                     if h.is_control:
@@ -348,6 +345,7 @@ class PartitionLog:
         producer_epoch: int = -1,
         base_sequence: int = -1,
         attributes: int = 0,
+        leader_epoch: int = record.NO_LEADER_EPOCH,
     ) -> AppendInfo:
         """Append one batch; it is on disk (page cache) but not durable until flushed.
 
@@ -368,6 +366,7 @@ class PartitionLog:
             producer_epoch=producer_epoch,
             base_sequence=base_sequence,
             attributes=attributes,
+            leader_epoch=leader_epoch,
         )
         first_ts = records[0].timestamp
         max_ts = record.batch_max_timestamp(data)
@@ -700,7 +699,8 @@ class PartitionLog:
 
     @_reading
     def find_keyed_batch(self, start_offset: int, tag: int) -> record.BatchHeader | None:
-        """The first keyed batch at or after ``start_offset`` whose tag is ``tag``."""
+        """The first batch at or after ``start_offset`` that an ``Idempotency-Key`` tagged
+        ``tag`` (``record.keyed_tag``: in its partition leader epoch, without producer)."""
         self._online()
         start_offset = max(start_offset, self.log_start_offset)
         if start_offset >= self.log_end_offset:
@@ -711,8 +711,8 @@ class PartitionLog:
             for h, _ in seg.batches(pos):
                 if (
                     h.next_offset > start_offset
-                    and h.attributes & record.KEYED_FLAG
-                    and h.producer_id == tag
+                    and h.partition_leader_epoch == tag
+                    and h.producer_id < 0
                 ):
                     return h
             pos = 0

@@ -1,68 +1,76 @@
-"""Record batch framing: encode and decode, pure functions.
+"""Record batches in Kafka's format (RecordBatch v2, magic 2): encode, check and decode.
 
-A batch on disk, big-endian::
+A batch, big-endian, as Kafka defines it::
 
-    base_offset       int64    first offset of the batch
-    batch_length      int32    bytes after this field
-    magic             int8     format version (1)
-    crc               uint32   CRC-32 of base_offset..magic and of everything after crc
-    attributes        int16    bit 4 transactional, bit 5 control, bit 6 keyed (below)
-    last_offset_delta int32    last offset - base offset
-    first_timestamp   int64    ms
-    max_timestamp     int64    ms
-    producer_id       int64    -1 when none
-    producer_epoch    int16    -1 when none
-    base_sequence     int32    -1 when none
-    record_count      int32
-    records           record_count records
+    base_offset             int64    first offset of the batch
+    batch_length            int32    bytes after this field
+    partition_leader_epoch  int32    (see below)
+    magic                   int8     2
+    crc                     uint32   CRC-32C of everything after it (attributes onward)
+    attributes              int16    bits 0-2 compression (none), 3 timestamp type (create
+                                     time), 4 transactional, 5 control
+    last_offset_delta       int32    last offset - base offset
+    base_timestamp          int64    ms, the first record's
+    max_timestamp           int64    ms
+    producer_id             int64    -1 when none
+    producer_epoch          int16    -1 when none
+    base_sequence           int32    -1 when none
+    record_count            int32
+    records                 record_count records
 
-A record::
+A record: ``length`` (varint, bytes after it), ``attributes`` (int8, 0), ``timestamp_delta``
+(varlong), ``offset_delta`` (varint), key length (varint, -1 for null) and key, value length and
+value, header count (varint) and headers (key length and UTF-8 key, value length and value).
+Control batches hold one record whose key is (version int16, type int16: 0 abort, 1 commit).
 
-    length            int32    bytes after this field
-    offset_delta      int32
-    timestamp_delta   int64    timestamp - first_timestamp
-    key_length        int32    -1 for a null key
-    key               bytes
-    value_length      int32    -1 for a null value
-    value             bytes
-    header_count      int32
-    headers           header_count × (key_length int32, key utf-8, value_length int32, value)
+The CRC does not cover the base offset and the partition leader epoch, which a server rewrites
+when it appends a batch a client built (Kafka's brokers do the same). Sluice has no partition
+leaders; in its log the field is -1, except in a batch appended by a simple produce with an
+``Idempotency-Key``, where it holds a tag of the key (``keyed_tag``) so that a retry after a
+crash finds what the first attempt appended.
 
-The CRC covers the offset and length too, so a flipped bit anywhere is detected.
-
-A keyed batch (bit 6) comes from a simple produce with an ``Idempotency-Key``: its producer id
-field holds a 64-bit hash of the key instead of a producer id, so that a retry after a crash
-can find the batch in the log. Such a batch carries no producer state.
+Encoding and walking records run in compiled code (the record module of aiokafka, a maintained
+Kafka client library, and Google's CRC-32C): about half a microsecond a record to encode, a
+tenth to check and walk.
 """
 
 from __future__ import annotations
 
 import struct
-import zlib
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple, Protocol
 
+import google_crc32c
+from aiokafka.errors import CorruptRecordException
+from aiokafka.record.default_records import DefaultRecordBatch, DefaultRecordBatchBuilder
+
 from app.errors import CorruptRecordError
 
-MAGIC = 1
+MAGIC = 2
+COMPRESSION_MASK = 0x07
+TIMESTAMP_TYPE_FLAG = 0x08
 TRANSACTIONAL_FLAG = 0x10
 CONTROL_FLAG = 0x20
-KEYED_FLAG = 0x40
+DELETE_HORIZON_FLAG = 0x40
+NO_LEADER_EPOCH = -1
 
-_PREFIX = struct.Struct(">qiB")  # base_offset, batch_length, magic
-_CRC = struct.Struct(">I")
-_BODY = struct.Struct(">hiqqqhii")  # attributes .. record_count
-_HEADER = struct.Struct(">qiBIhiqqqhii")
-HEADER_SIZE = _HEADER.size  # 57
+_HEADER = struct.Struct(">qiiBIhiqqqhii")
+HEADER_SIZE = _HEADER.size  # 61
 LOG_OVERHEAD = 12  # base_offset + batch_length: bytes not counted in batch_length
-_CRC_START = _PREFIX.size  # 13
-_BODY_START = _CRC_START + 4  # 17
-
-_REC_HEAD = struct.Struct(">iiqi")  # length, offset_delta, timestamp_delta, key_length
-_REC_PLAIN = struct.Struct(">iiqii")  # the same, then value_length, for a record without key
+LEADER_EPOCH_AT = 12
+MAGIC_AT = 16
+_CRC_AT = 17
+ATTRIBUTES_AT = 21  # where the CRC starts
+_MAX_TS_AT = 35
+_BASE_TS_AT = 27
+_I64 = struct.Struct(">q")
 _I32 = struct.Struct(">i")
-_HDR_KEY = struct.Struct(">i")
-REC_FIXED = _REC_HEAD.size + 8  # + value_length + header_count
+_CRC = struct.Struct(">I")
+
+# A record's framing, at most: length (5), attributes (1), timestamp delta (10), offset delta
+# (5), key and value lengths and header count (5 each); a header's two lengths (5 each).
+REC_FIXED = 36
+HEADER_FIXED = 10
 
 MAX_BATCH_BYTES = 1 << 30
 
@@ -94,6 +102,7 @@ class StoredRecord(NamedTuple):
 class BatchHeader(NamedTuple):
     base_offset: int
     batch_length: int
+    partition_leader_epoch: int
     magic: int
     crc: int
     attributes: int
@@ -143,6 +152,12 @@ def marker_is_commit(key: bytes | None) -> bool:
     return bool(kind == 1)
 
 
+def keyed_tag(key_hash: int) -> int:
+    """The partition leader epoch that marks a batch of an ``Idempotency-Key`` whose 64-bit
+    hash is ``key_hash``: 30 bits of it, above 2**30 (never -1, never a small epoch)."""
+    return (key_hash & 0x3FFFFFFF) | 0x40000000
+
+
 class RecordLike(Protocol):
     """A record to append or one read back: what the size rules look at."""
 
@@ -160,12 +175,16 @@ def payload_size(record: RecordLike) -> int:
 
 
 def record_size(record: RecordLike) -> int:
-    """Bytes a record takes inside a batch: what the server's ``max_record_bytes`` limits, and
-    what reads count against their ``max_bytes``."""
+    """Bytes a record takes inside a batch, at most (its framing counted at its largest): what
+    the server's ``max_record_bytes`` limits, and what reads count against their
+    ``max_bytes``."""
     size = REC_FIXED + len(record.key or b"") + len(record.value or b"")  # + payload_size
     for h in record.headers:
-        size += 8 + len(h.key.encode()) + len(h.value or b"")
+        size += HEADER_FIXED + len(h.key.encode()) + len(h.value or b"")
     return size
+
+
+# -- encoding ----------------------------------------------------------------------------------
 
 
 def encode_batch(
@@ -176,71 +195,81 @@ def encode_batch(
     producer_epoch: int = -1,
     base_sequence: int = -1,
     attributes: int = 0,
+    leader_epoch: int = NO_LEADER_EPOCH,
 ) -> bytes:
-    """Encode records as one batch starting at ``base_offset``."""
+    """Encode records as one batch starting at ``base_offset`` (attributes: transactional,
+    control)."""
     if not records:
         raise ValueError("a batch holds at least one record")
-    first_ts = records[0].timestamp
-    max_ts = first_ts
-    parts: list[bytes] = []
-    extend = parts.extend
-    pack_head = _REC_HEAD.pack
-    pack_i32 = _I32.pack
-    pack_plain = _REC_PLAIN.pack
-    no_headers = b"\x00\x00\x00\x00"
-    for delta, (ts, key, value, headers) in enumerate(records):
-        if ts > max_ts:
-            max_ts = ts
-        vlen = -1 if value is None else len(value)
-        if key is None and not headers:
-            # the common record: no key, no headers; one pack instead of four
-            if value:
-                extend((pack_plain(24 + vlen, delta, ts - first_ts, -1, vlen), value, no_headers))
-            else:
-                extend((pack_plain(24, delta, ts - first_ts, -1, vlen), no_headers))
-            continue
-        klen = -1 if key is None else len(key)
-        if headers:
-            hparts = [pack_i32(len(headers))]
-            for h in headers:
-                hk = h.key.encode()
-                hparts.append(pack_i32(len(hk)))
-                hparts.append(hk)
-                if h.value is None:
-                    hparts.append(pack_i32(-1))
-                else:
-                    hparts.append(pack_i32(len(h.value)))
-                    hparts.append(h.value)
-            hbytes = b"".join(hparts)
+    if attributes & CONTROL_FLAG:
+        data = bytearray(_encode_control(records, producer_id, producer_epoch, attributes))
+    else:
+        builder = DefaultRecordBatchBuilder(
+            magic=MAGIC,
+            compression_type=0,
+            is_transactional=1 if attributes & TRANSACTIONAL_FLAG else 0,
+            producer_id=producer_id,
+            producer_epoch=producer_epoch,
+            base_sequence=base_sequence,
+            batch_size=MAX_BATCH_BYTES,
+        )
+        append = builder.append
+        for delta, (ts, key, value, headers) in enumerate(records):
+            append(
+                delta,
+                timestamp=ts,
+                key=key,
+                value=value,
+                headers=[(h.key, h.value) for h in headers] if headers else [],
+            )
+        data = builder.build()
+    _I64.pack_into(data, 0, base_offset)
+    if leader_epoch != NO_LEADER_EPOCH:
+        _I32.pack_into(data, LEADER_EPOCH_AT, leader_epoch)
+    return bytes(data)
+
+
+def _varint(n: int) -> bytes:
+    """A signed varint (zigzag), as Kafka writes record fields."""
+    z = (n << 1) ^ (n >> 63)
+    out = bytearray()
+    while True:
+        b = z & 0x7F
+        z >>= 7
+        if z:
+            out.append(b | 0x80)
         else:
-            hbytes = b"\x00\x00\x00\x00"
-        body_len = 4 + 8 + 4 + max(klen, 0) + 4 + max(vlen, 0) + len(hbytes)
-        parts.append(pack_head(body_len, delta, ts - first_ts, klen))
-        if key:
-            parts.append(key)
-        parts.append(pack_i32(vlen))
-        if value:
-            parts.append(value)
-        parts.append(hbytes)
-    payload = b"".join(parts)
-    head = _BODY.pack(
-        attributes,
-        len(records) - 1,
-        first_ts,
-        max_ts,
-        producer_id,
-        producer_epoch,
-        base_sequence,
-        len(records),
+            out.append(b)
+            return bytes(out)
+
+
+def _field(data: bytes | None) -> bytes:
+    return _varint(-1) if data is None else _varint(len(data)) + data
+
+
+def _encode_control(
+    records: Sequence[Record], producer_id: int, producer_epoch: int, attributes: int
+) -> bytes:
+    """A control batch (a marker), encoded here: the library builds data batches only."""
+    ((ts, key, value, _),) = records
+    body = b"\x00" + _varint(0) + _varint(0) + _field(key) + _field(value) + _varint(0)
+    record = _varint(len(body)) + body
+    after_crc = (
+        struct.pack(">hiqqqhii", attributes, 0, ts, ts, producer_id, producer_epoch, -1, 1) + record
     )
-    # batch_length counts magic + crc + body; the payload is copied once more, not twice
-    prefix = _PREFIX.pack(base_offset, 1 + 4 + len(head) + len(payload), MAGIC)
-    crc = zlib.crc32(payload, zlib.crc32(head, zlib.crc32(prefix)))
-    return b"".join((prefix, _CRC.pack(crc), head, payload))
+    crc = google_crc32c.value(after_crc)
+    head = struct.pack(">qiiBI", 0, 4 + 1 + 4 + len(after_crc), NO_LEADER_EPOCH, MAGIC, crc)
+    return head + after_crc
 
 
-_MAX_TS_AT = _CRC_START + 4 + 2 + 4 + 8  # after magic, crc, attributes, last delta, first ts
-_I64 = struct.Struct(">q")
+def set_base_offset(batch: bytearray | memoryview, base_offset: int, pos: int = 0) -> None:
+    """Rewrite the base offset of the batch at ``pos`` (outside the CRC)."""
+    _I64.pack_into(batch, pos, base_offset)
+
+
+def set_leader_epoch(batch: bytearray | memoryview, epoch: int, pos: int = 0) -> None:
+    """Rewrite the partition leader epoch of the batch at ``pos`` (outside the CRC)."""
+    _I32.pack_into(batch, pos + LEADER_EPOCH_AT, epoch)
 
 
 def batch_max_timestamp(batch: bytes) -> int:
@@ -249,7 +278,10 @@ def batch_max_timestamp(batch: bytes) -> int:
     return int(ts)
 
 
-def read_header(buf: bytes | memoryview, pos: int = 0) -> BatchHeader:
+# -- reading -----------------------------------------------------------------------------------
+
+
+def read_header(buf: bytes | bytearray | memoryview, pos: int = 0) -> BatchHeader:
     """Parse and sanity-check the header at ``pos``; the CRC is not checked here."""
     if len(buf) - pos < HEADER_SIZE:
         raise CorruptRecordError("truncated batch header", pos)
@@ -263,82 +295,40 @@ def read_header(buf: bytes | memoryview, pos: int = 0) -> BatchHeader:
     return h
 
 
-def check_batch(buf: bytes | memoryview, pos: int = 0) -> BatchHeader:
+def check_batch(buf: bytes | bytearray | memoryview, pos: int = 0) -> BatchHeader:
     """Parse the header at ``pos`` and verify the whole batch's CRC; raise if invalid."""
     h = read_header(buf, pos)
     end = pos + h.size
     if end > len(buf):
         raise CorruptRecordError("truncated batch", pos)
-    crc = zlib.crc32(buf[pos : pos + _CRC_START])
-    crc = zlib.crc32(buf[pos + _BODY_START : end], crc)
-    if crc != h.crc:
+    if google_crc32c.value(bytes(buf[pos + ATTRIBUTES_AT : end])) != h.crc:
         raise CorruptRecordError("CRC mismatch", pos)
     return h
 
 
 def decode_records(
-    buf: bytes | memoryview, pos: int, h: BatchHeader, skip_below: int = 0
+    buf: bytes | bytearray | memoryview, pos: int, h: BatchHeader, skip_below: int = 0
 ) -> Iterator[StoredRecord]:
     """Yield the records of the batch whose header ``h`` starts at ``pos``, from the first
-    whose offset is at least ``skip_below`` (the records before it are stepped over by their
-    length, not decoded: a read from the middle of a large batch costs what it returns).
+    whose offset is at least ``skip_below``.
 
     The caller has verified the batch (``check_batch``) or trusts it (already-recovered data);
-    malformed record framing still raises ``CorruptRecordError`` rather than misreading.
-    """
-    p = pos + HEADER_SIZE
+    malformed record framing still raises ``CorruptRecordError`` rather than misreading."""
     end = pos + h.size
-    base = h.base_offset
-    first_ts = h.first_timestamp
-    unpack_head = _REC_HEAD.unpack_from
-    unpack_i32 = _I32.unpack_from
-    b = bytes(buf) if isinstance(buf, memoryview) else buf
+    data = bytes(buf[pos:end]) if pos or end != len(buf) else bytes(buf)
     try:
-        for _ in range(h.record_count):
-            length, odelta, tdelta, klen = unpack_head(b, p)
-            rec_end = p + 4 + length
-            if length < REC_FIXED - 4 or rec_end > end:
-                raise CorruptRecordError("invalid record length", p)
-            if base + odelta < skip_below:
-                p = rec_end
+        batch = DefaultRecordBatch(data)
+        for r in batch:
+            offset = r.offset
+            if offset < skip_below:
                 continue
-            q = p + _REC_HEAD.size
-            if klen < 0:
-                key = None
-            else:
-                key = b[q : q + klen]
-                q += klen
-            (vlen,) = unpack_i32(b, q)
-            q += 4
-            if vlen < 0:
-                value = None
-            else:
-                value = b[q : q + vlen]
-                q += vlen
-            (hcount,) = unpack_i32(b, q)
-            q += 4
-            headers: tuple[Header, ...] = ()
-            if hcount:
-                hl: list[Header] = []
-                for _h in range(hcount):
-                    (hklen,) = unpack_i32(b, q)
-                    q += 4
-                    hkey = b[q : q + hklen].decode()
-                    q += hklen
-                    (hvlen,) = unpack_i32(b, q)
-                    q += 4
-                    if hvlen < 0:
-                        hval = None
-                    else:
-                        hval = b[q : q + hvlen]
-                        q += hvlen
-                    hl.append(Header(hkey, hval))
-                headers = tuple(hl)
-            if q != rec_end:
-                raise CorruptRecordError("record framing mismatch", p)
-            yield StoredRecord(base + odelta, first_ts + tdelta, key, value, headers)
-            p = rec_end
-    except (struct.error, UnicodeDecodeError) as exc:
-        raise CorruptRecordError(f"malformed record ({exc})", p) from None
-    if p != end:
-        raise CorruptRecordError("batch has trailing bytes", p)
+            headers = r.headers
+            yield StoredRecord(
+                offset,
+                r.timestamp,
+                r.key,
+                r.value,
+                tuple(Header(k, v) for k, v in headers) if headers else (),
+            )
+    except (CorruptRecordException, UnicodeDecodeError) as exc:  # framing, a header's key
+        raise CorruptRecordError(f"malformed record ({exc})", pos) from None

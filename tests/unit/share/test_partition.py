@@ -583,9 +583,9 @@ def test_acquires_only_what_the_byte_budget_lets_it_read(h: Harness) -> None:
     got = h.fetch("b", max_bytes=1)  # at least one record, whatever its size
     assert offsets(got) == [0]
     assert h.states(0, 2) == [(0, "acquired", 2), (1, "available", 1), (2, "available", 1)]
-    got = h.fetch("b", max_bytes=2500)  # 1 and 2 (1028 bytes each) fit, 3 does not
+    got = h.fetch("b", max_bytes=2500)  # 1 and 2 (1036 bytes each, at most) fit, 3 does not
     assert offsets(got) == [1, 2]
     assert h.window() == (0, 3)
-    got = h.fetch("c", max_bytes=3100)
+    got = h.fetch("c", max_bytes=3110)
     assert offsets(got) == [3, 4, 5]
     assert h.window() == (0, 6)

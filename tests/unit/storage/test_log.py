@@ -103,7 +103,7 @@ def segment_files(path: Path) -> dict[str, bytes]:
 
 def test_roll_by_size(tmp_path: Path) -> None:
     lg = open_log(tmp_path / "p")
-    fill(lg, 40, size=60)
+    fill(lg, 60, size=60)
     assert len(lg.segments) >= 4
     for seg, nxt in zip(lg.segments, lg.segments[1:], strict=False):
         assert seg.size <= CFG.segment_bytes
@@ -179,7 +179,7 @@ def open_files(path: Path) -> list[str]:
 
 def test_sealed_segments_close_their_files_once_durable(tmp_path: Path) -> None:
     lg = open_log(tmp_path / "p")
-    written = fill(lg, 40, size=60)
+    written = fill(lg, 60, size=60)
     assert len(lg.segments) >= 4
     # not yet durable: every rolled segment keeps its log open for the flush
     assert len([n for n in open_files(tmp_path) if n.endswith(".log")]) == len(lg.segments)
@@ -250,7 +250,7 @@ class WatchedFiles(SealedFiles):
 def test_files_stay_bounded_however_many_segments_a_log_has(tmp_path: Path) -> None:
     files = WatchedFiles(limit=2)
     lg = PartitionLog(str(tmp_path / "p"), CFG, durable_reads=False, files=files)
-    written = fill(lg, 120, size=60)
+    written = fill(lg, 160, size=60)
     flush(lg)
     assert len(lg.segments) >= 10
     whole = lg.read(0, 100_000, 10_000_000)  # one read across every segment
@@ -500,7 +500,7 @@ def test_offset_for_timestamp_skips_control_batches(tmp_path: Path) -> None:
 def test_retention_by_time(tmp_path: Path) -> None:
     cfg = LogConfig(segment_bytes=4096, retention_ms=1000, index_interval_bytes=256)
     lg = open_log(tmp_path / "p", cfg, durable=True)
-    want = fill(lg, 40, size=60, ts0=0)  # timestamps 0..119
+    want = fill(lg, 60, size=60, ts0=0)  # timestamps 0..179
     flush(lg)
     segs = list(lg.segments)
     assert len(segs) >= 4
@@ -744,6 +744,8 @@ class LogMachine(RuleBasedStateMachine):
     )
     def append(self, n: int, size: int, dt: int, control: bool, ts: list[int]) -> None:
         self.now += dt
+        if control:  # a control batch holds one record, as Kafka's markers do
+            n = 1
         rs = [Record(ts[i], None if i % 2 else b"k", bytes([i]) * size) for i in range(n)]
         attrs = record.CONTROL_FLAG if control else 0
         info = self.lg.append(rs, now_ms=self.now, attributes=attrs)
