@@ -6,8 +6,8 @@ It drives an in-process server over HTTP: topics whose records have keys, header
 binary values over several segments, committed and aborted transactions, a simple produce under
 an ``Idempotency-Key``, an idempotent producer, consumer-group offsets and share-group
 acknowledgements; then it stops the server cleanly and writes ``expected.json`` beside the
-directory (``datadir``). tests/upgrade/release-v1/ was made so by the release before Kafka's RecordBatch v2
-(commit cae7208): run today, it makes a directory in today's format.
+directory (``datadir``). tests/upgrade/release-v1/ was made so by the release before Kafka's
+RecordBatch v2 (commit cae7208): run today, it makes a directory in today's format.
 """
 
 from __future__ import annotations
