@@ -42,6 +42,15 @@ class ErrorCode(enum.Enum):
     INVALID_TOPIC = _Code(400, False, 17, "the topic name is invalid")
     INVALID_PARTITIONS = _Code(400, False, 37, "the number of partitions is invalid")
     INVALID_TIMESTAMP = _Code(400, False, 32, "the timestamp is invalid")
+    CORRUPT_MESSAGE = _Code(
+        400, False, 2, "a record batch is corrupt: its CRC, length or record framing"
+    )
+    INVALID_RECORD = _Code(
+        400, False, 87, "a record batch breaks a rule: offsets, timestamps, attributes, producer"
+    )
+    UNSUPPORTED_COMPRESSION_TYPE = _Code(
+        400, False, 76, "the record batch's compression is not supported"
+    )
     UNKNOWN_PRODUCER_ID = _Code(400, False, None, "the server never issued this producer id")
     INVALID_TRANSACTION_TIMEOUT = _Code(
         400, False, 50, "the transaction timeout is outside the server's bounds"
@@ -131,6 +140,9 @@ class ErrorCode(enum.Enum):
     REQUEST_TOO_COMPLEX = _Code(
         413, False, None, "the body holds more JSON values, or nests deeper, than the limit"
     )
+
+    # 415 Unsupported Media Type
+    UNSUPPORTED_MEDIA_TYPE = _Code(415, False, None, "the body's Content-Type is not taken here")
 
     # 429 Too Many Requests
     TOO_MANY_REQUESTS = _Code(429, True, None, "too many requests")

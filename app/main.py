@@ -45,6 +45,7 @@ from app.security.cross_site import CrossSite
 # itself (see there).
 DIRECT_ENDPOINTS: tuple[Callable[..., Any], ...] = (
     records.produce,
+    records.produce_batches,
     producers.produce,
     share_groups.fetch,
     share_groups.acknowledge,

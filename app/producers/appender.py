@@ -33,12 +33,20 @@ from app.topics import Topic, TopicRegistry
 
 @dataclass(slots=True)
 class ProduceBatch:
-    """Records for one partition from a producer with state (idempotent or transactional)."""
+    """Records for one partition from a producer with state (idempotent or transactional):
+    parsed from JSON, or a record batch the client built (``raw``, checked, with its
+    header)."""
 
     topic: str
     partition: int
     base_sequence: int
     records: list[Record]
+    raw: bytearray | None = None
+    header: record.BatchHeader | None = None
+
+    @property
+    def count(self) -> int:
+        return self.header.record_count if self.header is not None else len(self.records)
 
 
 @dataclass(slots=True)
@@ -103,6 +111,14 @@ class Appender:
         self.flusher.appended(lg)
         return info
 
+    def append_batch(
+        self, lg: PartitionLog, batch: bytearray, h: record.BatchHeader, *, now_ms: int
+    ) -> AppendInfo:
+        """Append a record batch a client built, as it is (``PartitionLog.append_batch``)."""
+        info = lg.append_batch(batch, h, now_ms=now_ms)
+        self.flusher.appended(lg)
+        return info
+
     def resolve(self, b: ProduceBatch, parsed_under: int) -> PartitionLog:
         """The batch's partition log, its records within the topic's size limit; raises
         UNKNOWN_TOPIC_OR_PARTITION or RECORD_TOO_LARGE. Records parsed under a server limit
@@ -145,7 +161,7 @@ class Appender:
         for i, (lg, b, res) in enumerate(batches):
             try:
                 plan = producer_state(lg).prepare(
-                    producer_id, epoch, b.base_sequence, len(b.records), transactional
+                    producer_id, epoch, b.base_sequence, b.count, transactional
                 )
             except Conflict as exc:
                 if all_or_nothing:  # named as the request names it: ``batches[i]``
@@ -171,15 +187,18 @@ class Appender:
         for lg, b, res, maybe_plan in checked:
             if maybe_plan is None:
                 continue
-            info = self.append(
-                lg,
-                b.records,
-                now_ms=now,
-                producer_id=producer_id,
-                producer_epoch=epoch,
-                base_sequence=b.base_sequence,
-                attributes=attributes,
-            )
+            if b.raw is not None and b.header is not None:
+                info = self.append_batch(lg, b.raw, b.header, now_ms=now)
+            else:
+                info = self.append(
+                    lg,
+                    b.records,
+                    now_ms=now,
+                    producer_id=producer_id,
+                    producer_epoch=epoch,
+                    base_sequence=b.base_sequence,
+                    attributes=attributes,
+                )
             producer_state(lg).commit(maybe_plan, info.base_offset, info.last_offset, now)
             res.base_offset = info.base_offset
         return [lg for lg, _, _, _ in checked]

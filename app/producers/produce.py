@@ -29,7 +29,7 @@ import orjson
 
 from app.clock import Clock
 from app.config import Settings
-from app.errors import Conflict, ErrorCode, InvalidRequest, SluiceError
+from app.errors import Conflict, ErrorCode, InvalidRequest, SluiceError, TooLarge
 from app.metadata.store import IdempotencyRow, IdempotencyStore
 from app.metrics import Counter
 from app.partitioner import partition_for_key
@@ -292,6 +292,93 @@ class ProduceService:
                 topic.produced += n
         return results
 
+    # -- record batches a client built -------------------------------------------------------
+
+    async def produce_client_batches(
+        self,
+        topic_name: str,
+        partition: int,
+        body: bytes,
+        tid: str | None,
+        principal: str | None,
+    ) -> list[BatchResult]:
+        """Append the record batches of a produce body as they are (docs/api.md#produce-batches):
+        every batch is checked first and none is appended if any is refused. Batches without
+        a producer (id -1) are plain produce, several to a request; a producer's batch, one to
+        a request as in Kafka, is held to the rules of ``produce_batches``."""
+        topic = self.topics.get(topic_name)
+        lg = topic.log(partition)
+        checked = record.check_client_batches(
+            body,
+            max_record_bytes=self.settings.max_record_bytes,
+            max_message_bytes=topic.max_message_bytes,
+        )
+        count = sum(b.header.record_count for b in checked)
+        if count > self.settings.max_records_per_request:
+            raise TooLarge(
+                ErrorCode.REQUEST_TOO_LARGE,
+                f"{count} records; the limit is {self.settings.max_records_per_request} a request",
+            )
+        data = bytearray(body)
+        first = checked[0].header
+        if first.producer_id < 0:
+            for i, b in enumerate(checked):
+                h = b.header
+                if h.producer_id >= 0 or h.producer_epoch != -1 or h.base_sequence != -1:
+                    raise _invalid(i, "without a producer id, epoch and base sequence are -1")
+                if h.is_transactional:
+                    raise _invalid(i, "a transactional batch needs a producer id")
+            if tid is not None:
+                raise _invalid(0, "a transactional_id takes a transactional producer's batch")
+            now = self.clock.now_ms()
+            results = []
+            for b in checked:
+                info = self.appender.append_batch(lg, data[b.start : b.end], b.header, now_ms=now)
+                results.append(BatchResult(topic_name, partition, info.base_offset, None))
+            await self.appender.wait_durable([lg])
+            self._count(topic, count)
+            return results
+        if len(checked) != 1:
+            raise _invalid(1, "a producer's request holds one batch for a partition, as Kafka's")
+        h = first
+        pid, epoch = h.producer_id, h.producer_epoch
+        if tid is None:
+            if h.is_transactional:
+                raise _invalid(0, "a transactional batch needs the request's transactional_id")
+            if not self.ids.issued_to(pid, principal):
+                raise InvalidRequest(
+                    ErrorCode.UNKNOWN_PRODUCER_ID,
+                    f"producer id {pid} was never issued to this principal; call "
+                    "POST /v1/producers",
+                )
+            if (owner := self.transactions.owner_of(pid)) is not None:
+                raise Conflict(
+                    ErrorCode.INVALID_TXN_STATE,
+                    f"producer id {pid} belongs to transactional id {owner!r}: produce with "
+                    "its transactional_id",
+                )
+        elif not h.is_transactional:
+            raise _invalid(0, "a request with a transactional_id takes transactional batches")
+        batch = ProduceBatch(
+            topic_name, partition, h.base_sequence, [], data[checked[0].start : checked[0].end], h
+        )
+        result = BatchResult(topic_name, partition, -1, None)
+        if tid is not None:
+            await self.transactions.join_partitions(tid, pid, epoch, [(topic_name, partition)])
+            self.transactions.verify_produce(tid, pid, epoch, [(topic_name, partition)])
+        # from the check to the append: no await, so nothing interleaves
+        plans = self.appender.check_producer_batches(
+            pid, epoch, [(lg, batch, result)], transactional=tid is not None, all_or_nothing=True
+        )
+        touched = self.appender.append_checked(pid, epoch, plans, transactional=tid is not None)
+        await self.appender.wait_durable(touched)
+        self._count(topic, count)
+        return [result]
+
+    def _count(self, topic: Topic, records: int) -> None:
+        self.records_in.inc(records)
+        topic.produced += records
+
     def expire_producers(self) -> int:
         """Forget producer state idle longer than the producer-id expiration."""
         before = self.clock.now_ms() - self.settings.producer_id_expiration_ms
@@ -307,6 +394,10 @@ class ProduceService:
             n = self.expire_producers()
             if n:
                 log.info("forgot the state of %d idle producers", n)
+
+
+def _invalid(index: int, message: str) -> InvalidRequest:
+    return InvalidRequest(ErrorCode.INVALID_RECORD, f"batch {index}: {message}")
 
 
 def _answer(placement: list[int], records: Placed, bases: dict[int, int]) -> list[Produced]:

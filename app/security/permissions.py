@@ -147,6 +147,9 @@ PERMISSIONS: dict[str, Need] = {
     f"POST {T}/{{topic}}/delete-records": _need(_t(DELETE)),
     # records (Produce, Fetch, ListOffsets)
     f"POST {T}/{{topic}}/records": _need(_t(WRITE)),
+    f"POST {T}/{{topic}}/partitions/{{partition}}/batches": _need(
+        _t(WRITE), body="WRITE on the transactional id when the query names one"
+    ),
     f"GET {T}/{{topic}}/partitions/{{partition}}/records": _need(_t(READ)),
     f"GET {T}/{{topic}}/partitions/{{partition}}/offsets": _need(_t(DESCRIBE)),
     # producers and transactions (InitProducerId, Produce, EndTxn, TxnOffsetCommit, …)

@@ -352,12 +352,7 @@ class PartitionLog:
         A failed write (``StorageError``) leaves the log as it was: the segment cuts off what
         it wrote.
         """
-        if self.offline:
-            try:
-                self._reopen_at_durable_end(now_ms)
-            except OSError as exc:
-                self.health.failed("reopening the log", exc, self.directory)
-                raise StorageError.of("reopening the log", exc) from exc
+        self._online_for_append(now_ms)
         base = self.log_end_offset
         data = record.encode_batch(
             base,
@@ -368,8 +363,62 @@ class PartitionLog:
             attributes=attributes,
             leader_epoch=leader_epoch,
         )
-        first_ts = records[0].timestamp
-        max_ts = record.batch_max_timestamp(data)
+        commit = None  # a transaction marker's decision
+        transactional = attributes & record.TRANSACTIONAL_FLAG and producer_id >= 0
+        if transactional and attributes & record.CONTROL_FLAG:
+            commit = marker_is_commit(records[0].key)
+        return self._append_encoded(
+            data,
+            base,
+            len(records),
+            records[0].timestamp,
+            record.batch_max_timestamp(data),
+            now_ms,
+            producer_id,
+            attributes,
+            commit,
+        )
+
+    def append_batch(self, batch: bytearray, h: record.BatchHeader, *, now_ms: int) -> AppendInfo:
+        """Append a data batch a client built and the server checked
+        (``record.check_client_batches``), as it is but for its base offset and partition
+        leader epoch, which are set here (outside its CRC)."""
+        self._online_for_append(now_ms)
+        base = self.log_end_offset
+        record.set_base_offset(batch, base)
+        record.set_leader_epoch(batch, record.NO_LEADER_EPOCH)
+        return self._append_encoded(
+            bytes(batch),
+            base,
+            h.record_count,
+            h.first_timestamp,
+            h.max_timestamp,
+            now_ms,
+            h.producer_id,
+            h.attributes,
+            None,
+        )
+
+    def _online_for_append(self, now_ms: int) -> None:
+        if self.offline:
+            try:
+                self._reopen_at_durable_end(now_ms)
+            except OSError as exc:
+                self.health.failed("reopening the log", exc, self.directory)
+                raise StorageError.of("reopening the log", exc) from exc
+
+    def _append_encoded(
+        self,
+        data: bytes,
+        base: int,
+        count: int,
+        first_ts: int,
+        max_ts: int,
+        now_ms: int,
+        producer_id: int,
+        attributes: int,
+        commit: bool | None,
+    ) -> AppendInfo:
         try:
             seg = self.active
             if seg.size and (
@@ -377,20 +426,20 @@ class PartitionLog:
                 or now_ms - self._active_since_ms >= self.config.segment_ms
             ):
                 seg = self.roll(now_ms)
-            seg.append(data, base, base + len(records), max_ts, first_ts)
+            seg.append(data, base, base + count, max_ts, first_ts)
         except OSError as exc:
             self.health.failed("append", exc, self.directory)
             raise StorageError.of("append", exc) from exc
         if self.health.failing:
             self.health.recovered()
         if attributes & record.TRANSACTIONAL_FLAG and producer_id >= 0:
-            if attributes & record.CONTROL_FLAG:
-                first = self.txns.on_marker(producer_id, base, marker_is_commit(records[0].key))
+            if commit is not None:
+                first = self.txns.on_marker(producer_id, base, commit)
                 if first is not None:
                     seg.aborts.append(producer_id, first, base)
             else:
                 self.txns.on_data(producer_id, base)
-        return AppendInfo(base, base + len(records) - 1, max_ts, first_ts)
+        return AppendInfo(base, base + count - 1, max_ts, first_ts)
 
     def append_marker(
         self, producer_id: int, producer_epoch: int, commit: bool, *, now_ms: int

@@ -44,7 +44,7 @@ import google_crc32c
 from aiokafka.errors import CorruptRecordException
 from aiokafka.record.default_records import DefaultRecordBatch, DefaultRecordBatchBuilder
 
-from app.errors import CorruptRecordError
+from app.errors import CorruptRecordError, ErrorCode, InvalidRequest, SluiceError, TooLarge
 
 MAGIC = 2
 COMPRESSION_MASK = 0x07
@@ -332,3 +332,115 @@ def decode_records(
             )
     except (CorruptRecordException, UnicodeDecodeError) as exc:  # framing, a header's key
         raise CorruptRecordError(f"malformed record ({exc})", pos) from None
+
+
+# -- batches a client built --------------------------------------------------------------------
+
+
+class ClientBatch(NamedTuple):
+    """A batch of a produce request, checked: its header and where it is in the body."""
+
+    header: BatchHeader
+    start: int
+    end: int
+
+
+def _refuse(code: str, message: str, index: int) -> SluiceError:
+    error = TooLarge if code == "RECORD_TOO_LARGE" else InvalidRequest
+    return error(ErrorCode[code], f"batch {index}: {message}")
+
+
+def check_client_batches(
+    body: bytes, *, max_record_bytes: int, max_message_bytes: int
+) -> list[ClientBatch]:
+    """Check every batch of a produce body as Kafka's broker does before it appends one
+    (``docs/api.md#produce-batches``): framing and CRC (``CORRUPT_MESSAGE``), attributes and
+    timestamps (``UNSUPPORTED_COMPRESSION_TYPE``, ``INVALID_RECORD``), sizes
+    (``RECORD_TOO_LARGE``). Raises the first refusal; answers the batches in order. Producer
+    fields are checked by whoever knows the producer."""
+    out: list[ClientBatch] = []
+    pos = 0
+    while pos < len(body):
+        i = len(out)
+        try:
+            h = check_batch(body, pos)
+        except CorruptRecordError as exc:
+            raise _refuse("CORRUPT_MESSAGE", exc.reason, i) from None
+        end = pos + h.size
+        attributes = h.attributes
+        if attributes & COMPRESSION_MASK:
+            raise _refuse(
+                "UNSUPPORTED_COMPRESSION_TYPE",
+                f"compression codec {attributes & COMPRESSION_MASK}: send batches uncompressed",
+                i,
+            )
+        if attributes & (TIMESTAMP_TYPE_FLAG | CONTROL_FLAG | DELETE_HORIZON_FLAG):
+            raise _refuse(
+                "INVALID_RECORD",
+                "attributes: log append time, control batches and delete horizons are the server's",
+                i,
+            )
+        _check_records(body, pos, end, h, i, max_record_bytes, max_message_bytes)
+        out.append(ClientBatch(h, pos, end))
+        pos = end
+    if not out:
+        raise InvalidRequest(ErrorCode.INVALID_REQUEST, "the body holds no record batch")
+    return out
+
+
+def _check_records(
+    body: bytes,
+    pos: int,
+    end: int,
+    h: BatchHeader,
+    index: int,
+    max_record_bytes: int,
+    max_message_bytes: int,
+) -> None:
+    """Walk the records: offset deltas 0, 1, 2…, the header's timestamps, sizes."""
+    # no record can be larger than its batch: only a batch over a limit needs sizes looked at
+    sizes = h.batch_length > min(max_record_bytes, max_message_bytes)
+    expected = h.base_offset
+    first = True
+    max_ts = -(2**63)
+    try:
+        for r in DefaultRecordBatch(body[pos:end]):
+            if r.offset != expected:
+                raise _refuse(
+                    "INVALID_RECORD",
+                    f"record {expected - h.base_offset}: offset "
+                    f"delta {r.offset - h.base_offset}, expected the next",
+                    index,
+                )
+            ts = r.timestamp
+            if first:
+                if ts != h.first_timestamp:
+                    raise _refuse(
+                        "INVALID_RECORD", "base timestamp is not the first record's", index
+                    )
+                first = False
+            if ts > max_ts:
+                max_ts = ts
+            if sizes:
+                key, value = r.key, r.value
+                payload = (len(key) if key else 0) + (len(value) if value else 0)
+                if payload > max_message_bytes:
+                    raise _refuse(
+                        "RECORD_TOO_LARGE",
+                        "a record's key and value exceed the topic's max_message_bytes",
+                        index,
+                    )
+                total = payload + sum(len(k) + len(v or b"") for k, v in r.headers)
+                if total + REC_FIXED > max_record_bytes:
+                    raise _refuse(
+                        "RECORD_TOO_LARGE", "a record exceeds the server's max_record_bytes", index
+                    )
+            expected += 1
+    except (CorruptRecordException, UnicodeDecodeError) as exc:
+        raise _refuse("CORRUPT_MESSAGE", f"malformed record ({exc})", index) from None
+    if max_ts != h.max_timestamp:
+        raise _refuse(
+            "INVALID_RECORD",
+            f"max_timestamp {h.max_timestamp} is not the largest record timestamp {max_ts}",
+            index,
+        )

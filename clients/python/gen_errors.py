@@ -101,6 +101,7 @@ STATUS_CLASSES = {
     408: "RequestTimeoutError",
     409: "ConflictError",
     413: "TooLargeError",
+    415: "UnsupportedMediaTypeError",
     429: "ThrottledError",
     431: "HeadersTooLargeError",
     500: "InternalServerError",

@@ -71,7 +71,14 @@ class World:
         body: Any = None,
         query: dict[str, Any] | None = None,
     ) -> httpx.Response:
-        r: httpx.Response = self.client.request(method, path, json=body, params=query, headers=who)
+        """A request of ``who``: a JSON ``body``, or ``bytes`` sent as record batches."""
+        if isinstance(body, bytes):
+            headers = {**who, "content-type": "application/vnd.sluice.record-batch"}
+            r: httpx.Response = self.client.request(
+                method, path, content=body, params=query, headers=headers
+            )
+            return r
+        r = self.client.request(method, path, json=body, params=query, headers=who)
         return r
 
     def admin(self, method: str, path: str, body: Any = None, **query: Any) -> dict[str, Any]:

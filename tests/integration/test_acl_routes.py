@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 
 from app.security import permissions
+from app.storage import record
+from app.storage.record import Record
 
 from .acl_world import ADMIN, World, route_keys, start_world
 
@@ -75,6 +77,12 @@ def cases(w: World) -> dict[str, Case]:
         "POST /v1/topics/{topic}/records": Case(
             "/v1/topics/orders/records",
             {"records": [{"value": "v"}]},
+            (("TOPIC", "orders", "WRITE"),),
+            T,
+        ),
+        "POST /v1/topics/{topic}/partitions/{partition}/batches": Case(
+            "/v1/topics/orders/partitions/0/batches",
+            record.encode_batch(0, [Record(1, None, b"v")]),
             (("TOPIC", "orders", "WRITE"),),
             T,
         ),

@@ -7,11 +7,12 @@ from starlette.responses import Response
 
 from app.api import deps, schemas
 from app.api.deps import json_response, parse_json
-from app.api.wire import columns
+from app.api.wire import batches, columns
 from app.api.wire import records as wire
 from app.api.wire._fields import MAX_INT64
 from app.security import permissions, principal_of
 from app.security.acls import Operation
+from app.topics import validate_name
 
 router = APIRouter(prefix="/v1/topics/{topic}", tags=["records"])
 
@@ -48,6 +49,62 @@ async def produce(topic: str, request: Request) -> Response:
             )
     return json_response(
         {"offsets": [{"partition": p, "offset": o, "timestamp": t} for p, o, t in produced]}
+    )
+
+
+@router.post(
+    "/partitions/{partition}/batches",
+    summary="Produce record batches as they are (Kafka's RecordBatch v2)",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {
+                batches.REQUEST_MEDIA_TYPE: {
+                    "schema": {
+                        "type": "string",
+                        "format": "binary",
+                        "description": "one or more RecordBatch v2 (docs/api.md#produce-batches)",
+                    }
+                }
+            },
+        },
+        "parameters": [
+            {
+                "name": "transactional_id",
+                "in": "query",
+                "required": False,
+                "schema": {"type": "string"},
+                "description": "the producer's, for a transactional batch",
+            }
+        ],
+    },
+    responses={200: {"model": schemas.StatefulProduceResponse}, **schemas.ERRORS},
+)
+async def produce_batches(topic: str, partition: str, request: Request) -> Response:
+    permissions.require_topic(request, Operation.WRITE, topic)
+    p = batches.path_partition(partition)
+    tid = request.query_params.get("transactional_id")
+    if tid is not None:
+        validate_name(tid, "transactional id")
+        permissions.require_txn(request, Operation.WRITE, tid)
+    batches.check_media_type(request.headers.get("content-type"))
+    b = deps.broker_of(request)
+    async with deps.produce_body(request) as raw:
+        results = await b.producers.produce_client_batches(
+            topic, p, raw, tid, principal_of(request)
+        )
+    return json_response(
+        {
+            "batches": [
+                {
+                    "topic": r.topic,
+                    "partition": r.partition,
+                    "base_offset": r.base_offset,
+                    "error": None,
+                }
+                for r in results
+            ]
+        }
     )
 
 

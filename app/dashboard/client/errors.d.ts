@@ -37,6 +37,7 @@ export class MethodNotAllowedError extends SluiceError {}
 export class RequestTimeoutError extends SluiceError {}
 export class ConflictError extends SluiceError {}
 export class TooLargeError extends SluiceError {}
+export class UnsupportedMediaTypeError extends SluiceError {}
 export class ThrottledError extends SluiceError {}
 export class HeadersTooLargeError extends SluiceError {}
 export class InternalServerError extends SluiceError {}
@@ -52,6 +53,12 @@ export class InvalidTopicError extends BadRequestError {}
 export class InvalidPartitionsError extends BadRequestError {}
 /** the timestamp is invalid */
 export class InvalidTimestampError extends BadRequestError {}
+/** a record batch is corrupt: its CRC, length or record framing */
+export class CorruptMessageError extends BadRequestError {}
+/** a record batch breaks a rule: offsets, timestamps, attributes, producer */
+export class InvalidRecordError extends BadRequestError {}
+/** the record batch's compression is not supported */
+export class UnsupportedCompressionTypeError extends BadRequestError {}
 /** the server never issued this producer id */
 export class UnknownProducerIdError extends BadRequestError {}
 /** the transaction timeout is outside the server's bounds */

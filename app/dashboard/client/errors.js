@@ -78,6 +78,14 @@ export class TooLargeError extends SluiceError {
   static status = 413;
 }
 
+export class UnsupportedMediaTypeError extends SluiceError {
+  static status = 415;
+  /** the body's Content-Type is not taken here */
+  static code = "UNSUPPORTED_MEDIA_TYPE";
+  static retriable = false;
+  static kafkaCode = null;
+}
+
 export class ThrottledError extends SluiceError {
   static status = 429;
 }
@@ -131,6 +139,27 @@ export class InvalidTimestampError extends BadRequestError {
   static code = "INVALID_TIMESTAMP";
   static retriable = false;
   static kafkaCode = 32;
+}
+
+export class CorruptMessageError extends BadRequestError {
+  /** a record batch is corrupt: its CRC, length or record framing */
+  static code = "CORRUPT_MESSAGE";
+  static retriable = false;
+  static kafkaCode = 2;
+}
+
+export class InvalidRecordError extends BadRequestError {
+  /** a record batch breaks a rule: offsets, timestamps, attributes, producer */
+  static code = "INVALID_RECORD";
+  static retriable = false;
+  static kafkaCode = 87;
+}
+
+export class UnsupportedCompressionTypeError extends BadRequestError {
+  /** the record batch's compression is not supported */
+  static code = "UNSUPPORTED_COMPRESSION_TYPE";
+  static retriable = false;
+  static kafkaCode = 76;
 }
 
 export class UnknownProducerIdError extends BadRequestError {
@@ -434,6 +463,9 @@ export const ERRORS = Object.freeze({
   INVALID_TOPIC: InvalidTopicError,
   INVALID_PARTITIONS: InvalidPartitionsError,
   INVALID_TIMESTAMP: InvalidTimestampError,
+  CORRUPT_MESSAGE: CorruptMessageError,
+  INVALID_RECORD: InvalidRecordError,
+  UNSUPPORTED_COMPRESSION_TYPE: UnsupportedCompressionTypeError,
   UNKNOWN_PRODUCER_ID: UnknownProducerIdError,
   INVALID_TRANSACTION_TIMEOUT: InvalidTransactionTimeoutError,
   UNAUTHENTICATED: UnauthenticatedError,
@@ -471,6 +503,7 @@ export const ERRORS = Object.freeze({
   REQUEST_TOO_LARGE: RequestTooLargeError,
   RECORD_TOO_LARGE: RecordTooLargeError,
   REQUEST_TOO_COMPLEX: RequestTooComplexError,
+  UNSUPPORTED_MEDIA_TYPE: UnsupportedMediaTypeError,
   TOO_MANY_REQUESTS: TooManyRequestsError,
   THROTTLING_QUOTA_EXCEEDED: ThrottlingQuotaExceededError,
   GROUP_MAX_SIZE_REACHED: GroupMaxSizeReachedError,

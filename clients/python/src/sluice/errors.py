@@ -34,15 +34,8 @@ class SluiceError(Exception):
 class UnknownServerError(SluiceError):
     """An error answer whose code this client does not know (a newer server)."""
 
-    def __init__(
-        self,
-        message: str = "",
-        *,
-        code: str = "",
-        status: int | None = None,
-        retriable: bool = False,
-        throttle_time_ms: int | None = None,
-    ) -> None:
+    def __init__(self, message: str = "", *, code: str = "", status: int | None = None,
+                 retriable: bool = False, throttle_time_ms: int | None = None) -> None:
         super().__init__(message, status=status, throttle_time_ms=throttle_time_ms)
         self.unknown_code = code
         self.is_retriable = retriable
@@ -93,6 +86,15 @@ class ConflictError(SluiceError):
 
 class TooLargeError(SluiceError):
     status: ClassVar[int] = 413
+
+
+class UnsupportedMediaTypeError(SluiceError):
+    status: ClassVar[int] = 415
+    """the body's Content-Type is not taken here"""
+
+    code: ClassVar[str] = "UNSUPPORTED_MEDIA_TYPE"
+    retriable: ClassVar[bool] = False
+    kafka_code: ClassVar[int | None] = None
 
 
 class ThrottledError(SluiceError):
@@ -153,6 +155,30 @@ class InvalidTimestampError(BadRequestError):
     code: ClassVar[str] = "INVALID_TIMESTAMP"
     retriable: ClassVar[bool] = False
     kafka_code: ClassVar[int | None] = 32
+
+
+class CorruptMessageError(BadRequestError):
+    """a record batch is corrupt: its CRC, length or record framing"""
+
+    code: ClassVar[str] = "CORRUPT_MESSAGE"
+    retriable: ClassVar[bool] = False
+    kafka_code: ClassVar[int | None] = 2
+
+
+class InvalidRecordError(BadRequestError):
+    """a record batch breaks a rule: offsets, timestamps, attributes, producer"""
+
+    code: ClassVar[str] = "INVALID_RECORD"
+    retriable: ClassVar[bool] = False
+    kafka_code: ClassVar[int | None] = 87
+
+
+class UnsupportedCompressionTypeError(BadRequestError):
+    """the record batch's compression is not supported"""
+
+    code: ClassVar[str] = "UNSUPPORTED_COMPRESSION_TYPE"
+    retriable: ClassVar[bool] = False
+    kafka_code: ClassVar[int | None] = 76
 
 
 class UnknownProducerIdError(BadRequestError):
@@ -498,6 +524,9 @@ ERRORS: dict[str, type[SluiceError]] = {
     "INVALID_TOPIC": InvalidTopicError,
     "INVALID_PARTITIONS": InvalidPartitionsError,
     "INVALID_TIMESTAMP": InvalidTimestampError,
+    "CORRUPT_MESSAGE": CorruptMessageError,
+    "INVALID_RECORD": InvalidRecordError,
+    "UNSUPPORTED_COMPRESSION_TYPE": UnsupportedCompressionTypeError,
     "UNKNOWN_PRODUCER_ID": UnknownProducerIdError,
     "INVALID_TRANSACTION_TIMEOUT": InvalidTransactionTimeoutError,
     "UNAUTHENTICATED": UnauthenticatedError,
@@ -535,6 +564,7 @@ ERRORS: dict[str, type[SluiceError]] = {
     "REQUEST_TOO_LARGE": RequestTooLargeError,
     "RECORD_TOO_LARGE": RecordTooLargeError,
     "REQUEST_TOO_COMPLEX": RequestTooComplexError,
+    "UNSUPPORTED_MEDIA_TYPE": UnsupportedMediaTypeError,
     "TOO_MANY_REQUESTS": TooManyRequestsError,
     "THROTTLING_QUOTA_EXCEEDED": ThrottlingQuotaExceededError,
     "GROUP_MAX_SIZE_REACHED": GroupMaxSizeReachedError,
