@@ -14,13 +14,21 @@ from dataclasses import dataclass
 from app.clock import Clock
 from app.errors import Conflict, ErrorCode, InvalidRequest
 from app.metrics import Counter
-from app.storage.log import PartitionLog, ReadResult
+from app.storage.log import BatchesRead, PartitionLog, ReadResult
 from app.topics import TopicRegistry
 
 
 @dataclass(slots=True)
 class ReadAnswer:
     result: ReadResult
+    high_watermark: int
+    last_stable_offset: int
+    log_start_offset: int
+
+
+@dataclass(slots=True)
+class BatchesAnswer:
+    result: BatchesRead
     high_watermark: int
     last_stable_offset: int
     log_start_offset: int
@@ -68,6 +76,44 @@ class Reads:
         self.records_out.inc(len(result.records))
         topic.consumed += len(result.records)
         return ReadAnswer(result, lg.high_watermark, lg.last_stable_offset, lg.log_start_offset)
+
+    async def read_batches(
+        self,
+        topic_name: str,
+        partition: int,
+        offset: int,
+        *,
+        max_records: int,
+        max_bytes: int,
+        max_wait_ms: int,
+        committed: bool = False,
+    ) -> BatchesAnswer:
+        """``read``, answering the batches as stored (``PartitionLog.read_batches``)."""
+        topic = self.topics.get(topic_name)
+        lg = topic.log(partition)
+        if offset < lg.log_start_offset or offset > lg.high_watermark:
+            raise Conflict(
+                ErrorCode.OFFSET_OUT_OF_RANGE,
+                f"offset {offset} is outside [{lg.log_start_offset}, {lg.high_watermark}]",
+            )
+        result = lg.read_batches(offset, max_records, max_bytes, committed=committed)
+        if not result.records and max_wait_ms > 0:
+            deadline = self.clock.monotonic() + max_wait_ms / 1000
+            while not result.records and not self.stopping:
+                remaining = deadline - self.clock.monotonic()
+                if remaining <= 0:
+                    break
+                await self._wait_for_data(lg, remaining)
+                topic = self.topics.get(topic_name)
+                lg = topic.log(partition)
+                if result.next_offset < lg.log_start_offset:
+                    break
+                result = lg.read_batches(
+                    result.next_offset, max_records, max_bytes, committed=committed
+                )
+        self.records_out.inc(result.records)
+        topic.consumed += result.records
+        return BatchesAnswer(result, lg.high_watermark, lg.last_stable_offset, lg.log_start_offset)
 
     async def _wait_for_data(self, lg: PartitionLog, timeout: float) -> None:
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()

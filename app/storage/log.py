@@ -117,6 +117,16 @@ class ReadResult:
     batches: list[record.BatchHeader] = field(default_factory=list)
 
 
+@dataclass(slots=True)
+class BatchesRead:
+    """Whole batches as stored, for a read of batches (``read_batches``)."""
+
+    batches: list[bytes]
+    next_offset: int
+    records: int = 0  # from the offset asked for on
+    bytes: int = 0
+
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -721,6 +731,82 @@ class PartitionLog:
             if out and total >= max_bytes:
                 break
         return result
+
+    @_reading
+    def read_batches(
+        self,
+        offset: int,
+        max_records: int,
+        max_bytes: int,
+        upto: int | None = None,
+        committed: bool = False,
+        *,
+        past_end: bool = False,
+    ) -> BatchesRead:
+        """Whole batches as stored, from the one holding ``offset`` (its records below
+        ``offset`` included: the reader skips them) below ``upto`` (default: the high
+        watermark; with ``committed`` also the last stable offset, and without control batches
+        and the batches of aborted transactions), until ``max_records`` records from ``offset``
+        on or ``max_bytes`` bytes (at least one batch). With ``past_end`` a batch that holds
+        ``upto - 1`` is served whole and ends the read (a share fetch serves the batches of the
+        records it acquired); otherwise a batch not wholly below the end is not served."""
+        self._online()
+        end = self.high_watermark if upto is None else min(upto, self.log_end_offset)
+        if committed:
+            end = min(end, self.last_stable_offset)
+        out: list[bytes] = []
+        result = BatchesRead(out, offset)
+        if offset >= end or offset < self.log_start_offset:
+            return result
+        aborted = self._aborted(offset, end) if committed else None
+        i = self.segment_for(offset)
+        seg = self.segments[i]
+        pos = seg.position_for(offset)
+        while True:
+            if pos >= seg.size:
+                i += 1
+                if i >= len(self.segments):
+                    return result
+                seg, pos = self.segments[i], 0
+                continue
+            chunk = seg.read(
+                pos,
+                min(seg.size - pos, max(max_bytes - result.bytes, 0) + _READ_SLACK, _READ_CHUNK),
+            )
+            view = memoryview(chunk)
+            cpos = 0
+            while len(chunk) - cpos >= record.HEADER_SIZE:
+                h = record.read_header(chunk, cpos)
+                if h.base_offset >= end or (h.next_offset > end and not past_end):
+                    return result
+                if cpos + h.size > len(chunk):
+                    if cpos:
+                        break  # the next read starts at this batch
+                    chunk = seg.read(pos, h.size)
+                    if len(chunk) < h.size:
+                        raise CorruptRecordError("batch runs past the segment end", pos)
+                    view = memoryview(chunk)
+                if h.next_offset > result.next_offset:
+                    if not (
+                        h.is_control
+                        or (
+                            aborted
+                            and h.is_transactional
+                            and any(aborted_in(r, h.producer_id, h.base_offset) for r in aborted)
+                        )
+                    ):
+                        if out and result.bytes + h.size > max_bytes:
+                            return result
+                        out.append(bytes(view[cpos : cpos + h.size]))
+                        result.bytes += h.size
+                        result.records += h.next_offset - max(h.base_offset, result.next_offset)
+                    result.next_offset = h.next_offset
+                    if result.records >= max_records or result.next_offset >= end:
+                        return result
+                cpos += h.size
+            if cpos == 0:
+                raise CorruptRecordError("short read inside a segment", pos)
+            pos += cpos
 
     @_reading
     def offset_for_timestamp(

@@ -121,7 +121,15 @@ async def produce_batches(topic: str, partition: str, request: Request) -> Respo
                         "format": "binary",
                         "description": "format=columns: the columnar layout of docs/api.md",
                     }
-                }
+                },
+                batches.MEDIA_TYPE: {
+                    "schema": {
+                        "type": "string",
+                        "format": "binary",
+                        "description": "format=batches: record batches in the envelope of "
+                        "docs/api.md",
+                    }
+                },
             },
         },
         **schemas.ERRORS,
@@ -137,14 +145,39 @@ async def read(
     max_wait_ms: int = Query(0, ge=0, le=MAX_INT64, description="clamped to the server limit"),
     isolation_level: Isolation = "read_uncommitted",
     encoding: schemas.Encoding = "utf8",
-    format: Literal["json", "columns"] = Query(
-        "json", description="columns: one binary body of columnar buffers (docs/api.md)"
+    format: Literal["json", "columns", "batches"] = Query(
+        "json",
+        description="columns: one binary body of columnar buffers; batches: the record batches "
+        "as stored (docs/api.md)",
     ),
 ) -> Response:
     permissions.require_topic(request, Operation.READ, topic)
     b = deps.broker_of(request)
     quota = b.quotas.fetch.admit(principal_of(request))
     max_wait_ms = min(max_wait_ms, b.settings.max_wait_ms)
+    if format == "batches":
+        stored = await b.reads.read_batches(
+            topic,
+            partition,
+            offset,
+            max_records=min(max_records, b.settings.max_read_records),
+            max_bytes=max_bytes,
+            max_wait_ms=max_wait_ms,
+            committed=isolation_level == "read_committed",
+        )
+        head = {
+            "next_offset": stored.result.next_offset,
+            "high_watermark": stored.high_watermark,
+            "last_stable_offset": stored.last_stable_offset,
+            "log_start_offset": stored.log_start_offset,
+            "batches": len(stored.result.batches),
+        }
+        response = Response(
+            batches.envelope(head, stored.result.batches), media_type=batches.MEDIA_TYPE
+        )
+        if quota is not None:
+            quota.record(len(response.body))
+        return response
     answer = await b.reads.read(
         topic,
         partition,
