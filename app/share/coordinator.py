@@ -395,6 +395,31 @@ class ShareGroupCoordinator:
             self._wake_one(sp)  # pass remaining work on to the next waiting fetch
         return got
 
+    def acquired_batches(
+        self, group_id: str, acquired: list[AcquiredRange]
+    ) -> list[tuple[str, int, list[bytes]]]:
+        """The stored batches that hold the ``acquired`` ranges, per partition in the order the
+        ranges come, read whole (their records outside the ranges too: the client takes the
+        ranges' records only, as from Kafka's ShareFetch)."""
+        spans: dict[tuple[str, int], tuple[int, int]] = {}
+        for a in acquired:
+            lo, hi = spans.get((a.topic, a.partition), (a.first, a.last))
+            spans[(a.topic, a.partition)] = (min(lo, a.first), max(hi, a.last))
+        group = self.groups.get(group_id)
+        committed = group is not None and group.config.isolation_level == "read_committed"
+        out = []
+        for (name, p), (first, last) in spans.items():
+            topic = self.topics.topics.get(name)
+            if topic is None or topic.deleting or p >= topic.partitions:
+                continue
+            lg = topic.log(p)
+            first = max(first, lg.log_start_offset)
+            stored = lg.read_batches(
+                first, 1 << 62, 1 << 62, upto=last + 1, committed=committed, past_end=True
+            )
+            out.append((name, p, stored.batches))
+        return out
+
     def read_held(
         self, group: ShareGroup, sp: SharePartition, runs: list[tuple[int, int, int]]
     ) -> list[tuple[StoredRecord, int]]:

@@ -25,6 +25,7 @@ def test_every_direct_endpoint_is_a_documented_route(
         "/v1/produce",
         "/v1/share-groups/{group_id}/acknowledge",
         "/v1/share-groups/{group_id}/fetch",
+        "/v1/topics/{topic}/partitions/{partition}/batches",
         "/v1/topics/{topic}/records",
         "/v1/transactions/{tid}/commit",
     ]

@@ -91,6 +91,15 @@ class AsgiSocket:
         assert isinstance(frame, dict)
         return frame
 
+    async def receive_bytes(self, timeout: float = 5) -> bytes:
+        """The next frame, which must be binary."""
+        message = await asyncio.wait_for(self._out.get(), timeout)
+        if message["type"] == "websocket.close":
+            raise Closed(message.get("code", 1000))
+        data = message.get("bytes")
+        assert isinstance(data, bytes), message
+        return data
+
     async def nothing(self, within: float = 0.2) -> None:
         """Nothing comes within ``within`` seconds."""
         try:

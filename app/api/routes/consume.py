@@ -57,12 +57,16 @@ class Outbox:
         self._lock = asyncio.Lock()
         self.closed = False
 
-    async def send(self, text: str) -> bool:
+    async def send(self, frame: str | bytes) -> bool:
+        """A text frame, or a binary one (record batches)."""
         async with self._lock:
             if self.closed:
                 return False
             try:
-                await self.websocket.send_text(text)
+                if isinstance(frame, bytes):
+                    await self.websocket.send_bytes(frame)
+                else:
+                    await self.websocket.send_text(frame)
             except Exception:  # the socket is gone (disconnect or transport error)
                 self.closed = True
                 return False
@@ -167,9 +171,7 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
                             member.member_id, member.member_epoch, session.credits, frame.auto_renew
                         )
                     )
-                    start(
-                        _push(session, outbox, frame.encoding, refused, b.quotas.fetch, principal)
-                    )
+                    start(_push(session, outbox, frame, refused, b.quotas.fetch, principal))
                     start(_timers(session))
                 elif isinstance(frame, frames.Ack):
                     try:
@@ -211,7 +213,7 @@ def _size(data: str | bytes) -> int:
 async def _push(
     session: PushSession,
     outbox: Outbox,
-    encoding: str,
+    subscribed: frames.Subscribe,
     refused: Callable[[], SluiceError | None],
     quotas: Meters,
     principal: str,
@@ -238,12 +240,17 @@ async def _push(
             await outbox.close(CLOSE_POLICY, error.code.name)
             return
         if answer is not None:
-            text = frames.records(answer, encoding)
-            if not await outbox.send(text):
+            data: str | bytes
+            if subscribed.batches:
+                parts = share.acquired_batches(session.group_id, answer.acquired)
+                data = frames.records_batches(answer, parts)
+            else:
+                data = frames.records(answer, subscribed.encoding)
+            if not await outbox.send(data):
                 return
             quota = quotas[principal]
             if quota is not None:
-                quota.record(len(text))
+                quota.record(_size(data))
 
 
 async def _within_quota(quotas: Meters, principal: str) -> None:

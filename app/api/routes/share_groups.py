@@ -7,6 +7,7 @@ from starlette.responses import Response
 
 from app.api import deps, schemas
 from app.api.deps import json_response, read_json, read_object
+from app.api.wire import batches
 from app.api.wire import share as wire
 from app.api.wire._fields import MAX_INT64
 from app.security import permissions, principal_of
@@ -110,7 +111,16 @@ async def fetch(group_id: str, request: Request) -> Response:
             acks=req.acks,
             principal=principal,
         )
-    response = json_response(wire.show_fetch(answer, req.encoding))
+    if req.batches:
+        parts = b.share.acquired_batches(group_id, answer.acquired)
+        response = Response(
+            batches.envelope(
+                wire.show_fetch_head(answer, parts), [x for _, _, stored in parts for x in stored]
+            ),
+            media_type=batches.MEDIA_TYPE,
+        )
+    else:
+        response = json_response(wire.show_fetch(answer, req.encoding))
     if quota is not None:
         quota.record(len(response.body))
     return response

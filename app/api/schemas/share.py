@@ -128,6 +128,11 @@ class ShareFetchRequest(Model):
     )
     max_wait_ms: int = Field(0, ge=0)
     acquire_mode: Literal["batch_optimized", "record_limit"] = "batch_optimized"
+    format: Literal["json", "batches"] = Field(
+        "json",
+        description="batches: the answer is the record batches that hold the records acquired, "
+        "with the acquired ranges (docs/api.md#share-fetch-batches)",
+    )
     encoding: Encoding | None = "utf8"
     acknowledgements: list[ShareAck] = []
 

@@ -16,9 +16,17 @@ from typing import Any
 import orjson
 
 from app.api.wire import _fields as f
-from app.api.wire import bounded_json
+from app.api.wire import batches, bounded_json
 from app.api.wire.records import encoding_of
-from app.api.wire.share import parse_acks, show_acquired, show_fetched, show_results, topics
+from app.api.wire.share import (
+    answer_format,
+    parse_acks,
+    show_acquired,
+    show_fetch_head,
+    show_fetched,
+    show_results,
+    topics,
+)
 from app.errors import ErrorCode, InvalidRequest, SluiceError
 from app.share.coordinator import AckRequest, FetchAnswer
 
@@ -33,6 +41,7 @@ class Subscribe:
     credits: int
     auto_renew: bool
     encoding: str
+    batches: bool = False  # records pushed as binary frames of record batches
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +95,7 @@ def parse_frame(kind: str, body: dict[str, Any], max_credits: int, max_delay_ms:
             else min(f.integer(credits, "credits", 1), max_credits),
             auto_renew,
             encoding_of(body.get("encoding")),
+            answer_format(body.get("format")),
         )
     if kind == "ack":
         if body.get("acknowledgements") is None:
@@ -110,6 +120,16 @@ def subscribed(member_id: str, member_epoch: int, credits: int, auto_renew: bool
             "credits": credits,
             "auto_renew": auto_renew,
         }
+    )
+
+
+def records_batches(answer: FetchAnswer, parts: list[tuple[str, int, list[bytes]]]) -> bytes:
+    """A ``records`` frame as record batches: the envelope of docs/api.md#batch-envelope, its
+    head that of a share fetch (without the member id) with ``"type": "records"``."""
+    head = show_fetch_head(answer, parts)
+    del head["member_id"]
+    return batches.envelope(
+        {"type": "records", **head}, [x for _, _, stored in parts for x in stored]
     )
 
 

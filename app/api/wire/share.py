@@ -51,6 +51,7 @@ class ShareFetch:
     acks: AckRequest
     acquisition_id: str | None = None
     held_only: bool = False  # with acquisition_id: answer what it holds, never acquire
+    batches: bool = False  # answer record batches (docs/api.md#share-fetch-batches)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +126,17 @@ def parse_fetch(
         acks=parse_acks(body.get("acknowledgements"), max_delay_ms),
         acquisition_id=acquisition,
         held_only=held_only,
+        batches=answer_format(body.get("format")),
     )
+
+
+def answer_format(value: Any, where: str = "format") -> bool:
+    """``json`` (the default) or ``batches``: whether records are answered as batches."""
+    if value is None or value == "json":
+        return False
+    if value == "batches":
+        return True
+    raise InvalidRequest(ErrorCode.INVALID_REQUEST, f"{where}: expected json or batches")
 
 
 def acquisition_id(value: Any, where: str = "acquisition_id") -> str:
@@ -332,6 +343,30 @@ def show_acquired(answer: FetchAnswer) -> list[dict[str, Any]]:
         }
         for a in answer.acquired
     ]
+
+
+def show_fetch_head(
+    answer: FetchAnswer, parts: list[tuple[str, int, list[bytes]]]
+) -> dict[str, Any]:
+    """The head of a fetch answered as batches: per partition its acquired ranges and how many
+    of the batches that follow are its (docs/api.md#share-fetch-batches)."""
+    ranges: dict[tuple[str, int], list[dict[str, int]]] = {}
+    for a in answer.acquired:
+        ranges.setdefault((a.topic, a.partition), []).append(
+            {"first_offset": a.first, "last_offset": a.last, "delivery_count": a.delivery_count}
+        )
+    shown: dict[str, Any] = {"member_id": answer.member_id}
+    if answer.acquisition_id is not None:
+        shown["acquisition_id"] = answer.acquisition_id
+    shown["acquisition_lock_timeout_ms"] = answer.lock_timeout_ms
+    shown["acknowledgement_errors"] = [
+        {"topic": t, "partition": p, "error": e.to_dict()} for t, p, e in answer.ack_errors
+    ]
+    shown["partitions"] = [
+        {"topic": t, "partition": p, "batches": len(stored), "acquired": ranges.get((t, p), [])}
+        for t, p, stored in parts
+    ]
+    return shown
 
 
 def show_fetch(answer: FetchAnswer, encoding: str) -> dict[str, Any]:
