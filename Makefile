@@ -13,7 +13,7 @@ PORT   ?= 8080
 DATA   ?= ./data
 
 .PHONY: serve test test-fast lint bench screenshot clean system-deps dashboard-client \
-	kafka kafka-stop kafka-deps
+	kafka kafka-stop kafka-deps test-kafka
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -53,11 +53,13 @@ kafka-deps:
 serve: $(SERVER_STAMP)
 	$(PY) -m app serve --host $(HOST) --port $(PORT) --data-dir $(DATA)
 
+# The tests marked kafka need a native Kafka cluster: make test-kafka runs them, make test
+# leaves them out.
 test: $(STAMP) system-deps
-	$(PY) -m pytest --cov
+	$(PY) -m pytest --cov -m "not kafka"
 
 test-fast: $(STAMP)
-	$(PY) -m pytest -m "not slow"
+	$(PY) -m pytest -m "not slow and not kafka"
 
 # A native Apache Kafka 4.4 cluster on loopback (kafka/cluster.sh): BROKERS combined broker and
 # controller nodes on free ports, data and logs in kafka/run/, the bootstrap list printed last.
@@ -69,6 +71,10 @@ kafka: kafka-deps
 
 kafka-stop:
 	@bash kafka/cluster.sh stop
+
+# the kafka tests on the cluster make kafka runs, or on one broker they start and stop
+test-kafka: $(STAMP) kafka-deps
+	$(PY) -m pytest -m kafka
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff format --check app tests benchmarks examples clients/python clients/spark clients/js/gen_errors.py
