@@ -5,6 +5,8 @@
 #   kafka/cluster.sh stop              stop the nodes by their pids and wait for them to end
 #   kafka/cluster.sh status            say whether a cluster runs here, and its bootstrap list
 #   kafka/cluster.sh tool CLASS ARGS   run one of Kafka's command-line tools (a main class)
+#   kafka/cluster.sh fetch             fetch the jars only
+#   kafka/cluster.sh cluster-id [N]    print N cluster ids of the kind a start formats with
 #
 # The jars come from Maven Central through kafka/pom.xml into kafka/lib/ (fetched when missing
 # or when the pom changed). Each node is a combined broker and controller of a KRaft quorum; its
@@ -48,7 +50,12 @@ fetch() {
   command -v mvn >/dev/null || die "Maven (mvn) is needed to fetch the Kafka jars"
   say "fetching the Kafka jars into $LIB (Maven)"
   rm -rf "$LIB"
-  mvn -q -B -Dstyle.color=never -f "$HERE/pom.xml" package >&2 || die "Maven could not fetch the Kafka jars"
+  # Maven's own output only when it fails (in quiet mode it still prints stray terminal codes)
+  local out
+  if ! out=$(mvn -q -B -f "$HERE/pom.xml" package 2>&1); then
+    echo "$out" >&2
+    die "Maven could not fetch the Kafka jars"
+  fi
   echo "$want" >"$LIB/.pom-sha256"
 }
 
@@ -92,9 +99,17 @@ print(" ".join(str(s.getsockname()[1]) for s in held))
 PY
 }
 
-# a KRaft cluster id: 16 random bytes in URL-safe base64 without padding
+# KRaft cluster ids: 16 random bytes in URL-safe base64 without padding, as many as asked. One
+# in 64 would start with '-', which the storage formatter takes for an option: those are drawn
+# again, as Kafka draws its own.
 cluster_id() {
-  python3 -c 'import base64, os; print(base64.urlsafe_b64encode(os.urandom(16)).rstrip(b"=").decode())'
+  python3 - "${1:-1}" <<'PY'
+import base64, os, sys
+for _ in range(int(sys.argv[1])):
+    while (cid := base64.urlsafe_b64encode(os.urandom(16)).rstrip(b"=").decode())[0] == "-":
+        pass
+    print(cid)
+PY
 }
 
 port_open() {
@@ -343,9 +358,10 @@ case $cmd in
   stop) stop ;;
   status) status ;;
   fetch) fetch ;;
+  cluster-id) cluster_id "$@" ;; # the ids a start formats its nodes with
   tool)
     fetch
     tool "$@"
     ;;
-  *) die "usage: kafka/cluster.sh start [BROKERS] | stop | status | fetch | tool CLASS ARGS..." ;;
+  *) die "usage: kafka/cluster.sh start [BROKERS] | stop | status | fetch | cluster-id [N] | tool CLASS ARGS..." ;;
 esac
