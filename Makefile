@@ -12,7 +12,8 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8080
 DATA   ?= ./data
 
-.PHONY: serve test test-fast lint bench screenshot clean system-deps dashboard-client
+.PHONY: serve test test-fast lint bench screenshot clean system-deps dashboard-client \
+	kafka kafka-stop kafka-deps test-kafka
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -33,23 +34,47 @@ $(STAMP): $(SERVER_STAMP) pyproject.toml clients/python/pyproject.toml clients/s
 # apt when missing: each entry is tool:Debian package.
 SYSTEM_TOOLS := curl:curl chromium:chromium openssl:openssl node:nodejs npm:npm \
 	java:openjdk-17-jre-headless
-system-deps:
-	@missing=""; for tp in $(SYSTEM_TOOLS); do \
+# The native Kafka cluster (make kafka) runs on Java 17 and fetches its jars with Maven.
+KAFKA_TOOLS := java:openjdk-17-jre-headless mvn:maven
+define install_missing
+	@missing=""; for tp in $(1); do \
 	  command -v $${tp%%:*} >/dev/null || missing="$$missing $${tp##*:}"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing; \
 	fi
+endef
+system-deps:
+	$(call install_missing,$(SYSTEM_TOOLS))
+kafka-deps:
+	$(call install_missing,$(KAFKA_TOOLS))
 
 serve: $(SERVER_STAMP)
 	$(PY) -m app serve --host $(HOST) --port $(PORT) --data-dir $(DATA)
 
+# The tests marked kafka need a native Kafka cluster: make test-kafka runs them, make test
+# leaves them out.
 test: $(STAMP) system-deps
-	$(PY) -m pytest --cov
+	$(PY) -m pytest --cov -m "not kafka"
 
 test-fast: $(STAMP)
-	$(PY) -m pytest -m "not slow"
+	$(PY) -m pytest -m "not slow and not kafka"
+
+# A native Apache Kafka 4.4 cluster on loopback (kafka/cluster.sh): BROKERS combined broker and
+# controller nodes on free ports, data and logs in kafka/run/, the bootstrap list printed last.
+# It reuses the cluster already running from kafka/run/ when that has as many brokers and takes
+# writes, and refuses when it has another number.
+BROKERS ?= 3
+kafka: kafka-deps
+	@bash kafka/cluster.sh start $(BROKERS)
+
+kafka-stop:
+	@bash kafka/cluster.sh stop
+
+# the kafka tests on the cluster make kafka runs, or on one broker they start and stop
+test-kafka: $(STAMP) kafka-deps
+	$(PY) -m pytest -m kafka
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff format --check app tests benchmarks examples clients/python clients/spark clients/js/gen_errors.py

@@ -139,3 +139,14 @@ def test_make_serve_into_a_fresh_virtualenv_serves_without_the_test_tools(tmp_pa
     assert {"sluice", "fastapi", "uvicorn", "httpx"} <= installed
     assert sorted(installed & set(NOT_FOR_THE_SERVER)) == []
     assert (venv / SERVER_STAMP).exists() and not (venv / TEST_STAMP).exists()
+
+
+def test_make_test_leaves_the_kafka_tests_to_make_test_kafka(tmp_path: Path) -> None:
+    venv = _venv(tmp_path, SERVER_STAMP, TEST_STAMP)
+    python = f"{venv}/bin/python"
+    assert _dry_run("test", venv)[-1] == f'{python} -m pytest --cov -m "not kafka"'
+    assert _dry_run("test-fast", venv)[-1] == f'{python} -m pytest -m "not slow and not kafka"'
+    assert _dry_run("test-kafka", venv)[-1] == f"{python} -m pytest -m kafka"
+    assert _dry_run("kafka", venv)[-1] == "bash kafka/cluster.sh start 3"
+    assert _dry_run("kafka", venv, "BROKERS=1")[-1] == "bash kafka/cluster.sh start 1"
+    assert _dry_run("kafka-stop", venv) == ["bash kafka/cluster.sh stop"]

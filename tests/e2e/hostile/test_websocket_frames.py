@@ -7,8 +7,10 @@ client reads the answers or not, and other clients are served meanwhile."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import json
+import os
 from collections.abc import Iterator
 
 import httpx
@@ -127,18 +129,44 @@ async def test_many_small_frames_fast(server: ServerProcess, path: str) -> None:
                 answered += (await error_frame(ws))["code"] == "INVALID_REQUEST"
             await sender
     with memory_bound(server, 20, f"a client flooding {path} without reading"):
-        async with connect(url(server, path), max_queue=1) as ws:
-            sent = 0
+        # a raw socket: a client library would read the answers, and its closing handshake can
+        # wait for ever on a peer that no longer reads; this client just goes away
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        writer.write(
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 101")
+        frame = masked_text_frame('{"type":"credit","n":1}')
+        sent = 0
 
-            async def flood() -> None:
-                nonlocal sent
-                while True:
-                    await ws.send('{"type":"credit","n":1}')
-                    sent += 1
+        async def flood() -> None:
+            nonlocal sent
+            while True:
+                writer.write(frame)
+                await writer.drain()  # blocks once the server stops reading: flow control
+                sent += 1
 
-            flooding = asyncio.create_task(flood())
-            await asyncio.sleep(2)
-            took = await asyncio.to_thread(healthy, server)
-            print(f"{sent} frames sent unread; a request meanwhile took {took * 1000:.0f} ms")
-            flooding.cancel()
+        flooding = asyncio.create_task(flood())
+        await asyncio.sleep(2)
+        took = await asyncio.to_thread(healthy, server)
+        print(f"{sent} frames sent unread; a request meanwhile took {took * 1000:.0f} ms")
+        flooding.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await flooding
+        writer.transport.abort()
     healthy(server)
+
+
+def masked_text_frame(text: str) -> bytes:
+    """One text frame as a client sends it (masked; payloads under 126 bytes)."""
+    payload = text.encode()
+    assert len(payload) < 126
+    mask = os.urandom(4)
+    return (
+        bytes([0x81, 0x80 | len(payload)])
+        + mask
+        + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    )

@@ -1,0 +1,367 @@
+#!/usr/bin/env bash
+# A native Apache Kafka cluster on loopback, for the tests and benchmarks that need one.
+#
+#   kafka/cluster.sh start [BROKERS]   start BROKERS nodes (3 by default), print the bootstrap list last
+#   kafka/cluster.sh stop              stop the nodes by their pids and wait for them to end
+#   kafka/cluster.sh status            say whether a cluster runs here, and its bootstrap list
+#   kafka/cluster.sh tool CLASS ARGS   run one of Kafka's command-line tools (a main class)
+#   kafka/cluster.sh fetch             fetch the jars only
+#   kafka/cluster.sh cluster-id [N]    print N cluster ids of the kind a start formats with
+#
+# The jars come from Maven Central through kafka/pom.xml into kafka/lib/ (fetched when missing
+# or when the pom changed). Each node is a combined broker and controller of a KRaft quorum; its
+# configuration, data and log live under the run directory (kafka/run/ unless KAFKA_RUN_DIR
+# says otherwise), which a start empties: every cluster begins with no topics.
+#
+# Ports: the script asks the system for free loopback ports at each start, so a cluster never
+# clashes with another program, nor with a cluster that another checkout runs. A second start
+# while the cluster of this run directory is up reuses it when it has as many brokers and takes
+# writes, and refuses otherwise.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+LIB=$HERE/lib
+RUN=${KAFKA_RUN_DIR:-$HERE/run}
+START_TIMEOUT=${KAFKA_START_TIMEOUT:-180}
+STOP_TIMEOUT=${KAFKA_STOP_TIMEOUT:-60}
+# Two cores and a few GB are what the machines here have: small heaps, and G1 as Kafka runs it.
+NODE_HEAP=${KAFKA_HEAP:--Xms256m -Xmx512m}
+NODE_JVM=(-XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35
+  -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true
+  "-Dlog4j2.configurationFile=$HERE/log4j2.properties")
+# The tools run for a second or two each: a small heap, and the quick compiler only.
+TOOL_JVM=(-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.awt.headless=true
+  "-Dlog4j2.configurationFile=$HERE/tools-log4j2.properties")
+READY_TOPIC=sluice-cluster-ready
+
+say() { echo "kafka: $*" >&2; }
+die() { say "$*"; exit 1; }
+
+# --- the jars ---------------------------------------------------------------------------
+
+pom_digest() { sha256sum "$HERE/pom.xml" | cut -d' ' -f1; }
+
+fetch() {
+  local want
+  want=$(pom_digest)
+  if [[ -f $LIB/.pom-sha256 && $(cat "$LIB/.pom-sha256") == "$want" ]]; then
+    return
+  fi
+  command -v mvn >/dev/null || die "Maven (mvn) is needed to fetch the Kafka jars"
+  say "fetching the Kafka jars into $LIB (Maven)"
+  rm -rf "$LIB"
+  # Maven's own output only when it fails (in quiet mode it still prints stray terminal codes)
+  local out
+  if ! out=$(mvn -q -B -f "$HERE/pom.xml" package 2>&1); then
+    echo "$out" >&2
+    die "Maven could not fetch the Kafka jars"
+  fi
+  echo "$want" >"$LIB/.pom-sha256"
+}
+
+java_bin() { command -v java >/dev/null || die "Java 17 or later is needed"; echo java; }
+
+tool() {
+  local class=$1
+  shift
+  "$(java_bin)" "${TOOL_JVM[@]}" -cp "$LIB/*" "$class" "$@"
+}
+
+# --- the state of a run directory -------------------------------------------------------
+
+# a pid file names a live node of this run directory (not a process that later took its pid)
+alive() {
+  [[ -f $1 ]] || return 1
+  local pid
+  pid=$(cat "$1")
+  kill -0 "$pid" 2>/dev/null && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF "$RUN/node-"
+}
+
+# pids of the nodes whose pid file names a live process
+live_pids() {
+  local f
+  for f in "$RUN"/node-*/pid; do
+    [[ -e $f ]] || continue
+    if alive "$f"; then cat "$f"; fi
+  done
+}
+
+# free loopback ports, as many as asked, each distinct
+free_ports() {
+  python3 - "$1" <<'PY'
+import socket, sys
+held = []
+for _ in range(int(sys.argv[1])):
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    held.append(s)  # held open until all are chosen, so that none is handed out twice
+print(" ".join(str(s.getsockname()[1]) for s in held))
+PY
+}
+
+# KRaft cluster ids: 16 random bytes in URL-safe base64 without padding, as many as asked. One
+# in 64 would start with '-', which the storage formatter takes for an option: those are drawn
+# again, as Kafka draws its own.
+cluster_id() {
+  python3 - "${1:-1}" <<'PY'
+import base64, os, sys
+for _ in range(int(sys.argv[1])):
+    while (cid := base64.urlsafe_b64encode(os.urandom(16)).rstrip(b"=").decode())[0] == "-":
+        pass
+    print(cid)
+PY
+}
+
+port_open() {
+  python3 - "$1" <<'PY'
+import socket, sys
+try:
+    socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()
+except OSError:
+    sys.exit(1)
+PY
+}
+
+# --- node configuration -----------------------------------------------------------------
+
+# write_config NODE_ID BROKER_PORT CONTROLLER_PORT VOTERS BROKERS
+write_config() {
+  local id=$1 bport=$2 cport=$3 voters=$4 brokers=$5 dir=$RUN/node-$1
+  local rf isr
+  if ((brokers >= 3)); then rf=3 isr=2; else rf=$brokers isr=1; fi
+  mkdir -p "$dir/data"
+  cat >"$dir/server.properties" <<EOF
+# node $id of a $brokers-node cluster written by kafka/cluster.sh; rewritten at each start
+process.roles=broker,controller
+node.id=$id
+controller.quorum.voters=$voters
+listeners=PLAINTEXT://127.0.0.1:$bport,CONTROLLER://127.0.0.1:$cport
+advertised.listeners=PLAINTEXT://127.0.0.1:$bport
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+log.dirs=$dir/data
+
+# Replication: every replica on its own broker, so 1 with one broker; with three, 3 replicas
+# of which 2 must acknowledge a write (acks=all), for the topics the tests create as well as
+# Kafka's own (offsets, transaction state, share-group state).
+num.partitions=1
+default.replication.factor=$rf
+min.insync.replicas=$isr
+offsets.topic.replication.factor=$rf
+transaction.state.log.replication.factor=$rf
+transaction.state.log.min.isr=$isr
+share.coordinator.state.topic.replication.factor=$rf
+share.coordinator.state.topic.min.isr=$isr
+# Kafka's own topics with 50 partitions each take seconds to create on two cores at the first
+# group or transaction; a few partitions serve a test's handful of groups and producers.
+offsets.topic.num.partitions=5
+transaction.state.log.num.partitions=5
+share.coordinator.state.topic.num.partitions=5
+
+# Group minimums lowered so that tests may ask for short timeouts (the broker refuses a
+# group's setting below its minimum); the defaults a client gets when it asks for none stay
+# Kafka's own.
+# the first member of a classic group joins at once, not after a 3-second wait for others
+group.initial.rebalance.delay.ms=0
+# classic groups: session timeouts from 1 s (Kafka: 6 s)
+group.min.session.timeout.ms=1000
+# consumer groups (the new protocol): session timeouts from 1 s (Kafka: 45 s), heartbeats
+# from 100 ms (Kafka: 5 s)
+group.consumer.min.session.timeout.ms=1000
+group.consumer.min.heartbeat.interval.ms=100
+# share groups: session timeouts from 1 s (Kafka: 45 s), heartbeats from 100 ms (Kafka: 5 s)
+group.share.min.session.timeout.ms=1000
+group.share.min.heartbeat.interval.ms=100
+# share groups: record locks from 1 s, the lowest Kafka accepts (Kafka: 15 s), so that a test
+# sees a lock expire and the record delivered again within seconds
+group.share.min.record.lock.duration.ms=1000
+# Share groups need no setting here: Kafka 4.4 turns them on with the share.version feature,
+# which a new cluster's storage gets at the format (and group.coordinator.rebalance.protocols
+# is deprecated for it).
+
+# transactions: an abandoned transaction is aborted within a second of its timeout (Kafka:
+# checks every 10 s), so that tests of fencing and timeouts finish quickly
+transaction.abort.timed.out.transaction.cleanup.interval.ms=1000
+
+# leaders stay where they were elected: no leader moves in the middle of a test or a benchmark
+auto.leader.rebalance.enable=false
+EOF
+}
+
+# --- readiness --------------------------------------------------------------------------
+
+# One write acknowledged by all in-sync replicas (acks=all) to a topic replicated as the
+# cluster replicates: the cluster is up, every broker registered, and it takes writes.
+takes_writes() {
+  local bootstrap=$1 brokers=$2 rf
+  if ((brokers >= 3)); then rf=3; else rf=$brokers; fi
+  tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$bootstrap" --create \
+    --if-not-exists --topic "$READY_TOPIC" --partitions 1 --replication-factor "$rf" \
+    >/dev/null 2>&1 || return 1
+  local before after
+  before=$(end_offset "$bootstrap") || return 1
+  echo "ready" | tool org.apache.kafka.tools.ConsoleProducer --bootstrap-server "$bootstrap" \
+    --topic "$READY_TOPIC" --sync --producer-property acks=all \
+    --producer-property delivery.timeout.ms=10000 --producer-property request.timeout.ms=5000 \
+    --producer-property linger.ms=0 >/dev/null 2>&1 || return 1
+  after=$(end_offset "$bootstrap") || return 1
+  ((after > before))
+}
+
+end_offset() {
+  local out
+  out=$(tool org.apache.kafka.tools.GetOffsetShell --bootstrap-server "$1" \
+    --topic "$READY_TOPIC" --time latest 2>/dev/null) || return 1
+  # one line per partition: topic:partition:offset
+  [[ $out =~ :([0-9]+)$ ]] || return 1
+  echo "${BASH_REMATCH[1]}"
+}
+
+# --- commands ---------------------------------------------------------------------------
+
+stop() {
+  local pids
+  pids=$(live_pids)
+  if [[ -z $pids ]]; then
+    say "no cluster running from $RUN"
+    rm -f "$RUN"/node-*/pid
+    return
+  fi
+  say "stopping pids $(echo $pids)"
+  # shellcheck disable=SC2086
+  kill -TERM $pids 2>/dev/null || true
+  local deadline=$((SECONDS + STOP_TIMEOUT)) left
+  while :; do
+    left=$(live_pids)
+    [[ -z $left ]] && break
+    if ((SECONDS >= deadline)); then
+      say "pids $(echo $left) still running after ${STOP_TIMEOUT}s: killing them"
+      # shellcheck disable=SC2086
+      kill -KILL $left 2>/dev/null || true
+    fi
+    sleep 0.2
+  done
+  rm -f "$RUN"/node-*/pid
+  say "stopped; the data and logs stay in $RUN until the next start"
+}
+
+status() {
+  local pids
+  pids=$(live_pids)
+  if [[ -z $pids || ! -f $RUN/cluster.env ]]; then
+    say "no cluster running from $RUN"
+    return 1
+  fi
+  # shellcheck disable=SC1091
+  source "$RUN/cluster.env"
+  say "$BROKERS-node cluster running from $RUN, pids $(echo $pids)"
+  echo "$BOOTSTRAP"
+}
+
+start() {
+  local brokers=${1:-3}
+  [[ $brokers =~ ^[1-9][0-9]*$ ]] || die "BROKERS must be a positive number, not '$brokers'"
+  fetch
+
+  local pids
+  pids=$(live_pids)
+  if [[ -n $pids ]]; then
+    local running_brokers=0 running_bootstrap=""
+    if [[ -f $RUN/cluster.env ]]; then
+      # shellcheck disable=SC1091
+      source "$RUN/cluster.env"
+      running_brokers=$BROKERS running_bootstrap=$BOOTSTRAP
+    fi
+    if [[ $running_brokers != "$brokers" ]]; then
+      die "a $running_brokers-node cluster already runs from $RUN (pids $(echo $pids));" \
+        "run 'make kafka-stop' before starting one of $brokers"
+    fi
+    if [[ $(echo "$pids" | wc -l) -ne $brokers ]] || ! takes_writes "$running_bootstrap" "$brokers"; then
+      die "the cluster running from $RUN (pids $(echo $pids)) does not take writes;" \
+        "run 'make kafka-stop' and start again (node logs: $RUN/node-*/kafka.log)"
+    fi
+    say "reusing the $brokers-node cluster already running from $RUN"
+    echo "$running_bootstrap"
+    return
+  fi
+
+  local t0=$SECONDS
+  rm -rf "$RUN"
+  mkdir -p "$RUN"
+  local ports
+  read -r -a ports <<<"$(free_ports $((2 * brokers)))"
+  local i voters="" bootstrap=""
+  for ((i = 1; i <= brokers; i++)); do
+    voters+="${voters:+,}$i@127.0.0.1:${ports[2 * i - 1]}"
+    bootstrap+="${bootstrap:+,}127.0.0.1:${ports[2 * i - 2]}"
+  done
+  for ((i = 1; i <= brokers; i++)); do
+    write_config "$i" "${ports[2 * i - 2]}" "${ports[2 * i - 1]}" "$voters" "$brokers"
+  done
+  printf 'BROKERS=%s\nBOOTSTRAP=%s\n' "$brokers" "$bootstrap" >"$RUN/cluster.env"
+
+  # Format every node's storage for the same cluster id, at the release's own feature levels:
+  # for a new 4.4 cluster those turn share groups on (share.version=2) and transactions'
+  # second version (transaction.version=2). The formats run side by side.
+  local id fpids=()
+  id=$(cluster_id)
+  for ((i = 1; i <= brokers; i++)); do
+    tool kafka.tools.StorageTool format --cluster-id "$id" \
+      --config "$RUN/node-$i/server.properties" \
+      >"$RUN/node-$i/format.log" 2>&1 &
+    fpids+=($!)
+  done
+  for ((i = 1; i <= brokers; i++)); do
+    wait "${fpids[i - 1]}" || die "formatting node $i failed: $(cat "$RUN/node-$i/format.log")"
+  done
+
+  for ((i = 1; i <= brokers; i++)); do
+    # setsid: the node outlives the shell that started it and a Ctrl-C meant for make
+    # shellcheck disable=SC2086
+    setsid "$(java_bin)" $NODE_HEAP "${NODE_JVM[@]}" -cp "$LIB/*" kafka.Kafka \
+      "$RUN/node-$i/server.properties" </dev/null >"$RUN/node-$i/kafka.log" 2>&1 &
+    echo $! >"$RUN/node-$i/pid"
+  done
+  say "starting $brokers node(s) in $RUN (logs: $RUN/node-*/kafka.log)"
+
+  local deadline=$((SECONDS + START_TIMEOUT)) up
+  while :; do
+    for ((i = 1; i <= brokers; i++)); do
+      if ! alive "$RUN/node-$i/pid"; then
+        say "node $i exited; the end of its log:"
+        tail -n 30 "$RUN/node-$i/kafka.log" >&2
+        stop
+        exit 1
+      fi
+    done
+    up=1
+    for ((i = 1; i <= brokers; i++)); do
+      port_open "${ports[2 * i - 2]}" || up=0
+    done
+    if ((up)) && takes_writes "$bootstrap" "$brokers"; then break; fi
+    if ((SECONDS >= deadline)); then
+      say "the cluster did not take a write within ${START_TIMEOUT}s; logs: $RUN/node-*/kafka.log"
+      stop
+      exit 1
+    fi
+    sleep 1
+  done
+  say "$brokers-node cluster ready in $((SECONDS - t0))s; pids $(echo $(live_pids)); data in $RUN"
+  echo "$bootstrap"
+}
+
+cmd=${1:-}
+shift || true
+case $cmd in
+  start) start "$@" ;;
+  stop) stop ;;
+  status) status ;;
+  fetch) fetch ;;
+  cluster-id) cluster_id "$@" ;; # the ids a start formats its nodes with
+  tool)
+    fetch
+    tool "$@"
+    ;;
+  *) die "usage: kafka/cluster.sh start [BROKERS] | stop | status | fetch | cluster-id [N] | tool CLASS ARGS..." ;;
+esac
