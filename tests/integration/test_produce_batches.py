@@ -232,3 +232,13 @@ async def test_a_transactional_producer_s_batch(c: httpx.AsyncClient) -> None:
     assert (await post(c, aborted, transactional_id="tx")).status_code == 200
     assert (await c.post("/v1/transactions/tx/abort", json=tx)).status_code == 200
     assert [g["value"] for g in await read(c, isolation_level="read_committed")] == ["t1", "t2"]
+
+
+async def test_a_batch_a_native_kafka_client_wrote_is_taken_as_it_is(c: httpx.AsyncClient) -> None:
+    from tests.kafka.native import RECORDS, VECTOR_BIN
+
+    r = await post(c, VECTOR_BIN.read_bytes())
+    assert r.status_code == 200, r.text
+    got = await read(c, encoding="base64")
+    assert len(got) == len(RECORDS)
+    assert [g["timestamp"] for g in got] == [n.timestamp for n in RECORDS]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass
 
-import crc32c
+import google_crc32c
 
 HEADER = struct.Struct(">qiibIhiqqqhii")
 LENGTH_PREFIX = 12  # base offset and batch length: the bytes the batch length does not count
@@ -51,7 +51,7 @@ class Batch:
     records: tuple[Record, ...]
 
     def computed_crc(self) -> int:
-        return crc32c.crc32c(self.raw[CRC_FROM:])
+        return int(google_crc32c.value(bytes(self.raw[CRC_FROM:])))
 
 
 class _Reader:

@@ -401,3 +401,33 @@ def test_every_bit_flip_and_every_truncation_of_one_batch_is_detected() -> None:
     for n in range(len(data)):
         with pytest.raises(CorruptRecordError):
             record.check_batch(data[:n])
+
+
+# -- byte for byte against a batch a native Kafka client wrote ----------------------------------
+
+
+def test_a_native_clients_batch_decodes_and_encodes_byte_for_byte() -> None:
+    """tests/vectors holds a batch as a Kafka 4.4 broker stored it from a native client's
+    produce (no idempotence, no compression): the codec reads every record of it, and encodes
+    the same records into the same bytes (the broker set the leader epoch, 0)."""
+    from tests.kafka.native import RECORDS, VECTOR_BIN
+
+    native = VECTOR_BIN.read_bytes()
+    h = record.check_batch(native)
+    assert (h.magic, h.partition_leader_epoch, h.producer_id) == (2, 0, -1)
+    got = list(record.decode_records(native, 0, h))
+    assert [(r.key, r.value, r.timestamp) for r in got] == [
+        (n.key, n.value, n.timestamp) for n in RECORDS
+    ]
+    assert [[(x.key, x.value) for x in r.headers] for r in got] == [
+        [(k, v) for k, v in n.headers] for n in RECORDS
+    ]
+    ours = record.encode_batch(
+        0,
+        [
+            Record(n.timestamp, n.key, n.value, [Header(k, v) for k, v in n.headers])
+            for n in RECORDS
+        ],
+        leader_epoch=0,
+    )
+    assert ours == native
