@@ -7,13 +7,13 @@ raises ``InvalidRequest`` naming the field, e.g. ``records[3].value``.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import json
 import re
 from typing import Any
 
 import orjson
+from pybase64 import b64decode, b64encode_as_string
 
 from app.api.wire._fields import MAX_INT32, array, integer, obj, optional, string
 from app.errors import ErrorCode, InvalidRequest, TooLarge
@@ -63,7 +63,7 @@ def _bytes(value: Any, encoding: str, where: str) -> bytes | None:
     if encoding == "utf8":
         return value.encode()
     try:
-        return base64.b64decode(value, validate=True)
+        return b64decode(value, validate=True)
     except (binascii.Error, ValueError):
         raise InvalidRequest(ErrorCode.INVALID_REQUEST, f"{where}: invalid base64") from None
 
@@ -148,7 +148,7 @@ def _parse_plain(
     plain = _PLAIN_KEYS.issuperset
     no_headers = ()
     new = tuple.__new__  # a NamedTuple's own constructor costs twice as much per record
-    a2b = binascii.a2b_base64  # what base64.b64decode(validate=True) calls, minus its checks
+    a2b = b64decode  # validate=True, as the general path (SIMD base64, twice binascii's speed)
     try:
         for r in records:
             if type(r) is not dict or not plain(r):
@@ -156,7 +156,7 @@ def _parse_plain(
             k = r.get("key")
             v = r.get("value")
             if type(v) is str:
-                vb: bytes | None = a2b(v, strict_mode=True) if b64 else v.encode()
+                vb: bytes | None = a2b(v, validate=True) if b64 else v.encode()
             elif v is None:
                 vb = None
             else:
@@ -171,7 +171,7 @@ def _parse_plain(
                 continue
             if type(k) is not str:
                 return None
-            kb = a2b(k, strict_mode=True) if b64 else k.encode()
+            kb = a2b(k, validate=True) if b64 else k.encode()
             if len(kb) + (len(vb) if vb else 0) > limit:
                 return None
             append((p, new(Record, (now_ms, kb, vb, no_headers))))
@@ -192,7 +192,7 @@ def _show(data: bytes | None, encoding: str) -> Any:
         # encoder's 255 levels answered rather than failing the whole answer
         orjson.loads(data)
         return orjson.Fragment(data)
-    return binascii.b2a_base64(data, newline=False).decode("ascii")
+    return b64encode_as_string(data)
 
 
 def show_record(r: StoredRecord, topic: str, partition: int, encoding: str) -> dict[str, Any]:
