@@ -41,7 +41,7 @@ class ProduceBatch:
     partition: int
     base_sequence: int
     records: list[Record]
-    raw: bytearray | None = None
+    raw: bytearray | memoryview | None = None
     header: record.BatchHeader | None = None
 
     @property
@@ -112,7 +112,7 @@ class Appender:
         return info
 
     def append_batch(
-        self, lg: PartitionLog, batch: bytearray, h: record.BatchHeader, *, now_ms: int
+        self, lg: PartitionLog, batch: bytearray | memoryview, h: record.BatchHeader, *, now_ms: int
     ) -> AppendInfo:
         """Append a record batch a client built, as it is (``PartitionLog.append_batch``)."""
         info = lg.append_batch(batch, h, now_ms=now_ms)

@@ -319,7 +319,7 @@ class ProduceService:
                 ErrorCode.REQUEST_TOO_LARGE,
                 f"{count} records; the limit is {self.settings.max_records_per_request} a request",
             )
-        data = bytearray(body)
+        data = memoryview(bytearray(body))  # one copy, whose batches get their base offsets
         first = checked[0].header
         if first.producer_id < 0:
             for i, b in enumerate(checked):

@@ -389,7 +389,9 @@ class PartitionLog:
             commit,
         )
 
-    def append_batch(self, batch: bytearray, h: record.BatchHeader, *, now_ms: int) -> AppendInfo:
+    def append_batch(
+        self, batch: bytearray | memoryview, h: record.BatchHeader, *, now_ms: int
+    ) -> AppendInfo:
         """Append a data batch a client built and the server checked
         (``record.check_client_batches``), as it is but for its base offset and partition
         leader epoch, which are set here (outside its CRC)."""
@@ -398,7 +400,7 @@ class PartitionLog:
         record.set_base_offset(batch, base)
         record.set_leader_epoch(batch, record.NO_LEADER_EPOCH)
         return self._append_encoded(
-            bytes(batch),
+            batch,
             base,
             h.record_count,
             h.first_timestamp,
@@ -419,7 +421,7 @@ class PartitionLog:
 
     def _append_encoded(
         self,
-        data: bytes,
+        data: bytes | bytearray | memoryview,
         base: int,
         count: int,
         first_ts: int,

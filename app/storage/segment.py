@@ -242,7 +242,7 @@ class Segment:
 
     def append(
         self,
-        data: bytes,
+        data: bytes | bytearray | memoryview,
         base_offset: int,
         next_offset: int,
         max_timestamp: int,
