@@ -9,13 +9,17 @@ only what is durable under fsync=always (the high watermark moves after the fsyn
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from app.clock import Clock
 from app.errors import Conflict, ErrorCode, InvalidRequest
 from app.metrics import Counter
 from app.storage.log import BatchesRead, PartitionLog, ReadResult
 from app.topics import TopicRegistry
+
+Result = TypeVar("Result", ReadResult, BatchesRead)
 
 
 @dataclass(slots=True)
@@ -53,28 +57,15 @@ class Reads:
         max_wait_ms: int,
         committed: bool = False,
     ) -> ReadAnswer:
-        topic = self.topics.get(topic_name)
-        lg = topic.log(partition)
-        if offset < lg.log_start_offset or offset > lg.high_watermark:
-            raise Conflict(
-                ErrorCode.OFFSET_OUT_OF_RANGE,
-                f"offset {offset} is outside [{lg.log_start_offset}, {lg.high_watermark}]",
-            )
-        result = lg.read(offset, max_records, max_bytes, committed=committed)
-        if not result.records and max_wait_ms > 0:
-            deadline = self.clock.monotonic() + max_wait_ms / 1000
-            while not result.records and not self.stopping:
-                remaining = deadline - self.clock.monotonic()
-                if remaining <= 0:
-                    break
-                await self._wait_for_data(lg, remaining)
-                topic = self.topics.get(topic_name)
-                lg = topic.log(partition)
-                if result.next_offset < lg.log_start_offset:
-                    break
-                result = lg.read(result.next_offset, max_records, max_bytes, committed=committed)
-        self.records_out.inc(len(result.records))
-        topic.consumed += len(result.records)
+        """Records from ``offset``, waiting up to ``max_wait_ms`` for some."""
+        result, lg = await self._polled(
+            topic_name,
+            partition,
+            offset,
+            max_wait_ms,
+            lambda lg, at: lg.read(at, max_records, max_bytes, committed=committed),
+            lambda r: len(r.records),
+        )
         return ReadAnswer(result, lg.high_watermark, lg.last_stable_offset, lg.log_start_offset)
 
     async def read_batches(
@@ -89,6 +80,27 @@ class Reads:
         committed: bool = False,
     ) -> BatchesAnswer:
         """``read``, answering the batches as stored (``PartitionLog.read_batches``)."""
+        result, lg = await self._polled(
+            topic_name,
+            partition,
+            offset,
+            max_wait_ms,
+            lambda lg, at: lg.read_batches(at, max_records, max_bytes, committed=committed),
+            lambda r: r.records,
+        )
+        return BatchesAnswer(result, lg.high_watermark, lg.last_stable_offset, lg.log_start_offset)
+
+    async def _polled(
+        self,
+        topic_name: str,
+        partition: int,
+        offset: int,
+        max_wait_ms: int,
+        read: Callable[[PartitionLog, int], Result],
+        count: Callable[[Result], int],
+    ) -> tuple[Result, PartitionLog]:
+        """A read (``read(log, offset)``) answered at once when it finds records, else again as
+        new data comes, until ``max_wait_ms`` passes or the server stops (a long poll)."""
         topic = self.topics.get(topic_name)
         lg = topic.log(partition)
         if offset < lg.log_start_offset or offset > lg.high_watermark:
@@ -96,10 +108,10 @@ class Reads:
                 ErrorCode.OFFSET_OUT_OF_RANGE,
                 f"offset {offset} is outside [{lg.log_start_offset}, {lg.high_watermark}]",
             )
-        result = lg.read_batches(offset, max_records, max_bytes, committed=committed)
-        if not result.records and max_wait_ms > 0:
+        result = read(lg, offset)
+        if not count(result) and max_wait_ms > 0:
             deadline = self.clock.monotonic() + max_wait_ms / 1000
-            while not result.records and not self.stopping:
+            while not count(result) and not self.stopping:
                 remaining = deadline - self.clock.monotonic()
                 if remaining <= 0:
                     break
@@ -108,12 +120,11 @@ class Reads:
                 lg = topic.log(partition)
                 if result.next_offset < lg.log_start_offset:
                     break
-                result = lg.read_batches(
-                    result.next_offset, max_records, max_bytes, committed=committed
-                )
-        self.records_out.inc(result.records)
-        topic.consumed += result.records
-        return BatchesAnswer(result, lg.high_watermark, lg.last_stable_offset, lg.log_start_offset)
+                result = read(lg, result.next_offset)
+        n = count(result)
+        self.records_out.inc(n)
+        topic.consumed += n
+        return result, lg
 
     async def _wait_for_data(self, lg: PartitionLog, timeout: float) -> None:
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()

@@ -34,7 +34,7 @@ import logging
 import os
 import struct
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
@@ -674,65 +674,91 @@ class PartitionLog:
         even if it is larger than ``max_bytes``.
         """
         self._online()
-        end = self.high_watermark if upto is None else min(upto, self.log_end_offset)
-        if committed:
-            end = min(end, self.last_stable_offset)
-        aborted = self._aborted(offset, end) if committed else None
+        end = self._end(upto, committed)
         out: list[StoredRecord] = []
         result = ReadResult(out, offset)
         if offset >= end or offset < self.log_start_offset:
             return result
+        skipped = self._skipped(offset, end, committed)
+        total = 0
+        for h, chunk, cpos in self._scan(offset, end, lambda: max_bytes - result.bytes):
+            if h.next_offset <= result.next_offset:
+                continue
+            result.batches.append(h)
+            if skipped(h):
+                result.next_offset = h.next_offset
+                continue
+            for r in record.decode_records(chunk, cpos, h, result.next_offset):
+                if r.offset >= end or len(out) >= max_records:
+                    return result
+                size = record.record_size(r)
+                if out and total + size > max_bytes:
+                    return result
+                total += size
+                out.append(r)
+                result.next_offset = r.offset + 1
+                result.bytes = total
+            if len(out) >= max_records or (out and total >= max_bytes):
+                return result
+        return result
+
+    def _end(self, upto: int | None, committed: bool) -> int:
+        """Where a read stops: ``upto`` (default: the high watermark), and with ``committed``
+        the last stable offset."""
+        end = self.high_watermark if upto is None else min(upto, self.log_end_offset)
+        return min(end, self.last_stable_offset) if committed else end
+
+    def _skipped(
+        self, offset: int, end: int, committed: bool
+    ) -> Callable[[record.BatchHeader], bool]:
+        """Whether a read leaves a batch out: control batches always; under ``committed`` the
+        batches of transactions aborted (asked of the segments whose aborted transactions can
+        overlap ``[offset, end)``)."""
+        aborted = self._aborted(offset, end) if committed else None
+
+        def skipped(h: record.BatchHeader) -> bool:
+            return h.is_control or bool(
+                aborted
+                and h.is_transactional
+                and any(aborted_in(r, h.producer_id, h.base_offset) for r in aborted)
+            )
+
+        return skipped
+
+    def _scan(
+        self, offset: int, end: int, wanted: Callable[[], int]
+    ) -> Iterator[tuple[record.BatchHeader, bytes, int]]:
+        """Every stored batch from the one holding ``offset`` up to ``end``: its header, the
+        chunk it was read in and its position there. Reads go chunk by chunk, of about what
+        the caller still wants (``wanted()`` bytes) and at most ``_READ_CHUNK``: a small answer
+        costs a small read, and a batch larger than a chunk is read whole."""
         i = self.segment_for(offset)
         seg = self.segments[i]
         pos = seg.position_for(offset)
-        total = 0
-        while len(out) < max_records:
+        while True:
             if pos >= seg.size:
                 i += 1
                 if i >= len(self.segments):
-                    break
+                    return
                 seg, pos = self.segments[i], 0
                 continue
-            chunk = seg.read(
-                pos, min(seg.size - pos, max(max_bytes - total, 0) + _READ_SLACK, _READ_CHUNK)
-            )
+            chunk = seg.read(pos, min(seg.size - pos, max(wanted(), 0) + _READ_SLACK, _READ_CHUNK))
             cpos = 0
             while len(chunk) - cpos >= record.HEADER_SIZE:
                 h = record.read_header(chunk, cpos)
                 if h.base_offset >= end:
-                    return result
+                    return
                 if cpos + h.size > len(chunk):
                     if cpos:
                         break  # the next read starts at this batch
                     chunk = seg.read(pos, h.size)
                     if len(chunk) < h.size:
                         raise CorruptRecordError("batch runs past the segment end", pos)
-                if h.next_offset > result.next_offset:
-                    result.batches.append(h)
-                    if h.is_control or (
-                        aborted
-                        and h.is_transactional
-                        and any(aborted_in(r, h.producer_id, h.base_offset) for r in aborted)
-                    ):
-                        result.next_offset = h.next_offset
-                    else:
-                        for r in record.decode_records(chunk, cpos, h, result.next_offset):
-                            if r.offset >= end or len(out) >= max_records:
-                                return result
-                            size = record.record_size(r)
-                            if out and total + size > max_bytes:
-                                return result
-                            total += size
-                            out.append(r)
-                            result.next_offset = r.offset + 1
-                            result.bytes = total
+                yield h, chunk, cpos
                 cpos += h.size
             if cpos == 0:
                 raise CorruptRecordError("short read inside a segment", pos)
             pos += cpos
-            if out and total >= max_bytes:
-                break
-        return result
 
     @_reading
     def read_batches(
@@ -753,62 +779,27 @@ class PartitionLog:
         ``upto - 1`` is served whole and ends the read (a share fetch serves the batches of the
         records it acquired); otherwise a batch not wholly below the end is not served."""
         self._online()
-        end = self.high_watermark if upto is None else min(upto, self.log_end_offset)
-        if committed:
-            end = min(end, self.last_stable_offset)
+        end = self._end(upto, committed)
         out: list[bytes] = []
         result = BatchesRead(out, offset)
         if offset >= end or offset < self.log_start_offset:
             return result
-        aborted = self._aborted(offset, end) if committed else None
-        i = self.segment_for(offset)
-        seg = self.segments[i]
-        pos = seg.position_for(offset)
-        while True:
-            if pos >= seg.size:
-                i += 1
-                if i >= len(self.segments):
-                    return result
-                seg, pos = self.segments[i], 0
+        skipped = self._skipped(offset, end, committed)
+        for h, chunk, cpos in self._scan(offset, end, lambda: max_bytes - result.bytes):
+            if h.next_offset > end and not past_end:
+                return result
+            if h.next_offset <= result.next_offset:
                 continue
-            chunk = seg.read(
-                pos,
-                min(seg.size - pos, max(max_bytes - result.bytes, 0) + _READ_SLACK, _READ_CHUNK),
-            )
-            view = memoryview(chunk)
-            cpos = 0
-            while len(chunk) - cpos >= record.HEADER_SIZE:
-                h = record.read_header(chunk, cpos)
-                if h.base_offset >= end or (h.next_offset > end and not past_end):
+            if not skipped(h):
+                if out and result.bytes + h.size > max_bytes:
                     return result
-                if cpos + h.size > len(chunk):
-                    if cpos:
-                        break  # the next read starts at this batch
-                    chunk = seg.read(pos, h.size)
-                    if len(chunk) < h.size:
-                        raise CorruptRecordError("batch runs past the segment end", pos)
-                    view = memoryview(chunk)
-                if h.next_offset > result.next_offset:
-                    if not (
-                        h.is_control
-                        or (
-                            aborted
-                            and h.is_transactional
-                            and any(aborted_in(r, h.producer_id, h.base_offset) for r in aborted)
-                        )
-                    ):
-                        if out and result.bytes + h.size > max_bytes:
-                            return result
-                        out.append(bytes(view[cpos : cpos + h.size]))
-                        result.bytes += h.size
-                        result.records += h.next_offset - max(h.base_offset, result.next_offset)
-                    result.next_offset = h.next_offset
-                    if result.records >= max_records or result.next_offset >= end:
-                        return result
-                cpos += h.size
-            if cpos == 0:
-                raise CorruptRecordError("short read inside a segment", pos)
-            pos += cpos
+                out.append(chunk[cpos : cpos + h.size])
+                result.bytes += h.size
+                result.records += h.next_offset - max(h.base_offset, result.next_offset)
+            result.next_offset = h.next_offset
+            if result.records >= max_records or result.next_offset >= end:
+                return result
+        return result
 
     @_reading
     def offset_for_timestamp(
