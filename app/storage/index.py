@@ -110,6 +110,11 @@ class OffsetIndex:
             self._complete = False
 
     def _pread(self, position: int, size: int) -> bytes:
+        """Entries in the file only, read through the file the index appends to when it is open
+        (an active segment: no descriptor more), else through one opened for lookups (a sealed
+        segment's, closed with the segment)."""
+        if self._fd >= 0:
+            return os.pread(self._fd, size, position)
         if self._read_fd < 0:
             self._read_fd = os.open(self.path, os.O_RDONLY)
         return os.pread(self._read_fd, size, position)
@@ -185,7 +190,7 @@ class OffsetIndex:
         if not rewrite and not self.keep_open:
             return
         if not rewrite:
-            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+            self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
             self._file_size = len(self.offsets) * ENTRY_SIZE
             return
         tmp = self.path + ".tmp"
@@ -202,7 +207,7 @@ class OffsetIndex:
         self._complete = True
         if not self.keep_open:
             return
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
         self._file_size = len(self.offsets) * ENTRY_SIZE
         self.dirty = True
 

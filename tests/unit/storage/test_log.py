@@ -16,6 +16,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from app.storage import record
 from app.storage.handles import SealedFiles
+from app.storage.index import TAIL
 from app.storage.log import CHECKPOINT_FILE, LOG_START_FILE, LogConfig, PartitionLog
 from app.storage.record import Header, Record, StoredRecord
 
@@ -217,6 +218,21 @@ def test_sealed_segments_keep_their_index_in_its_file_not_in_memory(tmp_path: Pa
     assert read_all(again) == written
     assert sum(len(s.index.offsets) for s in again.segments[:-1]) == 0
     again.close(clean=True)
+
+
+def test_lookups_in_an_active_index_open_no_file_more(tmp_path: Path) -> None:
+    """An active segment whose index left its first entries to the file (over 2 × TAIL of
+    them) still holds two files open, its log and its index, after reads that look there."""
+    cfg = LogConfig(segment_bytes=1 << 30, index_interval_bytes=64, retention_ms=-1)
+    lg = open_log(tmp_path / "p", cfg)
+    for i in range(2 * TAIL + 100):
+        lg.append([Record(i, None, b"x" * 80)], now_ms=0)
+    flush(lg)
+    assert lg.active.index.head > 0
+    assert [r.offset for r in lg.read(5, 1, 1000).records] == [5]
+    active = f"{lg.active.base_offset:020d}"
+    assert open_files(tmp_path) == [active + ".index", active + ".log"]
+    lg.close(clean=True)
 
 
 def test_a_segment_sealed_during_its_flush_keeps_its_files_until_the_flush_ends(
