@@ -201,3 +201,74 @@ export class Admin {
 
 export function murmur2(data: Uint8Array): number;
 export function partitionForKey(key: Uint8Array, partitions: number): number;
+
+/** The media type of a produce body of record batches. */
+export const RECORD_BATCH_MEDIA_TYPE: string;
+/** The media type of an answer of record batches (the envelope). */
+export const BATCHES_MEDIA_TYPE: string;
+
+/** A record to encode: keys and values as bytes; a timestamp in ms (now when absent). */
+export interface BatchRecord {
+  timestamp?: number | bigint;
+  key: Bytes | null;
+  value: Bytes | null;
+  headers?: Array<[string, Bytes | null]>;
+}
+
+/** A record decoded from a batch; 64-bit values beyond 2^53 come as bigint. */
+export interface DecodedRecord {
+  offset: number | bigint;
+  timestamp: number | bigint;
+  key: Bytes | null;
+  value: Bytes | null;
+  headers: Array<[string, Bytes | null]>;
+}
+
+export interface EncodeBatchOptions {
+  /** Set by the server when it appends the batch (default 0). */
+  baseOffset?: number | bigint;
+  /** Set by the server (default -1). */
+  partitionLeaderEpoch?: number;
+  /** -1 (the default): no producer. */
+  producerId?: number | bigint;
+  producerEpoch?: number;
+  baseSequence?: number;
+  transactional?: boolean;
+}
+
+/** A batch decoded and checked: its header's fields and its records. */
+export interface DecodedBatch {
+  baseOffset: number | bigint;
+  batchLength: number;
+  partitionLeaderEpoch: number;
+  magic: number;
+  crc: number;
+  attributes: number;
+  lastOffsetDelta: number;
+  baseTimestamp: number | bigint;
+  maxTimestamp: number | bigint;
+  producerId: number | bigint;
+  producerEpoch: number;
+  baseSequence: number;
+  recordCount: number;
+  transactional: boolean;
+  control: boolean;
+  records: DecodedRecord[];
+  /** Where the next batch starts in the bytes decoded. */
+  end: number;
+}
+
+/** CRC-32C (Castagnoli) of `bytes[start, end)`, unsigned. */
+export function crc32c(bytes: Uint8Array, start?: number, end?: number): number;
+/** One RecordBatch v2 (magic 2, uncompressed) of the records. */
+export function encodeBatch(records: BatchRecord[], options?: EncodeBatchOptions): Uint8Array;
+/** The batch at `pos`, checked; throws CorruptMessageError or UnsupportedCompressionTypeError. */
+export function decodeBatch(bytes: Uint8Array, pos?: number, limit?: number): DecodedBatch;
+/** Every batch of `bytes[start, end)`, checked. */
+export function decodeBatches(bytes: Uint8Array, start?: number, end?: number): DecodedBatch[];
+/** An answer of record batches: its JSON head and its batches. */
+export function openEnvelope(bytes: Uint8Array): { head: any; batches: DecodedBatch[] };
+/** The varint (32) or varlong (64) at `pos`, and its length in bytes. */
+export function readVarint(bytes: Uint8Array, bits?: 32 | 64, pos?: number): [number | bigint, number];
+/** The bytes of `n` as a zigzag varint (32) or varlong (64). */
+export function varintBytes(n: number | bigint, bits?: 32 | 64): Uint8Array;
