@@ -25,7 +25,11 @@ export interface SluiceOptions {
 }
 
 export interface RequestOptions {
+  /** Sent as JSON. */
   body?: unknown;
+  /** Sent as it is, with `contentType`. */
+  data?: Uint8Array;
+  contentType?: string;
   query?: Record<string, string | number | boolean | null | undefined>;
   headers?: Record<string, string>;
   /** Sending it twice does no harm: a lost answer is sent again. */
@@ -58,6 +62,7 @@ export class Sluice {
     options?: TransactionalProducerOptions,
   ): Promise<TransactionalProducer>;
   shareConsumer(groupId: string, options?: ShareConsumerOptions): ShareConsumer;
+  /** One API call: the answer's JSON, or its bytes when the server answers record batches. */
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<T>;
   /** The headers every request carries (Accept, and Authorization with a key). */
   headers(): Record<string, string>;

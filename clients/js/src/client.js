@@ -5,6 +5,7 @@
 // twice (`safe`). Nothing else is retried.
 
 import { Admin } from "./admin.js";
+import { BATCHES_MEDIA_TYPE } from "./codec.js";
 import { ConnectionError, errorFrom } from "./errors.js";
 import { Producer } from "./producer.js";
 import { ShareConsumer } from "./share_consumer.js";
@@ -91,10 +92,12 @@ export class Sluice {
   }
 
   /**
-   * One API call. `safe`: sending it twice does no harm (a lost answer is sent again);
-   * `final`: retriable codes this call must not retry itself.
+   * One API call. `body` goes as JSON, `data` (a Uint8Array) as it is with `contentType`.
+   * `safe`: sending it twice does no harm (a lost answer is sent again); `final`: retriable
+   * codes this call must not retry itself. Answers the JSON of the answer, or its bytes (a
+   * Uint8Array) when the server answers record batches.
    */
-  async request(method, path, { body, query, headers, safe = false, final = [] } = {}) {
+  async request(method, path, { body, data, contentType, query, headers, safe = false, final = [] } = {}) {
     const url = new URL(this.url + path);
     for (const [k, v] of Object.entries(query ?? {})) {
       if (v !== null && v !== undefined) url.searchParams.set(k, String(v));
@@ -103,6 +106,9 @@ export class Sluice {
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
+    } else if (data !== undefined) {
+      init.headers["Content-Type"] = contentType;
+      init.body = data;
     }
     let delay = this.backoffMs;
     for (let attempt = 0; ; attempt++) {
@@ -124,6 +130,7 @@ export class Sluice {
     const timer = setTimeout(() => abort.abort(), this.timeoutMs);
     let response;
     let text;
+    let bytes = null;
     try {
       try {
         response = await this.fetch(url, { ...init, signal: abort.signal });
@@ -133,7 +140,11 @@ export class Sluice {
         throw new ConnectionError(`${init.method} ${url.pathname}: ${why}`, { sent });
       }
       try {
-        text = await response.text();
+        if (response.ok && (response.headers.get("content-type") ?? "").startsWith(BATCHES_MEDIA_TYPE)) {
+          bytes = new Uint8Array(await response.arrayBuffer());
+        } else {
+          text = await response.text();
+        }
       } catch (error) {
         throw new ConnectionError(`${init.method} ${url.pathname}: the answer was lost (${error.message})`, {
           sent: true,
@@ -142,6 +153,7 @@ export class Sluice {
     } finally {
       clearTimeout(timer);
     }
+    if (bytes !== null) return bytes;
     let data = null;
     if (text) {
       try {
