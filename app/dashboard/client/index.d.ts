@@ -8,6 +8,8 @@ export type Bytes = Uint8Array;
 export type Value = string | Bytes | null;
 export type Headers = Record<string, Value> | Array<[string, Value]>;
 export type AckType = "accept" | "release" | "reject" | "renew";
+/** How records travel: Kafka's record batches (the default) or JSON. */
+export type Wire = "batches" | "json";
 
 export interface SluiceOptions {
   /** Default: SLUICE_URL (Node), the page's origin (browser), else http://127.0.0.1:8080. */
@@ -22,6 +24,8 @@ export interface SluiceOptions {
   fetch?: typeof globalThis.fetch;
   /** A WebSocket class for push consumption (default: the global one, else a built-in one in Node). */
   WebSocket?: unknown;
+  /** How producers, reads and share consumers carry records (default "batches"). */
+  wire?: Wire;
 }
 
 export interface RequestOptions {
@@ -54,6 +58,7 @@ export interface SendOptions {
 export class Sluice {
   constructor(options?: SluiceOptions);
   readonly url: string;
+  readonly wire: Wire;
   apiKey: string | null | (() => string | null);
   readonly admin: Admin;
   producer(options?: ProducerOptions): Producer;

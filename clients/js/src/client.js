@@ -3,6 +3,9 @@
 // again, with a jittered exponential back-off, when trying again is safe: a retriable error
 // code, a request that never reached the server, or a lost answer to a request that may be sent
 // twice (`safe`). Nothing else is retried.
+//
+// `wire` picks how records travel: "batches" (the default) as Kafka's record batches, encoded
+// and decoded here (codec.js), or "json" (docs/api.md, "Records on the wire").
 
 import { Admin } from "./admin.js";
 import { BATCHES_MEDIA_TYPE } from "./codec.js";
@@ -34,6 +37,8 @@ function neverSent(error) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const WIRES = new Set(["batches", "json"]);
+
 export class Sluice {
   /**
    * @param {object} [options]
@@ -41,6 +46,8 @@ export class Sluice {
    *   in a browser, else http://127.0.0.1:8080)
    * @param {string | (() => string | null)} [options.apiKey] sent as "Authorization: Bearer"
    *   (default: SLUICE_API_KEY); a function is asked at every request (a page whose key changes)
+   * @param {"batches" | "json"} [options.wire] how producers, reads and share consumers carry
+   *   records: Kafka's record batches (default) or JSON
    */
   constructor({
     url,
@@ -51,7 +58,9 @@ export class Sluice {
     maxBackoffMs = 5_000,
     fetch: fetchImpl,
     WebSocket: webSocketImpl,
+    wire = "batches",
   } = {}) {
+    if (!WIRES.has(wire)) throw new TypeError(`wire is "batches" or "json", not ${JSON.stringify(wire)}`);
     this.url = (url ?? environment("SLUICE_URL") ?? defaultUrl()).replace(/\/+$/, "");
     this.apiKey = apiKey ?? environment("SLUICE_API_KEY") ?? null;
     this.timeoutMs = timeoutMs;
@@ -60,6 +69,7 @@ export class Sluice {
     this.maxBackoffMs = maxBackoffMs;
     this.fetch = fetchImpl ?? globalThis.fetch.bind(globalThis);
     this.WebSocket = webSocketImpl ?? null;
+    this.wire = wire;
     this.admin = new Admin(this);
   }
 
