@@ -357,7 +357,10 @@ function writeText(buf, pos, s, length) {
 // -- encoding ---------------------------------------------------------------------------------
 
 function fieldSize(bytes) {
-  return bytes === null || bytes === undefined ? 1 : uvarintSize(bytes.length << 1) + bytes.length;
+  if (bytes === null || bytes === undefined) return 1;
+  // a string would be written as garbage (Uint8Array.set takes it as an array of NaN)
+  if (!(bytes instanceof Uint8Array)) throw new TypeError(`keys, values and header values are Uint8Array or null, not ${typeof bytes}`);
+  return uvarintSize(bytes.length << 1) + bytes.length;
 }
 
 function writeField(buf, pos, bytes) {
@@ -405,7 +408,7 @@ export function encodeBatch(
     stamps[i] = ts;
     if (ts > max) max = ts;
   }
-  // first pass: each record's size (and its timestamp delta and header keys' sizes)
+  // first pass: each record's size (and its timestamp delta, zigzagged, and header keys' sizes)
   const deltas = new Array(n);
   const bodies = new Array(n);
   const keySizes = [];

@@ -77,6 +77,9 @@ test("producer fields, the transactional bit, text headers and a timestamp beyon
   assert.deepEqual(batch.records[1].key, new Uint8Array(0));
   assert.equal(batch.records[1].value, null);
   assert.throws(() => encodeBatch([]), RangeError);
+  for (const wrong of [{ value: "text" }, { key: [1, 2] }, { headers: [["h", "text"]] }]) {
+    assert.throws(() => encodeBatch([{ timestamp: 0, key: null, value: null, ...wrong }]), TypeError);
+  }
 });
 
 test("CRC-32C: the check value of 123456789, and lengths around its eight-byte loop", () => {
