@@ -1,6 +1,7 @@
 // Admin: topics, consumer groups, share groups (with their dead letters) and transactions.
 // Each method is one documented endpoint (docs/api.md); lists answer arrays, describes objects.
 
+import { openEnvelope } from "./codec.js";
 import { throwFirst } from "./errors.js";
 import { Record, toBase64 } from "./records.js";
 
@@ -67,16 +68,29 @@ export class Admin {
     return this.client.request("DELETE", `/v1/topics/${enc(name)}`, { safe: true });
   }
 
-  /** Records of one partition from `offset`, as Record objects. */
+  /** Records of one partition from `offset` (at most `maxRecords`), as Record objects. */
   async read(topic, partition, { offset = 0, maxRecords, maxBytes, isolationLevel } = {}) {
-    const answer = await this.#get(`/v1/topics/${enc(topic)}/partitions/${partition}/records`, {
-      offset,
-      max_records: maxRecords,
-      max_bytes: maxBytes,
-      isolation_level: isolationLevel,
-      encoding: "base64",
+    const path = `/v1/topics/${enc(topic)}/partitions/${partition}/records`;
+    const query = { offset, max_records: maxRecords, max_bytes: maxBytes, isolation_level: isolationLevel };
+    if (this.client.wire === "json") {
+      const answer = await this.#get(path, { ...query, encoding: "base64" });
+      return answer.records.map((r) => new Record({ topic, partition, ...r }));
+    }
+    const answer = await this.client.request("GET", path, {
+      query: { ...query, format: "batches" },
+      safe: true,
     });
-    return answer.records.map((r) => new Record({ topic, partition, ...r }));
+    // whole batches: the first may start below `offset`, the last run past `maxRecords`
+    const limit = maxRecords ?? Infinity;
+    const out = [];
+    for (const batch of openEnvelope(answer).batches) {
+      if (batch.control) continue;
+      for (const r of batch.records) {
+        if (out.length >= limit) return out;
+        if (r.offset >= offset) out.push(Record.fromBatch(topic, partition, r));
+      }
+    }
+    return out;
   }
 
   // -- consumer groups ---------------------------------------------------------------------

@@ -8,6 +8,8 @@ export type Bytes = Uint8Array;
 export type Value = string | Bytes | null;
 export type Headers = Record<string, Value> | Array<[string, Value]>;
 export type AckType = "accept" | "release" | "reject" | "renew";
+/** How records travel: Kafka's record batches (the default) or JSON. */
+export type Wire = "batches" | "json";
 
 export interface SluiceOptions {
   /** Default: SLUICE_URL (Node), the page's origin (browser), else http://127.0.0.1:8080. */
@@ -22,10 +24,16 @@ export interface SluiceOptions {
   fetch?: typeof globalThis.fetch;
   /** A WebSocket class for push consumption (default: the global one, else a built-in one in Node). */
   WebSocket?: unknown;
+  /** How producers, reads and share consumers carry records (default "batches"). */
+  wire?: Wire;
 }
 
 export interface RequestOptions {
+  /** Sent as JSON. */
   body?: unknown;
+  /** Sent as it is, with `contentType`. */
+  data?: Uint8Array;
+  contentType?: string;
   query?: Record<string, string | number | boolean | null | undefined>;
   headers?: Record<string, string>;
   /** Sending it twice does no harm: a lost answer is sent again. */
@@ -50,6 +58,7 @@ export interface SendOptions {
 export class Sluice {
   constructor(options?: SluiceOptions);
   readonly url: string;
+  readonly wire: Wire;
   apiKey: string | null | (() => string | null);
   readonly admin: Admin;
   producer(options?: ProducerOptions): Producer;
@@ -58,6 +67,7 @@ export class Sluice {
     options?: TransactionalProducerOptions,
   ): Promise<TransactionalProducer>;
   shareConsumer(groupId: string, options?: ShareConsumerOptions): ShareConsumer;
+  /** One API call: the answer's JSON, or its bytes when the server answers record batches. */
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<T>;
   /** The headers every request carries (Accept, and Authorization with a key). */
   headers(): Record<string, string>;
@@ -201,3 +211,74 @@ export class Admin {
 
 export function murmur2(data: Uint8Array): number;
 export function partitionForKey(key: Uint8Array, partitions: number): number;
+
+/** The media type of a produce body of record batches. */
+export const RECORD_BATCH_MEDIA_TYPE: string;
+/** The media type of an answer of record batches (the envelope). */
+export const BATCHES_MEDIA_TYPE: string;
+
+/** A record to encode: keys and values as bytes; a timestamp in ms (now when absent). */
+export interface BatchRecord {
+  timestamp?: number | bigint;
+  key: Bytes | null;
+  value: Bytes | null;
+  headers?: Array<[string, Bytes | null]>;
+}
+
+/** A record decoded from a batch; 64-bit values beyond 2^53 come as bigint. */
+export interface DecodedRecord {
+  offset: number | bigint;
+  timestamp: number | bigint;
+  key: Bytes | null;
+  value: Bytes | null;
+  headers: Array<[string, Bytes | null]>;
+}
+
+export interface EncodeBatchOptions {
+  /** Set by the server when it appends the batch (default 0). */
+  baseOffset?: number | bigint;
+  /** Set by the server (default -1). */
+  partitionLeaderEpoch?: number;
+  /** -1 (the default): no producer. */
+  producerId?: number | bigint;
+  producerEpoch?: number;
+  baseSequence?: number;
+  transactional?: boolean;
+}
+
+/** A batch decoded and checked: its header's fields and its records. */
+export interface DecodedBatch {
+  baseOffset: number | bigint;
+  batchLength: number;
+  partitionLeaderEpoch: number;
+  magic: number;
+  crc: number;
+  attributes: number;
+  lastOffsetDelta: number;
+  baseTimestamp: number | bigint;
+  maxTimestamp: number | bigint;
+  producerId: number | bigint;
+  producerEpoch: number;
+  baseSequence: number;
+  recordCount: number;
+  transactional: boolean;
+  control: boolean;
+  records: DecodedRecord[];
+  /** Where the next batch starts in the bytes decoded. */
+  end: number;
+}
+
+/** CRC-32C (Castagnoli) of `bytes[start, end)`, unsigned. */
+export function crc32c(bytes: Uint8Array, start?: number, end?: number): number;
+/** One RecordBatch v2 (magic 2, uncompressed) of the records. */
+export function encodeBatch(records: BatchRecord[], options?: EncodeBatchOptions): Uint8Array;
+/** The batch at `pos`, checked; throws CorruptMessageError or UnsupportedCompressionTypeError. */
+export function decodeBatch(bytes: Uint8Array, pos?: number, limit?: number): DecodedBatch;
+/** Every batch of `bytes[start, end)`, checked. */
+export function decodeBatches(bytes: Uint8Array, start?: number, end?: number): DecodedBatch[];
+/** An answer of record batches: its JSON head and its batches. */
+export function openEnvelope(bytes: Uint8Array): { head: any; batches: DecodedBatch[] };
+/** The varint (32) or varlong (64) at `pos`, and its length in bytes. */
+export function readVarint(bytes: Uint8Array, bits?: 32 | 64, pos?: number): [number | bigint, number];
+/** The bytes of `n` as a zigzag varint (32) or varlong (64). */
+export function varintBytes(n: number | bigint, bits?: 32 | 64): Uint8Array;

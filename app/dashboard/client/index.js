@@ -8,4 +8,6 @@ export { TransactionalProducer } from "./transactions.js";
 export { ShareConsumer } from "./share_consumer.js";
 export { Record } from "./records.js";
 export { murmur2, partitionForKey } from "./partitioner.js";
+export { crc32c, decodeBatch, decodeBatches, encodeBatch, openEnvelope, readVarint, varintBytes } from "./codec.js";
+export { BATCHES_MEDIA_TYPE, RECORD_BATCH_MEDIA_TYPE } from "./codec.js";
 export * from "./errors.js";

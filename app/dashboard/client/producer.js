@@ -1,13 +1,14 @@
 // The idempotent producer. `send` queues a record and answers a promise of its metadata
-// ({topic, partition, offset}); records go out in one POST /v1/produce per request, at most one
-// batch per partition, when `maxBatch` records wait, `linger` ms after the first one, or on
-// `flush`. The producer id, epoch and the sequence of every partition are handled here: a
-// request whose answer was lost is sent again as it was, and the server answers it without
-// storing anything twice. Keyed records go to Kafka's partition for the key; records without
-// key or partition share one partition per topic and request, as Kafka's sticky partitioner.
+// ({topic, partition, offset}); records go out when `maxBatch` records wait, `linger` ms after
+// the first one, or on `flush`: one record batch per partition, each in its own request, the
+// partitions' requests at once (with the JSON wire, one POST /v1/produce for them all). The
+// producer id, epoch and the sequence of every partition are handled here: a request whose
+// answer was lost is sent again as it was, and the server answers it without storing anything
+// twice. Keyed records go to Kafka's partition for the key; records without key or partition
+// share one partition per topic and request, as Kafka's sticky partitioner.
 
-import { Batches, Routing } from "./batches.js";
-import { wireRecord } from "./records.js";
+import { Batches, Routing, outcomeUnknown } from "./batches.js";
+import { batchRecord, wireRecord } from "./records.js";
 
 export class Producer {
   constructor(client, { linger = 5, maxBatch = 500 } = {}) {
@@ -20,6 +21,7 @@ export class Producer {
     this.sending = Promise.resolve(); // one request at a time: sequences stay in order
     this.inFlight = new Set();
     this.picking = new Set(); // records waiting for their topic's partition count
+    this.json = client.wire === "json";
   }
 
   /**
@@ -28,7 +30,7 @@ export class Producer {
    * @returns {Promise<{topic: string, partition: number, offset: number}>}
    */
   send(topic, value, { key, partition, headers, timestamp } = {}) {
-    const record = wireRecord(value, { key, headers, timestamp });
+    const record = this.json ? wireRecord(value, { key, headers, timestamp }) : batchRecord(value, { key, headers, timestamp });
     return new Promise((resolve, reject) => {
       const done = (meta, error) => (error ? reject(error) : resolve(meta));
       const queue = (p) => {
@@ -63,17 +65,26 @@ export class Producer {
         const got = await this.client.request("POST", "/v1/producers", { body: {} });
         this.identity = [got.producer_id, got.producer_epoch];
       }
+      if (!this.json) {
+        const errors = await this.batches.sendAll(this.client, batches, this.identity);
+        if ([...errors.values()].some(outcomeUnknown)) this.#forget();
+        return;
+      }
       const body = Batches.body(this.identity[0], this.identity[1], batches);
       answer = await this.client.request("POST", "/v1/produce", { body, safe: true });
     } catch (error) {
-      // whether the server stored them is unknown: a new producer id starts the sequences
-      // again, so that the next records are not refused as out of order
-      this.identity = null;
-      this.batches.sequences.clear();
+      this.#forget();
       Batches.failed(batches, error);
       return;
     }
     this.batches.answered(batches, answer);
+  }
+
+  // whether the server stored a batch is unknown: a new producer id starts the sequences
+  // again, so that the next records are not refused as out of order
+  #forget() {
+    this.identity = null;
+    this.batches.sequences.clear();
   }
 
   /** Send everything queued; resolves once every record is answered. */

@@ -4,16 +4,26 @@
 // `sendAcknowledgements` share-group acknowledgements; `commit` sends what is left and commits
 // it all in one request (records, offsets and acknowledgements become visible together or not
 // at all), `abort` drops it. Records beyond `maxBatch` go out before the commit, inside the
-// transaction.
+// transaction. With record batches (the default wire) the records go as transactional batches,
+// one request per partition, before the commit's request; with the JSON wire the last ones
+// ride in the commit's request.
 //
 // Errors, as Kafka's producer has them: TransactionTimedOutError when the server aborted the
 // transaction after its timeout; the producer has already taken a new epoch, so the caller's
 // loop simply starts the transaction again. ProducerFencedError when a newer instance took the
-// transactional id: fatal, this instance must stop.
+// transactional id: fatal, this instance must stop. A write refused for an epoch that is no
+// longer current (INVALID_PRODUCER_EPOCH, as Kafka's produce answers both cases) is asked of
+// the transaction endpoint, which tells the two apart, so that it throws one of these.
 
 import { Batches, Routing } from "./batches.js";
-import { InvalidTxnStateError, TransactionTimedOutError, throwFirst } from "./errors.js";
-import { wireRecord } from "./records.js";
+import {
+  InvalidProducerEpochError,
+  InvalidTxnStateError,
+  ProducerFencedError,
+  TransactionTimedOutError,
+  throwFirst,
+} from "./errors.js";
+import { batchRecord, wireRecord } from "./records.js";
 
 const TIMED_OUT = ["TRANSACTION_TIMED_OUT"];
 const enc = encodeURIComponent;
@@ -28,6 +38,7 @@ export class TransactionalProducer {
     this.identity = null;
     this.open = false;
     this.routing = new Routing(client.admin);
+    this.json = client.wire === "json";
     this.#reset();
   }
 
@@ -35,6 +46,7 @@ export class TransactionalProducer {
     this.batches = new Batches(this.maxBatch);
     this.offsets = new Map(); // group metadata (JSON) -> Map("topic\0partition" -> offset)
     this.acks = new Map(); // "group\0member" -> acknowledgements
+    this.joined = new Set(); // "topic\0partition" written in this transaction
     this.routing.nextRequest();
   }
 
@@ -74,17 +86,38 @@ export class TransactionalProducer {
   /** Queue a record in the transaction (sent with the commit, or before once `maxBatch` wait). */
   async send(topic, value, { key, partition, headers, timestamp } = {}) {
     this.#mustBeOpen();
-    const record = wireRecord(value, { key, headers, timestamp });
+    const record = this.json ? wireRecord(value, { key, headers, timestamp }) : batchRecord(value, { key, headers, timestamp });
     const p = await this.routing.pick(topic, key, partition);
     if (this.batches.add(topic, p, record, ignore)) await this.#guarded(() => this.#produce());
   }
 
   async #produce() {
     const taken = this.batches.take();
+    if (!this.json) return this.#sendBatches(taken);
     const body = Batches.body(...this.identity, taken, this.transactionalId);
     const answer = await this.client.request("POST", "/v1/produce", { body, safe: true, final: TIMED_OUT });
     throwFirst(answer.batches); // a refused batch fails the transaction
     this.batches.advance(taken);
+  }
+
+  /**
+   * Transactional batches, a request per partition; a refused one fails the transaction. A
+   * partition's first batch joins it to the transaction, and the server changes a transaction
+   * one request at a time (a write while another joins is answered CONCURRENT_TRANSACTIONS,
+   * tried again after a back-off): the batches of new partitions go one after the other, then
+   * the others at once.
+   */
+  async #sendBatches(taken) {
+    const options = { transactionalId: this.transactionalId, final: TIMED_OUT };
+    const tp = (b) => `${b.topic}\0${b.partition}`;
+    const rounds = taken.filter((b) => !this.joined.has(tp(b))).map((b) => [b]);
+    rounds.push(taken.filter((b) => this.joined.has(tp(b))));
+    for (const round of rounds) {
+      const errors = await this.batches.sendAll(this.client, round, this.identity, options);
+      const [first] = errors.values();
+      if (first !== undefined) throw first;
+      for (const b of round) this.joined.add(tp(b));
+    }
   }
 
   /**
@@ -117,8 +150,9 @@ export class TransactionalProducer {
     this.#mustBeOpen();
     await this.#guarded(async () => {
       const taken = this.batches.take();
-      const body = Batches.body(...this.identity, taken);
-      if (!taken.length) delete body.batches;
+      if (!this.json && taken.length) await this.#sendBatches(taken);
+      const body = Batches.body(...this.identity, this.json ? taken : []);
+      if (!this.json || !taken.length) delete body.batches;
       if (this.offsets.size) {
         body.group_offsets = [...this.offsets].map(([meta, offs]) => {
           const [groupId, memberId, memberEpoch, groupInstanceId] = JSON.parse(meta);
@@ -164,13 +198,35 @@ export class TransactionalProducer {
     try {
       await step();
     } catch (error) {
-      if (error instanceof TransactionTimedOutError) {
+      const failure = error instanceof InvalidProducerEpochError ? await this.#whyStale(error) : error;
+      if (failure instanceof TransactionTimedOutError) {
         // KIP-588: the server aborted it; take a new epoch now, the caller starts over
         this.#ended(null);
         await this.init();
       }
-      throw error;
+      throw failure;
     }
+  }
+
+  /**
+   * A write was refused for a stale epoch: the server aborted the transaction after its timeout,
+   * or a newer instance took the transactional id. An abort with this epoch answers which
+   * (TRANSACTION_TIMED_OUT or PRODUCER_FENCED) and can end nothing that is not this one's.
+   */
+  async #whyStale(error) {
+    const path = `/v1/transactions/${enc(this.transactionalId)}/abort`;
+    const [pid, epoch] = this.identity;
+    try {
+      const answer = await this.client.request("POST", path, {
+        body: { producer_id: pid, producer_epoch: epoch },
+        safe: true,
+        final: TIMED_OUT,
+      });
+      this.#ended(answer); // the epoch was current after all: the transaction is aborted
+    } catch (why) {
+      if (why instanceof TransactionTimedOutError || why instanceof ProducerFencedError) return why;
+    }
+    return error;
   }
 
   /**

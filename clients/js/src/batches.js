@@ -1,11 +1,34 @@
-// The idempotent producer's bookkeeping, without I/O: records waiting per partition, the next
-// sequence of each partition, and the body of POST /v1/produce. A batch keeps its base
-// sequence until it is answered, so a retry after a lost answer sends the very same batch and
-// the server answers its original offsets instead of storing it twice.
+// The idempotent producer's bookkeeping: records waiting per partition, the next sequence of
+// each partition, and the requests that carry them: one record batch per request and partition
+// (POST /v1/topics/{t}/partitions/{p}/batches), or, with the JSON wire, one POST /v1/produce
+// for all partitions. A batch keeps its base sequence until it is answered, and is encoded
+// once, so a retry after a lost answer sends the very same bytes and the server answers its
+// original offsets instead of storing it twice.
 
-import { errorFrom } from "./errors.js";
+import { RECORD_BATCH_MEDIA_TYPE, encodeBatch } from "./codec.js";
+import { errorFrom, throwFirst } from "./errors.js";
 import { keyBytes } from "./records.js";
 import { partitionForKey } from "./partitioner.js";
+
+const enc = encodeURIComponent;
+
+// answers after which the producer's sequences may no longer be what the server expects:
+// the client starts again with a new producer id (or a new epoch)
+const STATE_CODES = new Set([
+  "OUT_OF_ORDER_SEQUENCE_NUMBER",
+  "UNKNOWN_PRODUCER_ID",
+  "INVALID_PRODUCER_EPOCH",
+  "PRODUCER_FENCED",
+]);
+
+/**
+ * Whether, after `error`, the server may hold the batch or disagree about the sequences: no
+ * answer came, the server failed, or the answer is about the producer's state. A refusal of
+ * the batch itself (too large, an unknown topic, ...) stored nothing and changes nothing.
+ */
+export function outcomeUnknown(error) {
+  return !(error?.status >= 400 && error.status < 500) || STATE_CODES.has(error.code);
+}
 
 export class Batches {
   constructor(maxBatch) {
@@ -68,6 +91,48 @@ export class Batches {
     if (binary) body.encoding = "base64";
     if (transactionalId !== undefined) body.transactional_id = transactionalId;
     return body;
+  }
+
+  /**
+   * POST one taken batch (record batches wire) and answer its base offset. The batch is
+   * encoded the first time, and a retry sends the same bytes.
+   */
+  static async send(client, b, [producerId, producerEpoch], { transactionalId, final } = {}) {
+    b.bytes ??= encodeBatch(b.records, {
+      producerId,
+      producerEpoch,
+      baseSequence: b.baseSequence,
+      transactional: transactionalId !== undefined,
+    });
+    const answer = await client.request("POST", `/v1/topics/${enc(b.topic)}/partitions/${b.partition}/batches`, {
+      data: b.bytes,
+      contentType: RECORD_BATCH_MEDIA_TYPE,
+      query: { transactional_id: transactionalId },
+      safe: true,
+      final,
+    });
+    throwFirst(answer.batches);
+    return answer.batches[0].base_offset;
+  }
+
+  /**
+   * Send `batches` (one request each, at once) and settle: each stored batch moves its
+   * partition's sequence on. Answers the errors of those that failed, by batch.
+   */
+  async sendAll(client, batches, identity, options) {
+    const sent = await Promise.allSettled(batches.map((b) => Batches.send(client, b, identity, options)));
+    const errors = new Map();
+    sent.forEach((result, i) => {
+      const b = batches[i];
+      if (result.status === "fulfilled") {
+        this.advance([b]);
+        b.done.forEach((done, j) => done({ topic: b.topic, partition: b.partition, offset: result.value + j }, null));
+      } else {
+        errors.set(b, result.reason);
+        for (const done of b.done) done(null, result.reason);
+      }
+    });
+    return errors;
   }
 
   /** The batches were stored: their partitions' sequences move on. */

@@ -3,8 +3,12 @@
 // again, with a jittered exponential back-off, when trying again is safe: a retriable error
 // code, a request that never reached the server, or a lost answer to a request that may be sent
 // twice (`safe`). Nothing else is retried.
+//
+// `wire` picks how records travel: "batches" (the default) as Kafka's record batches, encoded
+// and decoded here (codec.js), or "json" (docs/api.md, "Records on the wire").
 
 import { Admin } from "./admin.js";
+import { BATCHES_MEDIA_TYPE } from "./codec.js";
 import { ConnectionError, errorFrom } from "./errors.js";
 import { Producer } from "./producer.js";
 import { ShareConsumer } from "./share_consumer.js";
@@ -33,6 +37,8 @@ function neverSent(error) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const WIRES = new Set(["batches", "json"]);
+
 export class Sluice {
   /**
    * @param {object} [options]
@@ -40,6 +46,8 @@ export class Sluice {
    *   in a browser, else http://127.0.0.1:8080)
    * @param {string | (() => string | null)} [options.apiKey] sent as "Authorization: Bearer"
    *   (default: SLUICE_API_KEY); a function is asked at every request (a page whose key changes)
+   * @param {"batches" | "json"} [options.wire] how producers, reads and share consumers carry
+   *   records: Kafka's record batches (default) or JSON
    */
   constructor({
     url,
@@ -50,7 +58,9 @@ export class Sluice {
     maxBackoffMs = 5_000,
     fetch: fetchImpl,
     WebSocket: webSocketImpl,
+    wire = "batches",
   } = {}) {
+    if (!WIRES.has(wire)) throw new TypeError(`wire is "batches" or "json", not ${JSON.stringify(wire)}`);
     this.url = (url ?? environment("SLUICE_URL") ?? defaultUrl()).replace(/\/+$/, "");
     this.apiKey = apiKey ?? environment("SLUICE_API_KEY") ?? null;
     this.timeoutMs = timeoutMs;
@@ -59,6 +69,7 @@ export class Sluice {
     this.maxBackoffMs = maxBackoffMs;
     this.fetch = fetchImpl ?? globalThis.fetch.bind(globalThis);
     this.WebSocket = webSocketImpl ?? null;
+    this.wire = wire;
     this.admin = new Admin(this);
   }
 
@@ -91,10 +102,12 @@ export class Sluice {
   }
 
   /**
-   * One API call. `safe`: sending it twice does no harm (a lost answer is sent again);
-   * `final`: retriable codes this call must not retry itself.
+   * One API call. `body` goes as JSON, `data` (a Uint8Array) as it is with `contentType`.
+   * `safe`: sending it twice does no harm (a lost answer is sent again); `final`: retriable
+   * codes this call must not retry itself. Answers the JSON of the answer, or its bytes (a
+   * Uint8Array) when the server answers record batches.
    */
-  async request(method, path, { body, query, headers, safe = false, final = [] } = {}) {
+  async request(method, path, { body, data, contentType, query, headers, safe = false, final = [] } = {}) {
     const url = new URL(this.url + path);
     for (const [k, v] of Object.entries(query ?? {})) {
       if (v !== null && v !== undefined) url.searchParams.set(k, String(v));
@@ -103,6 +116,9 @@ export class Sluice {
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
+    } else if (data !== undefined) {
+      init.headers["Content-Type"] = contentType;
+      init.body = data;
     }
     let delay = this.backoffMs;
     for (let attempt = 0; ; attempt++) {
@@ -124,6 +140,7 @@ export class Sluice {
     const timer = setTimeout(() => abort.abort(), this.timeoutMs);
     let response;
     let text;
+    let bytes = null;
     try {
       try {
         response = await this.fetch(url, { ...init, signal: abort.signal });
@@ -133,7 +150,11 @@ export class Sluice {
         throw new ConnectionError(`${init.method} ${url.pathname}: ${why}`, { sent });
       }
       try {
-        text = await response.text();
+        if (response.ok && (response.headers.get("content-type") ?? "").startsWith(BATCHES_MEDIA_TYPE)) {
+          bytes = new Uint8Array(await response.arrayBuffer());
+        } else {
+          text = await response.text();
+        }
       } catch (error) {
         throw new ConnectionError(`${init.method} ${url.pathname}: the answer was lost (${error.message})`, {
           sent: true,
@@ -142,6 +163,7 @@ export class Sluice {
     } finally {
       clearTimeout(timer);
     }
+    if (bytes !== null) return bytes;
     let data = null;
     if (text) {
       try {

@@ -1,6 +1,7 @@
 // A WebSocket client for Node versions without a global WebSocket (Node 18 to 21), with the
 // browser's event interface (onopen, onmessage, onclose, onerror, send, close) for what the
-// client needs: text frames, pings answered, close frames, fragmentation. Loaded only when
+// client needs: text frames, binary frames (received as an ArrayBuffer, as a browser's with
+// binaryType "arraybuffer"), pings answered, close frames, fragmentation. Loaded only when
 // there is no global WebSocket, so browsers never import node: modules.
 
 import { createHash, randomBytes } from "node:crypto";
@@ -27,6 +28,8 @@ export class NodeWebSocket {
     this.socket = null;
     this.buffer = Buffer.alloc(0);
     this.fragments = [];
+    this.binary = false; // whether the message whose fragments arrive is binary
+    this.binaryType = "arraybuffer";
     this.closeSent = false;
     this.closedFired = false;
     const target = new URL(url);
@@ -120,11 +123,17 @@ export class NodeWebSocket {
     } else if (opcode === 0x9) {
       this.#write(0xa, payload);
     } else if (opcode === 0x1 || opcode === 0x2 || opcode === 0x0) {
-      this.fragments.push(Buffer.from(payload));
-      if (!fin) return;
-      const whole = Buffer.concat(this.fragments);
+      if (opcode !== 0x0) this.binary = opcode === 0x2;
+      if (!fin) {
+        this.fragments.push(Buffer.from(payload));
+        return;
+      }
+      const whole = this.fragments.length ? Buffer.concat([...this.fragments, payload]) : payload;
       this.fragments = [];
-      this.onmessage?.({ type: "message", data: whole.toString("utf8") });
+      const data = this.binary
+        ? whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.length)
+        : whole.toString("utf8");
+      this.onmessage?.({ type: "message", data });
     }
   }
 

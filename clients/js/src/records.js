@@ -1,7 +1,9 @@
-// Records on the wire (docs/api.md, "Records on the wire"): what a producer sends and what a
-// read or a share fetch answers. Text goes as utf8; as soon as a value, key or header of a
-// record is bytes (a Uint8Array), the whole record goes in base64. Reads ask for base64, so
-// every byte arrives intact, and decode to Uint8Array.
+// Records as a producer takes them and as reads and share fetches give them back. With record
+// batches (the default wire) a record is bytes: text is encoded as UTF-8 when it is sent, and
+// what is read comes out of the batches (codec.js). With JSON (docs/api.md, "Records on the
+// wire"), text goes as utf8; as soon as a value, key or header of a record is bytes (a
+// Uint8Array), the whole record goes in base64. Reads ask for base64, so every byte arrives
+// intact, and decode to Uint8Array.
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -62,6 +64,33 @@ export function wireRecord(value, { key, headers, timestamp } = {}) {
   return out;
 }
 
+function bytesOf(v) {
+  if (v === null || v === undefined) return null;
+  if (typeof v === "string") return encoder.encode(v);
+  // a copy: the record is what the caller passed at send, whatever it does with its array later
+  if (isBytes(v)) return v.slice();
+  throw new TypeError(`a record's value, key and headers are strings or Uint8Array, not ${typeof v}`);
+}
+
+/** A record as a batch takes it (codec.js): bytes, [name, bytes] headers, a timestamp (now). */
+export function batchRecord(value, { key, headers, timestamp } = {}) {
+  if (timestamp !== null && timestamp !== undefined && !Number.isInteger(timestamp) && typeof timestamp !== "bigint") {
+    throw new TypeError(`a record's timestamp is an integer (ms), not ${timestamp}`);
+  }
+  const pairs = headerPairs(headers);
+  return {
+    timestamp: timestamp ?? Date.now(),
+    key: bytesOf(key),
+    value: bytesOf(value),
+    headers: pairs.length
+      ? pairs.map(([k, v]) => {
+          if (typeof k !== "string") throw new TypeError(`a header's name is a string, not ${typeof k}`);
+          return [k, bytesOf(v)];
+        })
+      : [],
+  };
+}
+
 /** The bytes of a key, for the partitioner. */
 export function keyBytes(key) {
   if (key === null || key === undefined) return null;
@@ -82,6 +111,20 @@ export class Record {
       h.value === null || h.value === undefined ? null : fromBase64(h.value),
     ]);
     if (raw.delivery_count !== undefined) this.deliveryCount = raw.delivery_count;
+  }
+
+  /** A record decoded from a batch (codec.js) of `topic` and `partition`. */
+  static fromBatch(topic, partition, decoded, deliveryCount) {
+    const record = Object.create(Record.prototype);
+    record.topic = topic;
+    record.partition = partition;
+    record.offset = Number(decoded.offset);
+    record.timestamp = Number(decoded.timestamp);
+    record.key = decoded.key;
+    record.value = decoded.value;
+    record.headers = decoded.headers;
+    if (deliveryCount !== undefined) record.deliveryCount = deliveryCount;
+    return record;
   }
 
   /** The value as UTF-8 text (null when there is none). */

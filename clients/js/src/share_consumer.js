@@ -11,12 +11,18 @@
 // the same socket and make room for more; `autoRenew` keeps the locks alive while the socket
 // lives. `poll` then answers what was pushed since.
 //
+// With record batches (the default wire) fetches and pushed frames carry the stored batches
+// that hold the records acquired, with the acquired ranges (docs/api.md, share fetch as
+// batches): the consumer takes the records inside its ranges, each with its range's delivery
+// count, and leaves the others a batch holds (before a range, or another member's).
+//
 // `for await (const record of consumer)` polls in a loop. A record counts as processed when the
 // loop asks for the next one (implicit mode: it is accepted then). Leaving the loop (break,
 // return, an exception) releases the record in hand and those not yet handed out, and closes
 // the consumer; acknowledge a record before leaving to keep it from coming back.
 
-import { InvalidRequestError, SluiceError, ConnectionError, errorFrom, throwFirst } from "./errors.js";
+import { openEnvelope } from "./codec.js";
+import { CorruptMessageError, InvalidRequestError, SluiceError, ConnectionError, errorFrom, throwFirst } from "./errors.js";
 import { Record } from "./records.js";
 import { openSocket } from "./websocket.js";
 
@@ -41,6 +47,31 @@ export function ranges(pairs) {
     }
   }
   return acks;
+}
+
+/**
+ * The records of an answer of batches that lie inside its acquired ranges, as Record objects
+ * with their delivery counts: `partitions` is the head's list ({topic, partition, batches,
+ * acquired}), `batches` the decoded batches that follow it, in the same order.
+ */
+export function acquiredRecords(partitions, batches) {
+  const out = [];
+  let next = 0;
+  for (const { topic, partition, batches: count, acquired } of partitions) {
+    const ranges = [...acquired].sort((a, b) => a.first_offset - b.first_offset);
+    let k = 0;
+    for (const batch of batches.slice(next, next + count)) {
+      if (batch.control) continue; // markers are no records
+      for (const r of batch.records) {
+        while (k < ranges.length && ranges[k].last_offset < r.offset) k += 1;
+        if (k === ranges.length) break;
+        if (r.offset >= ranges[k].first_offset) out.push(Record.fromBatch(topic, partition, r, ranges[k].delivery_count));
+      }
+    }
+    next += count;
+  }
+  if (next !== batches.length) throw new CorruptMessageError(`the head names ${next} batches, ${batches.length} came`);
+  return out;
 }
 
 export class ShareConsumer {
@@ -79,6 +110,7 @@ export class ShareConsumer {
     this.answers = new Map(); // ack frame id -> {resolve, reject}
     this.nextId = 1;
     this.failure = null;
+    this.json = client.wire === "json";
   }
 
   subscribe(topics) {
@@ -122,8 +154,7 @@ export class ShareConsumer {
     }
   }
 
-  #handOut(raws) {
-    const records = raws.map((raw) => new Record(raw));
+  #handOut(records) {
     for (const r of records) this.delivered.set(keyOf(r), r);
     return records;
   }
@@ -139,15 +170,22 @@ export class ShareConsumer {
       max_records: this.maxRecords,
       acquire_mode: this.strict ? "record_limit" : "batch_optimized",
       max_wait_ms: Math.max(0, Math.round(timeoutMs)),
-      encoding: "base64",
       acknowledgements: this.#takeAcks(true),
     };
+    if (this.json) body.encoding = "base64";
+    else body.format = "batches";
     if (this.memberId === null) body.subscribed_topics = this.topics;
     else body.member_id = this.memberId;
     const answer = await this.client.request("POST", `${this.path}/fetch`, { body });
-    this.memberId = answer.member_id;
-    throwFirst(answer.acknowledgement_errors);
-    return this.#handOut(answer.records);
+    if (this.json) {
+      this.memberId = answer.member_id;
+      throwFirst(answer.acknowledgement_errors);
+      return this.#handOut(answer.records.map((raw) => new Record(raw)));
+    }
+    const { head, batches } = openEnvelope(answer);
+    this.memberId = head.member_id;
+    throwFirst(head.acknowledgement_errors);
+    return this.#handOut(acquiredRecords(head.partitions, batches));
   }
 
   /** Send the acknowledgements now (implicit mode: with the last poll's records accepted). */
@@ -229,16 +267,19 @@ export class ShareConsumer {
     const subscribed = new Promise((resolve, reject) => (this.subscribing = { resolve, reject }));
     this.socket = await openSocket(this.client, `${this.path}/consume`, {
       onFrame: (frame) => this.#onFrame(frame),
+      onBinary: (bytes) => this.#onBatches(bytes),
       onClose: ({ code, reason }) => this.#onClose(code, reason),
     });
-    this.socket.send({
+    const subscribe = {
       type: "subscribe",
       topics: this.topics,
       member_id: null,
       credits: this.credits,
       auto_renew: this.autoRenew,
-      encoding: "base64",
-    });
+    };
+    if (this.json) subscribe.encoding = "base64";
+    else subscribe.format = "batches";
+    this.socket.send(subscribe);
     const frame = await subscribed;
     this.memberId = frame.member_id;
   }
@@ -250,7 +291,7 @@ export class ShareConsumer {
         this.subscribing = null;
         break;
       case "records":
-        this.pushed.push(...frame.records);
+        for (const raw of frame.records) this.pushed.push(new Record(raw));
         this.#wakeUp();
         break;
       case "ack_result": {
@@ -277,6 +318,23 @@ export class ShareConsumer {
       default:
         break;
     }
+  }
+
+  /** A binary frame: records pushed as record batches. */
+  #onBatches(bytes) {
+    let records;
+    try {
+      const { head, batches } = openEnvelope(bytes);
+      if (head.type !== "records") return;
+      records = acquiredRecords(head.partitions, batches);
+    } catch (error) {
+      // what the frame held stays acquired until the session ends; the next poll says why
+      this.failure = error;
+      this.#wakeUp();
+      return;
+    }
+    for (const r of records) this.pushed.push(r);
+    this.#wakeUp();
   }
 
   #onClose(code, reason) {
@@ -322,8 +380,7 @@ export class ShareConsumer {
       });
     }
     if (this.failure && !this.pushed.length) return this.#pollPushed(0);
-    const raws = this.pushed.splice(0, this.maxRecords);
-    return this.#handOut(raws);
+    return this.#handOut(this.pushed.splice(0, this.maxRecords));
   }
 
   #ackOnSocket(acks) {

@@ -1,6 +1,7 @@
 // The share consumer against a real server: implicit and explicit acknowledgement, the async
 // iterator, push consumption over the WebSocket, and the consume-transform-produce loop exactly
-// once across a killed worker.
+// once across a killed worker; fetches and pushes as record batches (the default wire) and as
+// JSON.
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -8,15 +9,22 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { test } from "node:test";
 
-import { InvalidRequestError } from "../src/index.js";
+import { InvalidRequestError, openEnvelope } from "../src/index.js";
 import { client, fresh, readAll, until, URL_ } from "./helpers.js";
 
-async function setup(sluice, count, config = {}) {
+/** A topic of `count` records j0, j1, ... (a batch each, or all in one batch: `together`). */
+async function setup(sluice, count, config = {}, { together = false } = {}) {
   const [topic, group] = [fresh("jobs"), fresh("g")];
   await sluice.admin.createTopic(topic);
   await sluice.admin.alterShareGroupConfig(group, { auto_offset_reset: "earliest", ...config });
-  const producer = sluice.producer({ linger: 0 });
-  for (let i = 0; i < count; i++) await producer.send(topic, `j${i}`, { partition: 0 });
+  const producer = sluice.producer({ linger: together ? 1000 : 0 });
+  if (together) {
+    const sends = Array.from({ length: count }, (_, i) => producer.send(topic, `j${i}`, { partition: 0 }));
+    await producer.flush();
+    await Promise.all(sends);
+  } else {
+    for (let i = 0; i < count; i++) await producer.send(topic, `j${i}`, { partition: 0 });
+  }
   return { topic, group };
 }
 
@@ -28,26 +36,28 @@ async function view(group, topic) {
 
 const texts = (records) => records.map((r) => r.text());
 
-test("implicit mode accepts on the next poll; close releases", async () => {
-  const sluice = client();
-  const { topic, group } = await setup(sluice, 10);
-  const consumer = sluice.shareConsumer(group, { maxRecords: 4, acquireMode: "record_limit" });
-  consumer.subscribe([topic]);
-  const first = await consumer.poll(2000);
-  assert.deepEqual(texts(first), ["j0", "j1", "j2", "j3"]);
-  assert.ok(first.every((r) => r.deliveryCount === 1));
-  consumer.acknowledge(first[1], "reject");
-  assert.deepEqual(texts(await consumer.poll(2000)), ["j4", "j5", "j6", "j7"]); // accepts j0, j2, j3
-  await consumer.commitSync();
-  const state = await view(group, topic);
-  assert.deepEqual([state.start_offset, state.acquired], [8, 0]);
-  assert.deepEqual(texts(await consumer.poll(2000)), ["j8", "j9"]);
-  await consumer.close(); // releases j8 and j9
-  const again = sluice.shareConsumer(group);
-  again.subscribe([topic]);
-  assert.deepEqual(texts(await again.poll(2000)), ["j8", "j9"]);
-  await again.close();
-});
+for (const wire of ["batches", "json"]) {
+  test(`implicit mode accepts on the next poll; close releases (${wire})`, async () => {
+    const sluice = client({ wire });
+    const { topic, group } = await setup(sluice, 10);
+    const consumer = sluice.shareConsumer(group, { maxRecords: 4, acquireMode: "record_limit" });
+    consumer.subscribe([topic]);
+    const first = await consumer.poll(2000);
+    assert.deepEqual(texts(first), ["j0", "j1", "j2", "j3"]);
+    assert.ok(first.every((r) => r.deliveryCount === 1));
+    consumer.acknowledge(first[1], "reject");
+    assert.deepEqual(texts(await consumer.poll(2000)), ["j4", "j5", "j6", "j7"]); // accepts j0, j2, j3
+    await consumer.commitSync();
+    const state = await view(group, topic);
+    assert.deepEqual([state.start_offset, state.acquired], [8, 0]);
+    assert.deepEqual(texts(await consumer.poll(2000)), ["j8", "j9"]);
+    await consumer.close(); // releases j8 and j9
+    const again = sluice.shareConsumer(group);
+    again.subscribe([topic]);
+    assert.deepEqual(texts(await again.poll(2000)), ["j8", "j9"]);
+    await again.close();
+  });
+}
 
 test("explicit mode needs every record acknowledged", async () => {
   const sluice = client();
@@ -88,37 +98,39 @@ test("for await: processed records are accepted, leaving the loop gives back the
   await again.close();
 });
 
-test("push: records arrive over the WebSocket within the credits, acknowledged on the socket", async () => {
-  const sluice = client();
-  const { topic, group } = await setup(sluice, 12);
-  const consumer = sluice.shareConsumer(group, { push: true, credits: 5, acknowledgementMode: "explicit" });
-  consumer.subscribe([topic]);
-  const first = await until(async () => {
-    const got = await consumer.poll(2000);
-    return got.length ? got : null;
-  }, "pushed records");
-  assert.ok(first.length <= 5, `the credits bound what is out: ${first.length}`);
-  assert.ok(consumer.memberId);
-  const described = await sluice.admin.describeShareGroup(group);
-  assert.equal(described.members.length, 1);
-  const all = [...first];
-  for (const r of first) consumer.acknowledge(r, "accept");
-  await consumer.commitSync(); // the ack_result came back: room for more
-  while (all.length < 12) {
-    const more = await consumer.poll(2000);
-    assert.ok(more.length <= 5);
-    for (const r of more) consumer.acknowledge(r, r.text() === "j11" ? "release" : "accept");
-    all.push(...more);
-  }
-  await consumer.commitSync();
-  assert.deepEqual(texts(all), Array.from({ length: 12 }, (_, i) => `j${i}`));
-  const redelivered = await consumer.poll(2000); // j11 was released: it comes again
-  assert.deepEqual(redelivered.map((r) => [r.text(), r.deliveryCount]), [["j11", 2]]);
-  await consumer.close(); // the socket closes: the server releases j11 again
-  await until(async () => (await view(group, topic)).acquired === 0, "j11 released at close");
-  assert.equal((await view(group, topic)).start_offset, 11);
-  await until(async () => (await sluice.admin.describeShareGroup(group)).members.length === 0, "the member to leave");
-});
+for (const wire of ["batches", "json"]) {
+  test(`push (${wire}): records arrive over the WebSocket within the credits, acknowledged on the socket`, async () => {
+    const sluice = client({ wire });
+    const { topic, group } = await setup(sluice, 12, {}, { together: true }); // one batch, 5 credits
+    const consumer = sluice.shareConsumer(group, { push: true, credits: 5, acknowledgementMode: "explicit" });
+    consumer.subscribe([topic]);
+    const first = await until(async () => {
+      const got = await consumer.poll(2000);
+      return got.length ? got : null;
+    }, "pushed records");
+    assert.ok(first.length <= 5, `the credits bound what is out: ${first.length}`);
+    assert.ok(consumer.memberId);
+    const described = await sluice.admin.describeShareGroup(group);
+    assert.equal(described.members.length, 1);
+    const all = [...first];
+    for (const r of first) consumer.acknowledge(r, "accept");
+    await consumer.commitSync(); // the ack_result came back: room for more
+    while (all.length < 12) {
+      const more = await consumer.poll(2000);
+      assert.ok(more.length <= 5);
+      for (const r of more) consumer.acknowledge(r, r.text() === "j11" ? "release" : "accept");
+      all.push(...more);
+    }
+    await consumer.commitSync();
+    assert.deepEqual(texts(all), Array.from({ length: 12 }, (_, i) => `j${i}`));
+    const redelivered = await consumer.poll(2000); // j11 was released: it comes again
+    assert.deepEqual(redelivered.map((r) => [r.text(), r.deliveryCount]), [["j11", 2]]);
+    await consumer.close(); // the socket closes: the server releases j11 again
+    await until(async () => (await view(group, topic)).acquired === 0, "j11 released at close");
+    assert.equal((await view(group, topic)).start_offset, 11);
+    await until(async () => (await sluice.admin.describeShareGroup(group)).members.length === 0, "the member to leave");
+  });
+}
 
 test("push: implicit mode and the async iterator", async () => {
   const sluice = client();
@@ -136,6 +148,44 @@ test("push: implicit mode and the async iterator", async () => {
     return state.acquired === 0 && state.start_offset === 14;
   }, "j0-j13 accepted, the rest released");
 });
+
+for (const wire of ["batches", "json"]) {
+  test(`the records of one batch go to whoever acquired them, with their delivery counts (${wire})`, async () => {
+    const sluice = client({ wire });
+    const { topic, group } = await setup(sluice, 10, {}, { together: true });
+    const stored = await (await fetch(`${URL_}/v1/topics/${topic}/partitions/0/records?format=batches`)).arrayBuffer();
+    assert.deepEqual(openEnvelope(new Uint8Array(stored)).batches.map((b) => b.recordCount), [10]);
+    const a = sluice.shareConsumer(group, { maxRecords: 3, acquireMode: "record_limit", acknowledgementMode: "explicit" });
+    const b = sluice.shareConsumer(group, { maxRecords: 4, acquireMode: "record_limit", acknowledgementMode: "explicit" });
+    a.subscribe([topic]);
+    b.subscribe([topic]);
+    const first = await a.poll(2000);
+    const second = await b.poll(2000); // the same batch: only the records b acquired
+    assert.deepEqual(texts(first), ["j0", "j1", "j2"]);
+    assert.deepEqual(texts(second), ["j3", "j4", "j5", "j6"]);
+    assert.deepEqual(second.map((r) => [r.topic, r.partition, r.offset, r.deliveryCount]), [3, 4, 5, 6].map((o) => [topic, 0, o, 1]));
+    a.acknowledge(first[0], "accept");
+    a.acknowledge(first[1], "release");
+    a.acknowledge(first[2], "accept");
+    await a.commitSync();
+    const again = await a.poll(2000); // j1 again (count 2), then j7 and j8 (count 1)
+    assert.deepEqual(again.map((r) => [r.text(), r.deliveryCount]), [["j1", 2], ["j7", 1], ["j8", 1]]);
+    for (const r of again) a.acknowledge(r, "accept");
+    for (const r of second) b.acknowledge(r, "accept");
+    await a.commitSync();
+    await b.commitSync();
+    const pushed = sluice.shareConsumer(group, { push: true, credits: 10 });
+    pushed.subscribe([topic]);
+    const last = await until(async () => {
+      const got = await pushed.poll(2000);
+      return got.length ? got : null;
+    }, "the last record, pushed");
+    assert.deepEqual(last.map((r) => [r.text(), r.offset, r.deliveryCount]), [["j9", 9, 1]]);
+    await pushed.commitSync();
+    await Promise.all([a.close(), b.close(), pushed.close()]);
+    await until(async () => (await view(group, topic)).start_offset === 10, "everything accepted");
+  });
+}
 
 test("consume-transform-produce exactly once across a killed worker", async () => {
   const sluice = client();

@@ -1,44 +1,47 @@
 // The transactional producer against a real server: commit and abort, offsets and share
-// acknowledgements inside the transaction, KIP-588 recovery after a timeout, fencing.
+// acknowledgements inside the transaction, KIP-588 recovery after a timeout, fencing; its
+// records as transactional record batches (the default wire) and as JSON.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { ProducerFencedError, TransactionTimedOutError } from "../src/index.js";
+import { ProducerFencedError, TransactionTimedOutError, decodeBatches } from "../src/index.js";
 import { client, fresh, readAll, until, URL_ } from "./helpers.js";
 
-const values = async (topic) => (await readAll(topic)).map((r) => r.value);
+const values = async (topic, partition = 0) => (await readAll(topic, partition)).map((r) => r.value);
 
-test("commit, abort on a throw, offsets in the transaction, more than a batch", async () => {
-  const sluice = client();
-  const [input, output, group] = [fresh("in"), fresh("out"), fresh("etl")];
-  await sluice.admin.createTopic(input);
-  await sluice.admin.createTopic(output);
-  const producer = await sluice.transactionalProducer(fresh("etl-tx"));
-  const answer = await producer.transaction(async (tx) => {
-    for (let i = 0; i < 3; i++) await tx.send(output, `r${i}`, { partition: 0 });
-    tx.sendOffsets([{ topic: input, partition: 0, offset: 3 }], { groupId: group });
-    return "done";
+for (const wire of ["batches", "json"]) {
+  test(`commit, abort on a throw, offsets in the transaction, more than a batch (${wire})`, async () => {
+    const sluice = client({ wire });
+    const [input, output, group] = [fresh("in"), fresh("out"), fresh("etl")];
+    await sluice.admin.createTopic(input);
+    await sluice.admin.createTopic(output);
+    const producer = await sluice.transactionalProducer(fresh("etl-tx"));
+    const answer = await producer.transaction(async (tx) => {
+      for (let i = 0; i < 3; i++) await tx.send(output, `r${i}`, { partition: 0 });
+      tx.sendOffsets([{ topic: input, partition: 0, offset: 3 }], { groupId: group });
+      return "done";
+    });
+    assert.equal(answer, "done");
+    assert.deepEqual(await values(output), ["r0", "r1", "r2"]);
+    const offsets = await sluice.admin.groupOffsets(group);
+    assert.deepEqual(offsets.map((o) => [o.topic, o.offset]), [[input, 3]]);
+
+    await assert.rejects(
+      producer.transaction(async (tx) => {
+        await tx.send(output, "never", { partition: 0 });
+        throw new RangeError("the work failed");
+      }),
+      RangeError,
+    );
+    producer.begin();
+    for (let i = 0; i < 1200; i++) await producer.send(output, `big${i}`, { partition: 0 }); // beyond maxBatch
+    await producer.commit();
+    const all = await values(output);
+    assert.ok(!all.includes("never"));
+    assert.equal(all.length, 3 + 1200);
   });
-  assert.equal(answer, "done");
-  assert.deepEqual(await values(output), ["r0", "r1", "r2"]);
-  const offsets = await sluice.admin.groupOffsets(group);
-  assert.deepEqual(offsets.map((o) => [o.topic, o.offset]), [[input, 3]]);
-
-  await assert.rejects(
-    producer.transaction(async (tx) => {
-      await tx.send(output, "never", { partition: 0 });
-      throw new RangeError("the work failed");
-    }),
-    RangeError,
-  );
-  producer.begin();
-  for (let i = 0; i < 1200; i++) await producer.send(output, `big${i}`, { partition: 0 }); // beyond maxBatch
-  await producer.commit();
-  const all = await values(output);
-  assert.ok(!all.includes("never"));
-  assert.equal(all.length, 3 + 1200);
-});
+}
 
 test("share acknowledgements commit with the transaction", async () => {
   const sluice = client();
@@ -108,4 +111,35 @@ test("a newer instance fences the older one", async () => {
   await sluice.transactionalProducer(tid); // the new instance
   await assert.rejects(old.commit(), (e) => e instanceof ProducerFencedError && !e.retriable);
   assert.deepEqual(await values(output), []);
+});
+
+test("batches: transactional batches, a request per partition, all before the commit, none twice", async () => {
+  const requests = [];
+  const watching = async (url, init) => {
+    const { pathname, searchParams } = new URL(String(url));
+    requests.push({ path: pathname, tid: searchParams.get("transactional_id"), body: init.body });
+    return fetch(url, init);
+  };
+  const sluice = client({ fetch: watching });
+  const output = fresh("txn-batches");
+  const tid = fresh("tx");
+  await sluice.admin.createTopic(output, { partitions: 3 });
+  const producer = await sluice.transactionalProducer(tid, { maxBatch: 3 });
+  requests.length = 0;
+  await producer.transaction(async (tx) => {
+    // three partitions join the transaction (the third send fills maxBatch), then two more
+    for (const p of [0, 1, 2, 0, 1]) await tx.send(output, `p${p}`, { partition: p });
+  });
+  const commit = requests.findIndex((r) => r.path.endsWith("/commit"));
+  assert.equal(commit, requests.length - 1);
+  assert.equal(JSON.parse(requests[commit].body).batches, undefined);
+  // one request per batch: no partition's join was refused as concurrent with another's
+  const sent = requests.slice(0, commit).map((r) => {
+    assert.ok(r.path.endsWith("/batches") && r.tid === tid, r.path);
+    const [b] = decodeBatches(r.body);
+    assert.deepEqual([b.transactional, b.producerId, b.producerEpoch], [true, producer.producerId, producer.producerEpoch - 1]);
+    return [Number(r.path.split("/").at(-2)), b.baseSequence];
+  });
+  assert.deepEqual(sent.sort(), [[0, 0], [0, 1], [1, 0], [1, 1], [2, 0]]);
+  for (const p of [0, 1]) assert.deepEqual(await values(output, p), [`p${p}`, `p${p}`]);
 });
