@@ -185,6 +185,9 @@ class TransactionCoordinator:
         # ends answered at their decision whose markers are still being written; the next
         # request of the same transactional id waits for them (``_settled``)
         self._completing: dict[str, asyncio.Task[None]] = {}
+        # partition joins being written, per transactional id: a second join of the same
+        # transaction waits for the first instead of being turned away (``join_partitions``)
+        self._joining: dict[str, asyncio.Future[None]] = {}
         self._closing = False
         self._owners: dict[int, str] = {}  # producer id → its transactional id (KIP-890)
         self._commit_keys_in_flight: set[str] = set()  # idempotency keys of commit_all
@@ -397,8 +400,16 @@ class TransactionCoordinator:
     async def join_partitions(
         self, tid: str, producer_id: int, epoch: int, partitions: Collection[tuple[str, int]]
     ) -> None:
-        """Add the partitions to the open transaction (starting one), durably."""
+        """Add the partitions to the open transaction (starting one), durably.
+
+        Produce requests of one transaction to several partitions arrive together: a join
+        while another join of the same transaction is being written waits for it and then
+        adds what is still missing, as a broker retries its own verification of a partition
+        (KIP-890) instead of handing CONCURRENT_TRANSACTIONS back to the producer. Any other
+        change in progress (an end) still answers CONCURRENT_TRANSACTIONS."""
         await self._settled(tid)
+        while (writing := self._joining.get(tid)) is not None:
+            await asyncio.wait([writing])  # not cancelled with this request
         tm = self._check_produce(tid, producer_id, epoch)
         new = frozenset(partitions) - tm.partitions
         if tm.state is _S.ONGOING and not new:
@@ -409,7 +420,13 @@ class TransactionCoordinator:
                 ErrorCode.REQUEST_TOO_LARGE,
                 f"a transaction may write at most {self.settings.txn_max_partitions} partitions",
             )
-        await self._persist(tm, self._ongoing(tm, partitions=joined))
+        done = asyncio.get_running_loop().create_future()
+        self._joining[tid] = done
+        try:
+            await self._persist(tm, self._ongoing(tm, partitions=joined))
+        finally:
+            del self._joining[tid]
+            done.set_result(None)
 
     def verify_produce(
         self, tid: str, producer_id: int, epoch: int, partitions: Collection[tuple[str, int]]

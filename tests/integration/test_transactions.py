@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any
 
 import httpx
 import pytest
@@ -245,6 +246,47 @@ async def test_concurrent_end_gets_concurrent_transactions(txn_served: Served) -
     )
     assert await first == (pid, epoch + 1)
     assert (await end_txn(c, "tx", pid, epoch)).json()["producer_epoch"] == epoch + 1
+
+
+async def test_concurrent_joins_of_one_transaction_wait_for_each_other(
+    txn_served: Served,
+) -> None:
+    """Produce requests of one transaction to two new partitions at once: the second join
+    waits while the first is being written, then adds its partition, instead of answering
+    CONCURRENT_TRANSACTIONS; both records commit together."""
+    c, b = txn_served.client, txn_served.broker
+    await create_topic(c, "t", partitions=2)
+    pid, epoch = await init_producer(c, transactional_id="tx")
+    store = b.transactions.store
+    real_save = store.save
+    gate = asyncio.Event()
+
+    async def held_save(row: Any, **kw: Any) -> None:
+        await gate.wait()
+        await real_save(row, **kw)
+
+    store.save = held_save  # type: ignore[method-assign, assignment]
+    first = asyncio.create_task(produce_raw(c, pid, epoch, [batch("t", 0, 0)], "tx"))
+    tm = b.transactions.txns["tx"]
+    await asyncio.wait_for(_until(lambda: tm.pending is not None), 5)  # the first join staged
+    second = asyncio.create_task(produce_raw(c, pid, epoch, [batch("t", 1, 0)], "tx"))
+    for _ in range(50):  # the second request reaches the join and waits there
+        await asyncio.sleep(0)
+    assert not second.done(), second.result().text
+    gate.set()
+    r1, r2 = await first, await second
+    store.save = real_save  # type: ignore[method-assign]
+    assert r1.status_code == 200, r1.text
+    assert r2.status_code == 200, r2.text
+    assert b.transactions.txns["tx"].partitions == {("t", 0), ("t", 1)}
+    assert (await end_txn(c, "tx", pid, epoch)).status_code == 200
+    assert sorted(await values(c, "t", 0, isolation="read_committed")) == ["v0"]
+    assert sorted(await values(c, "t", 1, isolation="read_committed")) == ["v0"]
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    while not condition():
+        await asyncio.sleep(0)
 
 
 async def test_timeout_abort_and_kip588_recovery(txn_served: Served, clock: FakeClock) -> None:
