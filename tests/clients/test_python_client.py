@@ -1,6 +1,7 @@
 """The Python client (clients/python, package ``sluice``) against a real server process: the
 exception tree against the server's error table, the admin calls and the idempotent producer,
-sync and async twins alike, and a produce whose answer is lost sent again without a duplicate."""
+sync and async twins alike, on both wires (record batches, the default, and JSON), and a
+produce whose answer is lost sent again, byte for byte, without a duplicate."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import httpx
 import pytest
 import sluice
 from sluice import errors
+from sluice._core import Wire
 from sluice._partitioner import murmur2
 
 from app.errors import ErrorCode
@@ -25,6 +27,7 @@ from tests.conftest import ROOT, ServerProcess
 
 pytestmark = pytest.mark.slow
 CLIENT = ROOT / "clients" / "python"
+WIRES = pytest.mark.parametrize("wire", ["batches", "json"])
 
 
 def test_every_code_of_the_server_has_its_exception() -> None:
@@ -74,8 +77,9 @@ def _read(url: str, topic: str, partition: int) -> list[dict[str, Any]]:
     return list(r.json()["records"])
 
 
-def test_admin_and_producer(server: ServerProcess) -> None:
-    with sluice.Sluice(server.url) as client:
+@WIRES
+def test_admin_and_producer(server: ServerProcess, wire: Wire) -> None:
+    with sluice.Sluice(server.url, wire=wire) as client:
         created = client.admin.create_topic("orders", 3, {"retention_ms": 86_400_000})
         assert created["name"] == "orders" and len(created["partitions"]) == 3
         with pytest.raises(errors.TopicAlreadyExistsError):
@@ -104,9 +108,10 @@ def test_admin_and_producer(server: ServerProcess) -> None:
         assert client.admin.list_topics() == []
 
 
-def test_async_twin(server: ServerProcess) -> None:
+@WIRES
+def test_async_twin(server: ServerProcess, wire: Wire) -> None:
     async def main() -> None:
-        async with sluice.AsyncSluice(server.url) as client:
+        async with sluice.AsyncSluice(server.url, wire=wire) as client:
             await client.admin.create_topic("events", 2)
             async with client.producer(linger=0.01) as producer:
                 futures = [await producer.send("events", f"e{i}", key=str(i)) for i in range(20)]
@@ -121,25 +126,35 @@ def test_async_twin(server: ServerProcess) -> None:
     assert sum(len(_read(server.url, "events", p)) for p in (0, 1)) == 20
 
 
+def _produces(request: httpx.Request) -> bool:
+    path = request.url.path
+    return path == "/v1/produce" or path.endswith("/batches")
+
+
 class LosesAnswers(httpx.HTTPTransport):
-    """Sends every request; the answer of the first ``n`` produce requests never arrives."""
+    """Sends every request; the answer of the first ``n`` produce requests never arrives.
+    Keeps the body of every produce request sent."""
 
     def __init__(self, n: int) -> None:
         super().__init__()
         self.left = n
+        self.bodies: list[bytes] = []
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if _produces(request):
+            self.bodies.append(request.read())
         response = super().handle_request(request)
-        if request.url.path == "/v1/produce" and self.left > 0:
+        if _produces(request) and self.left > 0:
             self.left -= 1
             response.read()
             raise httpx.ReadError("connection reset (test seam)", request=request)
         return response
 
 
-def test_a_lost_answer_is_sent_again_and_stored_once(server: ServerProcess) -> None:
+@WIRES
+def test_a_lost_answer_is_sent_again_and_stored_once(server: ServerProcess, wire: Wire) -> None:
     transport = LosesAnswers(2)
-    with sluice.Sluice(server.url, transport=transport, backoff=0.01) as client:
+    with sluice.Sluice(server.url, transport=transport, backoff=0.01, wire=wire) as client:
         client.admin.create_topic("once")
         with client.producer(linger=0) as producer:
             first = producer.send("once", "a", partition=0).result()
@@ -147,6 +162,9 @@ def test_a_lost_answer_is_sent_again_and_stored_once(server: ServerProcess) -> N
     assert transport.left == 0  # both answers were lost, then sent again
     assert (first.offset, second.offset) == (0, 1)
     assert [r["value"] for r in _read(server.url, "once", 0)] == ["a", "b"]
+    # the first record's answer was lost twice: it was sent three times, the same bytes each
+    a, a_again, a_third, b = transport.bodies
+    assert a == a_again == a_third != b
 
 
 def test_api_key_from_the_argument_or_the_environment(
@@ -221,10 +239,13 @@ def test_admin_of_groups_share_groups_and_transactions(server: ServerProcess) ->
         assert admin.list_transactions("Ongoing") == []
 
 
-def test_bytes_and_text_in_one_request_each_keep_their_encoding(server: ServerProcess) -> None:
+@WIRES
+def test_bytes_and_text_in_one_request_each_keep_their_encoding(
+    server: ServerProcess, wire: Wire
+) -> None:
     """A request of bytes only says base64 once; one that mixes text and bytes says it for
-    each record in bytes; both read back exactly."""
-    with sluice.Sluice(server.url) as client:
+    each record in bytes (JSON); both read back exactly, on either wire."""
+    with sluice.Sluice(server.url, wire=wire) as client:
         client.admin.create_topic("mixed")
         with client.producer(linger=60, max_batch=1000) as producer:  # one request each
             only_bytes = [
@@ -251,15 +272,15 @@ def test_bytes_and_text_in_one_request_each_keep_their_encoding(server: ServerPr
 def test_the_request_body_says_base64_once_when_every_record_is_bytes() -> None:
     from sluice._batches import Batches, wire_record
 
-    batches = Batches(10)
+    batches = Batches(10, "json")
     for v in (b"a", b"b"):
         batches.add("t", 0, wire_record(v, None, None, None), None)
-    body = Batches.body(1, 0, batches.take())
+    body = batches.body(1, 0, batches.take())
     assert body["encoding"] == "base64"
     assert body["batches"][0]["records"] == [{"value": "YQ=="}, {"value": "Yg=="}]
     batches.add("t", 0, wire_record(b"a", None, None, None), None)
     batches.add("t", 0, wire_record("text", None, None, None), None)
-    body = Batches.body(1, 0, batches.take())
+    body = batches.body(1, 0, batches.take())
     assert "encoding" not in body
     assert body["batches"][0]["records"] == [
         {"value": "YQ==", "encoding": "base64"},

@@ -1,6 +1,6 @@
 """The Python client's codec of record batches (clients/python, ``sluice._codec``), without a
 server: the batch a native Kafka client wrote (tests/vectors) decoded, and its records encoded
-to the same bytes; the envelope; damage refused."""
+to the same bytes; round trips of what the producer sends; the envelope; damage refused."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from sluice import _codec
+from sluice._batches import Batches, Headers, Value, batch_record
 from sluice.errors import CorruptMessageError
 
 from tests.kafka.native import RECORDS, VECTOR_BIN
@@ -38,6 +39,50 @@ def test_the_native_batchs_records_encode_to_its_bytes() -> None:
     assert _codec.encode_batch(records, leader_epoch=0) == VECTOR_BIN.read_bytes()
     mine = _codec.encode_batch(records)
     assert mine[12:16] == b"\xff\xff\xff\xff" and mine[16:] == VECTOR_BIN.read_bytes()[16:]
+
+
+def test_a_producers_batch_round_trips() -> None:
+    batches = Batches(10)
+    sends: list[tuple[Value, Value, Headers, int | None]] = [
+        ("text", None, None, None),
+        (b"\x00\xff", "k", {"h": "v", "n": None}, 5),
+        (None, b"key", [("a", b"\x01"), ("a", "again")], 1_700_000_000_000),
+    ]
+    for value, key, headers, ts in sends:
+        batches.add("t", 0, batches.prepare(value, key, headers, ts), None)
+    (b,) = batches.take()
+    b.base_sequence = 7
+    (call,) = batches.calls(42, 3, [b], tid="tx")
+    assert call.path == "/v1/topics/t/partitions/0/batches"
+    assert call.params == {"transactional_id": "tx"} and call.safe
+    assert call.headers == {"content-type": "application/vnd.sluice.record-batch"}
+    data = call.content
+    assert data is not None and data is b.data
+    ((h, _),) = list(_codec.batches(data))
+    assert (h.producer_id, h.producer_epoch, h.base_sequence, h.record_count) == (42, 3, 7, 3)
+    assert h.attributes == _codec.TRANSACTIONAL
+    got = [(r.value, r.key, r.headers) for r in _codec.records(data, 0, h)]
+    assert got == [
+        (b"text", None, []),
+        (b"\x00\xff", b"k", [("h", b"v"), ("n", None)]),
+        (None, b"key", [("a", b"\x01"), ("a", b"again")]),
+    ]
+    stamps = [r.timestamp for r in _codec.records(data, 0, h)]
+    assert stamps[1:] == [5, 1_700_000_000_000] and stamps[0] > 1_700_000_000_000  # send time
+    assert (h.base_timestamp, h.max_timestamp) == (stamps[0], max(stamps))
+    # a second request for the same batch (a retry) carries the very same bytes
+    (again,) = batches.calls(42, 3, [b], tid="tx")
+    assert again.content is data
+
+
+def test_an_idempotent_batch_is_not_transactional() -> None:
+    batches = Batches(10)
+    batches.add("my topic", 3, batch_record("v", None, None, 1), None)
+    (call,) = batches.calls(9, 0, batches.take())
+    assert call.path == "/v1/topics/my%20topic/partitions/3/batches" and call.params is None
+    assert call.content is not None
+    ((h, _),) = list(_codec.batches(call.content))
+    assert (h.attributes, h.producer_id, h.base_sequence) == (0, 9, 0)
 
 
 def test_the_envelope_and_several_batches() -> None:
