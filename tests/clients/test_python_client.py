@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import importlib.util
+import json
 import subprocess
 import sys
 from collections.abc import Callable
@@ -20,6 +21,7 @@ import sluice
 from sluice import errors
 from sluice._core import Wire
 from sluice._partitioner import murmur2
+from sluice._push import Frames
 
 from app.errors import ErrorCode
 from app.partitioner import partition_for_key
@@ -165,6 +167,57 @@ def test_a_lost_answer_is_sent_again_and_stored_once(server: ServerProcess, wire
     # the first record's answer was lost twice: it was sent three times, the same bytes each
     a, a_again, a_third, b = transport.bodies
     assert a == a_again == a_third != b
+
+
+class Keeps(httpx.HTTPTransport):
+    """Sends every request and keeps it, body read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[httpx.Request] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        request.read()
+        self.sent.append(request)
+        return super().handle_request(request)
+
+
+def test_records_travel_as_record_batches_by_default(server: ServerProcess) -> None:
+    """Unless told ``wire="json"``, the producer sends record batches, the consumer-group
+    consumer reads them, the share consumer fetches them and its push session asks for them."""
+    url = server.url
+    transport = Keeps()
+    with sluice.Sluice(url, transport=transport) as client:
+        assert client.settings.wire == "batches"
+        client.admin.create_topic("t", 2)
+        with client.producer() as producer:
+            for i in range(4):
+                producer.send("t", f"v{i}", key=f"k{i}")
+        with client.consumer("g", auto_offset_reset="earliest") as member:
+            member.subscribe(["t"])
+            got: list[str] = []
+            while len(got) < 4:
+                got += [r.text() or "" for r in member.poll(1.0)]
+        assert sorted(got) == [f"v{i}" for i in range(4)]
+        client.admin.alter_share_group_config("s", {"auto_offset_reset": "earliest"})
+        with client.share_consumer("s") as consumer:
+            consumer.subscribe(["t"])
+            shared: list[str] = []
+            while len(shared) < 4:
+                shared += [r.text() or "" for r in consumer.poll(1.0)]
+        assert sorted(shared) == sorted(got)
+    paths = [(r.method, r.url.path) for r in transport.sent]
+    assert ("POST", "/v1/produce") not in paths
+    produced = [r for r in transport.sent if r.url.path.endswith("/batches")]
+    assert produced and all(
+        r.headers["content-type"] == "application/vnd.sluice.record-batch" for r in produced
+    )
+    reads = [r for r in transport.sent if r.url.path.endswith("/records")]
+    assert reads and all(r.url.params["format"] == "batches" for r in reads)
+    fetches = [r for r in transport.sent if r.url.path.endswith("/fetch")]
+    assert fetches and all(json.loads(r.content)["format"] == "batches" for r in fetches)
+    frame = json.loads(Frames.subscribe(["t"], 10, False, sluice.Sluice().settings.wire))
+    assert frame["format"] == "batches"
 
 
 def test_api_key_from_the_argument_or_the_environment(
