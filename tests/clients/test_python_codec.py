@@ -34,7 +34,7 @@ def test_the_native_batch_decodes_to_its_records() -> None:
 
 
 def test_the_native_batchs_records_encode_to_its_bytes() -> None:
-    records = [_codec.Record(n.timestamp, n.key, n.value, list(n.headers)) for n in RECORDS]
+    records: list[_codec.Record] = [(n.timestamp, n.key, n.value, list(n.headers)) for n in RECORDS]
     # the broker set the leader epoch (0) when it appended the batch; the client leaves -1
     assert _codec.encode_batch(records, leader_epoch=0) == VECTOR_BIN.read_bytes()
     mine = _codec.encode_batch(records)
@@ -68,7 +68,8 @@ def test_a_producers_batch_round_trips() -> None:
         (None, b"key", [("a", b"\x01"), ("a", b"again")]),
     ]
     stamps = [r.timestamp for r in _codec.records(data, 0, h)]
-    assert stamps[1:] == [5, 1_700_000_000_000] and stamps[0] > 1_700_000_000_000  # send time
+    # without a timestamp, the time of the encoding
+    assert stamps[1:] == [5, 1_700_000_000_000] and stamps[0] > 1_700_000_000_000
     assert (h.base_timestamp, h.max_timestamp) == (stamps[0], max(stamps))
     # a second request for the same batch (a retry) carries the very same bytes
     (again,) = batches.calls(42, 3, [b], tid="tx")
@@ -86,8 +87,8 @@ def test_an_idempotent_batch_is_not_transactional() -> None:
 
 
 def test_the_envelope_and_several_batches() -> None:
-    one = _codec.encode_batch([_codec.Record(1, None, b"a", []), _codec.Record(2, None, b"b", [])])
-    two = bytearray(_codec.encode_batch([_codec.Record(3, None, b"c", [])]))
+    one = _codec.encode_batch([(1, None, b"a", []), (2, None, b"b", [])])
+    two = bytearray(_codec.encode_batch([(3, None, b"c", [])]))
     struct.pack_into(">q", two, 0, 2)  # the base offset the server set
     head = {"next_offset": 3, "batches": 2}
     answer = _codec.open_envelope(envelope(head, one, bytes(two)))

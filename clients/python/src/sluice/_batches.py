@@ -10,7 +10,6 @@ appending it again.
 
 from __future__ import annotations
 
-import time
 from binascii import b2a_base64
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
@@ -74,14 +73,12 @@ def _raw(v: Value) -> bytes | None:
 def batch_record(
     value: Value, key: Value, headers: Headers, timestamp: int | None
 ) -> _codec.Record:
-    """A record as a record batch takes it: bytes (text in UTF-8), and the time of the send
-    when no timestamp is given (as Kafka's producer stamps it)."""
-    if timestamp is None:
-        timestamp = time.time_ns() // 1_000_000
-    if headers:
-        pairs = headers.items() if isinstance(headers, dict) else headers
-        return _codec.Record(timestamp, _raw(key), _raw(value), [(k, _raw(v)) for k, v in pairs])
-    return _codec.Record(timestamp, _raw(key), _raw(value), [])
+    """A record as a record batch takes it: bytes (text in UTF-8); without a timestamp, the
+    batch's encoding stamps it (a few milliseconds after the send at most, the linger)."""
+    if key is None and not headers:  # the common case, quickly
+        return (timestamp, None, value if isinstance(value, bytes) else _raw(value), [])
+    pairs = headers.items() if isinstance(headers, dict) else headers or ()
+    return (timestamp, _raw(key), _raw(value), [(k, _raw(v)) for k, v in pairs])
 
 
 def _json_of(record: _codec.Record) -> tuple[dict[str, Any], bool]:
@@ -92,7 +89,8 @@ def _json_of(record: _codec.Record) -> tuple[dict[str, Any], bool]:
         out["key"] = _b64(key)
     if headers:
         out["headers"] = [{"key": k, "value": None if v is None else _b64(v)} for k, v in headers]
-    out["timestamp"] = timestamp
+    if timestamp is not None:
+        out["timestamp"] = timestamp
     return out, True
 
 

@@ -16,6 +16,7 @@ Kafka client library); the CRC of what the server answers is checked with Google
 from __future__ import annotations
 
 import struct
+import time
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
@@ -47,13 +48,9 @@ _NO_LIMIT = 1 << 62  # the builder's size limit: a request's batch is sized by i
 HeaderList = list[tuple[str, bytes | None]]
 
 
-class Record(NamedTuple):
-    """A record to encode: what aiokafka's builder takes (headers as a list of pairs)."""
-
-    timestamp: int
-    key: bytes | None
-    value: bytes | None
-    headers: HeaderList
+# A record to encode, as aiokafka's builder takes it: timestamp (ms; None for the time of the
+# encoding), key, value, headers as a list of pairs. A plain tuple: a producer makes one a send.
+Record = tuple[int | None, bytes | None, bytes | None, HeaderList]
 
 
 class BatchHead(NamedTuple):
@@ -104,7 +101,8 @@ def encode_batch(
     leader_epoch: int = NO_LEADER_EPOCH,
 ) -> bytes:
     """One batch of ``records`` (base offset 0, which the server sets), uncompressed, with
-    the producer's id, epoch and base sequence (-1 each for none)."""
+    the producer's id, epoch and base sequence (-1 each for none). A record without a timestamp
+    takes the time of the encoding, read once for the batch."""
     if not records:
         raise ValueError("a batch holds at least one record")
     builder = DefaultRecordBatchBuilder(
@@ -117,8 +115,15 @@ def encode_batch(
         batch_size=_NO_LIMIT,
     )
     append = builder.append
+    now = time.time_ns() // 1_000_000
     for delta, (timestamp, key, value, headers) in enumerate(records):
-        append(delta, timestamp=timestamp, key=key, value=value, headers=headers)
+        append(
+            delta,
+            timestamp=now if timestamp is None else timestamp,
+            key=key,
+            value=value,
+            headers=headers,
+        )
     data = builder.build()
     if leader_epoch != NO_LEADER_EPOCH:  # outside the CRC: as a broker sets it
         _I32.pack_into(data, _LEADER_EPOCH_AT, leader_epoch)
