@@ -104,6 +104,12 @@ def test_admin_and_producer(server: ServerProcess, wire: Wire) -> None:
             assert stored[(meta.partition, meta.offset)]["value"] == f"v{i}"
         meta = pinned.result()
         assert meta.partition == 2
+        with client.producer(linger=60) as producer:  # one request: both batches together
+            nowhere = producer.send("orders", "lost", partition=9)
+            after = producer.send("orders", "kept", partition=2)
+        with pytest.raises(errors.UnknownTopicOrPartitionError):
+            nowhere.result()  # a batch refused on its own fails its records only
+        assert after.result().offset == meta.offset + 1
         with pytest.raises(errors.UnknownTopicOrPartitionError):
             client.admin.describe_topic("nope")
         client.admin.delete_topic("orders")
