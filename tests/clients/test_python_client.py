@@ -1,12 +1,14 @@
 """The Python client (clients/python, package ``sluice``) against a real server process: the
 exception tree against the server's error table, the admin calls and the idempotent producer,
-sync and async twins alike, and a produce whose answer is lost sent again without a duplicate."""
+sync and async twins alike, on both wires (record batches, the default, and JSON), and a
+produce whose answer is lost sent again, byte for byte, without a duplicate."""
 
 from __future__ import annotations
 
 import asyncio
 import base64
 import importlib.util
+import json
 import subprocess
 import sys
 from collections.abc import Callable
@@ -17,7 +19,9 @@ import httpx
 import pytest
 import sluice
 from sluice import errors
+from sluice._core import Wire
 from sluice._partitioner import murmur2
+from sluice._push import Frames
 
 from app.errors import ErrorCode
 from app.partitioner import partition_for_key
@@ -25,6 +29,7 @@ from tests.conftest import ROOT, ServerProcess
 
 pytestmark = pytest.mark.slow
 CLIENT = ROOT / "clients" / "python"
+WIRES = pytest.mark.parametrize("wire", ["batches", "json"])
 
 
 def test_every_code_of_the_server_has_its_exception() -> None:
@@ -74,8 +79,9 @@ def _read(url: str, topic: str, partition: int) -> list[dict[str, Any]]:
     return list(r.json()["records"])
 
 
-def test_admin_and_producer(server: ServerProcess) -> None:
-    with sluice.Sluice(server.url) as client:
+@WIRES
+def test_admin_and_producer(server: ServerProcess, wire: Wire) -> None:
+    with sluice.Sluice(server.url, wire=wire) as client:
         created = client.admin.create_topic("orders", 3, {"retention_ms": 86_400_000})
         assert created["name"] == "orders" and len(created["partitions"]) == 3
         with pytest.raises(errors.TopicAlreadyExistsError):
@@ -98,15 +104,22 @@ def test_admin_and_producer(server: ServerProcess) -> None:
             assert stored[(meta.partition, meta.offset)]["value"] == f"v{i}"
         meta = pinned.result()
         assert meta.partition == 2
+        with client.producer(linger=60) as producer:  # one request: both batches together
+            nowhere = producer.send("orders", "lost", partition=9)
+            after = producer.send("orders", "kept", partition=2)
+        with pytest.raises(errors.UnknownTopicOrPartitionError):
+            nowhere.result()  # a batch refused on its own fails its records only
+        assert after.result().offset == meta.offset + 1
         with pytest.raises(errors.UnknownTopicOrPartitionError):
             client.admin.describe_topic("nope")
         client.admin.delete_topic("orders")
         assert client.admin.list_topics() == []
 
 
-def test_async_twin(server: ServerProcess) -> None:
+@WIRES
+def test_async_twin(server: ServerProcess, wire: Wire) -> None:
     async def main() -> None:
-        async with sluice.AsyncSluice(server.url) as client:
+        async with sluice.AsyncSluice(server.url, wire=wire) as client:
             await client.admin.create_topic("events", 2)
             async with client.producer(linger=0.01) as producer:
                 futures = [await producer.send("events", f"e{i}", key=str(i)) for i in range(20)]
@@ -121,25 +134,35 @@ def test_async_twin(server: ServerProcess) -> None:
     assert sum(len(_read(server.url, "events", p)) for p in (0, 1)) == 20
 
 
+def _produces(request: httpx.Request) -> bool:
+    path = request.url.path
+    return path == "/v1/produce" or path.endswith("/batches")
+
+
 class LosesAnswers(httpx.HTTPTransport):
-    """Sends every request; the answer of the first ``n`` produce requests never arrives."""
+    """Sends every request; the answer of the first ``n`` produce requests never arrives.
+    Keeps the body of every produce request sent."""
 
     def __init__(self, n: int) -> None:
         super().__init__()
         self.left = n
+        self.bodies: list[bytes] = []
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if _produces(request):
+            self.bodies.append(request.read())
         response = super().handle_request(request)
-        if request.url.path == "/v1/produce" and self.left > 0:
+        if _produces(request) and self.left > 0:
             self.left -= 1
             response.read()
             raise httpx.ReadError("connection reset (test seam)", request=request)
         return response
 
 
-def test_a_lost_answer_is_sent_again_and_stored_once(server: ServerProcess) -> None:
+@WIRES
+def test_a_lost_answer_is_sent_again_and_stored_once(server: ServerProcess, wire: Wire) -> None:
     transport = LosesAnswers(2)
-    with sluice.Sluice(server.url, transport=transport, backoff=0.01) as client:
+    with sluice.Sluice(server.url, transport=transport, backoff=0.01, wire=wire) as client:
         client.admin.create_topic("once")
         with client.producer(linger=0) as producer:
             first = producer.send("once", "a", partition=0).result()
@@ -147,6 +170,60 @@ def test_a_lost_answer_is_sent_again_and_stored_once(server: ServerProcess) -> N
     assert transport.left == 0  # both answers were lost, then sent again
     assert (first.offset, second.offset) == (0, 1)
     assert [r["value"] for r in _read(server.url, "once", 0)] == ["a", "b"]
+    # the first record's answer was lost twice: it was sent three times, the same bytes each
+    a, a_again, a_third, b = transport.bodies
+    assert a == a_again == a_third != b
+
+
+class Keeps(httpx.HTTPTransport):
+    """Sends every request and keeps it, body read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[httpx.Request] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        request.read()
+        self.sent.append(request)
+        return super().handle_request(request)
+
+
+def test_records_travel_as_record_batches_by_default(server: ServerProcess) -> None:
+    """Unless told ``wire="json"``, the producer sends record batches, the consumer-group
+    consumer reads them, the share consumer fetches them and its push session asks for them."""
+    url = server.url
+    transport = Keeps()
+    with sluice.Sluice(url, transport=transport) as client:
+        assert client.settings.wire == "batches"
+        client.admin.create_topic("t", 2)
+        with client.producer() as producer:
+            for i in range(4):
+                producer.send("t", f"v{i}", key=f"k{i}")
+        with client.consumer("g", auto_offset_reset="earliest") as member:
+            member.subscribe(["t"])
+            got: list[str] = []
+            while len(got) < 4:
+                got += [r.text() or "" for r in member.poll(1.0)]
+        assert sorted(got) == [f"v{i}" for i in range(4)]
+        client.admin.alter_share_group_config("s", {"auto_offset_reset": "earliest"})
+        with client.share_consumer("s") as consumer:
+            consumer.subscribe(["t"])
+            shared: list[str] = []
+            while len(shared) < 4:
+                shared += [r.text() or "" for r in consumer.poll(1.0)]
+        assert sorted(shared) == sorted(got)
+    paths = [(r.method, r.url.path) for r in transport.sent]
+    assert ("POST", "/v1/produce") not in paths
+    produced = [r for r in transport.sent if r.url.path.endswith("/batches")]
+    assert produced and all(
+        r.headers["content-type"] == "application/vnd.sluice.record-batch" for r in produced
+    )
+    reads = [r for r in transport.sent if r.url.path.endswith("/records")]
+    assert reads and all(r.url.params["format"] == "batches" for r in reads)
+    fetches = [r for r in transport.sent if r.url.path.endswith("/fetch")]
+    assert fetches and all(json.loads(r.content)["format"] == "batches" for r in fetches)
+    frame = json.loads(Frames.subscribe(["t"], 10, False, sluice.Sluice().settings.wire))
+    assert frame["format"] == "batches"
 
 
 def test_api_key_from_the_argument_or_the_environment(
@@ -221,10 +298,13 @@ def test_admin_of_groups_share_groups_and_transactions(server: ServerProcess) ->
         assert admin.list_transactions("Ongoing") == []
 
 
-def test_bytes_and_text_in_one_request_each_keep_their_encoding(server: ServerProcess) -> None:
+@WIRES
+def test_bytes_and_text_in_one_request_each_keep_their_encoding(
+    server: ServerProcess, wire: Wire
+) -> None:
     """A request of bytes only says base64 once; one that mixes text and bytes says it for
-    each record in bytes; both read back exactly."""
-    with sluice.Sluice(server.url) as client:
+    each record in bytes (JSON); both read back exactly, on either wire."""
+    with sluice.Sluice(server.url, wire=wire) as client:
         client.admin.create_topic("mixed")
         with client.producer(linger=60, max_batch=1000) as producer:  # one request each
             only_bytes = [
@@ -251,15 +331,15 @@ def test_bytes_and_text_in_one_request_each_keep_their_encoding(server: ServerPr
 def test_the_request_body_says_base64_once_when_every_record_is_bytes() -> None:
     from sluice._batches import Batches, wire_record
 
-    batches = Batches(10)
+    batches = Batches(10, "json")
     for v in (b"a", b"b"):
         batches.add("t", 0, wire_record(v, None, None, None), None)
-    body = Batches.body(1, 0, batches.take())
+    body = batches.body(1, 0, batches.take())
     assert body["encoding"] == "base64"
     assert body["batches"][0]["records"] == [{"value": "YQ=="}, {"value": "Yg=="}]
     batches.add("t", 0, wire_record(b"a", None, None, None), None)
     batches.add("t", 0, wire_record("text", None, None, None), None)
-    body = Batches.body(1, 0, batches.take())
+    body = batches.body(1, 0, batches.take())
     assert "encoding" not in body
     assert body["batches"][0]["records"] == [
         {"value": "YQ==", "encoding": "base64"},

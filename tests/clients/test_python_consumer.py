@@ -1,6 +1,6 @@
 """The Python client's consumer-group consumer against a real server process: join and read
 from committed offsets or the reset policy, commit, seek, two members sharing the partitions,
-and leaving."""
+and leaving; reads of record batches (the default) and of JSON records."""
 
 from __future__ import annotations
 
@@ -11,10 +11,12 @@ from collections.abc import Callable
 import httpx
 import pytest
 import sluice
+from sluice._core import Wire
 
 from tests.conftest import ServerProcess
 
 pytestmark = pytest.mark.slow
+WIRES = pytest.mark.parametrize("wire", ["batches", "json"])
 
 
 def produce(url: str, topic: str, partition: int, values: list[str]) -> None:
@@ -30,9 +32,10 @@ def read_all(consumer: sluice.Consumer, n: int, deadline_s: float = 20) -> list[
     return got
 
 
-def test_read_commit_seek_and_resume(server: ServerProcess) -> None:
+@WIRES
+def test_read_commit_seek_and_resume(server: ServerProcess, wire: Wire) -> None:
     url = server.url
-    with sluice.Sluice(url) as client:
+    with sluice.Sluice(url, wire=wire) as client:
         client.admin.create_topic("orders", 2)
         produce(url, "orders", 0, ["a0", "a1"])
         produce(url, "orders", 1, ["b0"])
@@ -53,6 +56,18 @@ def test_read_commit_seek_and_resume(server: ServerProcess) -> None:
             late.subscribe(["orders"])
             assert late.poll(0.2) == []
             assert late.position("orders", 0) == 3
+        produce(url, "orders", 0, ["a3", "a4", "a5", "a6"])  # one batch: offsets 3 to 6
+        with client.consumer("small", auto_offset_reset="earliest", max_records=2) as small:
+            small.subscribe(["orders"])
+            small.seek("orders", 0, 4)  # inside that batch: a3 is not handed out
+            polls: list[list[tuple[int, str]]] = []
+            while sum(len(p) for p in polls) < 4:
+                polls.append([(r.partition, r.text() or "") for r in small.poll(0.5)])
+            assert all(len(p) <= 2 for p in polls)  # at most max_records a read
+            got = [x for p in polls for x in p]
+            assert [v for p, v in got if p == 0] == ["a4", "a5", "a6"]
+            assert [v for p, v in got if p == 1] == ["b0"]
+            assert small.position("orders", 0) == 7
 
 
 def test_two_members_share_the_partitions(server_factory: Callable[..., ServerProcess]) -> None:
@@ -82,15 +97,16 @@ def test_two_members_share_the_partitions(server_factory: Callable[..., ServerPr
     server.stop()
 
 
+@WIRES
 def test_async_twin_shares_partitions_with_a_sync_member(
-    server_factory: Callable[..., ServerProcess],
+    server_factory: Callable[..., ServerProcess], wire: Wire
 ) -> None:
     """The asyncio consumer joins, is balanced against a sync member by its background
     heartbeats, reads and commits what it was given, and leaves."""
     server = server_factory(SLUICE_GROUP_HEARTBEAT_INTERVAL_MS="1000")
     server.start()
     url = server.url
-    with sluice.Sluice(url) as client:
+    with sluice.Sluice(url, wire=wire) as client:
         client.admin.create_topic("clicks", 2)
         produce(url, "clicks", 0, ["c0", "c1"])
         produce(url, "clicks", 1, ["d0"])
@@ -99,7 +115,7 @@ def test_async_twin_shares_partitions_with_a_sync_member(
 
         async def main() -> tuple[set[tuple[str, int]], list[str]]:
             async with (
-                sluice.AsyncSluice(url) as aclient,
+                sluice.AsyncSluice(url, wire=wire) as aclient,
                 aclient.consumer("mixed", auto_offset_reset="earliest") as member,
             ):
                 await member.subscribe(["clicks"])

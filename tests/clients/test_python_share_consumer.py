@@ -1,6 +1,7 @@
 """The Python client's share consumer against a real server process: poll and acknowledge in
-both modes, close releasing what it held, the asyncio twin, and the consume-transform-produce
-loop (share group in, transactional producer out) exactly once across a killed worker."""
+both modes, close releasing what it held, the asyncio twin, push sessions, and the
+consume-transform-produce loop (share group in, transactional producer out) exactly once across
+a killed worker; fetches and pushed frames of record batches (the default) and of JSON."""
 
 from __future__ import annotations
 
@@ -17,10 +18,12 @@ import httpx
 import pytest
 import sluice
 from sluice import errors
+from sluice._core import Wire
 
 from tests.conftest import ROOT, ServerProcess
 
 pytestmark = pytest.mark.slow
+WIRES = pytest.mark.parametrize("wire", ["batches", "json"])
 
 
 def produce(url: str, topic: str, values: list[str]) -> None:
@@ -42,9 +45,12 @@ def setup(client: sluice.Sluice, url: str, group: str, n: int) -> None:
     produce(url, "jobs", [f"j{i}" for i in range(n)])
 
 
-def test_implicit_mode_accepts_on_the_next_poll_and_close_releases(server: ServerProcess) -> None:
+@WIRES
+def test_implicit_mode_accepts_on_the_next_poll_and_close_releases(
+    server: ServerProcess, wire: Wire
+) -> None:
     url = server.url
-    with sluice.Sluice(url) as client:
+    with sluice.Sluice(url, wire=wire) as client:
         setup(client, url, "g", 10)
         consumer = client.share_consumer("g", max_records=4, acquire_mode="record_limit")
         consumer.subscribe(["jobs"])
@@ -68,9 +74,10 @@ def test_implicit_mode_accepts_on_the_next_poll_and_close_releases(server: Serve
         again.close()
 
 
-def test_explicit_mode_needs_every_record_acknowledged(server: ServerProcess) -> None:
+@WIRES
+def test_explicit_mode_needs_every_record_acknowledged(server: ServerProcess, wire: Wire) -> None:
     url = server.url
-    with sluice.Sluice(url) as client:
+    with sluice.Sluice(url, wire=wire) as client:
         setup(client, url, "x", 3)
         consumer = client.share_consumer("x", acknowledgement_mode="explicit")
         consumer.subscribe(["jobs"])
@@ -90,13 +97,17 @@ def test_explicit_mode_needs_every_record_acknowledged(server: ServerProcess) ->
         assert view(url, "x", "jobs")["start_offset"] == 3
 
 
-def test_async_twin(server: ServerProcess) -> None:
+@WIRES
+def test_async_twin(server: ServerProcess, wire: Wire) -> None:
     url = server.url
     with sluice.Sluice(url) as client:
         setup(client, url, "a", 5)
 
     async def main() -> list[str]:
-        async with sluice.AsyncSluice(url) as client, client.share_consumer("a") as consumer:
+        async with (
+            sluice.AsyncSluice(url, wire=wire) as client,
+            client.share_consumer("a") as consumer,
+        ):
             consumer.subscribe(["jobs"])
             got: list[str] = []
             while len(got) < 5:
@@ -112,9 +123,12 @@ def members(url: str, group: str) -> int:
     return len(httpx.get(f"{url}/v1/share-groups/{group}").json()["members"])
 
 
-def test_push_mode_within_the_credits_acknowledged_on_the_socket(server: ServerProcess) -> None:
+@WIRES
+def test_push_mode_within_the_credits_acknowledged_on_the_socket(
+    server: ServerProcess, wire: Wire
+) -> None:
     url = server.url
-    with sluice.Sluice(url) as client:
+    with sluice.Sluice(url, wire=wire) as client:
         setup(client, url, "p", 12)
         consumer = client.share_consumer("p", push=True, credits=5, acknowledgement_mode="explicit")
         consumer.subscribe(["jobs"])
@@ -141,13 +155,14 @@ def test_push_mode_within_the_credits_acknowledged_on_the_socket(server: ServerP
             client.share_consumer("p", push=True).poll(0.1)  # subscribe() first
 
 
-def test_push_mode_async_twin_in_implicit_mode(server: ServerProcess) -> None:
+@WIRES
+def test_push_mode_async_twin_in_implicit_mode(server: ServerProcess, wire: Wire) -> None:
     url = server.url
     with sluice.Sluice(url) as client:
         setup(client, url, "q", 20)
 
     async def main() -> list[str]:
-        async with sluice.AsyncSluice(url) as client:
+        async with sluice.AsyncSluice(url, wire=wire) as client:
             consumer = client.share_consumer("q", push=True, credits=8)
             consumer.subscribe(["jobs"])
             got: list[str] = []

@@ -1,6 +1,7 @@
 """The Python client's transactional producer against a real server process: commit and abort
 under read_committed, offsets and acknowledgements inside a transaction, the KIP-588 loop
-after a transaction timeout, and fencing by a newer instance."""
+after a transaction timeout, and fencing by a newer instance; records beyond a request sent as
+transactional record batches (the default) or as JSON."""
 
 from __future__ import annotations
 
@@ -13,10 +14,12 @@ import httpx
 import pytest
 import sluice
 from sluice import errors
+from sluice._core import Wire
 
 from tests.conftest import ServerProcess
 
 pytestmark = pytest.mark.slow
+WIRES = pytest.mark.parametrize("wire", ["batches", "json"])
 
 
 def committed(url: str, topic: str, partition: int = 0) -> list[str]:
@@ -28,10 +31,11 @@ def committed(url: str, topic: str, partition: int = 0) -> list[str]:
     return [x["value"] for x in r.json()["records"]]
 
 
-def test_commit_abort_and_offsets_in_the_transaction(server: ServerProcess) -> None:
-    with sluice.Sluice(server.url) as client:
+@WIRES
+def test_commit_abort_and_offsets_in_the_transaction(server: ServerProcess, wire: Wire) -> None:
+    with sluice.Sluice(server.url, wire=wire) as client:
         client.admin.create_topic("in")
-        client.admin.create_topic("out")
+        client.admin.create_topic("out", 2)
         producer = client.transactional_producer("etl-1")
         with producer.transaction():
             for i in range(3):
@@ -45,10 +49,12 @@ def test_commit_abort_and_offsets_in_the_transaction(server: ServerProcess) -> N
             raise RuntimeError("the work failed")
         producer.begin()
         for i in range(1200):  # beyond max_batch: sent before the commit, inside it
-            producer.send("out", f"big{i}", partition=0)
+            producer.send("out", f"big{i}", partition=i % 2)
+        assert committed(server.url, "out", 1) == []  # written, not committed
         producer.commit()
         values = committed(server.url, "out")
-        assert "never" not in values and len(values) == 3 + 1200
+        assert "never" not in values and len(values) == 3 + 600
+        assert committed(server.url, "out", 1) == [f"big{i}" for i in range(1, 1200, 2)]
 
 
 def test_share_acknowledgements_in_the_transaction(server: ServerProcess) -> None:
@@ -132,17 +138,21 @@ def test_a_newer_instance_fences_the_older(server: ServerProcess) -> None:
         assert committed(server.url, "out") == []
 
 
-def test_async_twin(server: ServerProcess) -> None:
+@WIRES
+def test_async_twin(server: ServerProcess, wire: Wire) -> None:
     async def main() -> Any:
-        async with sluice.AsyncSluice(server.url) as client:
+        async with sluice.AsyncSluice(server.url, wire=wire) as client:
             await client.admin.create_topic("out")
-            producer = await client.transactional_producer("atx")
+            # max_batch 2: the records go out in the transaction two by two, the third with
+            # the commit
+            producer = await client.transactional_producer("atx", max_batch=2)
             async with producer.transaction():
-                await producer.send("out", "a", key="k")
-                await producer.send("out", "b", key="k")
+                for v in ("a", "b", "c"):
+                    await producer.send("out", v, key="k")
             producer.begin()
-            await producer.send("out", "dropped", key="k")
+            for v in ("dropped", "gone"):
+                await producer.send("out", v, key="k")
             await producer.abort()
 
     asyncio.run(main())
-    assert committed(server.url, "out") == ["a", "b"]
+    assert committed(server.url, "out") == ["a", "b", "c"]

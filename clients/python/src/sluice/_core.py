@@ -13,7 +13,7 @@ import random
 from binascii import a2b_base64, b2a_base64
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 import httpx
 
@@ -57,12 +57,17 @@ except ImportError:  # pragma: no cover - the tests run with orjson installed
 
 JSON_HEADERS = {"content-type": "application/json"}
 
+Wire = Literal["batches", "json"]
+WIRES = ("batches", "json")
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
     """``url`` defaults to ``SLUICE_URL`` (else http://127.0.0.1:8080), ``api_key`` to
     ``SLUICE_API_KEY``; ``retries`` is how many times a retriable error (or a request that
-    never reached the server) is tried again, with exponential back-off from ``backoff`` s."""
+    never reached the server) is tried again, with exponential back-off from ``backoff`` s.
+    ``wire``: how records travel, as Kafka's record batches (``batches``, the default: encoded
+    once, read without JSON) or as JSON records (``json``)."""
 
     url: str = ""
     api_key: str | None = None
@@ -70,6 +75,7 @@ class Settings:
     retries: int = 5
     backoff: float = 0.1
     max_backoff: float = 5.0
+    wire: Wire = "batches"
 
     @classmethod
     def of(
@@ -79,13 +85,17 @@ class Settings:
         timeout: float = 30.0,
         retries: int = 5,
         backoff: float = 0.1,
+        wire: Wire = "batches",
     ) -> Settings:
+        if wire not in WIRES:
+            raise ValueError(f"wire: {wire!r}, expected one of {', '.join(WIRES)}")
         return cls(
             (url or os.environ.get("SLUICE_URL") or DEFAULT_URL).rstrip("/"),
             api_key if api_key is not None else os.environ.get("SLUICE_API_KEY") or None,
             timeout,
             retries,
             backoff,
+            wire=wire,
         )
 
     def headers(self) -> dict[str, str]:
@@ -108,8 +118,10 @@ def nothing(body: Any) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Call(Generic[T]):
-    """One request: ``read`` turns a successful answer's JSON (None for 204) into the result.
-    ``safe``: sending it twice does no harm, so a request whose answer was lost is retried."""
+    """One request: ``read`` turns a successful answer's JSON (None for 204) into the result,
+    or its bytes when ``binary``. The body is ``json``, or ``content`` as it is (its media type
+    in ``headers``): a retry sends the same bytes. ``safe``: sending it twice does no harm, so a
+    request whose answer was lost is retried."""
 
     method: str
     path: str
@@ -121,6 +133,8 @@ class Call(Generic[T]):
     # retriable codes this call must not retry itself (a transaction that timed out needs a
     # new epoch first: the caller's loop retries, after the producer recovered)
     final: frozenset[str] = frozenset()
+    content: bytes | None = None
+    binary: bool = False
 
 
 def answer(call: Call[T], response: httpx.Response) -> T:
@@ -131,6 +145,8 @@ def answer(call: Call[T], response: httpx.Response) -> T:
         except ValueError:
             body = None
         raise error_from(response.status_code, body)
+    if call.binary:
+        return call.read(response.content)
     if response.status_code == 204 or not response.content:
         return call.read(None)
     return call.read(decode(response.content))
@@ -138,6 +154,8 @@ def answer(call: Call[T], response: httpx.Response) -> T:
 
 def request_args(call: Call[Any]) -> dict[str, Any]:
     """httpx's arguments for ``call``: the body written once, by ``encode``."""
+    if call.content is not None:
+        return {"content": call.content, "params": call.params, "headers": call.headers}
     if call.json is None:
         return {"params": call.params, "headers": call.headers}
     return {

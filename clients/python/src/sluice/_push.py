@@ -5,7 +5,9 @@ consumers: ``Frames`` reads and writes the session's frames without I/O; ``SyncS
 The socket is the session: the member lives while it is open, and when it closes the server
 releases what it held. The server never has more records out than the credits; an
 acknowledgement on the socket makes room for more. The key goes as the ``Authorization``
-header of the handshake.
+header of the handshake. Records come as binary frames of record batches (``"format":
+"batches"``), or as JSON in ``records`` frames on the ``json`` wire; ``records_of`` makes the
+user's records of either.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection as AsyncConnection
@@ -20,8 +23,12 @@ from websockets.asyncio.client import connect as async_connect
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from sluice._core import Settings
+from sluice import _codec
+from sluice._core import Settings, Wire
 from sluice.errors import SluiceError, error_from
+
+# the records of a ``records`` frame (its JSON records) or of a binary frame (its envelope)
+RecordsOf = Callable[[Any], list[Any]]
 
 
 class PushSessionEnded(ConnectionError):
@@ -31,23 +38,27 @@ class PushSessionEnded(ConnectionError):
 class Frames:
     """What the session received, and the frames it sends; no I/O."""
 
-    def __init__(self) -> None:
-        self.records: list[dict[str, Any]] = []
+    def __init__(self, records_of: RecordsOf) -> None:
+        self.records_of = records_of
+        self.records: list[Any] = []
         self.answers: dict[int, list[dict[str, Any]] | SluiceError] = {}
         self.failure: BaseException | None = None
         self.member_id: str | None = None
         self._next_id = 1
 
     @staticmethod
-    def subscribe(topics: list[str], credits: int, auto_renew: bool) -> str:
-        frame = {
+    def subscribe(topics: list[str], credits: int, auto_renew: bool, wire: Wire) -> str:
+        frame: dict[str, Any] = {
             "type": "subscribe",
             "topics": topics,
             "member_id": None,
             "credits": credits,
             "auto_renew": auto_renew,
-            "encoding": "base64",
         }
+        if wire == "batches":
+            frame["format"] = "batches"
+        else:
+            frame["encoding"] = "base64"
         return json.dumps(frame)
 
     def ack(self, acks: list[dict[str, Any]], *, answered: bool) -> tuple[str, int | None]:
@@ -59,13 +70,17 @@ class Frames:
             self._next_id += 1
         return json.dumps(frame), ident
 
-    def received(self, text: str | bytes) -> None:
-        frame = json.loads(text)
+    def received(self, data: str | bytes) -> None:
+        if isinstance(data, bytes) and data[:4] == _codec.ENVELOPE_MAGIC[:4]:
+            # a binary frame: records as batches, its head a ``records`` frame's
+            self.records.extend(self.records_of(_codec.open_envelope(data)))
+            return
+        frame = json.loads(data)
         kind = frame.get("type")
         if kind == "subscribed":
             self.member_id = frame["member_id"]
         elif kind == "records":
-            self.records.extend(frame["records"])
+            self.records.extend(self.records_of(frame["records"]))
         elif kind == "ack_result":
             if "id" in frame:
                 self.answers[frame["id"]] = frame["results"]
@@ -88,7 +103,7 @@ class Frames:
             raise result
         return result
 
-    def take(self, n: int) -> list[dict[str, Any]]:
+    def take(self, n: int) -> list[Any]:
         taken, self.records = self.records[:n], self.records[n:]
         return taken
 
@@ -102,10 +117,11 @@ def _address(settings: Settings, path: str) -> tuple[str, dict[str, str]]:
 class SyncSocket:
     """A push session for ``ShareConsumer``: frames are read while the consumer waits."""
 
-    def __init__(self, settings: Settings, path: str) -> None:
+    def __init__(self, settings: Settings, path: str, records_of: RecordsOf) -> None:
         self.settings = settings
         self.path = path
-        self.frames = Frames()
+        self.records_of = records_of
+        self.frames = Frames(records_of)
         self._ws: ClientConnection | None = None
 
     @property
@@ -114,7 +130,7 @@ class SyncSocket:
 
     def start(self, topics: list[str], credits: int, auto_renew: bool) -> str:
         url, headers = _address(self.settings, self.path)
-        self.frames = Frames()
+        self.frames = Frames(self.records_of)
         # entered as a context manager: closed by ``close``, whatever happens before
         self._ws = connect(
             url,
@@ -122,7 +138,7 @@ class SyncSocket:
             additional_headers=headers,
             open_timeout=self.settings.timeout,
         ).__enter__()
-        self._ws.send(Frames.subscribe(topics, credits, auto_renew))
+        self._ws.send(Frames.subscribe(topics, credits, auto_renew, self.settings.wire))
         while self.frames.member_id is None:
             self._read(self.settings.timeout)
             if self.frames.failure is not None:
@@ -175,10 +191,11 @@ class SyncSocket:
 class AsyncSocket:
     """A push session for ``AsyncShareConsumer``."""
 
-    def __init__(self, settings: Settings, path: str) -> None:
+    def __init__(self, settings: Settings, path: str, records_of: RecordsOf) -> None:
         self.settings = settings
         self.path = path
-        self.frames = Frames()
+        self.records_of = records_of
+        self.frames = Frames(records_of)
         self._ws: AsyncConnection | None = None
 
     @property
@@ -187,14 +204,14 @@ class AsyncSocket:
 
     async def start(self, topics: list[str], credits: int, auto_renew: bool) -> str:
         url, headers = _address(self.settings, self.path)
-        self.frames = Frames()
+        self.frames = Frames(self.records_of)
         self._ws = await async_connect(
             url,
             subprotocols=["sluice"],  # type: ignore[list-item]
             additional_headers=headers,
             open_timeout=self.settings.timeout,
         )
-        await self._ws.send(Frames.subscribe(topics, credits, auto_renew))
+        await self._ws.send(Frames.subscribe(topics, credits, auto_renew, self.settings.wire))
         while self.frames.member_id is None:
             await self._read(self.settings.timeout)
             if self.frames.failure is not None:

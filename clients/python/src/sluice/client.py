@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import time
+from concurrent.futures import ThreadPoolExecutor
 from types import TracebackType
 from typing import TYPE_CHECKING, Literal, Self, TypeVar
 
 import httpx
 
-from sluice._core import Call, Settings, answer, attempts, request_args, retry_after
+from sluice._core import Call, Settings, Wire, answer, attempts, request_args, retry_after
 
 if TYPE_CHECKING:
     from sluice.consumer import AsyncShareConsumer, ShareConsumer
@@ -26,7 +27,9 @@ class Sluice:
 
     ``url`` (default ``SLUICE_URL``, else http://127.0.0.1:8080), ``api_key`` (default
     ``SLUICE_API_KEY``; needed once the server has keys), ``timeout`` per request in seconds,
-    ``retries`` of retriable errors with exponential back-off from ``backoff`` seconds."""
+    ``retries`` of retriable errors with exponential back-off from ``backoff`` seconds;
+    ``wire`` how records travel: ``"batches"`` (Kafka's record batches, the default) or
+    ``"json"``."""
 
     def __init__(
         self,
@@ -36,11 +39,13 @@ class Sluice:
         timeout: float = 30.0,
         retries: int = 5,
         backoff: float = 0.1,
+        wire: Wire = "batches",
         transport: httpx.BaseTransport | None = None,
     ) -> None:
         from sluice.admin import Admin
 
-        self.settings = Settings.of(url, api_key, timeout, retries, backoff)
+        self.settings = Settings.of(url, api_key, timeout, retries, backoff, wire)
+        self._pool: ThreadPoolExecutor | None = None
         self._http = httpx.Client(
             base_url=self.settings.url,
             headers=self.settings.headers(),
@@ -67,6 +72,23 @@ class Sluice:
                     time.sleep(least)
         assert last is not None
         raise last  # every attempt failed with an error worth retrying
+
+    def run_all(self, calls: list[Call[T]]) -> list[T | BaseException]:
+        """Send ``calls`` side by side (a producer's batches of several partitions, one request
+        each); the result or the error of each, in order."""
+        if len(calls) == 1:
+            try:
+                return [self.run(calls[0])]
+            except Exception as exc:
+                return [exc]
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(8, thread_name_prefix="sluice-send")
+        futures = [self._pool.submit(self.run, call) for call in calls]
+        out: list[T | BaseException] = []
+        for f in futures:
+            error = f.exception()
+            out.append(f.result() if error is None else error)
+        return out
 
     def producer(self, *, linger: float = 0.005, max_batch: int = 500) -> Producer:
         from sluice.producer import Producer
@@ -128,6 +150,8 @@ class Sluice:
         return producer
 
     def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
         self._http.close()
 
     def __enter__(self) -> Self:
@@ -150,11 +174,12 @@ class AsyncSluice:
         timeout: float = 30.0,
         retries: int = 5,
         backoff: float = 0.1,
+        wire: Wire = "batches",
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         from sluice.admin import AsyncAdmin
 
-        self.settings = Settings.of(url, api_key, timeout, retries, backoff)
+        self.settings = Settings.of(url, api_key, timeout, retries, backoff, wire)
         self._http = httpx.AsyncClient(
             base_url=self.settings.url,
             headers=self.settings.headers(),
@@ -180,6 +205,16 @@ class AsyncSluice:
                     await asyncio.sleep(least)
         assert last is not None
         raise last  # every attempt failed with an error worth retrying
+
+    async def run_all(self, calls: list[Call[T]]) -> list[T | BaseException]:
+        """As ``Sluice.run_all``: the calls at once, the result or the error of each."""
+        if len(calls) == 1:
+            try:
+                one: T = await self.run(calls[0])
+            except Exception as exc:
+                return [exc]
+            return [one]
+        return await asyncio.gather(*(self.run(c) for c in calls), return_exceptions=True)
 
     def producer(self, *, linger: float = 0.005, max_batch: int = 500) -> AsyncProducer:
         from sluice.producer import AsyncProducer

@@ -9,6 +9,10 @@ Kafka's) every record of a poll not acknowledged otherwise is accepted by the ne
 unacknowledged raises. Acknowledgements ride on the next fetch (``commit_async``) or go at once
 (``commit_sync``). ``close`` releases what it still holds and leaves the group. A fetch keeps the
 member alive: poll more often than the group's session timeout.
+
+Fetches and pushed frames answer record batches (``"format": "batches"``), from which the
+consumer takes the records inside its acquired ranges, each with its range's delivery count;
+on the ``json`` wire they answer JSON records.
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ from binascii import a2b_base64
 from typing import Any, Literal, NamedTuple
 from urllib.parse import quote
 
-from sluice._core import Call, as_object, unbase64
+from sluice import _codec
+from sluice._core import Call, Wire, as_object, unbase64
 from sluice._push import AsyncSocket, SyncSocket
 from sluice.client import AsyncSluice, Sluice
 from sluice.errors import InvalidRequestError, SluiceError, raise_first
@@ -60,6 +65,55 @@ def _record(raw: dict[str, Any]) -> ShareRecord:
     )
 
 
+def _from_batches(answer: _codec.Envelope) -> list[ShareRecord]:
+    """The records of a fetch or a pushed frame of batches: of each partition's batches, those
+    inside its acquired ranges, with the range's delivery count (a batch is whole, and may
+    hold records acquired by others or not at all)."""
+    out: list[ShareRecord] = []
+    data = answer.data
+    walk = _codec.batches(data, answer.start)
+    for part in answer.head["partitions"]:
+        topic, partition = part["topic"], part["partition"]
+        ranges = sorted(
+            (a["first_offset"], a["last_offset"], a["delivery_count"]) for a in part["acquired"]
+        )
+        for _ in range(part["batches"]):
+            h, pos = next(walk)
+            if h.is_control:
+                continue
+            i = 0
+            for r in _codec.records(data, pos, h):
+                offset = r.offset
+                while i < len(ranges) and ranges[i][1] < offset:
+                    i += 1
+                if i == len(ranges):
+                    break
+                first, _, count = ranges[i]
+                if offset < first:
+                    continue
+                headers = r.headers
+                out.append(
+                    ShareRecord(
+                        topic,
+                        partition,
+                        offset,
+                        r.key,
+                        r.value,
+                        tuple(headers) if headers else (),
+                        r.timestamp,
+                        count,
+                    )
+                )
+    return out
+
+
+def records_of(answer: list[dict[str, Any]] | _codec.Envelope) -> list[ShareRecord]:
+    """The records a fetch or a pushed frame hands out: JSON records, or batches."""
+    if isinstance(answer, _codec.Envelope):
+        return _from_batches(answer)
+    return [_record(r) for r in answer]
+
+
 def _merged(pairs: list[tuple[ShareRecord, AckType]]) -> list[dict[str, Any]] | None:
     """Ranges of ``pairs`` in one pass, when they come as a fetch hands them out: each
     partition's records together and ascending, none twice. None when they do not."""
@@ -91,8 +145,11 @@ def _merged(pairs: list[tuple[ShareRecord, AckType]]) -> list[dict[str, Any]] | 
 class _Session:
     """The consumer's state between requests; no I/O."""
 
-    def __init__(self, group_id: str, max_records: int, explicit: bool, strict: bool) -> None:
+    def __init__(
+        self, group_id: str, max_records: int, explicit: bool, strict: bool, wire: Wire
+    ) -> None:
         self.group_id = group_id
+        self.wire = wire
         self.strict = strict
         self.path = f"/v1/share-groups/{quote(group_id, safe='')}"
         self.max_records = max_records
@@ -129,29 +186,37 @@ class _Session:
         self.pending.clear()
         return acks
 
-    def fetch_call(self, timeout: float) -> Call[dict[str, Any]]:
+    def fetch_call(self, timeout: float) -> Call[Any]:
         self.ready()
         body: dict[str, Any] = {
             "max_records": self.max_records,
             "acquire_mode": "record_limit" if self.strict else "batch_optimized",
             "max_wait_ms": int(timeout * 1000),
-            "encoding": "base64",
             "acknowledgements": self.take_acks(implicit=True),
         }
         if self.member_id is None:
             body["subscribed_topics"] = self.topics
         else:
             body["member_id"] = self.member_id
-        return Call("POST", f"{self.path}/fetch", as_object, json=body)
+        path = f"{self.path}/fetch"
+        if self.wire == "batches":
+            body["format"] = "batches"
+            return Call("POST", path, _codec.open_envelope, json=body, binary=True)
+        body["encoding"] = "base64"
+        return Call("POST", path, as_object, json=body)
 
-    def fetched(self, answer: dict[str, Any]) -> list[ShareRecord]:
+    def fetched(self, answer: dict[str, Any] | _codec.Envelope) -> list[ShareRecord]:
+        if isinstance(answer, _codec.Envelope):
+            head = answer.head
+            self.member_id = head["member_id"]
+            raise_first(head.get("acknowledgement_errors") or ())
+            return self.handed(_from_batches(answer))
         self.member_id = answer["member_id"]
         raise_first(answer.get("acknowledgement_errors") or ())
-        return self.handed(answer["records"])
+        return self.handed([_record(r) for r in answer["records"]])
 
-    def handed(self, raws: list[dict[str, Any]]) -> list[ShareRecord]:
+    def handed(self, records: list[ShareRecord]) -> list[ShareRecord]:
         """Records given to the user: held until acknowledged."""
-        records = [_record(r) for r in raws]
         for r in records:
             self.delivered[(r.topic, r.partition, r.offset)] = r
         return records
@@ -221,8 +286,10 @@ class ShareConsumer:
         ``auto_renew`` keeping their locks alive while the socket lives."""
         self._c = client
         strict = acquire_mode == "record_limit"
-        self._s = _Session(group_id, max_records, acknowledgement_mode == "explicit", strict)
-        self._push = SyncSocket(client.settings, f"{self._s.path}/consume") if push else None
+        explicit = acknowledgement_mode == "explicit"
+        self._s = _Session(group_id, max_records, explicit, strict, client.settings.wire)
+        path = f"{self._s.path}/consume"
+        self._push = SyncSocket(client.settings, path, records_of) if push else None
         self._credits, self._auto_renew = credits, auto_renew
 
     @property
@@ -327,8 +394,10 @@ class AsyncShareConsumer:
         """As ``ShareConsumer``'s."""
         self._c = client
         strict = acquire_mode == "record_limit"
-        self._s = _Session(group_id, max_records, acknowledgement_mode == "explicit", strict)
-        self._push = AsyncSocket(client.settings, f"{self._s.path}/consume") if push else None
+        explicit = acknowledgement_mode == "explicit"
+        self._s = _Session(group_id, max_records, explicit, strict, client.settings.wire)
+        path = f"{self._s.path}/consume"
+        self._push = AsyncSocket(client.settings, path, records_of) if push else None
         self._credits, self._auto_renew = credits, auto_renew
 
     @property

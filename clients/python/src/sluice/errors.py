@@ -34,8 +34,15 @@ class SluiceError(Exception):
 class UnknownServerError(SluiceError):
     """An error answer whose code this client does not know (a newer server)."""
 
-    def __init__(self, message: str = "", *, code: str = "", status: int | None = None,
-                 retriable: bool = False, throttle_time_ms: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str = "",
+        *,
+        code: str = "",
+        status: int | None = None,
+        retriable: bool = False,
+        throttle_time_ms: int | None = None,
+    ) -> None:
         super().__init__(message, status=status, throttle_time_ms=throttle_time_ms)
         self.unknown_code = code
         self.is_retriable = retriable

@@ -7,6 +7,8 @@ partitions from their positions (the group's committed offsets, else ``auto_offs
 ``earliest`` or ``latest``); ``commit()`` commits the positions with the member's epoch (a
 stale epoch is refused: the partitions may be another member's now); ``seek`` moves a position;
 ``close()`` leaves the group. A partition taken away stops being read at the next poll.
+Reads answer record batches as stored (``format=batches``), decoded here, or JSON records on
+the ``json`` wire.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import threading
 from typing import Any, Literal, NamedTuple
 from urllib.parse import quote
 
-from sluice._core import Call, as_object, unbase64
+from sluice import _codec
+from sluice._core import Call, Wire, as_object, unbase64
 from sluice.client import AsyncSluice, Sluice
 from sluice.errors import FencedMemberEpochError, SluiceError, UnknownMemberIdError, raise_first
 
@@ -47,9 +50,14 @@ class _Member:
     lock in the sync twin (heartbeats run in a thread); the async twin's single loop needs none."""
 
     def __init__(
-        self, group_id: str, auto_offset_reset: Literal["earliest", "latest"], max_records: int
+        self,
+        group_id: str,
+        auto_offset_reset: Literal["earliest", "latest"],
+        max_records: int,
+        wire: Wire,
     ) -> None:
         self.group_id = group_id
+        self.wire = wire
         self.path = f"/v1/groups/{quote(group_id, safe='')}"
         self.auto_offset_reset = auto_offset_reset
         self.max_records = max_records
@@ -101,20 +109,28 @@ class _Member:
         k = (self.next - 1) % len(assigned) if assigned else 0
         return assigned[k:] + assigned[:k]
 
-    def read_call(self, tp: TopicPartition, offset: int, wait: float) -> Call[dict[str, Any]]:
+    def read_call(self, tp: TopicPartition, offset: int, wait: float) -> Call[Any]:
         topic, partition = tp
         path = f"/v1/topics/{quote(topic, safe='')}/partitions/{partition}/records"
-        params = {
+        params: dict[str, Any] = {
             "offset": offset,
             "max_records": self.max_records,
             "max_wait_ms": int(wait * 1000),
-            "encoding": "base64",
         }
+        if self.wire == "batches":
+            params["format"] = "batches"
+            return Call("GET", path, _codec.open_envelope, params=params, safe=True, binary=True)
+        params["encoding"] = "base64"
         return Call("GET", path, as_object, params=params, safe=True)
 
-    def read(self, tp: TopicPartition, body: dict[str, Any]) -> list[ConsumerRecord]:
+    def read(
+        self, tp: TopicPartition, offset: int, body: dict[str, Any] | _codec.Envelope
+    ) -> list[ConsumerRecord]:
+        """The records of a read from ``offset``; the position moves past them."""
         if tp not in self.assigned:  # taken away meanwhile: not ours to hand out
             return []
+        if isinstance(body, _codec.Envelope):
+            return self._from_batches(tp, offset, body)
         self.positions[tp] = body["next_offset"]
         topic, partition = tp
         return [
@@ -129,6 +145,39 @@ class _Member:
             )
             for r in body["records"]
         ]
+
+    def _from_batches(
+        self, tp: TopicPartition, offset: int, answer: _codec.Envelope
+    ) -> list[ConsumerRecord]:
+        """The records of whole batches from ``offset`` on (the first batch may begin below
+        it), at most ``max_records`` as a JSON read answers; markers are not records."""
+        topic, partition = tp
+        out: list[ConsumerRecord] = []
+        room = self.max_records
+        data = answer.data
+        for h, pos in _codec.batches(data, answer.start):
+            if h.is_control or h.last_offset < offset:
+                continue
+            for r in _codec.records(data, pos, h):
+                if r.offset < offset:
+                    continue
+                headers = r.headers
+                out.append(
+                    ConsumerRecord(
+                        topic,
+                        partition,
+                        r.offset,
+                        r.key,
+                        r.value,
+                        tuple(headers) if headers else (),
+                        r.timestamp,
+                    )
+                )
+                if len(out) == room:
+                    self.positions[tp] = r.offset + 1  # the rest at the next poll
+                    return out
+        self.positions[tp] = answer.head["next_offset"]
+        return out
 
     def commit_call(self) -> Call[dict[str, Any]] | None:
         offsets = [
@@ -164,7 +213,7 @@ class Consumer:
         max_records: int = 500,
     ) -> None:
         self._c = client
-        self._m = _Member(group_id, auto_offset_reset, max_records)
+        self._m = _Member(group_id, auto_offset_reset, max_records, client.settings.wire)
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._beat: threading.Thread | None = None
@@ -233,9 +282,10 @@ class Consumer:
         out: list[ConsumerRecord] = []
         for i, tp in enumerate(order):
             wait = timeout if i == len(order) - 1 and not out else 0
-            body = self._c.run(self._m.read_call(tp, self._position(tp), wait))
+            offset = self._position(tp)
+            body = self._c.run(self._m.read_call(tp, offset, wait))
             with self._lock:
-                out += self._m.read(tp, body)
+                out += self._m.read(tp, offset, body)
             if len(out) >= self._m.max_records:
                 break
         return out
@@ -282,7 +332,7 @@ class AsyncConsumer:
         max_records: int = 500,
     ) -> None:
         self._c = client
-        self._m = _Member(group_id, auto_offset_reset, max_records)
+        self._m = _Member(group_id, auto_offset_reset, max_records, client.settings.wire)
         self._beat: asyncio.Task[None] | None = None
         self._stopped = asyncio.Event()
 
@@ -340,8 +390,9 @@ class AsyncConsumer:
         out: list[ConsumerRecord] = []
         for i, tp in enumerate(order):
             wait = timeout if i == len(order) - 1 and not out else 0
-            body = await self._c.run(self._m.read_call(tp, await self._position(tp), wait))
-            out += self._m.read(tp, body)
+            offset = await self._position(tp)
+            body = await self._c.run(self._m.read_call(tp, offset, wait))
+            out += self._m.read(tp, offset, body)
             if len(out) >= self._m.max_records:
                 break
         return out

@@ -1,12 +1,13 @@
 """The idempotent producer: ``Producer`` for ``Sluice``, ``AsyncProducer`` for ``AsyncSluice``.
 
-``send`` queues a record and answers a future of its ``RecordMetadata``; records go out in one
-``POST /v1/produce`` per request, at most one batch per partition, when ``max_batch`` records
-wait, ``linger`` seconds after the first one, or on ``flush``. The producer id, epoch and the
-sequence of every partition are handled here: a request whose answer was lost is sent again as
-it was, and the server answers it without storing anything twice. The partition of a keyed
-record is Kafka's (murmur2 of the key); records without key or partition share one partition
-per topic and request ("sticky"), as Kafka's default partitioner does.
+``send`` queues a record and answers a future of its ``RecordMetadata``; records go out when
+``max_batch`` records wait, ``linger`` seconds after the first one, or on ``flush``: at most one
+batch per partition, each a record batch of its own (``POST …/partitions/{p}/batches``, the
+requests side by side), or all in one ``POST /v1/produce`` on the ``json`` wire. The producer
+id, epoch and the sequence of every partition are handled here: a request whose answer was lost
+is sent again as it was, and the server answers it without storing anything twice. The
+partition of a keyed record is Kafka's (murmur2 of the key); records without key or partition
+share one partition per topic and request ("sticky"), as Kafka's default partitioner does.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import random
 import threading
 from typing import Any
 
-from sluice._batches import Batches, Headers, RecordMetadata, Value, wire_record
+from sluice._batches import Batches, Headers, RecordMetadata, Value
 from sluice._core import Call, as_object
 from sluice._partitioner import partition_for_key
 from sluice.admin import calls
@@ -56,15 +57,11 @@ def _init_call() -> Call[dict[str, Any]]:
     return Call("POST", "/v1/producers", as_object, json={}, safe=False)
 
 
-def _produce_call(body: dict[str, Any]) -> Call[dict[str, Any]]:
-    return Call("POST", "/v1/produce", as_object, json=body, safe=True)
-
-
 class Producer:
     def __init__(self, client: Sluice, *, linger: float = 0.005, max_batch: int = 500) -> None:
         self._c = client
         self.linger = linger
-        self._batches = Batches(max_batch)
+        self._batches = Batches(max_batch, client.settings.wire)
         self._routing = _Routing()
         self._lock = threading.Lock()  # the queue
         self._sending = threading.Lock()  # one request at a time: sequences stay in order
@@ -85,7 +82,7 @@ class Producer:
             described = self._c.run(calls.describe_topic(topic))
             self._routing.partitions[topic] = len(described["partitions"])
         future: concurrent.futures.Future[RecordMetadata] = concurrent.futures.Future()
-        record = wire_record(value, key, headers, timestamp)
+        record = self._batches.prepare(value, key, headers, timestamp)
         with self._lock:
             p = self._routing.pick(topic, key, partition)
             full = self._batches.add(topic, p, record, future)
@@ -119,16 +116,15 @@ class Producer:
                 if self._identity is None:
                     got = self._c.run(_init_call())
                     self._identity = (int(got["producer_id"]), int(got["producer_epoch"]))
-                pid, epoch = self._identity
-                answer = self._c.run(_produce_call(Batches.body(pid, epoch, batches)))
             except Exception as exc:
-                # whether the server stored them is unknown: a new producer id starts the
+                Batches.failed(batches, exc)
+                return
+            answers = self._c.run_all(self._batches.calls(*self._identity, batches))
+            if self._batches.answered(batches, answers):
+                # whether the server stored some is unknown: a new producer id starts the
                 # sequences again, so that the next records are not refused as out of order
                 self._identity = None
                 self._batches.sequences.clear()
-                Batches.failed(batches, exc)
-                return
-            self._batches.answered(batches, answer)
 
     def close(self) -> None:
         self.flush()
@@ -146,7 +142,7 @@ class AsyncProducer:
     def __init__(self, client: AsyncSluice, *, linger: float = 0.005, max_batch: int = 500) -> None:
         self._c = client
         self.linger = linger
-        self._batches = Batches(max_batch)
+        self._batches = Batches(max_batch, client.settings.wire)
         self._routing = _Routing()
         self._sending = asyncio.Lock()
         self._timer: asyncio.TimerHandle | None = None
@@ -170,7 +166,8 @@ class AsyncProducer:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[RecordMetadata] = loop.create_future()
         p = self._routing.pick(topic, key, partition)
-        full = self._batches.add(topic, p, wire_record(value, key, headers, timestamp), future)
+        record = self._batches.prepare(value, key, headers, timestamp)
+        full = self._batches.add(topic, p, record, future)
         if full or self.linger <= 0:
             self._start()
         elif self._timer is None:
@@ -202,14 +199,13 @@ class AsyncProducer:
                 if self._identity is None:
                     got = await self._c.run(_init_call())
                     self._identity = (int(got["producer_id"]), int(got["producer_epoch"]))
-                pid, epoch = self._identity
-                answer = await self._c.run(_produce_call(Batches.body(pid, epoch, batches)))
             except Exception as exc:
-                self._identity = None
-                self._batches.sequences.clear()
                 Batches.failed(batches, exc)
                 return
-            self._batches.answered(batches, answer)
+            answers = await self._c.run_all(self._batches.calls(*self._identity, batches))
+            if self._batches.answered(batches, answers):
+                self._identity = None
+                self._batches.sequences.clear()
 
     async def aclose(self) -> None:
         if self._timer is not None:

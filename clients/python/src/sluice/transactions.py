@@ -5,7 +5,9 @@ transaction on this side, ``send`` queues records, ``send_offsets`` consumer-gro
 the consumer's group metadata (KIP-447), ``send_acknowledgements`` share-group
 acknowledgements; ``commit`` sends what is left and commits it all in one request (records,
 offsets and acknowledgements become visible together or not at all), ``abort`` drops it.
-Records beyond ``max_batch`` go out before the commit, inside the transaction.
+Records beyond ``max_batch`` go out before the commit, inside the transaction: a transactional
+record batch per partition (``?transactional_id=``), or one ``POST /v1/produce`` on the
+``json`` wire.
 
 Errors, as Kafka's producer has them (KIP-588): ``TransactionTimedOutError`` when the server
 aborted the transaction after its timeout; the producer has already taken a new epoch, so the
@@ -22,12 +24,12 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from sluice._batches import Batches, Headers, Value, wire_record
-from sluice._core import Call, as_object
+from sluice._batches import Batches, Headers, Outcome, Value
+from sluice._core import Call, Wire, as_object
 from sluice._partitioner import partition_for_key
 from sluice.admin import calls
 from sluice.client import AsyncSluice, Sluice
-from sluice.errors import InvalidTxnStateError, TransactionTimedOutError, raise_first
+from sluice.errors import InvalidTxnStateError, TransactionTimedOutError, error_from, raise_first
 
 TIMED_OUT = frozenset({"TRANSACTION_TIMED_OUT"})
 
@@ -45,12 +47,12 @@ class GroupMetadata:
 class _Txn:
     """The transaction's content on this side, until it is sent; no I/O."""
 
-    def __init__(self, tid: str, timeout_ms: int, max_batch: int) -> None:
+    def __init__(self, tid: str, timeout_ms: int, max_batch: int, wire: Wire) -> None:
         self.tid = tid
         self.timeout_ms = timeout_ms
         self.identity: tuple[int, int] | None = None
         self.open = False
-        self.batches = Batches(max_batch)
+        self.batches = Batches(max_batch, wire)
         self.offsets: dict[GroupMetadata, dict[tuple[str, int], int]] = {}
         self.acks: dict[tuple[str, str], list[dict[str, Any]]] = {}
         self.partitions: dict[str, int] = {}
@@ -97,19 +99,28 @@ class _Txn:
                 partition = partition_for_key(raw, n)
             else:  # one partition per topic and transaction, as Kafka's sticky partitioner
                 partition = self.sticky.setdefault(topic, random.randrange(n))
-        return self.batches.add(topic, partition, wire_record(value, key, headers, timestamp), None)
+        record = self.batches.prepare(value, key, headers, timestamp)
+        return self.batches.add(topic, partition, record, None)
 
-    def produce_call(self) -> tuple[Call[dict[str, Any]], Any]:
+    def produce_calls(self) -> tuple[list[Call[dict[str, Any]]], Any]:
         assert self.identity is not None
         taken = self.batches.take()
-        body = Batches.body(*self.identity, taken, self.tid)
-        return Call("POST", "/v1/produce", as_object, json=body, safe=True, final=TIMED_OUT), taken
+        calls = self.batches.calls(*self.identity, taken, self.tid, final=TIMED_OUT)
+        return calls, taken
 
-    def produced(self, taken: Any, answer: dict[str, Any]) -> None:
-        """Batches written inside the transaction: a refused one fails it, the others count."""
-        raise_first(answer.get("batches", ()))
-        for b in taken:
-            self.batches.sequences[(b.topic, b.partition)] = b.base_sequence + len(b.records)
+    def produced(self, taken: Any, answers: list[Outcome]) -> None:
+        """Batches written inside the transaction: the stored ones count, a refused one fails
+        the transaction (raised)."""
+        first: BaseException | None = None
+        for b, outcome in zip(taken, self.batches.outcomes(taken, answers), strict=True):
+            if isinstance(outcome, BaseException):
+                first = first or outcome
+            elif outcome.get("error") is not None:
+                first = first or error_from(200, {"error": outcome["error"]})
+            else:
+                self.batches.sent(b)
+        if first is not None:
+            raise first
 
     def add_offsets(self, offsets: dict[tuple[str, int], int], group: GroupMetadata) -> None:
         self.must_be_open()
@@ -122,7 +133,7 @@ class _Txn:
     def commit_call(self) -> Call[dict[str, Any]]:
         assert self.identity is not None
         taken = self.batches.take()
-        body = Batches.body(*self.identity, taken)
+        body = self.batches.body(*self.identity, taken)
         if not taken:
             del body["batches"]
         if self.offsets:
@@ -158,7 +169,7 @@ class _Txn:
         """The transaction is over (committed, aborted, or lost to a timeout)."""
         self.open = False
         self.sticky.clear()
-        self.batches = Batches(self.batches.max_batch)
+        self.batches = Batches(self.batches.max_batch, self.batches.wire)
         self.offsets.clear()
         self.acks.clear()
         if answer is not None:
@@ -175,7 +186,7 @@ class TransactionalProducer:
         max_batch: int = 500,
     ) -> None:
         self._c = client
-        self._t = _Txn(transactional_id, transaction_timeout_ms, max_batch)
+        self._t = _Txn(transactional_id, transaction_timeout_ms, max_batch, client.settings.wire)
 
     @property
     def producer_id(self) -> int | None:
@@ -207,8 +218,8 @@ class TransactionalProducer:
             self._guarded(self._produce)
 
     def _produce(self) -> None:
-        call, taken = self._t.produce_call()
-        self._t.produced(taken, self._c.run(call))
+        calls, taken = self._t.produce_calls()
+        self._t.produced(taken, self._c.run_all(calls))
 
     def send_offsets(self, offsets: dict[tuple[str, int], int], group: GroupMetadata) -> None:
         """Offsets (``{(topic, partition): next offset}``) committed with the transaction."""
@@ -270,7 +281,7 @@ class AsyncTransactionalProducer:
         max_batch: int = 500,
     ) -> None:
         self._c = client
-        self._t = _Txn(transactional_id, transaction_timeout_ms, max_batch)
+        self._t = _Txn(transactional_id, transaction_timeout_ms, max_batch, client.settings.wire)
 
     @property
     def producer_id(self) -> int | None:
@@ -303,8 +314,8 @@ class AsyncTransactionalProducer:
             await self._guarded(self._produce)
 
     async def _produce(self) -> None:
-        call, taken = self._t.produce_call()
-        self._t.produced(taken, await self._c.run(call))
+        calls, taken = self._t.produce_calls()
+        self._t.produced(taken, await self._c.run_all(calls))
 
     def send_offsets(self, offsets: dict[tuple[str, int], int], group: GroupMetadata) -> None:
         self._t.add_offsets(offsets, group)
