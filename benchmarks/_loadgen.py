@@ -141,11 +141,17 @@ class RawConnection:
             self._reader, self._writer = await asyncio.open_connection(self._host, self._port)
         return self._reader, self._writer
 
-    async def request(self, method: str, target: str, body: bytes | None) -> tuple[int, bytes]:
+    async def request(
+        self,
+        method: str,
+        target: str,
+        body: bytes | None,
+        content_type: str = "application/json",
+    ) -> tuple[int, bytes]:
         reader, writer = await self._connect()
         head = f"{method} {target} HTTP/1.1\r\nHost: {self._host}:{self._port}\r\n{self._extra}"
         if body is not None:
-            head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+            head += f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n"
         writer.write((head + "\r\n").encode("ascii"))
         if body is not None:
             writer.write(body)

@@ -4,20 +4,25 @@ client doing the same requests.
 
 Each run starts one server (fsync=always) and measures, one after another on it:
 
-- **W1**, one producer sending 100 records of 256 random bytes (base64 on the wire) a request,
-  each request when the previous answered, ``--w1-records`` (100,000) records to a 1-partition
-  topic of its own, after 20 warm-up requests:
-  *raw* — ``httpx.AsyncClient`` on uvloop posting the idempotent producer's requests
-  (``POST /v1/producers``, then ``POST /v1/produce`` with the sequence of each batch), the
-  requests the client makes; *python* — ``AsyncProducer`` of the Python client
-  (``max_batch=100``: 100 ``send`` calls, then the futures awaited); *js* — the JavaScript
-  client's ``Producer`` in Node (``maxBatch: 100``, 100 ``send`` promises awaited together).
+- **W1**, one producer sending 100 records of 256 random bytes a request, each request when
+  the previous answered, ``--w1-records`` (100,000) records to a 1-partition topic of its own,
+  after 20 warm-up requests: *raw* — ``httpx.AsyncClient`` on uvloop posting the idempotent
+  producer's JSON requests (``POST /v1/producers``, then ``POST /v1/produce`` with the sequence
+  of each batch, values base64), what a service without a client library sends; *python* —
+  ``AsyncProducer`` of the Python client as it comes (``max_batch=100``: 100 ``send`` calls,
+  then the futures awaited; its record batches to ``POST …/partitions/0/batches``); *js* — the
+  JavaScript client's ``Producer`` in Node as it comes (``maxBatch: 100``, 100 ``send``
+  promises awaited together; record batches too).
 - **W2**, 4 consumers of one share group each (``--w2-records``, 200,000 records pre-filled on
   4 partitions; each form reads them all through a group of its own), fetching up to 100
-  (``record_limit``) and acknowledging them (accept) before the next fetch: *raw* — fetch then
-  ``POST …/acknowledge`` of the acquired ranges; *python* — ``AsyncShareConsumer`` (implicit
-  mode) ``poll`` then ``commit_sync``: the same two requests; *js* — the JavaScript
-  ``ShareConsumer`` doing the same.
+  (``record_limit``) and acknowledging them (accept) before the next fetch: *raw* — JSON fetch
+  then ``POST …/acknowledge`` of the acquired ranges; *python* — ``AsyncShareConsumer``
+  (implicit mode) ``poll`` then ``commit_sync``: the same two requests, its fetches answered
+  as record batches; *js* — the JavaScript ``ShareConsumer`` doing the same.
+
+The clients carry records as record batches and the raw form as JSON, so the ratio client ÷
+raw says what a user gains or loses by taking the client instead of writing JSON requests by
+hand, wire format included.
 
 Every answer is checked (counts, offsets, per-item errors); after each form the topic must hold
 every record sent (W1) or the group must have no lag (W2). The ratios client ÷ raw are taken

@@ -1,7 +1,8 @@
 """Run every benchmark and print the targets table (what ``make bench`` runs).
 
     python -m benchmarks.run_all [--quick] [--runs 3]
-                                 [--only produce read restart memory share transactions users]
+                                 [--only produce read restart memory share transactions users
+                                        batches]
 
 Each benchmark writes its own ``benchmarks/results/<name>-<commit>.json``; this writes
 ``benchmarks/results/all-<commit>.json`` with every target line and prints them as a Markdown
@@ -21,6 +22,7 @@ from typing import Any
 
 from benchmarks import _harness as h
 from benchmarks import (
+    batches,  # record batches against JSON, the disk and one reader
     memory,
     produce,
     read,
@@ -38,6 +40,7 @@ BENCHMARKS: dict[str, ModuleType] = {
     "share": share,  # share groups: W2, W3 and memory of many groups
     "transactions": transactions,  # transactions
     "users": users,  # W1-W4 and P32 through an application's own client
+    "batches": batches,  # record batches: server CPU, P32B against the disk, reads
 }
 
 

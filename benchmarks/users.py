@@ -683,15 +683,16 @@ def client_process(spec: Json) -> Json:
     return result
 
 
-def run_client(server: h.ServerProcess, spec: Json) -> Json:
-    """Start the client process against ``server`` and return its checked result."""
+def run_client(server: h.ServerProcess, spec: Json, module: str = "benchmarks.users") -> Json:
+    """Start the client process (``python -m <module> --client-spec``) against ``server`` and
+    return its checked result."""
     spec = {**spec, "url": server.base_url, "server_pid": server.pid}
     try:
         out = subprocess.run(
             [
                 sys.executable,
                 "-m",
-                "benchmarks.users",
+                module,
                 "--client-spec",
                 orjson.dumps(spec).decode(),
             ],
