@@ -515,7 +515,7 @@ class KafkaClient(Client):
     def _admin(self) -> Any:
         from confluent_kafka.admin import AdminClient
 
-        return AdminClient({"bootstrap.servers": self.spec["bootstrap"]})
+        return AdminClient({"bootstrap.servers": self.spec["bootstrap"], "log_level": 3})
 
     async def create(self, queue: str) -> None:
         from confluent_kafka.admin import (

@@ -679,7 +679,7 @@ class Kafka(Peer):
             ResourceType,
         )
 
-        admin = AdminClient({"bootstrap.servers": bootstrap})
+        admin = AdminClient({"bootstrap.servers": bootstrap, "log_level": 3})
         entry = ConfigEntry(
             "log.flush.interval.messages", "1", incremental_operation=AlterConfigOpType.SET
         )
