@@ -37,7 +37,7 @@ from typing import Any
 import httpx
 import orjson
 
-from benchmarks._loadgen import LoadSpec, latency_summary, percentile
+from benchmarks._loadgen import LoadSpec, latency_summary, percentile, tree_cpu_seconds
 
 __all__ = [
     "REPO_ROOT",
@@ -69,6 +69,7 @@ __all__ = [
     "sluice_server",
     "spread",
     "target",
+    "tree_cpu_seconds",
     "wait_quiet",
     "write_result",
 ]
@@ -122,9 +123,15 @@ class ServerProcess:
         name: str,
         env: dict[str, str] | None = None,
         clean_exit_codes: tuple[int, ...] = (0,),
+        user: str | None = None,
+        stop_signal: int = signal.SIGTERM,
     ) -> None:
+        """``user``: run as that user (a server that refuses to run as root); ``stop_signal``:
+        the signal of a clean, prompt shutdown (SIGTERM for most)."""
         self.argv = list(argv)
         self.clean_exit_codes = clean_exit_codes
+        self.user = user
+        self.stop_signal = stop_signal
         self.port = port
         self.log_path = log_path
         self.name = name
@@ -153,6 +160,9 @@ class ServerProcess:
             stdin=subprocess.DEVNULL,
             stdout=self._log,
             stderr=subprocess.STDOUT,
+            user=self.user,
+            group=self.user,
+            extra_groups=[] if self.user else None,
         )
 
     def wait_ready(self, timeout: float = 60.0, path: str = "/readyz") -> float:
@@ -188,20 +198,24 @@ class ServerProcess:
             raise ServerFailed(f"{self.name} died (exit {self.returncode()}):\n{self.log_tail()}")
 
     def stop(self, timeout: float = 60.0) -> float:
-        """SIGTERM, wait for a clean exit; returns the seconds the shutdown took."""
+        """SIGTERM (or the server's ``stop_signal``), wait for a clean exit; returns the seconds
+        the shutdown took."""
         self.check_alive()
         assert self.proc is not None
         began = time.perf_counter()
-        self.proc.send_signal(signal.SIGTERM)
+        self.proc.send_signal(self.stop_signal)
         try:
             code = self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
             self.kill()
-            raise ServerFailed(f"{self.name} ignored SIGTERM for {timeout:.0f} s") from None
+            raise ServerFailed(
+                f"{self.name} ignored {signal.Signals(self.stop_signal).name} for {timeout:.0f} s"
+            ) from None
         took = time.perf_counter() - began
         self._reap()
         if code not in self.clean_exit_codes:
-            raise ServerFailed(f"{self.name} exited {code} after SIGTERM:\n{self.log_tail()}")
+            name = signal.Signals(self.stop_signal).name
+            raise ServerFailed(f"{self.name} exited {code} after {name}:\n{self.log_tail()}")
         return took
 
     def kill(self) -> None:

@@ -95,6 +95,43 @@ def process_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _stat_fields(pid: int) -> list[str] | None:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            return f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds of a process and of all its descendants, from /proc.
+
+    For a server made of several processes (one per connection, a shell that runs the virtual
+    machine as its child): each live process of the tree counts its own user and system time
+    (all its threads) plus that of its children it has already reaped (cutime and cstime), so
+    that a connection's process that ended in the middle of a measurement is still counted, once.
+    """
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        fields = _stat_fields(int(entry))
+        if fields is not None:
+            # fields[1] is the parent's pid (field 4 of the file)
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    ticks = 0
+    todo = [pid]
+    while todo:
+        current = todo.pop()
+        fields = _stat_fields(current)
+        if fields is None:
+            continue
+        # utime, stime, cutime and cstime: fields 14 to 17 of the file
+        ticks += sum(int(x) for x in fields[11:15])
+        todo.extend(children.get(current, ()))
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def percentile(sorted_values: list[float], q: float) -> float:
     """Linear-interpolated percentile (``q`` in 0..100) of already sorted values."""
     if not sorted_values:
