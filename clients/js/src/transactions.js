@@ -46,7 +46,6 @@ export class TransactionalProducer {
     this.batches = new Batches(this.maxBatch);
     this.offsets = new Map(); // group metadata (JSON) -> Map("topic\0partition" -> offset)
     this.acks = new Map(); // "group\0member" -> acknowledgements
-    this.joined = new Set(); // "topic\0partition" written in this transaction
     this.routing.nextRequest();
   }
 
@@ -101,23 +100,15 @@ export class TransactionalProducer {
   }
 
   /**
-   * Transactional batches, a request per partition; a refused one fails the transaction. A
-   * partition's first batch joins it to the transaction, and the server changes a transaction
-   * one request at a time (a write while another joins is answered CONCURRENT_TRANSACTIONS,
-   * tried again after a back-off): the batches of new partitions go one after the other, then
-   * the others at once.
+   * Transactional batches, a request per partition, all at once; a refused one fails the
+   * transaction. A partition's first batch joins it to the transaction (the server takes joins
+   * of one transaction in turn, each request waiting for the one before).
    */
   async #sendBatches(taken) {
     const options = { transactionalId: this.transactionalId, final: TIMED_OUT };
-    const tp = (b) => `${b.topic}\0${b.partition}`;
-    const rounds = taken.filter((b) => !this.joined.has(tp(b))).map((b) => [b]);
-    rounds.push(taken.filter((b) => this.joined.has(tp(b))));
-    for (const round of rounds) {
-      const errors = await this.batches.sendAll(this.client, round, this.identity, options);
-      const [first] = errors.values();
-      if (first !== undefined) throw first;
-      for (const b of round) this.joined.add(tp(b));
-    }
+    const errors = await this.batches.sendAll(this.client, taken, this.identity, options);
+    const [first] = errors.values();
+    if (first !== undefined) throw first;
   }
 
   /**
