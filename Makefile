@@ -13,7 +13,7 @@ PORT   ?= 8080
 DATA   ?= ./data
 
 .PHONY: serve test test-fast lint bench screenshot clean system-deps dashboard-client \
-	kafka kafka-stop kafka-deps test-kafka
+	kafka kafka-stop kafka-deps test-kafka kafka-protocol
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -72,14 +72,21 @@ kafka: kafka-deps
 kafka-stop:
 	@bash kafka/cluster.sh stop
 
+# app/kafka/protocol/messages.py written anew from the message definitions in the kafka-clients
+# jar of kafka/pom.xml's release (docs/kafka-protocol.md); the jars are fetched when missing
+kafka-protocol: $(STAMP) kafka-deps
+	@bash kafka/cluster.sh fetch
+	$(PY) kafka/gen_protocol.py
+
 # the kafka tests on the cluster make kafka runs, or on one broker they start and stop
 test-kafka: $(STAMP) kafka-deps
 	$(PY) -m pytest -m kafka
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff format --check app tests benchmarks examples clients/python clients/spark clients/js/gen_errors.py
-	$(VENV)/bin/ruff check app tests benchmarks examples clients/python clients/spark clients/js/gen_errors.py
+	$(VENV)/bin/ruff format --check app tests benchmarks examples clients/python clients/spark clients/js/gen_errors.py kafka/gen_protocol.py
+	$(VENV)/bin/ruff check app tests benchmarks examples clients/python clients/spark clients/js/gen_errors.py kafka/gen_protocol.py
 	$(VENV)/bin/mypy
+	$(VENV)/bin/mypy --strict kafka/gen_protocol.py
 	$(VENV)/bin/mypy clients/python/src
 	$(VENV)/bin/mypy clients/spark/src
 	@for f in clients/js/src/*.js clients/js/test/*.js; do node --check $$f || exit 1; done
