@@ -265,7 +265,7 @@ async def test_concurrent_joins_of_one_transaction_wait_for_each_other(
         await gate.wait()
         await real_save(row, **kw)
 
-    store.save = held_save  # type: ignore[method-assign, assignment]
+    store.save = held_save  # type: ignore[method-assign]
     first = asyncio.create_task(produce_raw(c, pid, epoch, [batch("t", 0, 0)], "tx"))
     tm = b.transactions.txns["tx"]
     await asyncio.wait_for(_until(lambda: tm.pending is not None), 5)  # the first join staged
