@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 ISOLATION_LEVELS = ("read_committed", "read_uncommitted")
-WIRES = ("batches", "json")
+WIRES = ("batches", "json")  # how the sink sends records (the option wire)
+DEFAULT_WIRE = "json"
 _ID_CHARS = re.compile(r"^[A-Za-z0-9._-]+$")
 
 
@@ -44,7 +45,7 @@ class Options:
     transactional_id_prefix: str = "spark"
     transaction_timeout_ms: int = 300_000
     produce_batch_records: int = 5000
-    wire: str = "json"
+    wire: str = DEFAULT_WIRE
     write_id: str | None = None
     api_key: str | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
@@ -124,7 +125,7 @@ def parse(raw: Mapping[str, str], *, need_topic: bool = True) -> Options:
         raise OptionError(
             f"option transactionalIdPrefix: {prefix!r} must be 1 to 120 of A-Z a-z 0-9 . _ -"
         )
-    wire = (get("wire") or "json").lower()
+    wire = (get("wire") or DEFAULT_WIRE).lower()
     if wire not in WIRES:
         raise OptionError(f"option wire: {wire!r} is not one of {WIRES}")
     write_id = get("writeId")
