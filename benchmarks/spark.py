@@ -18,13 +18,18 @@ query on a small topic:
   records/s = records ÷ the query's time from start to end; the output must hold exactly the
   records, nothing left open.
 
+The sink sends its records on the wire ``--wire`` names (its option ``wire``: ``batches``,
+a transactional record batch per partition, or ``json``, one ``POST /v1/produce`` a flush; by
+default the sink's own default), recorded with the parameters; reads take the columnar format
+either way. To compare the wires, run one after the other, alternating.
+
 The JVM runs with its default compilers and the serial collector (``JAVA_OPTIONS``).
 While they run, the proportional set size (PSS, shared pages counted once) of this process
 and every process under it except the server (Spark's JVM and its Python workers) is sampled
 every 0.2 s; the peak is reported with the server's own peak RSS. Targets: batch read
 ≥ 200,000 records/s, streaming write ≥ 100,000 records/s, peak PSS ≤ 2 GiB.
 
-    python -m benchmarks.spark [--runs 3] [--records 1000000] [--quick]
+    python -m benchmarks.spark [--runs 3] [--records 1000000] [--wire batches|json] [--quick]
 
 Results go to ``benchmarks/results/spark-<commit>.json``.
 """
@@ -142,7 +147,13 @@ def _batch_read(
 
 
 def _topic_to_topic(
-    spark: Any, server: h.ServerProcess, src: str, dst: str, records: int, checkpoint: Path
+    spark: Any,
+    server: h.ServerProcess,
+    src: str,
+    dst: str,
+    records: int,
+    checkpoint: Path,
+    wire: str,
 ) -> Json:
     url = server.base_url
     t0 = time.perf_counter()
@@ -156,6 +167,7 @@ def _topic_to_topic(
         .writeStream.format("sluice")
         .option("url", url)
         .option("topic", dst)
+        .option("wire", wire)
         .option("checkpointLocation", str(checkpoint))
         .trigger(availableNow=True)
         .start()
@@ -179,7 +191,7 @@ def _topic_to_topic(
 
 
 def _sink_only(
-    spark: Any, server: h.ServerProcess, dst: str, records: int, checkpoint: Path
+    spark: Any, server: h.ServerProcess, dst: str, records: int, checkpoint: Path, wire: str
 ) -> Json:
     """Rows made by Spark itself (``rate-micro-batch``, 256-byte values) into the sink, in
     micro-batches of ``PER_TRIGGER``: the sink's own rate, from the batches' execution times."""
@@ -196,6 +208,7 @@ def _sink_only(
         .writeStream.format("sluice")
         .option("url", server.base_url)
         .option("topic", dst)
+        .option("wire", wire)
         .option("checkpointLocation", str(checkpoint))
         .trigger(processingTime="0 seconds")
         .start()
@@ -246,9 +259,11 @@ def one_run(args: argparse.Namespace, spark: Any, run: int) -> Json:
         with h.RssSampler(server) as rss, TreePss(server.proc.pid) as pss:
             read = _batch_read(spark, server.base_url, "input", args.records)
             h.log(f"  run {run}: batch read {read['records_per_s']:,} records/s")
-            sink = _sink_only(spark, server, "sink", args.records, wd.path / "ck-sink")
+            sink = _sink_only(spark, server, "sink", args.records, wd.path / "ck-sink", args.wire)
             h.log(f"  run {run}: streaming write {sink['records_per_s']:,} records/s")
-            write = _topic_to_topic(spark, server, "input", "output", args.records, wd.path / "ck")
+            write = _topic_to_topic(
+                spark, server, "input", "output", args.records, wd.path / "ck", args.wire
+            )
             h.log(f"  run {run}: topic to topic {write['records_per_s']:,} records/s")
         server.stop()
     return {
@@ -315,9 +330,17 @@ def run(args: argparse.Namespace) -> Json:
 
 
 def add_args(parser: argparse.ArgumentParser) -> None:
+    from sluice_spark.options import DEFAULT_WIRE, WIRES
+
     h.add_common_args(parser)
     parser.add_argument("--records", type=int, default=1_000_000)
     parser.add_argument("--max-seconds", type=float, default=600.0)
+    parser.add_argument(
+        "--wire",
+        choices=WIRES,
+        default=DEFAULT_WIRE,
+        help=f"how the sink sends records (default {DEFAULT_WIRE}, the sink's own)",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

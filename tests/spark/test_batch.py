@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from pyspark.errors import PySparkException
 from pyspark.sql import functions as F
+from pyspark.sql import types as T
 from sluice._partitioner import partition_for_key
 
 from tests.spark.conftest import Sluice
@@ -194,8 +195,9 @@ def test_a_task_that_fails_once_is_retried_and_written_once(spark: Any, sluice: 
     assert sluice.open_transactions(f"{out}-job") == []
 
 
+@pytest.mark.parametrize("wire", ["batches", "json"])
 def test_a_job_whose_tasks_exhaust_their_retries_leaves_nothing_visible(
-    spark: Any, sluice: Sluice
+    spark: Any, sluice: Sluice, wire: str
 ) -> None:
     out = sluice.topic(2)
     with pytest.raises(Exception, match="_failPartition"):
@@ -206,8 +208,109 @@ def test_a_job_whose_tasks_exhaust_their_retries_leaves_nothing_visible(
             _failPartition=1,
             _failAttempts=5,
             transactionalIdPrefix=f"{out}-job",
+            wire=wire,
         )
     assert sluice.read_all(out) == []
+    assert len(sluice.read_all(out, committed=False)) >= 500  # written, then aborted
+    assert sluice.open_transactions(f"{out}-job") == []
+
+
+_PRODUCE_ROUTES = {
+    "batches": "/v1/topics/{topic}/partitions/{partition}/batches",
+    "json": "/v1/produce",
+}
+
+
+def _produce_requests(sluice: Sluice) -> dict[str, float]:
+    """How many produce requests of each wire the server has answered 200 so far."""
+    lines = sluice.http.get("/metrics").text.splitlines()
+    out = {}
+    for wire, route in _PRODUCE_ROUTES.items():
+        labels = (f'route="{route}"', 'method="POST"', 'status="200"')
+        out[wire] = sum(
+            float(line.rsplit(" ", 1)[1])
+            for line in lines
+            if line.startswith("sluice_http_requests_total{") and all(x in line for x in labels)
+        )
+    return out
+
+
+_HEADERS = T.ArrayType(
+    T.StructType([T.StructField("key", T.StringType()), T.StructField("value", T.BinaryType())])
+)
+
+
+@pytest.mark.parametrize("wire", ["batches", "json"])
+def test_each_wire_writes_a_jobs_rows_once_with_their_keys_values_headers_and_partitions(
+    spark: Any, sluice: Sluice, wire: str
+) -> None:
+    out, other = sluice.topic(3), sluice.topic(2)
+    rows = []
+    for i in range(2000):
+        rows.append(
+            (
+                f"k{i % 61}".encode() if i % 4 else None,
+                f"v{i}".encode(),
+                [("n", str(i).encode()), ("empty", None)] if i % 3 == 0 else [],
+                i % 20 // 10 if i % 10 == 0 else None,  # 0 or 1: each topic has them
+                other if i % 7 == 0 else None,
+            )
+        )
+    schema = T.StructType(
+        [
+            T.StructField("key", T.BinaryType()),
+            T.StructField("value", T.BinaryType()),
+            T.StructField("headers", _HEADERS),
+            T.StructField("partition", T.IntegerType()),
+            T.StructField("topic", T.StringType()),
+        ]
+    )
+    df = spark.createDataFrame(rows, schema).repartition(3)
+    before = _produce_requests(sluice)
+    # flushes of 50 records: most of them to several partitions, sent side by side
+    _write(df, sluice, out, wire=wire, produceBatchRecords=50)
+    after = _produce_requests(sluice)
+    unused = "json" if wire == "batches" else "batches"
+    assert after[wire] - before[wire] >= 2000 / 50
+    assert after[unused] == before[unused]
+
+    got = {(out, r["value"]): r for r in sluice.read_all(out)}
+    got |= {(other, r["value"]): r for r in sluice.read_all(other)}
+    assert len(got) == 2000  # every row once: no value twice, none missing
+    for i, (key, value, headers, partition, topic) in enumerate(rows):
+        r = got[(topic or out, value.decode())]
+        assert r["key"] == (None if key is None else key.decode())
+        assert r["headers"] == [
+            {"key": k, "value": None if v is None else v.decode()} for k, v in headers
+        ]
+        n = 2 if topic else 3
+        if partition is not None:
+            assert r["partition"] == partition, i
+        elif key is not None:
+            assert r["partition"] == partition_for_key(key, n), i
+        else:
+            assert 0 <= r["partition"] < n
+    assert sluice.open_transactions("spark-") == []
+
+
+@pytest.mark.parametrize("wire", ["batches", "json"])
+def test_a_record_the_server_refuses_fails_the_job_and_leaves_nothing_visible(
+    spark: Any, sluice: Sluice, wire: str
+) -> None:
+    out = sluice.topic(2)
+    # one row names a partition the topic does not have; the others go to both partitions of
+    # the same flush, sent with it (side by side on the batches wire)
+    df = spark.range(300).select(
+        F.format_string("r%d", "id").alias("value"),
+        F.when(F.col("id") == 150, F.lit(5))
+        .otherwise(F.col("id") % 2)
+        .cast("int")
+        .alias("partition"),
+    )
+    with pytest.raises(PySparkException, match="UNKNOWN_TOPIC_OR_PARTITION"):
+        _write(df.coalesce(1), sluice, out, wire=wire, transactionalIdPrefix=f"{out}-job")
+    assert sluice.read_all(out) == []
+    assert len(sluice.read_all(out, committed=False)) >= 299  # written, then aborted
     assert sluice.open_transactions(f"{out}-job") == []
 
 

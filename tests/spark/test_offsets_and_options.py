@@ -16,6 +16,8 @@ def test_options_are_case_insensitive_typed_and_checked() -> None:
     assert o.http_headers == {"Authorization": "Bearer sk_1_x"}
     assert parse({**URL, "header.X-Trace": "1"}).http_headers == {"X-Trace": "1"}
     assert parse({**URL, "partitions": "2, 0,2"}).partitions == (0, 2)
+    assert parse(URL).wire == "json"
+    assert parse({**URL, "WIRE": "BATCHES"}).wire == "batches"
     for bad, match in [
         ({"topic": "t"}, "url is required"),
         ({"url": "127.0.0.1:8080", "topic": "t"}, "http://"),
@@ -26,6 +28,7 @@ def test_options_are_case_insensitive_typed_and_checked() -> None:
         ({**URL, "failOnDataLoss": "maybe"}, "failOnDataLoss"),
         ({**URL, "partitions": "a,b"}, "partitions"),
         ({**URL, "transactionalIdPrefix": "a b"}, "transactionalIdPrefix"),
+        ({**URL, "wire": "xml"}, "wire: 'xml' is not one of"),
     ]:
         with pytest.raises(OptionError, match=match):
             parse(bad)

@@ -1,6 +1,8 @@
-"""The connector's requests: one blocking HTTP connection per Spark task or driver step.
+"""The connector's requests: one blocking HTTP client per Spark task or driver step.
 
-Created lazily where it is used (a driver step, a task) and never pickled. An error answer
+Created lazily where it is used (a driver step, a task) and never pickled. A sink task sends
+its partitions' record batches from a few threads at once through the same client (a pool of
+connections, safe to share between threads). An error answer
 raises the Python client's class for its code (``sluice.errors``); a call is tried again on a
 retriable code and on a connection that failed before the request left. ``safe`` calls
 (reads, and writes the server recognises when repeated: produce with sequences, a commit of
@@ -57,9 +59,16 @@ class Connection:
         params: dict[str, Any] | None = None,
         safe: bool = True,
         raw: bool = False,
+        content: bytes | None = None,
+        content_type: str | None = None,
     ) -> Any:
-        """The decoded JSON answer (None for 204), or with ``raw`` its bytes."""
-        content = None if json is None else orjson.dumps(json)
+        """The decoded JSON answer (None for 204), or with ``raw`` its bytes. The body is
+        ``json`` encoded, or ``content`` as it is with its ``content_type``."""
+        headers = _JSON
+        if json is not None:
+            content = orjson.dumps(json)
+        elif content is not None and content_type is not None:
+            headers = {"Content-Type": content_type}
         delay = 0.05
         for attempt in range(self.opts.retries + 1):
             last = attempt == self.opts.retries
@@ -69,7 +78,7 @@ class Connection:
                     path,
                     content=content,
                     params=params,
-                    headers=_JSON if content is not None else None,
+                    headers=headers if content is not None else None,
                 )
             except (httpx.ConnectError, httpx.ConnectTimeout):
                 if last:
@@ -104,3 +113,9 @@ class Connection:
 
     def post(self, path: str, body: Any, *, safe: bool = True) -> Any:
         return self.call("POST", path, json=body, safe=safe)
+
+    def post_bytes(
+        self, path: str, body: bytes, content_type: str, *, params: dict[str, Any] | None = None
+    ) -> Any:
+        """POST ``body`` as it is; the call is safe (a produce of sequenced batches)."""
+        return self.call("POST", path, params=params, content=body, content_type=content_type)

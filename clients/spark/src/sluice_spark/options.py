@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 ISOLATION_LEVELS = ("read_committed", "read_uncommitted")
+WIRES = ("batches", "json")  # how the sink sends records (the option wire)
+DEFAULT_WIRE = "json"
 _ID_CHARS = re.compile(r"^[A-Za-z0-9._-]+$")
 
 
@@ -43,6 +45,7 @@ class Options:
     transactional_id_prefix: str = "spark"
     transaction_timeout_ms: int = 300_000
     produce_batch_records: int = 5000
+    wire: str = DEFAULT_WIRE
     write_id: str | None = None
     api_key: str | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
@@ -122,6 +125,9 @@ def parse(raw: Mapping[str, str], *, need_topic: bool = True) -> Options:
         raise OptionError(
             f"option transactionalIdPrefix: {prefix!r} must be 1 to 120 of A-Z a-z 0-9 . _ -"
         )
+    wire = (get("wire") or DEFAULT_WIRE).lower()
+    if wire not in WIRES:
+        raise OptionError(f"option wire: {wire!r} is not one of {WIRES}")
     write_id = get("writeId")
     if write_id is not None and len(write_id) > 200:
         raise OptionError("option writeId: at most 200 characters")
@@ -152,6 +158,7 @@ def parse(raw: Mapping[str, str], *, need_topic: bool = True) -> Options:
         transactional_id_prefix=prefix,
         transaction_timeout_ms=required_int("transactionTimeoutMs", 300_000, 1000),
         produce_batch_records=required_int("produceBatchRecords", 5000, 1, 10_000),
+        wire=wire,
         write_id=write_id,
         api_key=get("apiKey"),
         headers=headers,

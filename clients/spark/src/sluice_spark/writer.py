@@ -3,9 +3,12 @@ at once.
 
 - A task (``write``) opens a transaction under ``<prefix>-<task partition>``: a retried attempt
   takes the same transactional id and so fences the attempt before it, whose open transaction
-  the server aborts. It produces in requests of ``produceBatchRecords`` records with the
-  idempotent producer's sequences (a request sent again after a lost answer is stored once),
-  aborts its own transaction if it fails, and returns what the driver needs to commit it.
+  the server aborts. It produces in flushes of ``produceBatchRecords`` records with the
+  idempotent producer's sequences (a request sent again after a lost answer is stored once):
+  on the ``batches`` wire one transactional record batch per partition, each in its own
+  request and the partitions' requests at once; on the ``json`` wire one ``POST /v1/produce``
+  for them all. It aborts its own transaction if it fails, and returns what the driver needs
+  to commit it.
 - The driver (``commit``) commits every task's transaction in one request, atomically and
   durably. A stream's micro-batch is committed under the key ``<queryId>:<batchId>``: a batch
   Spark runs again after the server committed it (the driver died before Spark's commit log)
@@ -24,8 +27,11 @@ import contextlib
 import logging
 import uuid
 from binascii import b2a_base64
+from bisect import bisect_left
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from itertools import accumulate, repeat
 from typing import TYPE_CHECKING, Any
 
 from pyspark import TaskContext
@@ -34,6 +40,7 @@ from pyspark.sql.datasource import (
     DataSourceStreamArrowWriter,
     WriterCommitMessage,
 )
+from sluice._codec import MEDIA_TYPE, encode_batch
 from sluice._partitioner import partition_for_key
 from sluice.errors import (
     InvalidProducerEpochError,
@@ -65,6 +72,10 @@ _ALREADY_ENDED = (
 _COLUMNS = {"key", "value", "headers", "partition", "topic"}
 # a produce request is sent at this size at the latest (the server takes 16 MiB by default)
 MAX_REQUEST_BYTES = 8 * 1024 * 1024
+# the requests of one flush that are in flight at once (one per partition written)
+MAX_CONCURRENT_REQUESTS = 4
+_NO_HEADERS: list[tuple[str, bytes | None]] = []  # shared by every record without headers
+_RECORD_OVERHEAD = 64  # what a record counts towards a request's size besides its bytes
 
 
 class InjectedFailure(RuntimeError):
@@ -83,8 +94,8 @@ class TxnMessage(WriterCommitMessage):
 
 def check_schema(schema: Any) -> str:
     """The DataFrame written must have a ``value`` column; the others are optional; each of a
-    type the sink can write. Answers the encoding its requests take: base64 when a key, value
-    or header value is binary, else utf8."""
+    type the sink can write. Answers the encoding its json requests take: base64 when a key,
+    value or header value is binary, else utf8."""
     from pyspark.sql import types as T
 
     fields = {f.name.lower(): f.dataType for f in schema.fields}
@@ -147,10 +158,12 @@ class _Task:
         self.producer: tuple[int, int] | None = None
         self.sequences: dict[tuple[str, int], int] = {}
         self.partition_counts: dict[str, int] = {}
-        self.pending: dict[tuple[str, int], list[dict[str, Any]]] = {}
+        # records waiting per (topic, partition): dicts (json) or tuples (batches)
+        self.pending: dict[tuple[str, int], list[Any]] = {}
         self.pending_count = 0
         self.pending_bytes = 0
         self.rotation = partition_id
+        self._pool: ThreadPoolExecutor | None = None
 
     def begin(self) -> tuple[int, int]:
         if self.producer is None:
@@ -172,10 +185,12 @@ class _Task:
         return n
 
     def add(self, batch: pa.RecordBatch) -> None:
-
         if batch.num_rows == 0:
             return
         cols = {name.lower(): batch.column(i) for i, name in enumerate(batch.schema.names)}
+        if self.opts.wire == "batches":
+            self._add_raw(cols)
+            return
         b64 = self.encoding == "base64"
         values = cols["value"].to_pylist()
         keys = cols["key"].to_pylist() if "key" in cols else None
@@ -212,17 +227,152 @@ class _Task:
             else:
                 got.append(rec)
             self.pending_count += 1
-            self.pending_bytes += len(rec["value"] or "") + len(rec.get("key") or "") + 64
+            self.pending_bytes += (
+                len(rec["value"] or "") + len(rec.get("key") or "") + _RECORD_OVERHEAD
+            )
             if (
                 self.pending_count >= self.opts.produce_batch_records
                 or self.pending_bytes >= MAX_REQUEST_BYTES
             ):
                 self.flush()
 
+    def _add_raw(self, cols: dict[str, pa.Array]) -> None:
+        """``add`` for the batches wire: records as record batches take them, (timestamp,
+        key, value, headers) with bytes straight from Arrow (text as its UTF-8)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        values = _binary(cols["value"]).to_pylist()
+        keys = _binary(cols["key"]).to_pylist() if "key" in cols else None
+        # what each record counts towards MAX_REQUEST_BYTES, as on the json wire
+        lengths = pc.add(_arrow_lengths(cols["value"]), _RECORD_OVERHEAD)
+        if "key" in cols:
+            lengths = pc.add(lengths, _arrow_lengths(cols["key"]))
+        headers = None
+        if "headers" in cols:
+            headers, header_sizes = _header_pairs(cols["headers"])
+            lengths = pc.add(lengths, pa.array(header_sizes, pa.int64()))
+        sizes: list[int] = lengths.to_pylist()
+        records = list(
+            zip(
+                repeat(None),
+                repeat(None) if keys is None else keys,
+                values,
+                repeat(_NO_HEADERS) if headers is None else headers,
+            )
+        )
+        parts = cols["partition"].to_pylist() if "partition" in cols else None
+        topics = cols["topic"].to_pylist() if "topic" in cols else None
+        default_topic = self.opts.topic
+        n_default = self.partitions_of(default_topic) if default_topic else 0
+        sticky = self.rotation % n_default if n_default else 0
+        self.rotation += 1
+        if keys is None and parts is None and topics is None:
+            # every row to this batch's partition of the topic: queued in runs
+            if not default_topic:
+                raise OptionError("a row has no topic: set the topic option or a topic column")
+            self._queue_run((default_topic, sticky), records, sizes)
+            return
+        limit = self.opts.produce_batch_records
+        for i, rec in enumerate(records):
+            topic = (topics[i] if topics is not None else None) or default_topic
+            if not topic:
+                raise OptionError("a row has no topic: set the topic option or a topic column")
+            p = parts[i] if parts is not None else None
+            if p is None:
+                n = n_default if topic == default_topic else self.partitions_of(topic)
+                k = keys[i] if keys is not None else None
+                if k is not None:
+                    p = partition_for_key(k, n)
+                else:
+                    p = sticky if topic == default_topic else self.rotation % n
+            key = (topic, p)
+            got = self.pending.get(key)
+            if got is None:
+                self.pending[key] = [rec]
+            else:
+                got.append(rec)
+            self.pending_count += 1
+            self.pending_bytes += sizes[i]
+            if self.pending_count >= limit or self.pending_bytes >= MAX_REQUEST_BYTES:
+                self.flush()
+
+    def _queue_run(self, key: tuple[str, int], records: list[Any], sizes: list[int]) -> None:
+        """Queue ``records`` for one partition, flushing where adding them one by one would."""
+        limit = self.opts.produce_batch_records
+        ends = list(accumulate(sizes))  # bytes up to and including each record
+        i, n = 0, len(records)
+        while i < n:
+            before = ends[i - 1] if i else 0
+            # the record that reaches the byte limit, or the count limit, is the run's last
+            over = bisect_left(ends, MAX_REQUEST_BYTES - self.pending_bytes + before, i)
+            last = min(n - 1, i + limit - self.pending_count - 1, over)
+            self.pending.setdefault(key, []).extend(records[i : last + 1])
+            self.pending_count += last + 1 - i
+            self.pending_bytes += ends[last] - before
+            if self.pending_count >= limit or self.pending_bytes >= MAX_REQUEST_BYTES:
+                self.flush()
+            i = last + 1
+
     def flush(self) -> None:
         if not self.pending:
             return
         producer_id, epoch = self.begin()
+        if self.opts.wire == "batches":
+            self._flush_batches(producer_id, epoch)
+        else:
+            self._flush_json(producer_id, epoch)
+        self.pending = {}
+        self.pending_count = 0
+        self.pending_bytes = 0
+
+    def _flush_batches(self, producer_id: int, epoch: int) -> None:
+        """One transactional record batch per partition, each in its own request (the
+        partition joins the transaction), the partitions' requests at once: each is sent as
+        soon as it is encoded. Every request sent is answered before the first error is
+        raised, so that none is still in flight when the task aborts."""
+        params = {"transactional_id": self.tid}
+        pool = None
+        if len(self.pending) > 1:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(
+                    MAX_CONCURRENT_REQUESTS, thread_name_prefix="sluice-sink"
+                )
+            pool = self._pool
+            _ = self.conn.client  # made here, before the threads share it
+        sent: list[Future[Any]] = []
+        errors: list[BaseException] = []
+        try:
+            for (topic, p), records in self.pending.items():
+                seq = self.sequences.get((topic, p), 0)
+                data = encode_batch(
+                    records,
+                    producer_id=producer_id,
+                    producer_epoch=epoch,
+                    base_sequence=seq,
+                    transactional=True,
+                )
+                self.sequences[(topic, p)] = seq + len(records)
+                path = f"{topic_path(topic)}/partitions/{p}/batches"
+                if pool is None:
+                    raise_first(
+                        self.conn.post_bytes(path, data, MEDIA_TYPE, params=params)["batches"]
+                    )
+                else:
+                    sent.append(
+                        pool.submit(self.conn.post_bytes, path, data, MEDIA_TYPE, params=params)
+                    )
+        except BaseException as exc:
+            errors.append(exc)
+        for future in sent:
+            try:
+                raise_first(future.result()["batches"])
+            except Exception as exc:
+                errors.append(exc)
+        if errors:
+            raise errors[0]
+
+    def _flush_json(self, producer_id: int, epoch: int) -> None:
         batches = []
         for (topic, p), records in self.pending.items():
             seq = self.sequences.get((topic, p), 0)
@@ -241,9 +391,12 @@ class _Task:
             },
         )
         raise_first(got["batches"])
-        self.pending = {}
-        self.pending_count = 0
-        self.pending_bytes = 0
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+        self.conn.close()
 
     def abort(self) -> None:
         if self.producer is None:
@@ -257,6 +410,49 @@ class _Task:
         if self.producer is None:
             return TxnMessage(None, -1, -1, query_id)
         return TxnMessage(self.tid, *self.producer, query_id)
+
+
+def _binary(column: pa.Array) -> pa.Array:
+    """A string or binary column as binary (text as its UTF-8 bytes, without a copy)."""
+    import pyarrow as pa
+
+    return column.cast(pa.binary()) if pa.types.is_string(column.type) else column
+
+
+def _arrow_lengths(column: pa.Array) -> pa.Array:
+    """Bytes of each row of a string or binary column (0 for null)."""
+    import pyarrow.compute as pc
+
+    return pc.binary_length(column).fill_null(0)
+
+
+def _header_pairs(column: pa.Array) -> tuple[list[list[tuple[str, bytes | None]]], list[int]]:
+    """Each row's headers as (key, value bytes) pairs, and their bytes per row (16 more a
+    header for its framing)."""
+    import pyarrow.compute as pc
+
+    counts = pc.list_value_length(column).fill_null(0).to_pylist()  # a null row: none
+    h_keys, h_values = column.flatten().flatten()  # every row's headers, one after the other
+    if h_keys.null_count:
+        raise OptionError(
+            "a header is null or has a null key: every header of the headers column needs a key"
+        )
+    h_values = _binary(h_values)
+    pairs = list(zip(h_keys.to_pylist(), h_values.to_pylist(), strict=True))
+    ends = [0, *accumulate(pc.add(_arrow_lengths(h_keys), _arrow_lengths(h_values)).to_pylist())]
+    rows: list[list[tuple[str, bytes | None]]] = []
+    row_sizes: list[int] = []
+    lo = 0
+    for n in counts:
+        if n:
+            hi = lo + n
+            rows.append(pairs[lo:hi])
+            row_sizes.append(ends[hi] - ends[lo] + 16 * n)
+            lo = hi
+        else:
+            rows.append(_NO_HEADERS)
+            row_sizes.append(0)
+    return rows, row_sizes
 
 
 def _text(v: Any, b64: bool) -> Any:
@@ -290,7 +486,7 @@ def write_task(
         task.abort()
         raise
     finally:
-        task.conn.close()
+        task.close()
     return task.message(query_id)
 
 
