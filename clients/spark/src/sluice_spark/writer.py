@@ -15,7 +15,9 @@ at once.
   is recognised, and its new transactions are aborted instead. A batch job may pass its own
   key as ``writeId``.
 - ``abort`` aborts what the tasks reported, then every transaction still open under the
-  write's prefix (an attempt that was killed, or lost to another, reports nothing).
+  write's prefix (an attempt that was killed, or lost to another, reports nothing). The prefix
+  is chosen on the driver, one per batch job or per run of a stream, so the abort knows it even
+  when no task reported at all.
 
 The server aborts a transaction left open longer than ``transactionTimeoutMs`` (a task killed
 with its executor), and fences the attempt that opened it.
@@ -592,16 +594,16 @@ class StreamWriter(DataSourceStreamArrowWriter):
     def __init__(self, opts: Options, encoding: str) -> None:
         self.opts = opts
         self.encoding = encoding
+        # one prefix per run of the query, chosen on the driver and pickled to every task: the
+        # driver's abort knows it even when no task reported (all failed, or were still running)
+        self.prefix = f"{opts.transactional_id_prefix}-{uuid.uuid4().hex[:16]}"
 
     def write(self, iterator: Iterator[pa.RecordBatch]) -> TxnMessage:
         ctx = TaskContext.get()
         query_id = ctx.getLocalProperty("sql.streaming.queryId") if ctx is not None else None
         if not query_id:
             raise RuntimeError("a stream write task without a streaming query id")
-        return write_task(self.opts, self._prefix(query_id), self.encoding, iterator, query_id)
-
-    def _prefix(self, query_id: str) -> str:
-        return f"{self.opts.transactional_id_prefix}-{query_id}"
+        return write_task(self.opts, self.prefix, self.encoding, iterator, query_id)
 
     def commit(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:
         query_id = _query_id(messages)
@@ -611,5 +613,4 @@ class StreamWriter(DataSourceStreamArrowWriter):
         _committed(self.opts, duplicate, f"micro-batch {batchId} of query {query_id}")
 
     def abort(self, messages: list[WriterCommitMessage | None], batchId: int) -> None:
-        query_id = _query_id(messages)
-        abort_all(self.opts, messages, None if query_id is None else self._prefix(query_id))
+        abort_all(self.opts, messages, self.prefix)
