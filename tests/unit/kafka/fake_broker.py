@@ -35,6 +35,7 @@ class Received:
     correlation_id: int
     client_id: str | None
     request: Request[Response]
+    writer: asyncio.StreamWriter  # the connection it came on, which the answer goes back on
 
 
 @dataclass
@@ -80,6 +81,7 @@ class FakeBroker:
                     header.correlation_id,
                     header.client_id,
                     cls.decode(frame[pos:], version),
+                    writer,
                 )
                 if api_key == ApiVersionsRequest.API_KEY and self.answer_api_versions:
                     self.answer(got, self.versions_answer())
@@ -123,13 +125,14 @@ class FakeBroker:
         ResponseHeader(correlation_id=cid).encode_into(frame, header_version)
         response.encode_into(frame, v)
         INT32.pack_into(frame, 0, len(frame) - 4)
-        self.write(bytes(frame))
+        to.writer.write(bytes(frame))
 
     def write(self, data: bytes) -> None:
+        """Raw bytes on the latest connection."""
         assert self._writer is not None
         self._writer.write(data)
 
     def drop(self) -> None:
-        """Close the client's connection, as a broker that stops would."""
+        """Close the latest connection, as a broker that stops would."""
         if self._writer is not None:
             self._writer.close()
