@@ -179,28 +179,33 @@ class Cluster:
         conn = self._connections.get(node_id)
         if conn is not None and not conn.closed:
             return conn
+        if node_id not in self.brokers and node_id not in self._opening:
+            await self.refresh_metadata()
+            if node_id not in self.brokers:
+                raise BrokerError(
+                    BROKER_NOT_AVAILABLE, f"broker {node_id} is not in the cluster's metadata"
+                )
         opening = self._opening.get(node_id)
         if opening is None:
-            broker = self.brokers.get(node_id)
-            if broker is None:
-                await self.refresh_metadata()
-                broker = self.brokers.get(node_id)
-                if broker is None:
-                    raise BrokerError(
-                        BROKER_NOT_AVAILABLE, f"broker {node_id} is not in the cluster's metadata"
-                    )
-            opening = asyncio.ensure_future(self._open(broker.host, broker.port))
+            conn = self._connections.get(node_id)
+            if conn is not None and not conn.closed:
+                return conn  # opened while Metadata was asked
+            opening = asyncio.ensure_future(self._open_node(node_id, self.brokers[node_id]))
             self._opening[node_id] = opening
-            try:
-                conn = await asyncio.shield(opening)
-            finally:
-                del self._opening[node_id]
-            if self._closed:
-                await conn.close()
-                raise ConnectionClosedError("the cluster is closed")
-            self._connections[node_id] = conn
-            return conn
+        # shielded: a caller that gives up does not end the opening the others wait on
         return await asyncio.shield(opening)
+
+    async def _open_node(self, node_id: int, broker: Broker) -> BrokerConnection:
+        # the opening itself keeps the connection, whichever of its callers are still waiting
+        try:
+            conn = await self._open(broker.host, broker.port)
+        finally:
+            self._opening.pop(node_id, None)
+        if self._closed:
+            await conn.close()
+            raise ConnectionClosedError("the cluster is closed")
+        self._connections[node_id] = conn
+        return conn
 
     async def any_connection(self) -> BrokerConnection:
         """A connection to some broker, for requests any broker answers (Metadata,

@@ -199,3 +199,28 @@ async def test_an_unknown_topic_is_a_broker_error(broker: FakeBroker) -> None:
             await looking
     finally:
         await cluster.close()
+
+
+async def test_callers_asking_for_a_connection_at_once_share_one_opening(
+    broker: FakeBroker,
+) -> None:
+    cluster = await started(broker)
+    try:
+        opened = broker.connections
+        broker.answer_api_versions = False  # the opening waits on the test's answer
+        first = asyncio.ensure_future(cluster.connection(1))
+        second = asyncio.ensure_future(cluster.connection(1))
+        ask = await expect(broker, 18)
+        # the first caller gives up; the opening goes on for the second
+        first.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await first
+        broker.answer(ask, broker.versions_answer())
+        broker.answer_api_versions = True
+        conn = await second
+        assert broker.connections == opened + 1
+        # kept for the next caller, not opened again
+        assert await cluster.connection(1) is conn
+        assert broker.connections == opened + 1
+    finally:
+        await cluster.close()
