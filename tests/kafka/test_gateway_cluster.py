@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from app.kafka.cluster import GROUP, Cluster, PartitionInfo, TopicInfo
+from app.kafka.cluster import GROUP, TRANSACTION, Cluster, PartitionInfo, TopicInfo
 from app.kafka.connection import BrokerConnection
 from app.kafka.protocol.errors import NONE, UNKNOWN_TOPIC_ID
 from app.kafka.protocol.messages import (
@@ -219,3 +219,18 @@ async def test_the_coordinator_of_a_group_is_found_and_kept(cluster: Cluster) ->
     assert await cluster.coordinator(group, GROUP) == node_id
     conn = await cluster.connection(node_id)
     assert not conn.closed
+
+
+async def test_a_transactional_id_gets_a_producer_id_from_its_coordinator(
+    cluster: Cluster,
+) -> None:
+    txn = f"gw-txn-{uuid.uuid4().hex[:8]}"
+    answer = await cluster.send_to_coordinator(
+        txn,
+        TRANSACTION,
+        lambda: InitProducerIdRequest(transactional_id=txn, transaction_timeout_ms=60_000),
+        lambda a: a.error_code,
+    )
+    assert answer.error_code == NONE
+    assert answer.producer_id >= 0
+    assert await cluster.coordinator(txn, TRANSACTION) in cluster.brokers

@@ -224,3 +224,23 @@ async def test_callers_asking_for_a_connection_at_once_share_one_opening(
         assert broker.connections == opened + 1
     finally:
         await cluster.close()
+
+
+async def test_the_leader_of_a_topic_not_yet_known_is_asked_for_again(
+    broker: FakeBroker,
+) -> None:
+    cluster = await started(broker)
+    try:
+        del cluster.topics[TOPIC]
+        looking = asyncio.ensure_future(cluster.leader(TOPIC, 0))
+        # a topic just created, which this broker has not learned yet
+        missing = MetadataResponse.MetadataResponseTopic(error_code=3, name=TOPIC)
+        broker.answer(
+            await expect(broker, MetadataRequest.API_KEY),
+            MetadataResponse(brokers=metadata(broker).brokers, topics=[missing]),
+        )
+        broker.answer(await expect(broker, MetadataRequest.API_KEY), metadata(broker, 4))
+        info, p = await looking
+        assert (info.name, p.leader_id, p.leader_epoch) == (TOPIC, 1, 4)
+    finally:
+        await cluster.close()
