@@ -1,4 +1,4 @@
-"""Request helpers: the services off app.state, bounded body reading, JSON answers.
+"""Request helpers: the services off app.state, bounded body reading and parsing, JSON answers.
 
 Routers reach the services of the one ``Broker`` the app holds through the functions here:
 ``broker_of(request)`` once in a handler that uses several of them, ``groups(request)``,
@@ -21,6 +21,7 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 from starlette.types import Message
 
+from app.api.wire import bounded_json
 from app.errors import ErrorCode, InvalidRequest, SluiceError, TooLarge
 from app.feed import EventFeed
 from app.groups.coordinator import GroupCoordinator
@@ -120,6 +121,12 @@ async def _rest_of_body(request: Request, message: Message, limit: int) -> bytes
         message = await request.receive()
 
 
+async def read_json(request: Request, limit: int, *, optional: bool = False) -> tuple[Any, bytes]:
+    """Parse the body once as JSON, whatever the Content-Type says."""
+    raw = await read_body(request, limit)
+    return parse_json(request, raw, optional=optional), raw
+
+
 @asynccontextmanager
 async def produce_body(request: Request) -> AsyncIterator[bytes]:
     """The body of a produce request, counted against the principal's produce quota: over the
@@ -133,6 +140,36 @@ async def produce_body(request: Request) -> AsyncIterator[bytes]:
     finally:
         if quota is not None:
             quota.record(len(raw))
+
+
+def parse_json(request: Request, raw: bytes, *, optional: bool = False) -> Any:
+    """A body read by ``read_body``, parsed as JSON once its values and nesting are within
+    the server's bounds (413 ``REQUEST_TOO_COMPLEX`` otherwise, before any object is built)."""
+    if not raw.strip():
+        if optional:
+            return {}
+        raise InvalidRequest(ErrorCode.INVALID_REQUEST, "the body is empty; expected a JSON object")
+    s = broker_of(request).settings
+    bounded_json.check(raw, s.max_json_values, s.max_json_depth)
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST, f"the body is not valid JSON: {exc}"
+        ) from None
+
+
+def json_object(body: Any) -> dict[str, Any]:
+    """A parsed body that must be a JSON object."""
+    if not isinstance(body, dict):
+        raise InvalidRequest(ErrorCode.INVALID_REQUEST, "the body must be a JSON object")
+    return body
+
+
+async def read_object(request: Request, limit: int) -> dict[str, Any]:
+    """The body, parsed once, as a JSON object (400 INVALID_REQUEST otherwise)."""
+    body, _ = await read_json(request, limit)
+    return json_object(body)
 
 
 def json_response(content: Any, status_code: int = 200) -> Response:

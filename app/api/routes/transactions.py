@@ -1,12 +1,12 @@
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.api import deps, schemas
-from app.api.deps import json_response, read_body
+from app.api.deps import json_response, read_json
 from app.api.wire import share as share_wire
 from app.api.wire import txn as wire
 from app.security import permissions, principal_of
@@ -22,25 +22,27 @@ router = APIRouter(prefix="/v1/transactions", tags=["transactions"])
 several = APIRouter(tags=["transactions"])
 
 
-async def _txn_request(tid: str, request: Request) -> tuple[Broker, bytes]:
-    """The broker and the body of a request on transactional id ``tid`` (checked)."""
+async def _txn_request(tid: str, request: Request) -> tuple[Broker, Any]:
+    """The broker and the JSON body of a request on transactional id ``tid`` (checked)."""
     b = deps.broker_of(request)
     validate_name(tid, "transactional id")
     permissions.require_txn(request, Operation.WRITE, tid)
-    return b, await read_body(request, b.settings.max_request_bytes)
+    body, _ = await read_json(request, b.settings.max_request_bytes)
+    return b, body
 
 
 @several.post(
     "/v1/transactions:commit-all",
     summary="Commit several open transactions atomically, all of them or none; with an "
     "idempotency key, a repeated request commits nothing and aborts its open transactions",
-    openapi_extra=schemas.documented_body(wire.TxnCommitAllRequest),
+    openapi_extra=schemas.documented_body(schemas.TxnCommitAllRequest),
     responses={200: {"model": schemas.TxnCommitAllResponse}, **schemas.ERRORS},
 )
 async def commit_all(request: Request) -> Response:
     permissions.require_some(request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID)
     b = deps.broker_of(request)
-    req = wire.parse_commit_all(await read_body(request, b.settings.max_request_bytes), b.settings)
+    body, _ = await read_json(request, b.settings.max_request_bytes)
+    req = wire.parse_commit_all(body, b.settings.txn_commit_all_max)
     permissions.require_all(
         request,
         Operation.WRITE,
@@ -57,15 +59,14 @@ async def commit_all(request: Request) -> Response:
     "/v1/transactions:abort-prefix",
     summary="Abort and fence every open transaction whose transactional id starts with the "
     "prefix (of those the caller may WRITE)",
-    openapi_extra=schemas.documented_body(wire.TxnAbortPrefixRequest),
+    openapi_extra=schemas.documented_body(schemas.TxnAbortPrefixRequest),
     responses={200: {"model": schemas.TxnAbortPrefixResponse}, **schemas.ERRORS},
 )
 async def abort_prefix(request: Request) -> Response:
     permissions.require_some(request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID)
     b = deps.broker_of(request)
-    prefix = wire.parse_abort_prefix(
-        await read_body(request, b.settings.max_request_bytes), b.settings
-    )
+    body, _ = await read_json(request, b.settings.max_request_bytes)
+    prefix = wire.parse_abort_prefix(body)
     writable = permissions.allowed(request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID)
     return json_response({"aborted": await b.transactions.abort_prefix(prefix, writable)})
 
@@ -74,16 +75,23 @@ async def abort_prefix(request: Request) -> Response:
     "/{tid}/commit",
     summary="Commit, optionally adding records, consumer-group offsets and share "
     "acknowledgements in the same request; answers the epoch for the next transaction",
-    openapi_extra=schemas.documented_body(wire.TxnCommitRequest),
-    responses={200: schemas.answered_by(wire.ProducerIdentity), **schemas.ERRORS},
+    openapi_extra=schemas.documented_body(schemas.TxnCommitRequest),
+    responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS},
 )
 async def commit(tid: str, request: Request) -> Response:
     b = deps.broker_of(request)
     validate_name(tid, "transactional id")
     permissions.require_txn(request, Operation.WRITE, tid)
     s = b.settings
-    raw = await read_body(request, s.max_request_bytes)
-    producer, work = wire.parse_commit(raw, s, b.clock.now_ms())
+    body, raw = await read_json(request, s.max_request_bytes)
+    producer, work = wire.parse_commit(
+        body,
+        b.clock.now_ms(),
+        s.max_records_per_request,
+        s.max_record_bytes,
+        s.share_max_release_delay_ms,
+        raw,
+    )
     permissions.require_all(
         request, Operation.WRITE, ResourceType.TOPIC, (rb.topic for rb in work.batches)
     )
@@ -110,12 +118,12 @@ async def commit(tid: str, request: Request) -> Response:
 @router.post(
     "/{tid}/abort",
     summary="Abort: markers on every partition, then the epoch for the next transaction",
-    openapi_extra=schemas.documented_body(wire.ProducerIdentity),
-    responses={200: schemas.answered_by(wire.ProducerIdentity), **schemas.ERRORS},
+    openapi_extra=schemas.documented_body(schemas.ProducerIdentity),
+    responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS},
 )
 async def abort(tid: str, request: Request) -> Response:
-    b, raw = await _txn_request(tid, request)
-    req = wire.parse_producer(raw, b.settings)
+    b, body = await _txn_request(tid, request)
+    req = wire.parse_producer(body)
     pid, epoch = await b.transactions.end_txn(tid, req.producer_id, req.producer_epoch, False)
     return json_response({"producer_id": pid, "producer_epoch": epoch})
 
@@ -123,12 +131,12 @@ async def abort(tid: str, request: Request) -> Response:
 @router.post(
     "/{tid}/offsets",
     summary="Consumer-group offsets committed only if the transaction commits (KIP-447)",
-    openapi_extra=schemas.documented_body(wire.TxnOffsetsRequest),
+    openapi_extra=schemas.documented_body(schemas.TxnOffsetsRequest),
     responses={200: {"model": schemas.TxnOffsetsResponse}, **schemas.ERRORS},
 )
 async def offsets(tid: str, request: Request) -> Response:
-    b, raw = await _txn_request(tid, request)
-    req = wire.parse_offsets(raw, b.settings)
+    b, body = await _txn_request(tid, request)
+    req = wire.parse_offsets(body)
     permissions.require_reads(request, req.group_id, (o.topic for o in req.offsets))
     b.groups.check_owner(req.group_id, req.member_id, principal_of(request))
     await b.transactions.add_offsets(
@@ -154,12 +162,12 @@ async def offsets(tid: str, request: Request) -> Response:
     "/{tid}/acknowledgements",
     summary="Share-group acknowledgements applied only "
     "if the transaction commits; abort releases the records",
-    openapi_extra=schemas.documented_body(wire.TxnAcknowledgementsRequest),
+    openapi_extra=schemas.documented_body(schemas.TxnAcknowledgementsRequest),
     responses={200: {"model": schemas.ShareAcknowledgeResponse}, **schemas.ERRORS},
 )
 async def acknowledgements(tid: str, request: Request) -> Response:
-    b, raw = await _txn_request(tid, request)
-    req = wire.parse_acknowledgements(raw, b.settings)
+    b, body = await _txn_request(tid, request)
+    req = wire.parse_acknowledgements(body, b.settings.share_max_release_delay_ms)
     permissions.require_reads(request, req.group_id, (t for t, _ in req.acks))
     b.share.membership.check_owner(req.group_id, req.member_id, principal_of(request))
     results = await b.transactions.add_acknowledgements(
