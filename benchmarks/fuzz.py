@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -207,8 +208,14 @@ def fuzz(base_url: str, key: str, args: argparse.Namespace, report: Path) -> dic
     ]
     started = time.monotonic()
     # in the run's own directory: schemathesis keeps a cache of examples in its working directory
+    # benchmarks/fuzz_hooks.py: how a record-batch body is sent (the fuzzer has no serializer
+    # for the media type of its own)
+    env = {**os.environ, "SCHEMATHESIS_HOOKS": "benchmarks.fuzz_hooks"}
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH")) if p
+    )
     run = subprocess.run(
-        argv, capture_output=True, text=True, timeout=args.timeout, cwd=report.parent
+        argv, capture_output=True, text=True, timeout=args.timeout, cwd=report.parent, env=env
     )
     summary = (
         run.stdout[run.stdout.rfind("SUMMARY") :] if "SUMMARY" in run.stdout else run.stdout[-3000:]

@@ -78,7 +78,12 @@ async def produce(topic: str, request: Request) -> Response:
             }
         ],
     },
-    responses={200: {"model": schemas.StatefulProduceResponse}, **schemas.ERRORS},
+    responses={
+        200: {"model": schemas.StatefulProduceResponse},
+        **schemas.ERRORS,
+        # a body sent as anything but a record batch (UNSUPPORTED_MEDIA_TYPE)
+        415: {"model": schemas.ErrorBody},
+    },
 )
 async def produce_batches(topic: str, partition: str, request: Request) -> Response:
     permissions.require_topic(request, Operation.WRITE, topic)

@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
+from app.api.wire.batches import REQUEST_MEDIA_TYPE as BATCH_TYPE
 from app.errors import ErrorCode
 from tests.conftest import ServerProcess
 from tests.e2e.hostile.helpers import Answer, exchange, files_under, healthy, request, start_server
@@ -105,7 +106,10 @@ def test_hostile_names_in_paths(
     for method, template, param in operations:
         target = fill(template, param, name)
         body = b"{}" if method in ("POST", "PATCH") else b""
-        refused(exchange(server, request(method, target, body)), f"{method} {target}")
+        # a route that takes record batches is sent its own type, so that the name is what it
+        # refuses (without it, the missing type is refused first: 415)
+        headers = {"Content-Type": BATCH_TYPE} if template.endswith("/batches") else None
+        refused(exchange(server, request(method, target, body, headers)), f"{method} {target}")
     healthy(server)
 
 
