@@ -12,6 +12,7 @@ import gc
 import os
 import shutil
 import sys
+import time
 import uuid
 import warnings
 from collections.abc import Callable, Iterator
@@ -87,6 +88,18 @@ class Sluice:
                     break
                 offset = got["next_offset"]
         return out
+
+    def settled_transactions(self, prefix: str, timeout: float = 20.0) -> list[str]:
+        """The transactions under ``prefix`` still open once they settle (at most ``timeout``
+        seconds). After a job fails, Spark cancels its other tasks without waiting for them:
+        one still running may open its transaction after the driver's abort, and that one is
+        ended by the server's transaction timeout (the tests that fail jobs set a short one)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            got = self.open_transactions(prefix)
+            if not got or time.monotonic() > deadline:
+                return got
+            time.sleep(0.1)
 
     def open_transactions(self, prefix: str = "") -> list[str]:
         txns = self.http.get("/v1/transactions", params={"state": "Ongoing"}).json()

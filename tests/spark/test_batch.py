@@ -208,11 +208,13 @@ def test_a_job_whose_tasks_exhaust_their_retries_leaves_nothing_visible(
             _failPartition=1,
             _failAttempts=5,
             transactionalIdPrefix=f"{out}-job",
+            transactionTimeoutMs=2000,
             wire=wire,
         )
     assert sluice.read_all(out) == []
     assert len(sluice.read_all(out, committed=False)) >= 500  # written, then aborted
-    assert sluice.open_transactions(f"{out}-job") == []
+    assert sluice.settled_transactions(f"{out}-job") == []
+    assert sluice.read_all(out) == []
 
 
 _PRODUCE_ROUTES = {
@@ -319,7 +321,7 @@ def test_write_id_makes_a_rerun_of_a_committed_job_a_no_op(spark: Any, sluice: S
     _write(_values(spark, 200), sluice, out, writeId=f"{out}-nightly")
     _write(_values(spark, 200), sluice, out, writeId=f"{out}-nightly")
     assert len(sluice.read_all(out)) == 200
-    assert sluice.open_transactions() == []
+    assert sluice.open_transactions("spark-") == []
     _write(_values(spark, 200), sluice, out, writeId=f"{out}-next-night")
     assert len(sluice.read_all(out)) == 400
 

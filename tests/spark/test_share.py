@@ -96,7 +96,7 @@ def test_every_record_is_processed_and_none_is_left_locked(
     assert state["acquired"] == 0 and state["lag"] == 0
     held = sluice.http.get(f"/v1/share-groups/{group}/acquisitions").json()
     assert held["records"] == 0
-    assert sluice.open_transactions() == []
+    assert sluice.open_transactions("spark-") == []
 
 
 def test_a_failed_batch_is_run_again_with_the_same_records(

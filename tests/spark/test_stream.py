@@ -25,7 +25,9 @@ def _stream(
         for k, v in options.items()
         if k in ("maxRecordsPerTrigger", "startingOffsets", "failOnDataLoss")
     }
-    write_opts = {k: v for k, v in options.items() if k not in read_opts}
+    # the stream's transactions under a prefix of its own, so that each test sees only its own
+    write_opts = {"transactionalIdPrefix": f"{dst}-q"}
+    write_opts.update({k: v for k, v in options.items() if k not in read_opts})
     r = spark.readStream.format("sluice").option("url", sluice.url).option("topic", src)
     for k, v in read_opts.items():
         r = r.option(k, str(v))
@@ -66,7 +68,7 @@ def test_restart_from_the_checkpoint_with_new_input_is_exactly_once(
     _stream(spark, sluice, src, dst, tmp_path / "ck")
     expected = collections.Counter([f"A{i}" for i in range(500)] + [f"B{i}" for i in range(300)])
     assert _counts(sluice, dst) == expected
-    assert sluice.open_transactions() == []
+    assert sluice.open_transactions(f"{dst}-q") == []
 
 
 def test_max_records_per_trigger_makes_several_batches(
@@ -86,7 +88,7 @@ def test_a_failed_micro_batch_task_is_retried_and_written_once(
     sluice.produce(src, [{"key": f"k{i}", "value": f"f{i}"} for i in range(400)])
     _stream(spark, sluice, src, dst, tmp_path / "ck", _failPartition=0, _failAttempts=1)
     assert _counts(sluice, dst) == collections.Counter(f"F{i}" for i in range(400))
-    assert sluice.open_transactions() == []
+    assert sluice.open_transactions(f"{dst}-q") == []
 
 
 def test_a_batch_whose_retries_run_out_fails_the_query_and_the_restart_writes_it_once(
@@ -95,9 +97,19 @@ def test_a_batch_whose_retries_run_out_fails_the_query_and_the_restart_writes_it
     src, dst = sluice.topic(2), sluice.topic(2)
     sluice.produce(src, [{"key": f"k{i}", "value": f"x{i}"} for i in range(300)])
     with pytest.raises(PySparkException):
-        _stream(spark, sluice, src, dst, tmp_path / "ck", _failPartition=1, _failAttempts=9)
+        _stream(
+            spark,
+            sluice,
+            src,
+            dst,
+            tmp_path / "ck",
+            _failPartition=1,
+            _failAttempts=9,
+            transactionTimeoutMs=2000,
+        )
     assert sluice.read_all(dst) == []
-    assert sluice.open_transactions() == []
+    assert sluice.settled_transactions(f"{dst}-q") == []
+    assert sluice.read_all(dst) == []
     _stream(spark, sluice, src, dst, tmp_path / "ck")
     assert _counts(sluice, dst) == collections.Counter(f"X{i}" for i in range(300))
 
@@ -116,7 +128,7 @@ def test_a_driver_dying_after_the_servers_commit_replays_a_batch_that_is_dropped
     _stream(spark, sluice, src, dst, tmp_path / "ck")
     assert (tmp_path / "ck" / "commits" / "0").exists()
     assert _counts(sluice, dst) == collections.Counter(f"D{i}" for i in range(300))
-    assert sluice.open_transactions() == []
+    assert sluice.open_transactions(f"{dst}-q") == []
     # and the stream goes on exactly once
     sluice.produce(src, [{"key": f"k{i}", "value": f"e{i}"} for i in range(100)])
     _stream(spark, sluice, src, dst, tmp_path / "ck")
