@@ -261,7 +261,9 @@ class Program:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)  # what Ctrl-C sends
             try:
-                self.proc.wait(10)
+                # a WebSocket client closes with a closing handshake that may wait up to its
+                # own timeout (10 s): give it longer than that before calling it stuck
+                self.proc.wait(30)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
