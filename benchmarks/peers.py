@@ -27,7 +27,10 @@ Workloads (Python clients everywhere, each producer or consumer a process of its
 For W1 and W2 the server's CPU (its whole process tree, from /proc) per record. The results go
 to ``benchmarks/results/peers-<commit>.json``; ``--markdown`` prints the tables, with the ratio
 of Sluice to the best peer at the same durability (:func:`markdown` writes them from a result
-document, for benchmarks/report.py or ``--show``).
+document, for ``--show``). The summary's ``targets`` (:func:`targets`) judge Sluice's W1 and W2
+records/s against the best other peer's (≥ 2× with an fsync before every answer, ≥ 1.5× each at
+its default durability) and its W3 time against Redis Streams' (≤ 1×); benchmarks/report.py
+makes the README's rows from them.
 
     python -m benchmarks.peers [--peers redis,postgres,...] [--records N] [--quick] [--markdown]
 """
@@ -324,6 +327,62 @@ def summarise(rows: Sequence[Json]) -> Json:
     return out
 
 
+# Sluice ÷ the others: records/s of W1 and W2 at least this many times the best other peer's,
+# with an fsync before every answer on both sides and each at its own default; W3's time at
+# most Redis Streams' at either
+GOAL_SAME_DURABILITY = 2.0
+GOAL_DEFAULT_DURABILITY = 1.5
+GOAL_W3_TO_REDIS = 1.0
+W3_PEER = "redis"
+
+
+def targets(rows: Sequence[Json]) -> list[Json]:
+    """The target lines of a run: Sluice's W1 and W2 records/s ÷ the best other peer's (with an
+    fsync before every answer, and each peer at its default durability), and Sluice's W3 time
+    ÷ Redis Streams' at both. Each line names the peer it compares with (``peer``, ``title``)
+    and both figures (``sluice``, ``other``); a comparison a row is missing for has no line."""
+    measured = [r for r in rows if r.get("figures") and r.get("error") is None]
+    sync = [r for r in measured if r["mode"] == ps.SYNC]
+    default = [r for r in measured if r["default"]]
+    comparisons: list[tuple[str, str, list[Json], str | None, float]] = [
+        (f"peers {w} ÷ the best peer, {setting}", key, rows_, None, goal)
+        for w, key in (("W1", "w1_records_per_s"), ("W2", "w2_records_per_s"))
+        for setting, rows_, goal in (
+            ("an fsync before every answer", sync, GOAL_SAME_DURABILITY),
+            ("each at its default durability", default, GOAL_DEFAULT_DURABILITY),
+        )
+    ]
+    comparisons += [
+        (f"peers W3 ÷ Redis Streams, {setting}", "w3_seconds", rows_, W3_PEER, GOAL_W3_TO_REDIS)
+        for setting, rows_ in (
+            ("an fsync before every answer", sync),
+            ("each at its default durability", default),
+        )
+    ]
+    out: list[Json] = []
+    for name, key, candidates, only, goal in comparisons:
+        higher = FIGURES[key]
+        ours = next((r for r in candidates if r["peer"] == "sluice"), None)
+        others = [
+            (value, r)
+            for r in candidates
+            if r["peer"] != "sluice" and (only is None or r["peer"] == only)
+            if (value := _median(r, key)) is not None
+        ]
+        mine = None if ours is None else _median(ours, key)
+        if mine is None or not others:
+            continue
+        best, who = (max if higher else min)(others, key=lambda pair: pair[0])
+        if not best:
+            continue
+        ratio = round(mine / best, 3)
+        line = h.target(name, {"median": ratio}, goal, "ratio", higher_is_better=higher)
+        out.append(
+            line | {"peer": who["peer"], "title": who["title"], "sluice": mine, "other": best}
+        )
+    return out
+
+
 def _num(value: float | None, digits: int = 0) -> str:
     if value is None:
         return "–"
@@ -479,6 +538,7 @@ def run(args: argparse.Namespace) -> Json:
                     {"peer": name, "title": peer.title, "mode": mode, "reason": str(exc)}
                 )
     summary = summarise(rows)
+    summary["targets"] = targets(rows)
     params = {k: v for k, v in vars(args).items() if k not in ("out", "tmp", "keep", "show")}
     params["consumers"] = CONSUMERS
     params["fetch_wait_s"] = FETCH_WAIT
@@ -489,7 +549,7 @@ def run(args: argparse.Namespace) -> Json:
         "other_busy_cores_before_runs": busy,
     }
     path = h.write_result(NAME, params, doc_results, args.out, git)
-    h.log(f"\npeers: {path}")
+    h.print_targets(f"peers ({path})", summary["targets"])
     if args.markdown:
         sys.stdout.write(markdown(json.loads(path.read_text())))
     failed = [f"{r['peer']} {r['mode']}" for r in rows if r["error"]]

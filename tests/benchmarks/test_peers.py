@@ -80,6 +80,29 @@ def test_the_tables_state_each_rows_durability_and_what_was_not_measured() -> No
     assert "nosync" not in text  # no row at that durability: no table
 
 
+def test_the_targets_compare_sluice_with_the_best_peer_at_each_setting() -> None:
+    rows = [
+        {**_row("sluice", "sync", 30_000, 0.2), "default": True},
+        {**_row("sluice", "nosync", 50_000, 0.1), "default": False},
+        {**_row("redis", "sync", 20_000, 0.3), "default": False},
+        {**_row("redis", "nosync", 90_000, 0.05), "default": True},
+        {**_row("postgres", "sync", 10_000, 0.1), "default": True},
+    ]
+    lines = {t["name"]: t for t in peers.targets(rows)}
+    w1 = lines["peers W1 ÷ the best peer, an fsync before every answer"]
+    assert (w1["peer"], w1["sluice"], w1["other"], w1["median"]) == ("redis", 30_000, 20_000, 1.5)
+    assert (w1["goal"], w1["ok"]) == (">= 2", False)
+    w1 = lines["peers W1 ÷ the best peer, each at its default durability"]
+    assert (w1["peer"], w1["other"], w1["median"]) == ("redis", 90_000, 0.333)
+    # W3 is a time, compared with Redis only (PostgreSQL drained faster with an fsync)
+    w3 = lines["peers W3 ÷ Redis Streams, an fsync before every answer"]
+    assert (w3["peer"], w3["median"], w3["goal"], w3["ok"]) == ("redis", 0.667, "<= 1", True)
+    assert lines["peers W3 ÷ Redis Streams, each at its default durability"]["ok"] is False
+    assert len(lines) == 6
+    # without Sluice's row at its default, no comparison at that setting
+    assert not any("default" in t["name"] for t in peers.targets(rows[1:]))
+
+
 def test_accepted_counts_numbers_across_consumers() -> None:
     a = array.array("q", [0, 1, 2]).tobytes()
     b = array.array("q", [2, 3]).tobytes()
@@ -129,6 +152,9 @@ def test_a_quick_run_against_redis_and_sluice_writes_every_row(tmp_path: Path) -
         ratio = results["summary"][mode]["w2_records_per_s"]
         assert ratio["best_peer"] == "redis" and ratio["sluice_to_best"] > 0
     assert run.stdout.count("| **Sluice ÷ best peer** |") == 2
+    # Redis is the only other peer: every comparison is with it, at both durabilities
+    lines = results["summary"]["targets"]
+    assert len(lines) == 6 and {t["peer"] for t in lines} == {"redis"}
 
 
 def test_the_command_line_answers_help() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,8 +36,13 @@ def recorded(tmp_path: Path) -> Path:
     return tmp_path
 
 
-# the recorded files of these tests measured neither the users, the clients nor the spark one
-RECORDED_ROWS = [row for row in report.ROWS if row.benchmark not in ("users", "clients", "spark")]
+# the recorded files of these tests measured neither the users, the clients, the spark, the
+# batches nor the peers one
+RECORDED_ROWS = [
+    row
+    for row in report.ROWS
+    if row.benchmark not in ("users", "clients", "spark", "batches", "peers")
+]
 
 
 def test_each_row_comes_from_the_newest_file_that_measured_it(recorded: Path) -> None:
@@ -273,3 +279,156 @@ def test_the_spark_rows(tmp_path: Path) -> None:
     assert write.measured == "98,500 records/s; topic to topic 62,000 records/s"
     assert write.target == "≥ 100,000 records/s (missed)"
     assert memory.measured == "1.45 GiB" and memory.target == "≤ 2 GiB"
+
+
+def _doc(benchmark: str, commit: str, parameters: dict[str, Any], results: Any) -> Any:
+    return {
+        "benchmark": benchmark,
+        "commit": commit + "0" * 33,
+        "dirty": False,
+        "date": "2026-11-26T00:00:00+00:00",
+        "machine": {"nproc": 2},
+        "parameters": parameters,
+        "results": results,
+    }
+
+
+def test_the_batches_rows(tmp_path: Path) -> None:
+    from benchmarks import batches
+
+    def seq(cpu: tuple[float, float, float], rates: tuple[float, float, float]) -> Any:
+        forms = {
+            form: {
+                "records_per_s": rate,
+                "request_ms": {"mean": 100 / rate * 1000},
+                "server_us_per_request": us * 100,
+                "server_us_per_record": us,
+            }
+            for form, us, rate in zip(batches.FORMS, cpu, rates, strict=True)
+        }
+        return forms | {"batch_server_us_per_request": 150.0, "batch_server_us_per_record": 1.2}
+
+    def p32(rate: float, ceiling: float, read: float) -> Any:
+        return {
+            "sluice": {"records_per_s": rate, "fsync_rounds": 812, "server_us_per_record": 1.0},
+            "ceiling": {"records_per_s": ceiling},
+            "ratio": round(rate / ceiling, 4),
+            "read": {
+                "batches": {"records_per_s": read, "server_us_per_record": 0.3},
+                "json": {"records_per_s": read / 8, "server_us_per_record": 4.4},
+            },
+        }
+
+    raw = {
+        "seq": [
+            seq((4.1, 2.6, 1.2), (36_000, 52_000, 160_000)),
+            seq((4.3, 2.8, 1.0), (35_000, 50_000, 150_000)),
+        ],
+        "p32": [p32(300_000, 800_000, 1_100_000), p32(320_000, 800_000, 900_000)],
+    }
+    params = {"runs": 2, "quick": False, "fsync": "always", "p32_records": 1_000_000}
+    summary = batches.summarise(raw)
+    (tmp_path / "batches-ccccccc.json").write_text(
+        json.dumps(_doc("batches", "ccccccc", params, {"summary": summary, "raw": raw}))
+    )
+    seq_row, p32_row, read = report.lines(report.load(tmp_path))
+    assert seq_row.workload.startswith("SEQ one producer, sequential requests")
+    assert seq_row.measured == (
+        "4.2 / 2.7 / 1.1 µs a record (35,500 / 51,000 / 155,000 records/s); "
+        "batches: 150 µs a request + 1.2 µs a record"
+    )
+    # the benchmark's own judgement of each form: JSON and 100 a request met, 1,000 missed
+    assert seq_row.target == "≤ 5 µs; ≤ 3 µs; ≤ 1 µs (missed)"
+    assert p32_row.workload.startswith("P32B produce, 32 connections")
+    assert p32_row.measured == "0.39 (310,000 / 800,000 records/s, 812 fsync rounds)"
+    assert p32_row.target == "≥ 0.3"
+    assert read.workload.startswith("read by offset, one reader: record batches")
+    assert read.measured == "1,000,000 / 125,000 records/s"
+    assert read.target == "≥ 1,000,000 records/s"
+    assert {line.commit for line in (seq_row, p32_row, read)} == {"ccccccc"}
+
+
+def _peer(
+    peer: str, title: str, mode: str, default: bool, w1: float, w2: float, w3: float
+) -> dict[str, Any]:
+    """A row of a peers result as benchmarks.peers writes it, reduced to what is compared."""
+    figures = {key: {"median": 1.0} for key in ("w1_request_ms_p99", "w2_ack_ms_p99")}
+    figures |= {
+        "w1_records_per_s": {"median": w1},
+        "w2_records_per_s": {"median": w2},
+        "w3_seconds": {"median": w3},
+    }
+    return {
+        "peer": peer,
+        "title": title,
+        "version": "1",
+        "mode": mode,
+        "default": default,
+        "durability": f"{title} at {mode}",
+        "runs": [{}],
+        "error": None,
+        "figures": figures,
+        "w3_lost": 0,
+    }
+
+
+PEER_ROWS = [
+    _peer("sluice", "Sluice", "sync", True, 60_000, 80_000, 0.2),
+    _peer("sluice", "Sluice", "nosync", False, 90_000, 100_000, 0.15),
+    _peer("redis", "Redis Streams", "sync", False, 25_000, 30_000, 0.25),
+    _peer("redis", "Redis Streams", "nosync", True, 50_000, 45_000, 0.1),
+    _peer("postgres", "PostgreSQL, SKIP LOCKED", "sync", True, 20_000, 35_000, 0.4),
+    {"peer": "kafka", "title": "Kafka share groups", "mode": "nosync", "default": True}
+    | {"runs": [], "error": "BenchError: broker died"},
+]
+
+
+def _peers_doc(rows: list[dict[str, Any]]) -> Any:
+    params = {"runs": 1, "quick": False, "records": 200_000, "w3_records": 10_000}
+    return _doc("peers", "ddddddd", params, {"rows": rows, "skipped": [], "summary": {}})
+
+
+def test_the_peers_rows_name_the_best_peer_and_its_figure(tmp_path: Path) -> None:
+    (tmp_path / "peers-ddddddd.json").write_text(json.dumps(_peers_doc(PEER_ROWS)))
+    lines = report.lines(report.load(tmp_path))
+    assert [(line.measured, line.target) for line in lines] == [
+        # an fsync before every answer: Redis writes fastest, PostgreSQL consumes fastest
+        ("2.4× Redis Streams (60,000 / 25,000 records/s)", "≥ 2"),
+        ("2.3× PostgreSQL, SKIP LOCKED (80,000 / 35,000 records/s)", "≥ 2"),
+        # each at its default: Redis without an fsync against Sluice with one
+        ("1.2× Redis Streams (60,000 / 50,000 records/s)", "≥ 1.5 (missed)"),
+        ("1.8× Redis Streams (80,000 / 45,000 records/s)", "≥ 1.5"),
+        ("0.8× Redis Streams (0.2 / 0.25 s)", "≤ 1"),
+        ("2× Redis Streams (0.2 / 0.1 s)", "≤ 1 (missed)"),
+    ]
+    assert [line.workload.split(" ÷ ")[0] for line in lines] == [
+        "W1 one producer (100 records a request) through the Python client",
+        "W2 four consumers (fetch 100, acknowledge) through the Python client",
+        "W1 through the Python client",
+        "W2 through the Python client",
+        "W3 release once (4 consumers release the even-numbered records once): Sluice's time",
+        "W3 release once: Sluice's time",
+    ]
+    assert lines[0].workload.endswith("both with an fsync before every answer")
+    assert lines[2].workload.endswith(
+        "each at its default durability (Sluice's: an fsync before every answer)"
+    )
+    assert {line.commit for line in lines} == {"ddddddd"}
+
+
+def test_a_peers_comparison_without_its_rows_is_left_out(tmp_path: Path) -> None:
+    # no Redis: the W3 rows go; Sluice failed with an fsync: so do the rows that need that row
+    rows = [r for r in PEER_ROWS if r["peer"] != "redis"]
+    rows[0] = {**rows[0], "error": "BenchError: server died"}
+    (tmp_path / "peers-ddddddd.json").write_text(json.dumps(_peers_doc(rows)))
+    assert report.lines(report.load(tmp_path)) == []
+    # only the Redis rows failed: every comparison but the two with Redis still stands
+    rows = [r if r["peer"] != "redis" else {**r, "error": "x"} for r in PEER_ROWS]
+    (tmp_path / "peers-ddddddd.json").write_text(json.dumps(_peers_doc(rows)))
+    measured = [line.measured for line in report.lines(report.load(tmp_path))]
+    assert measured == [
+        "3× PostgreSQL, SKIP LOCKED (60,000 / 20,000 records/s)",
+        "2.3× PostgreSQL, SKIP LOCKED (80,000 / 35,000 records/s)",
+        "3× PostgreSQL, SKIP LOCKED (60,000 / 20,000 records/s)",
+        "2.3× PostgreSQL, SKIP LOCKED (80,000 / 35,000 records/s)",
+    ]
