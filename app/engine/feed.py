@@ -1,0 +1,46 @@
+"""The seam's feed state: what the event feed (``WS /v1/events``) and the dashboard show of
+the engine, computed once a tick.
+
+The feed itself (``app.feed.EventFeed``: ticks, diffs, coalescing, per-principal views and
+redaction, rates) is the face's and stays as it is; what it reads of the engine is this
+interface. Today ``EventFeed._observe`` and ``EventFeed._share_group`` read the engine's
+objects directly (the topic registry's dict and partition logs, the share groups and their
+share partitions' runs, ``GroupCoordinator.describe_all``, ``TransactionCoordinator.all``);
+``app.engine.embedded.feed.EmbeddedFeedState`` is that code behind this interface, not yet
+used by the feed (docs/engine.md, "Order of the rewiring").
+
+On Kafka (docs/kafka.md, "Event feed and dashboard") a gateway computes the same entities
+from Metadata, ListOffsets, ListGroups, the group descriptions and ListTransactions; a share
+group's ``runs`` are empty, ``runs_truncated`` false and its counts by state ``None``.
+``observe`` is then a round of requests to the cluster, so it becomes ``async`` there: the
+feed's publisher already runs in its own task, and awaits it when rewired.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Protocol
+
+from app._feed_state import State, TopicCounts
+
+
+class FeedObservation(NamedTuple):
+    """One tick's reading of the engine."""
+
+    # the entities of the feed by kind and id (app._feed_state.KINDS); a topic's entity
+    # without its "rate", which the feed adds from ``counts``
+    state: State
+    # of each live topic: its id and record counts, from which the feed's rates come
+    counts: dict[str, TopicCounts]
+    # of each open transaction: how many partitions it wrote of each topic (what a principal
+    # that may not describe some topics sees of the transaction's partition count)
+    txn_topics: dict[str, dict[str, int]]
+
+
+class FeedState(Protocol):
+    def observe(self, now_ms: int, max_runs: int) -> FeedObservation:
+        """The state now: live topics (not being deleted) by name with their partitions'
+        offsets; share groups with config, members and partitions (at most ``max_runs`` runs
+        of records each, then ``runs_truncated``); consumer groups with their offsets and lag;
+        the open transactions (``Ongoing``, ``PrepareCommit``, ``PrepareAbort``) with the
+        time left before ``now_ms`` times them out. Changes nothing and raises nothing."""
+        ...

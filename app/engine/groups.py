@@ -1,0 +1,89 @@
+"""The seam's consumer groups (KIP-848 heartbeats): membership, offset commit and fetch,
+description, deletion, and the owner check of transactional offsets.
+
+Used by ``app/api/routes/groups.py`` (every handler), ``app/api/routes/transactions.py``
+(``check_owner`` before transactional offsets) and the event feed (``describe_all``).
+Implemented today by ``app.groups.coordinator.GroupCoordinator`` (``Broker.groups``); on Kafka
+by ConsumerGroupHeartbeat, OffsetCommit, OffsetFetch, ConsumerGroupDescribe, ListGroups,
+ListOffsets (lag), OffsetDelete and DeleteGroups (docs/kafka.md, "Consumer groups").
+
+Membership changes and commits are durable (one SQLite commit, or the group coordinator's
+log on Kafka) before they return (docs/semantics.md#durability-order). Every method may raise
+``INVALID_REQUEST`` for a group id that is not a valid name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from app.errors import SluiceError
+from app.groups.coordinator import HeartbeatAnswer, OffsetLag, OffsetView
+from app.groups.group import Group, OffsetCommit
+from app.groups.state import TopicPartition
+
+
+class Groups(Protocol):
+    async def heartbeat(
+        self,
+        group_id: str,
+        member_id: str | None,
+        member_epoch: int,
+        instance_id: str | None,
+        subscribed: Sequence[str] | None,
+        rebalance_timeout_ms: int | None,
+        owned: frozenset[TopicPartition] | None,
+        principal: str | None,
+    ) -> HeartbeatAnswer:
+        """Join (epoch 0), heartbeat, or leave (epoch -1 or -2); answers the member's epoch
+        and target assignment. Raises ``UNKNOWN_MEMBER_ID`` (also another principal's
+        member), ``FENCED_MEMBER_EPOCH``, ``FENCED_INSTANCE_ID``, ``UNRELEASED_INSTANCE_ID``,
+        ``GROUP_MAX_SIZE_REACHED``."""
+        ...
+
+    async def commit_offsets(
+        self,
+        group_id: str,
+        member_id: str | None,
+        member_epoch: int,
+        offsets: Sequence[OffsetCommit],
+        principal: str | None,
+    ) -> list[SluiceError | None]:
+        """OffsetCommit: one error or None per offset, in request order (a simple commit
+        without a member where the group is empty). Raises ``UNKNOWN_MEMBER_ID``,
+        ``STALE_MEMBER_EPOCH`` for the whole request."""
+        ...
+
+    def fetch_offsets(
+        self, group_id: str, topic: str | None, require_stable: bool
+    ) -> list[OffsetView]:
+        """OffsetFetch (``require_stable``: ``PENDING_TRANSACTION`` per partition while a
+        transaction's offsets are undecided). A group that does not exist has none."""
+        ...
+
+    async def delete_offsets(self, group_id: str, topic: str | None) -> None:
+        """OffsetDelete of one topic, or of all. Raises ``GROUP_ID_NOT_FOUND``,
+        ``NON_EMPTY_GROUP``."""
+        ...
+
+    def all(self) -> list[Group]:
+        """Every group, in the order ``GET /v1/groups`` lists them."""
+        ...
+
+    def describe(self, group_id: str) -> tuple[Group, list[OffsetLag]]:
+        """The group and its committed offsets with their lag. Raises
+        ``GROUP_ID_NOT_FOUND``."""
+        ...
+
+    def describe_all(self) -> list[tuple[Group, list[OffsetLag]]]:
+        """``describe`` of every group (the event feed, once a tick)."""
+        ...
+
+    async def delete_group(self, group_id: str) -> None:
+        """DeleteGroups. Raises ``GROUP_ID_NOT_FOUND``, ``NON_EMPTY_GROUP``."""
+        ...
+
+    def check_owner(self, group_id: str, member_id: str | None, principal: str | None) -> None:
+        """Raises ``UNKNOWN_MEMBER_ID`` when ``member_id`` is a member of another principal
+        (docs/security.md#ownership); an unknown member is left to the request's own checks."""
+        ...
