@@ -48,6 +48,12 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.conftest import ROOT, ServerProcess
 
+
+def _default_sigint() -> None:
+    """In the child before it starts: SIGINT back to its default disposition."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 READMES = ("README.md", "clients/python/README.md", "clients/js/README.md")
 PROGRAMS = ("python", "js")  # run as programs; a ``text`` block after one is its output
 EXAMPLES = ("console", "sh", *PROGRAMS)  # the blocks that are examples to run
@@ -261,9 +267,7 @@ class Program:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)  # what Ctrl-C sends
             try:
-                # a WebSocket client closes with a closing handshake that may wait up to its
-                # own timeout (10 s): give it longer than that before calling it stuck
-                self.proc.wait(30)
+                self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
@@ -385,6 +389,9 @@ class SectionRun:
                 text=True,
                 env=self.env,
                 cwd=self.workdir,
+                # Ctrl-C as a terminal delivers it: a test run started in the background of a
+                # shell ignores SIGINT, and a program inherits that (it then ran on after it)
+                preexec_fn=_default_sigint,
             )
             program = Program(block, proc)
             self.stack.callback(program.close)
