@@ -217,7 +217,7 @@ class KafkaTopics:
     # -- changing ------------------------------------------------------------------------------
 
     async def create(
-        self, name: str, partitions: int, config: Mapping[str, int | None], now_ms: int = 0
+        self, name: str, partitions: int, config: Mapping[str, int | None], now_ms: int
     ) -> KafkaTopic:
         """CreateTopics, then the new topic's description. ``now_ms`` is the embedded engine's
         (the seam's signature): the time of a Kafka topic is the cluster's. Raises
@@ -269,7 +269,7 @@ class KafkaTopics:
         name: str,
         partitions: int | None,
         config: Mapping[str, int | None] | None,
-        now_ms: int = 0,
+        now_ms: int,
     ) -> KafkaTopic:
         """More partitions (CreatePartitions; never fewer) and config keys
         (IncrementalAlterConfigs; None deletes a key, back to Kafka's default). Both changes

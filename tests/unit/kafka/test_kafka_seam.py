@@ -1,0 +1,56 @@
+"""The Kafka backend's topics and reads follow the seam's protocols (``app.engine``): every
+member a protocol declares is on the Kafka object with the protocol's parameters (names, kinds,
+which have defaults), a coroutine where the protocol's is, and also where docs/engine.md
+(#kafka-async) lists it as async on Kafka already. mypy checks the assignments below."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import pytest
+
+from app import engine
+from app.kafka.cluster import Cluster
+from app.kafka.reads import KafkaReads
+from app.kafka.topics import KafkaTopic, KafkaTopics, PartitionView
+from tests.unit.engine.test_seam import members, shape
+
+# what mypy checks: the values and the protocols that match them member for member
+deletion: engine.RecordDeletion = KafkaTopics(Cluster("127.0.0.1:9"))
+view: engine.TopicView = KafkaTopic("t", {}, [PartitionView(0, 0, 0)])
+offsets: engine.PartitionOffsets = PartitionView(0, 0, 0)
+
+# (protocol, Kafka class, members async on Kafka while the seam's are not, members replaced)
+CASES: list[tuple[type[Any], type[Any], set[str], dict[str, str]]] = [
+    (engine.Topics, KafkaTopics, {"get"}, {"topics": "list"}),
+    (engine.RecordDeletion, KafkaTopics, set(), {}),
+    (engine.Reads, KafkaReads, {"list_offsets"}, {}),
+]
+
+
+@pytest.mark.parametrize(("protocol", "cls", "now_async", "replaced"), CASES)
+def test_the_kafka_objects_have_the_protocols_members(
+    protocol: type[Any], cls: type[Any], now_async: set[str], replaced: dict[str, str]
+) -> None:
+    for name, member in members(protocol):
+        if name in replaced:
+            assert inspect.iscoroutinefunction(getattr(cls, replaced[name]))
+            continue
+        assert isinstance(member, property) or hasattr(cls, name), name
+        if isinstance(member, property):
+            continue
+        theirs_async, theirs = shape(getattr(cls, name))
+        ours_async, ours = shape(member)  # type: ignore[arg-type]
+        assert theirs == ours, name
+        assert theirs_async == (ours_async or name in now_async), name
+
+
+def test_the_async_list_of_the_docs_names_these_members() -> None:
+    from tests.conftest import ROOT
+
+    text = (ROOT / "docs" / "engine.md").read_text()
+    section = text[text.index('<a id="kafka-async"></a>') : text.index('<a id="order"></a>')]
+    for protocol, _, now_async, replaced in CASES:
+        for name in [*now_async, *replaced]:
+            assert f"`{protocol.__name__}.{name}`" in section
