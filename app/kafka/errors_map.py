@@ -66,6 +66,8 @@ KAFKA_TO_SLUICE: dict[int, ErrorCode] = {
     76: ErrorCode.UNSUPPORTED_COMPRESSION_TYPE,
     81: ErrorCode.GROUP_MAX_SIZE_REACHED,
     82: ErrorCode.FENCED_INSTANCE_ID,
+    # GROUP_SUBSCRIBED_TO_TOPIC: an offset delete of a topic a member is subscribed to
+    86: ErrorCode.NON_EMPTY_GROUP,
     87: ErrorCode.INVALID_RECORD,
     88: ErrorCode.PENDING_TRANSACTION,  # UNSTABLE_OFFSET_COMMIT
     89: ErrorCode.THROTTLING_QUOTA_EXCEEDED,

@@ -1,7 +1,8 @@
-"""The Kafka backend's topics and reads follow the seam's protocols (``app.engine``): every
-member a protocol declares is on the Kafka object with the protocol's parameters (names, kinds,
-which have defaults), a coroutine where the protocol's is, and also where docs/engine.md
-(#kafka-async) lists it as async on Kafka already. mypy checks the assignments below."""
+"""The Kafka backend's topics, reads and consumer groups follow the seam's protocols
+(``app.engine``): every member a protocol declares is on the Kafka object with the protocol's
+parameters (names, kinds, which have defaults), a coroutine where the protocol's is, and also
+where docs/engine.md (#kafka-async) lists it as async on Kafka already. mypy checks the
+assignments below."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from app import engine
 from app.kafka.cluster import Cluster
+from app.kafka.groups import KafkaGroups
 from app.kafka.reads import KafkaReads
 from app.kafka.topics import KafkaTopic, KafkaTopics, PartitionView
 from tests.unit.engine.test_seam import members, shape
@@ -26,6 +28,7 @@ CASES: list[tuple[type[Any], type[Any], set[str], dict[str, str]]] = [
     (engine.Topics, KafkaTopics, {"get"}, {"topics": "list"}),
     (engine.RecordDeletion, KafkaTopics, set(), {}),
     (engine.Reads, KafkaReads, {"list_offsets"}, {}),
+    (engine.Groups, KafkaGroups, {"fetch_offsets", "all", "describe", "describe_all"}, {}),
 ]
 
 
