@@ -9,8 +9,9 @@ How the contract maps onto Kafka 4.4's protocol:
   joined (docs/kafka.md#gateway-state), so any gateway can tell whose a member is.
 - The contract's generation of a member is Kafka's member epoch, as is: join at 0, leave at
   -1, static leave at -2, and the epoch the broker answers is the one the client sends back
-  in heartbeats and commits. A commit at an epoch the broker has moved past is Kafka's
-  STALE_MEMBER_EPOCH, one ahead of it FENCED_MEMBER_EPOCH, a member it does not know
+  in heartbeats and commits. A heartbeat at an epoch the member does not have is Kafka's
+  FENCED_MEMBER_EPOCH, a commit at another epoch STALE_MEMBER_EPOCH (but Kafka takes an older
+  epoch for a partition the member has held since), a member it does not know
   UNKNOWN_MEMBER_ID: each is the contract's code of the same name (app/kafka/errors_map.py).
 - The assignment is Kafka's, by topic id; the names are resolved through the cluster's
   metadata. The broker sends an assignment only when it changed (or on a full request), so
