@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from app.config import Settings
-from app.errors import ErrorCode
+from app.errors import ErrorCode, SluiceError
 from app.kafka.cluster import Cluster
 from app.kafka.produce import KafkaProduce
 from app.kafka.protocol.errors import NONE
@@ -298,3 +298,20 @@ async def test_renew_keeps_records_acquired(
         group, member.member_id, max_records=100, max_wait_ms=500, max_bytes=BIG
     )
     assert rest.answer.records == []
+
+
+async def test_a_member_that_leaves_releases_its_records_to_another(
+    cluster: Cluster, writer: KafkaProduce, groups: KafkaShareGroups
+) -> None:
+    topic, group = await new_topic(cluster), await new_group(cluster)
+    await produce(writer, topic, [(0, b"l0"), (0, b"l1")])
+    a = await joined(groups, group, topic)
+    assert offsets(await fetch_some(groups, group, a)) == [(0, 1), (1, 1)]
+
+    await groups.heartbeat(group, a.member_id, -1, None)
+    with pytest.raises(SluiceError) as gone:
+        await groups.fetch(group, a.member_id, max_records=10, max_wait_ms=0, max_bytes=BIG)
+    assert gone.value.code is ErrorCode.UNKNOWN_MEMBER_ID
+
+    b = await joined(groups, group, topic)
+    assert offsets(await fetch_some(groups, group, b)) == [(0, 2), (1, 2)]
