@@ -79,8 +79,8 @@ KAFKA_TO_SLUICE: dict[int, ErrorCode] = {
     121: ErrorCode.INVALID_RECORD_STATE,
 }
 
-# Kafka's errors a produce (or the transaction calls around it) can answer for which the
-# contract has no code yet: answered as INTERNAL, Kafka's name in the message.
+# Kafka's errors a produce (or the transaction calls around it, or a share session) can answer
+# for which the contract has no code yet: answered as INTERNAL, Kafka's name in the message.
 UNMAPPED: frozenset[int] = frozenset(
     {
         -1,  # UNKNOWN_SERVER_ERROR
@@ -96,6 +96,11 @@ UNMAPPED: frozenset[int] = frozenset(
         74,  # FENCED_LEADER_EPOCH, after the cluster's retries
         75,  # UNKNOWN_LEADER_EPOCH, after the cluster's retries
         120,  # TRANSACTION_ABORTABLE (KIP-890): proposed in docs/kafka.md, not in the table
+        # a member's share session the broker no longer holds at that epoch (the member's next
+        # fetch opens a new one, app/kafka/share.py), or one session too many on the broker
+        122,  # SHARE_SESSION_NOT_FOUND
+        123,  # INVALID_SHARE_SESSION_EPOCH
+        133,  # SHARE_SESSION_LIMIT_REACHED
     }
 )
 
