@@ -317,15 +317,25 @@ start() {
   done
 
   for ((i = 1; i <= brokers; i++)); do
-    # setsid: the node outlives the shell that started it and a Ctrl-C meant for make
-    # shellcheck disable=SC2086
-    setsid "$(java_bin)" $NODE_HEAP "${NODE_JVM[@]}" -cp "$LIB/*" kafka.Kafka \
+    rm -f "$RUN/node-$i/pid"
+    # setsid: the node outlives the shell that started it and a Ctrl-C meant for make. The
+    # node writes its own pid file just before it becomes the JVM: $! would name a process that
+    # is still a copy of this shell for a moment (whose command line does not name the node, so
+    # a busy machine saw a live node as exited) or, when setsid must fork, one that exits.
+    # shellcheck disable=SC2016,SC2086
+    setsid bash -c 'echo $$ >"$1"; shift; exec "$@"' node-pid "$RUN/node-$i/pid" \
+      "$(java_bin)" $NODE_HEAP "${NODE_JVM[@]}" -cp "$LIB/*" kafka.Kafka \
       "$RUN/node-$i/server.properties" </dev/null >"$RUN/node-$i/kafka.log" 2>&1 &
-    echo $! >"$RUN/node-$i/pid"
   done
   say "starting $brokers node(s) in $RUN (logs: $RUN/node-*/kafka.log)"
 
   local deadline=$((SECONDS + START_TIMEOUT)) up
+  for ((i = 1; i <= brokers; i++)); do
+    until [[ -s $RUN/node-$i/pid ]]; do
+      ((SECONDS < deadline)) || die "node $i did not start within ${START_TIMEOUT}s"
+      sleep 0.1
+    done
+  done
   while :; do
     for ((i = 1; i <= brokers; i++)); do
       if ! alive "$RUN/node-$i/pid"; then
