@@ -328,10 +328,21 @@ class Mixed:
                 json={"member_id": "drain", "member_epoch": 0, "subscribed_topics": [IN]},
             )
             r.raise_for_status()
+            epoch = r.json()["member_epoch"]
+            beat = time.monotonic()
             while time.monotonic() < deadline:
                 done = set(self.ledger.accepted) | self.ledger.rejected
                 if all(i in done for i in self.ledger.produced):
                     return
+                if time.monotonic() - beat > 2.0:
+                    # a drain of a long run's backlog outlasts the member's session unless it
+                    # heartbeats (a 2-hour soak's drain was answered 404 UNKNOWN_MEMBER_ID)
+                    h = await c.post(
+                        f"/v1/share-groups/{SG}/heartbeat",
+                        json={"member_id": "drain", "member_epoch": epoch},
+                    )
+                    h.raise_for_status()
+                    epoch, beat = h.json()["member_epoch"], time.monotonic()
                 f = await c.post(
                     f"/v1/share-groups/{SG}/fetch",
                     json={"member_id": "drain", "max_records": 500, "max_wait_ms": 500},
