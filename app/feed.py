@@ -29,7 +29,6 @@ import asyncio
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import orjson
 
@@ -41,23 +40,20 @@ from app._feed_state import (
     Pending,
     Rates,
     State,
-    TopicCounts,
     diff,
     empty_state,
 )
 from app.clock import Clock
+from app.engine.embedded.feed import EmbeddedFeedState
 from app.errors import SluiceError
 from app.groups.coordinator import GroupCoordinator
 from app.metrics import Metrics, total
-from app.share.admin import ShareGroupAdmin, summary
-from app.share.membership import ShareGroup
+from app.share.admin import ShareGroupAdmin
 from app.topics import TopicRegistry
 from app.transactions.coordinator import TransactionCoordinator
-from app.transactions.state import TxnState
 
 MAX_RUNS = 500  # runs per share partition in a frame; beyond, ``runs_truncated``
 GOING_AWAY = 1001  # the close code of every socket at shutdown
-_OPEN = (TxnState.ONGOING, TxnState.PREPARE_COMMIT, TxnState.PREPARE_ABORT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +141,8 @@ class EventFeed:
         self.share_admin = share_admin
         self.groups = groups
         self.transactions = transactions
+        # what the feed shows, read through the engine's seam
+        self.state_source = EmbeddedFeedState(topics, share_admin, groups, transactions)
         self.started_at = clock.now_ms()
         self.rates = Rates()
         self.subscriptions: list[Subscription] = []
@@ -268,64 +266,17 @@ class EventFeed:
     def _observe(self) -> int:
         """Compute the state now (and sample the rates); answers how many seconds closed."""
         now = self.clock.now_ms()
-        live = sorted(
-            (t for t in self.topics.topics.values() if not t.deleting), key=lambda t: t.name
-        )
+        seen = self.state_source.observe(now, MAX_RUNS)
         seconds = self.rates.observe(
             self.clock.monotonic(),
             total(self.metrics.records_in),
             total(self.metrics.records_out) + total(self.metrics.delivered),
-            {
-                t.name: TopicCounts(
-                    t.topic_id, sum(lg.high_watermark for lg in t.logs), t.produced, t.consumed
-                )
-                for t in live
-            },
+            seen.counts,
         )
-        state = empty_state()
-        for t in live:
-            state["topics"][t.name] = {
-                "topic": t.name,
-                "partitions": [
-                    {
-                        "partition": p,
-                        "log_start_offset": lg.log_start_offset,
-                        "last_stable_offset": lg.last_stable_offset,
-                        "high_watermark": lg.high_watermark,
-                    }
-                    for p, lg in enumerate(t.logs)
-                ],
-                "rate": self.rates.topic_rate(t.name),
-            }
-        share_groups = self.share_admin.membership.groups
-        for gid in sorted(share_groups):
-            state["share_groups"][gid] = self._share_group(share_groups[gid])
-        for g, lags in self.groups.describe_all():
-            state["groups"][g.group_id] = {
-                "group_id": g.group_id,
-                "state": g.state.value,
-                "group_epoch": g.epoch,
-                "members": len(g.members),
-                "offsets": [
-                    {"topic": o.topic, "partition": o.partition, "offset": o.offset, "lag": o.lag}
-                    for o in lags
-                ],
-            }
-        self._txn_topics = {}
-        for tm in self.transactions.all():
-            if tm.state in _OPEN:
-                written = self._txn_topics[tm.transactional_id] = {}
-                for topic, _ in tm.partitions:
-                    written[topic] = written.get(topic, 0) + 1
-                state["transactions"][tm.transactional_id] = {
-                    "transactional_id": tm.transactional_id,
-                    "producer_id": tm.producer_id,
-                    "producer_epoch": tm.producer_epoch,
-                    "state": tm.state.value,
-                    "timeout_ms": tm.timeout_ms,
-                    "time_left_ms": max(tm.start_ms + tm.timeout_ms - now, 0),
-                    "partitions": len(tm.partitions),
-                }
+        state = seen.state
+        for name, entity in state["topics"].items():
+            entity["rate"] = self.rates.topic_rate(name)
+        self._txn_topics = seen.txn_topics
         self._state = state
         self._at = now
         self._snapshot = None
@@ -378,53 +329,3 @@ class EventFeed:
             return blob
         redacted = self._redacted(kind, key, entity, view)
         return blob if redacted == entity else orjson.dumps(redacted)
-
-    def _share_group(self, group: ShareGroup) -> Entity:
-        cfg = group.config
-        partitions: list[dict[str, Any]] = []
-        for sp, end in self.share_admin.live_partitions(group):
-            runs, truncated = sp.run_views(MAX_RUNS)
-            v = summary(sp, end)
-            partitions.append(
-                {
-                    "topic": v.topic,
-                    "partition": v.partition,
-                    "start_offset": v.start_offset,
-                    "end_offset": v.end_offset,
-                    **v.counts,
-                    "lag": v.lag,
-                    "delivery_limit_archived": sp.delivery_limit_archived,
-                    "runs": [
-                        {
-                            "first": r.first,
-                            "last": r.last,
-                            "state": r.state.label,
-                            "delivery_count": r.delivery_count,
-                            "member_id": r.member_id,
-                            "lock_expires_at": r.lock_expires_at,
-                        }
-                        for r in runs
-                    ],
-                    "runs_truncated": truncated,
-                }
-            )
-        return {
-            "group_id": group.group_id,
-            "state": group.state.value,
-            "group_epoch": group.group_epoch,
-            "config": {
-                "record_lock_duration_ms": cfg.record_lock_duration_ms,
-                "delivery_count_limit": cfg.delivery_count_limit,
-                "dead_letter_topic": cfg.dead_letter_topic,
-                "isolation_level": cfg.isolation_level,
-            },
-            "members": [
-                {
-                    "member_id": m.member_id,
-                    "subscribed_topics": list(m.subscribed_topics),
-                    "last_seen_ms": m.last_seen_ms,
-                }
-                for _, m in sorted(group.members.items())
-            ],
-            "partitions": partitions,
-        }
