@@ -53,10 +53,11 @@ kafka-deps:
 serve: $(SERVER_STAMP)
 	$(PY) -m app serve --host $(HOST) --port $(PORT) --data-dir $(DATA)
 
-# The tests marked kafka need a native Kafka cluster: make test-kafka runs them, make test
-# leaves them out.
-test: $(STAMP) system-deps
-	$(PY) -m pytest --cov -m "not kafka"
+# The whole suite, the tests marked kafka among them: they run on one native Kafka node that
+# their package starts (fetching its jars through Maven when missing) and stops when it is done,
+# or on the cluster make kafka left running. make test-kafka runs them alone.
+test: $(STAMP) system-deps kafka-deps
+	$(PY) -m pytest --cov
 
 test-fast: $(STAMP)
 	$(PY) -m pytest -m "not slow and not kafka"

@@ -21,7 +21,6 @@ from app.config import Settings
 from app.main import create_app
 from app.metadata.db import Database
 from app.metadata.migrate import migrate
-from tests.kafka_cluster import kafka_cluster as kafka_cluster  # the tests marked kafka
 
 ROOT = Path(__file__).resolve().parents[1]
 

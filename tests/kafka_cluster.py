@@ -1,9 +1,10 @@
 """The native Kafka cluster of the tests marked ``kafka``: ``make kafka`` (kafka/cluster.sh).
 
-The session fixture ``kafka_cluster`` reuses the cluster that ``make kafka`` left running from
-kafka/run/, whatever its number of brokers, and otherwise starts one broker with
-``make kafka BROKERS=1`` and stops it at the end of the session. Either way the tests see the
-nodes' data directories, where the broker keeps each partition's log segments.
+The fixture ``kafka_cluster`` (tests/kafka/conftest.py, scoped to that package) reuses the
+cluster that ``make kafka`` left running from kafka/run/, whatever its number of brokers, and
+otherwise starts one broker with ``make kafka BROKERS=1`` and stops it after the package's last
+test, so that in ``make test`` the node does not run beside the rest of the suite. Either way
+the tests see the nodes' data directories, where the broker keeps each partition's log segments.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def running() -> str | None:
     return done.stdout.strip() or None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def kafka_cluster() -> Iterator[KafkaCluster]:
     bootstrap = running()
     started = bootstrap is None

@@ -141,10 +141,10 @@ def test_make_serve_into_a_fresh_virtualenv_serves_without_the_test_tools(tmp_pa
     assert (venv / SERVER_STAMP).exists() and not (venv / TEST_STAMP).exists()
 
 
-def test_make_test_leaves_the_kafka_tests_to_make_test_kafka(tmp_path: Path) -> None:
+def test_make_test_runs_the_kafka_tests_with_the_rest(tmp_path: Path) -> None:
     venv = _venv(tmp_path, SERVER_STAMP, TEST_STAMP)
     python = f"{venv}/bin/python"
-    assert _dry_run("test", venv)[-1] == f'{python} -m pytest --cov -m "not kafka"'
+    assert _dry_run("test", venv)[-1] == f"{python} -m pytest --cov"
     assert _dry_run("test-fast", venv)[-1] == f'{python} -m pytest -m "not slow and not kafka"'
     assert _dry_run("test-kafka", venv)[-1] == f"{python} -m pytest -m kafka"
     assert _dry_run("kafka", venv)[-1] == "bash kafka/cluster.sh start 3"
