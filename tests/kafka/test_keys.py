@@ -2,7 +2,8 @@
 two gateways over one cluster, a key created or revoked through one holding on the other
 within about a second; the topic holding salted hashes and never a key; a gateway started
 later reading every key from the topic; the WebSocket tokens' secret shared, so that a token
-issued by one gateway opens a socket on the other (app/kafka/ws_tokens.py)."""
+issued by one gateway opens a socket on the other (app/kafka/ws_tokens.py); a tombstone
+removing a key, and a record that is not a key's row left out."""
 
 from __future__ import annotations
 
@@ -14,11 +15,14 @@ import pytest
 from confluent_kafka import Consumer, TopicPartition
 
 from app.clock import SystemClock
+from app.config import Settings
 from app.errors import ErrorCode, SluiceError
 from app.kafka.cluster import Cluster
 from app.kafka.keys import TOKEN_SECRET, TOPIC, KafkaKeys
+from app.kafka.produce import KafkaProduce
 from app.kafka.ws_tokens import SignedWsTokens
 from app.security.keys import BEARER, digest, split
+from app.storage.record import Record
 from tests.kafka_cluster import KafkaCluster
 
 pytestmark = pytest.mark.kafka
@@ -170,3 +174,34 @@ async def test_a_websocket_token_issued_by_one_gateway_opens_a_socket_on_the_oth
     forged = SignedWsTokens(clock, 30_000, lambda: b"another secret")
     other, _ = forged.issue(identity)
     assert redeemed_by_b.redeem(other) is None
+
+
+async def test_a_tombstone_removes_a_key_and_a_record_not_a_row_is_left_out(
+    gateways: tuple[Gateway, Gateway],
+) -> None:
+    a, b = gateways
+    row, key = await a.keys.create("dave")
+    await b.keys.sync()  # b has read the topic to its end: the key holds there
+    assert b.keys.authenticate(key) is not None
+    writer = KafkaProduce(a.cluster, Settings())
+    await writer.produce_records(
+        TOPIC,
+        [
+            (0, Record(0, b"junk-record", b"not a row")),
+            (0, Record(0, row.key_id.encode(), None)),
+        ],
+    )
+    took = await until(b.keys, lambda: row.key_id not in {r.key_id for r in b.keys.list()})
+    assert took < MAX_LAG_S
+    assert b.keys.authenticate(key) is None
+    assert "junk-record" not in {r.key_id for r in b.keys.list()}
+    await a.keys.load()  # read to the end: the tombstone too
+    assert a.keys.authenticate(key) is None
+    assert await a.keys.reload_if_changed() is False  # nothing written since
+
+
+def test_the_token_secret_is_there_once_the_keys_are_read(kafka_cluster: KafkaCluster) -> None:
+    keys = KafkaKeys(Cluster(kafka_cluster.bootstrap), SystemClock())
+    with pytest.raises(SluiceError) as early:
+        _ = keys.token_secret
+    assert early.value.code is ErrorCode.INTERNAL

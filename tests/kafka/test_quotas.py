@@ -78,6 +78,8 @@ async def test_a_principals_quotas_are_kafkas_client_quotas_of_its_user(
     assert quotas.quotas.limit(alice, FETCH) == 0
     assert quotas.quotas.produce.admit(alice) is not None
 
+    # the same values again: Kafka keeps no time, the row keeps the time first seen
+    assert await quotas.set(alice, Override(producer_byte_rate=1000)) == row
     await quotas.set(alice, Override(consumer_byte_rate=2000))
     assert await user_quotas(cluster, alice) == {"consumer_byte_rate": 2000.0}
     assert quotas.quotas.limit(alice, PRODUCE) == SETTING  # back to the gateway's default
