@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 
 import pytest
 from confluent_kafka.admin import (
@@ -33,16 +33,6 @@ from tests.kafka_cluster import KafkaCluster
 pytestmark = pytest.mark.kafka
 
 DEADLINE = 30.0
-
-
-@pytest.fixture
-async def cluster(kafka_cluster: KafkaCluster) -> AsyncIterator[Cluster]:
-    c = Cluster(kafka_cluster.bootstrap, client_id="sluice-test", request_timeout=30.0)
-    await c.start()
-    try:
-        yield c
-    finally:
-        await c.close()
 
 
 @pytest.fixture

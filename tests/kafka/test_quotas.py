@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -23,16 +22,6 @@ pytestmark = pytest.mark.kafka
 
 DEADLINE = 30.0
 SETTING = 5_000  # the gateway's own default producer_byte_rate
-
-
-@pytest.fixture
-async def cluster(kafka_cluster: KafkaCluster) -> AsyncIterator[Cluster]:
-    c = Cluster(kafka_cluster.bootstrap, client_id="sluice-test", request_timeout=30.0)
-    await c.start()
-    try:
-        yield c
-    finally:
-        await c.close()
 
 
 def admin(cluster: Cluster) -> KafkaQuotaAdmin:

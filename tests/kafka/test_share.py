@@ -13,7 +13,6 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from app.config import Settings
 from app.errors import ErrorCode, SluiceError
 from app.kafka.cluster import Cluster
 from app.kafka.produce import KafkaProduce
@@ -23,7 +22,6 @@ from app.kafka.share import KafkaMember, KafkaShareFetch, KafkaShareGroups
 from app.kafka.topics import KafkaTopics
 from app.share.partition import AckBatch, AckType
 from app.storage.record import Record, decode_records, read_header
-from tests.kafka_cluster import KafkaCluster
 
 pytestmark = pytest.mark.kafka
 
@@ -31,26 +29,6 @@ DEADLINE = 30.0
 BIG = 1 << 20
 T0 = 1_767_225_600_000
 GROUP_RESOURCE = 32  # ConfigResource type of a group
-
-
-@pytest.fixture
-async def cluster(kafka_cluster: KafkaCluster) -> AsyncIterator[Cluster]:
-    c = Cluster(kafka_cluster.bootstrap, client_id="sluice-test", request_timeout=30.0)
-    await c.start()
-    try:
-        yield c
-    finally:
-        await c.close()
-
-
-@pytest.fixture
-async def writer(kafka_cluster: KafkaCluster) -> AsyncIterator[KafkaProduce]:
-    c = Cluster(kafka_cluster.bootstrap, client_id="sluice-test-writer", request_timeout=30.0)
-    await c.start()
-    try:
-        yield KafkaProduce(c, Settings())
-    finally:
-        await c.close()
 
 
 @pytest.fixture
