@@ -38,7 +38,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     s = start_server(
         tmp_path_factory.mktemp("bodies") / "data",
         SLUICE_MAX_REQUEST_BYTES=str(LIMIT),
-        SLUICE_BODY_TIMEOUT_MS="1000",
+        # short, for the body that never comes, yet long enough for 20 bodies of 4 MiB at once
+        # on a busy machine (1 s answered some of them 408 there)
+        SLUICE_BODY_TIMEOUT_MS="5000",
     )
     with httpx.Client(base_url=s.url) as c:
         assert c.post("/v1/topics", json={"name": "t"}).status_code == 201
