@@ -187,6 +187,12 @@ transaction.abort.timed.out.transaction.cleanup.interval.ms=1000
 # leaders stay where they were elected: no leader moves in the middle of a test or a benchmark
 auto.leader.rebalance.enable=false
 
+# no deletion by time: the tests' records carry fixed timestamps of 2026-01-01 (those of the
+# saved batch in tests/vectors), and with Kafka's 7 days a retention check, 30 s after the
+# start and every 5 minutes, deleted a segment of them between a test's produce and its read
+# (the node's data is emptied at each start)
+log.retention.ms=-1
+
 # ACLs: the gateway keeps the contract's bindings as Kafka's own (docs/kafka.md#security), and
 # a broker answers CreateAcls, DescribeAcls and DeleteAcls only with an authorizer. Every
 # listener here is PLAINTEXT, so every client is User:ANONYMOUS: the brokers and controllers
