@@ -39,6 +39,7 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -104,7 +105,15 @@ def metadata_bytes(data: Path) -> int:
     )  # the database, its WAL and shared memory
 
 
-async def _soak(base_url: str, pid: int, data: Path, args: argparse.Namespace) -> dict[str, Any]:
+async def _soak(
+    base_url: str,
+    pid: int,
+    data: Path,
+    args: argparse.Namespace,
+    sampled: Callable[[list[dict[str, Any]]], None],
+) -> dict[str, Any]:
+    """The run; ``sampled`` is given the samples once the load stops, before the drain and
+    the check by id, so that what was measured is kept whatever the end does."""
     mixed = Mixed(base_url, args.rate, seed=args.seed)
     await mixed.setup()
     samples: list[dict[str, Any]] = []
@@ -151,6 +160,7 @@ async def _soak(base_url: str, pid: int, data: Path, args: argparse.Namespace) -
             f"p99 produce {sample['p99_ms'].get('produce')} ms"
         )
     await runner
+    sampled(samples)
     log("draining the share group and checking every id")
     await mixed.drain_share()
     check = await mixed.check()
@@ -283,20 +293,31 @@ def main(argv: list[str] | None = None) -> int:
         log(f"{args.judge}: passed={again['passed']} drift={again['p99_drift']}")
         return 0 if again["passed"] else 1
     git = git_info()  # the commit the server runs: a commit made meanwhile is not this run's
+    params = {k: v for k, v in vars(args).items() if k != "out_dir"}
+    title = f"soak at {git['short']}: {args.minutes:g} min"
+
+    def sampled(samples: list[dict[str, Any]]) -> None:
+        # written before the drain and the check by id, which rewrite it when they end: a 2-hour
+        # run whose drain failed kept none of its samples
+        verdict = {**judge(samples), "ids_ok": None, "passed": False}
+        partial = {"samples": samples, "check": None, "verdict": verdict}
+        path = write_result("soak", params, partial, args.out_dir, git)
+        plot(samples, path.with_suffix(".png"), title)
+        log(f"wrote {path} (samples and their verdict; the check by id follows)")
+
     with Workdir("soak") as work:
         data = work.path / "data"
         with sluice_server(data, work.log("server"), python=server_python(args)) as server:
             server.wait_ready()
-            result = asyncio.run(_soak(server.base_url, server.pid, data, args))
+            result = asyncio.run(_soak(server.base_url, server.pid, data, args, sampled))
             server.stop()
     verdict = judge(result["samples"])
     check = result["check"]
     verdict["ids_ok"] = not check["failures"]
     verdict["passed"] = verdict["passed"] and verdict["ids_ok"]
-    params = {k: v for k, v in vars(args).items() if k != "out_dir"}
     path = write_result("soak", params, {**result, "verdict": verdict}, args.out_dir, git)
     png = path.with_suffix(".png")
-    plot(result["samples"], png, f"soak at {git['short']}: {args.minutes:g} min")
+    plot(result["samples"], png, title)
     log(f"wrote {path} and {png}")
     log(f"ids: {check}")
     log(
