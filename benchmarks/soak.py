@@ -36,6 +36,7 @@ import asyncio
 import gc
 import json
 import os
+import re
 import statistics
 import sys
 import time
@@ -242,7 +243,8 @@ def plot(samples: list[dict[str, Any]], path: Path, title: str) -> None:
             "--",
             label=f"RSS after warm-up: {slope:+.2f} MB an hour",
         )
-    axes[0].plot(t, [s["metadata_mb"] for s in samples], label="metadata + WAL (MB)")
+    if all("metadata_mb" in s for s in samples):  # not in the lines a run prints
+        axes[0].plot(t, [s["metadata_mb"] for s in samples], label="metadata + WAL (MB)")
     axes[0].legend()
     axes[0].set_ylim(bottom=0)
     axes[1].plot(t, [s["fds"] for s in samples], label="open file descriptors")
@@ -264,6 +266,32 @@ def plot(samples: list[dict[str, Any]], path: Path, title: str) -> None:
     plt.close(fig)
 
 
+PRINTED = re.compile(
+    r"\s*(?P<t>[\d.]+) s\s+rss (?P<rss>[\d.]+) MB\s+fds (?P<fds>\d+)\s+"
+    r"produce (?P<rate>\d+)/s\s+p99 produce (?P<p99>[\d.]+|None) ms"
+)
+
+
+def printed_samples(text: str) -> list[dict[str, Any]]:
+    """The samples as a run prints them, one line each (time, RSS, descriptors, produce rate
+    and p99): what is left of a run that ended before it wrote its result."""
+    samples = []
+    for line in text.splitlines():
+        if (m := PRINTED.fullmatch(line)) is None:
+            continue
+        p99 = {} if m["p99"] == "None" else {"produce": float(m["p99"])}
+        samples.append(
+            {
+                "t_s": float(m["t"]),
+                "rss_mb": float(m["rss"]),
+                "fds": int(m["fds"]),
+                "records_per_s": {"produce": int(m["rate"])},
+                "p99_ms": p99,
+            }
+        )
+    return samples
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m benchmarks.soak", description=__doc__.split("\n")[0]
@@ -282,7 +310,20 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         help="judge a stored result again with today's criteria (written as verdict_now)",
     )
+    p.add_argument(
+        "--plot-printed",
+        nargs=2,
+        type=Path,
+        metavar=("LOG", "PNG"),
+        help="draw the plot of a run from the sample lines it printed (LOG), into PNG",
+    )
     args = p.parse_args(argv)
+    if args.plot_printed is not None:
+        printed, png = args.plot_printed
+        samples = printed_samples(printed.read_text())
+        plot(samples, png, f"{printed.name}: {samples[-1]['t_s'] / 60:.0f} min, as printed")
+        log(f"wrote {png} from {len(samples)} printed samples")
+        return 0
     if args.judge is not None:
         doc = json.loads(args.judge.read_text())
         again = judge(doc["results"]["samples"])

@@ -3,6 +3,7 @@ fails it, once the run after warm-up is long enough to judge one."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -49,3 +50,27 @@ def test_a_level_run_passes_and_a_short_one_reports_without_judging() -> None:
     short = soak.judge(samples(3, 14.3))
     assert not short["slope_judged"] and not short["rss_mb"]["slope_ok"]
     assert short["passed"]  # too short to tell a slope from noise
+
+
+def test_the_samples_a_run_printed_are_read_back_and_plotted(tmp_path: Path) -> None:
+    printed = "\n".join(
+        [
+            "     10 s  rss 70.66 MB  fds 39  produce 8910/s  p99 produce 12.08 ms",
+            "     20 s  rss 72.5 MB  fds 40  produce 0/s  p99 produce None ms",
+            "draining the share group and checking every id",
+            "     30 s  rss 72.85 MB  fds 39  produce 4280/s  p99 produce 43.16 ms",
+        ]
+    )
+    samples = soak.printed_samples(printed)
+    assert [(s["t_s"], s["rss_mb"], s["fds"]) for s in samples] == [
+        (10.0, 70.66, 39),
+        (20.0, 72.5, 40),
+        (30.0, 72.85, 39),
+    ]
+    assert [s["p99_ms"] for s in samples] == [{"produce": 12.08}, {}, {"produce": 43.16}]
+    assert samples[2]["records_per_s"] == {"produce": 4280}
+    log = tmp_path / "run.log"
+    log.write_text(printed)
+    png = tmp_path / "run.png"
+    assert soak.main(["--plot-printed", str(log), str(png)]) == 0
+    assert png.stat().st_size > 10_000
