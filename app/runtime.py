@@ -21,6 +21,9 @@ from typing import Any, Literal
 from app.clock import Clock, SystemClock
 from app.config import Settings
 from app.datadir import DataDir
+from app.engine import Engine
+from app.engine.embedded.engine import EmbeddedEngine
+from app.engine.embedded.feed import EmbeddedFeedState
 from app.feed import EventFeed
 from app.flusher import Flusher
 from app.gauges import BrokerGauges
@@ -127,14 +130,14 @@ class Broker:
         self.retention = Retention(
             self.topics, self.flusher, self.clock, settings.retention_check_interval_ms
         )
+        self.feed_state = EmbeddedFeedState(
+            self.topics, self.share_admin, self.groups, self.transactions
+        )
         self.feed = EventFeed(
             interval_ms=settings.events_interval_ms,
             clock=self.clock,
             metrics=self.metrics,
-            topics=self.topics,
-            share_admin=self.share_admin,
-            groups=self.groups,
-            transactions=self.transactions,
+            state=self.feed_state,
         )
         self.quotas = Quotas(
             self.clock,
@@ -161,6 +164,8 @@ class Broker:
         self.ready = False
         self.stopped = False
         self.metrics.register(BrokerGauges(self))
+        # what the routes on the seam are given (app.api.deps.engine_of)
+        self.engine: Engine = EmbeddedEngine(self)
 
     async def start(self) -> None:
         """Open metadata and logs (recovery), start background tasks, become ready."""

@@ -19,14 +19,13 @@ from app.kafka.topics import KafkaTopic, KafkaTopics, PartitionView
 from tests.unit.engine.test_seam import members, shape
 
 # what mypy checks: the values and the protocols that match them member for member
-deletion: engine.RecordDeletion = KafkaTopics(Cluster("127.0.0.1:9"))
+topics: engine.Topics = KafkaTopics(Cluster("127.0.0.1:9"))
 view: engine.TopicView = KafkaTopic("t", {}, [PartitionView(0, 0, 0)])
 offsets: engine.PartitionOffsets = PartitionView(0, 0, 0)
 
 # (protocol, Kafka class, members async on Kafka while the seam's are not, members replaced)
 CASES: list[tuple[type[Any], type[Any], set[str], dict[str, str]]] = [
-    (engine.Topics, KafkaTopics, {"get"}, {"topics": "list"}),
-    (engine.RecordDeletion, KafkaTopics, set(), {}),
+    (engine.Topics, KafkaTopics, set(), {}),
     (engine.Reads, KafkaReads, {"list_offsets"}, {}),
     (engine.Groups, KafkaGroups, {"fetch_offsets", "all", "describe", "describe_all"}, {}),
 ]
