@@ -29,7 +29,6 @@ from app.engine import Engine
 from app.errors import ErrorCode, InvalidRequest, SluiceError, TooLarge
 from app.feed import EventFeed
 from app.groups.coordinator import GroupCoordinator
-from app.reads import Reads
 from app.runtime import Broker
 from app.security import principal_of
 from app.share.acquisitions import Acquisitions
@@ -50,10 +49,6 @@ def engine_of(request: HTTPConnection) -> Engine:
 
 def feed(websocket: HTTPConnection) -> EventFeed:
     return broker_of(websocket).feed
-
-
-def reads(request: Request) -> Reads:
-    return broker_of(request).reads
 
 
 def transactions(request: Request) -> TransactionCoordinator:

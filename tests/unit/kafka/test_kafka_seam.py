@@ -26,7 +26,7 @@ offsets: engine.PartitionOffsets = PartitionView(0, 0, 0)
 # (protocol, Kafka class, members async on Kafka while the seam's are not, members replaced)
 CASES: list[tuple[type[Any], type[Any], set[str], dict[str, str]]] = [
     (engine.Topics, KafkaTopics, set(), {}),
-    (engine.Reads, KafkaReads, {"list_offsets"}, {}),
+    (engine.Reads, KafkaReads, set(), {}),
     (engine.Groups, KafkaGroups, {"fetch_offsets", "all", "describe", "describe_all"}, {}),
 ]
 
