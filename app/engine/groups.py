@@ -1,9 +1,10 @@
 """The seam's consumer groups (KIP-848 heartbeats): membership, offset commit and fetch,
 description, deletion, and the owner check of transactional offsets.
 
-Used by ``app/api/routes/groups.py`` (every handler), ``app/api/routes/transactions.py``
-(``check_owner`` before transactional offsets) and the event feed (``describe_all``).
-Implemented today by ``app.groups.coordinator.GroupCoordinator`` (``Broker.groups``); on Kafka
+Used by ``app/api/routes/groups.py`` (every handler, through ``deps.engine_of``) and
+``app/api/routes/transactions.py`` (``check_owner`` before transactional offsets). The event
+feed reads groups through its ``FeedState``, not here. Implemented by
+``app.groups.coordinator.GroupCoordinator`` (``Broker.groups``); on Kafka
 by ConsumerGroupHeartbeat, OffsetCommit, OffsetFetch, ConsumerGroupDescribe, ListGroups,
 ListOffsets (lag), OffsetDelete and DeleteGroups (docs/kafka.md, "Consumer groups").
 
@@ -14,7 +15,7 @@ log on Kafka) before they return (docs/semantics.md#durability-order). Every met
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 from app.errors import SluiceError
@@ -54,29 +55,29 @@ class Groups(Protocol):
         ``STALE_MEMBER_EPOCH`` for the whole request."""
         ...
 
-    def fetch_offsets(
+    async def fetch_offsets(
         self, group_id: str, topic: str | None, require_stable: bool
     ) -> list[OffsetView]:
         """OffsetFetch (``require_stable``: ``PENDING_TRANSACTION`` per partition while a
         transaction's offsets are undecided). A group that does not exist has none."""
         ...
 
-    async def delete_offsets(self, group_id: str, topic: str | None) -> None:
-        """OffsetDelete of one topic, or of all. Raises ``GROUP_ID_NOT_FOUND``,
-        ``NON_EMPTY_GROUP``."""
+    async def delete_offsets(
+        self, group_id: str, topic: str | None, check_topics: Callable[[Iterable[str]], None]
+    ) -> None:
+        """OffsetDelete of one topic, or of every topic the group has offsets of.
+        ``check_topics`` is given the names of the topics whose offsets go, before any is
+        deleted, and raises to refuse them (the face's READ check: without a topic only the
+        engine knows which they are). Raises ``GROUP_ID_NOT_FOUND``, ``NON_EMPTY_GROUP``."""
         ...
 
-    def all(self) -> list[Group]:
+    async def all(self) -> list[Group]:
         """Every group, in the order ``GET /v1/groups`` lists them."""
         ...
 
-    def describe(self, group_id: str) -> tuple[Group, list[OffsetLag]]:
+    async def describe(self, group_id: str) -> tuple[Group, list[OffsetLag]]:
         """The group and its committed offsets with their lag. Raises
         ``GROUP_ID_NOT_FOUND``."""
-        ...
-
-    def describe_all(self) -> list[tuple[Group, list[OffsetLag]]]:
-        """``describe`` of every group (the event feed, once a tick)."""
         ...
 
     async def delete_group(self, group_id: str) -> None:

@@ -16,7 +16,7 @@ unless a plain commit of the same partition came after the staging
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -360,12 +360,18 @@ class GroupCoordinator:
                     g.offsets[key] = Committed(row.offset, row.metadata, seq)
             return errors
 
-    def fetch_offsets(
+    async def fetch_offsets(
         self, group_id: str, topic: str | None, require_stable: bool
     ) -> list[OffsetView]:
         """OffsetFetch. With a topic: every partition of it (offset -1 when none committed).
         Without: every partition with a committed or pending offset. A group that does not
-        exist has no offsets (as in Kafka), it is not an error."""
+        exist has no offsets (as in Kafka), it is not an error. Answered from memory without
+        awaiting (``async`` as the seam's, a request on Kafka)."""
+        return self._fetch_offsets(group_id, topic, require_stable)
+
+    def _fetch_offsets(
+        self, group_id: str, topic: str | None, require_stable: bool
+    ) -> list[OffsetView]:
         self._check(group_id)
         g = self.groups.get(group_id)
         names = self._topic_names()
@@ -404,11 +410,14 @@ class GroupCoordinator:
 
     # -- admin --------------------------------------------------------------------------------
 
-    def all(self) -> list[Group]:
+    async def all(self) -> list[Group]:
         """Every consumer group, sorted by id."""
+        return self._sorted()
+
+    def _sorted(self) -> list[Group]:
         return sorted(self.groups.values(), key=lambda g: g.group_id)
 
-    def describe(self, group_id: str) -> tuple[Group, list[OffsetLag]]:
+    async def describe(self, group_id: str) -> tuple[Group, list[OffsetLag]]:
         """The group and its committed offsets with their lag behind the high watermark."""
         self._check(group_id)
         g = self.groups.get(group_id)
@@ -419,7 +428,7 @@ class GroupCoordinator:
     def describe_all(self) -> list[tuple[Group, list[OffsetLag]]]:
         """Every live group, sorted by id, with its offsets as ``describe`` answers them."""
         names = self._topic_names()
-        return [(g, self._lags(g, names)) for g in self.all() if not g.dead]
+        return [(g, self._lags(g, names)) for g in self._sorted() if not g.dead]
 
     def _lags(self, g: Group, names: dict[int, str]) -> list[OffsetLag]:
         lags = []
@@ -445,7 +454,19 @@ class GroupCoordinator:
             g.kill()
             del self.groups[group_id]
 
-    async def delete_offsets(self, group_id: str, topic: str | None) -> None:
+    async def delete_offsets(
+        self, group_id: str, topic: str | None, check_topics: Callable[[Iterable[str]], None]
+    ) -> None:
+        """OffsetDelete of one topic, or of every topic the group has offsets of.
+        ``check_topics`` (the caller's READ check) is given the topics whose offsets go, by
+        name, and raises to refuse them; it comes before the group is judged (without a topic,
+        once the group's id is known valid, since the topics are looked up in the group)."""
+        if topic is not None:
+            check_topics((topic,))
+        else:
+            # nothing awaits between this lookup and the lock: the topics checked are those
+            # whose offsets go
+            check_topics(sorted({v.topic for v in self._fetch_offsets(group_id, None, False)}))
         self._check(group_id)
         async with self.locked(group_id, create=False) as g:
             await self._expire_locked(g)

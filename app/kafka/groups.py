@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 from uuid import UUID
 
@@ -310,14 +310,24 @@ class KafkaGroups:
         out.sort(key=lambda v: (v.topic, v.partition))
         return out
 
-    async def delete_offsets(self, group_id: str, topic: str | None) -> None:
-        """OffsetDelete of ``topic``'s committed offsets, or of every topic's. Raises
-        ``GROUP_ID_NOT_FOUND``; ``NON_EMPTY_GROUP`` while a member is subscribed to it."""
+    async def delete_offsets(
+        self, group_id: str, topic: str | None, check_topics: Callable[[Iterable[str]], None]
+    ) -> None:
+        """OffsetDelete of ``topic``'s committed offsets, or of every topic's; ``check_topics``
+        is given the topics whose offsets go (those OffsetFetch answered, without a topic) and
+        raises to refuse them. Raises ``GROUP_ID_NOT_FOUND``; ``NON_EMPTY_GROUP`` while a member
+        is subscribed to it."""
+        if topic is not None:
+            check_topics((topic,))
         validate_name(group_id, "group")
         await self.describe_group(group_id)  # GROUP_ID_NOT_FOUND for a group Kafka lacks
         by_topic: dict[str, list[int]] = {}
         for v in await self.fetch_offsets(group_id, topic, False):
             by_topic.setdefault(v.topic, []).append(v.partition)
+        if topic is None:
+            # a commit between this fetch and the delete can add a topic: OffsetDelete names
+            # only the topics checked here
+            check_topics(sorted(by_topic))
         if not by_topic:
             return
         what = f"offsets of group {group_id!r}"

@@ -20,6 +20,8 @@ from tests.unit.engine.test_seam import members, shape
 
 # what mypy checks: the values and the protocols that match them member for member
 topics: engine.Topics = KafkaTopics(Cluster("127.0.0.1:9"))
+reads: engine.Reads = KafkaReads(Cluster("127.0.0.1:9"))
+groups: engine.Groups = KafkaGroups(Cluster("127.0.0.1:9"), KafkaReads(Cluster("127.0.0.1:9")))
 view: engine.TopicView = KafkaTopic("t", {}, [PartitionView(0, 0, 0)])
 offsets: engine.PartitionOffsets = PartitionView(0, 0, 0)
 
@@ -27,7 +29,7 @@ offsets: engine.PartitionOffsets = PartitionView(0, 0, 0)
 CASES: list[tuple[type[Any], type[Any], set[str], dict[str, str]]] = [
     (engine.Topics, KafkaTopics, set(), {}),
     (engine.Reads, KafkaReads, set(), {}),
-    (engine.Groups, KafkaGroups, {"fetch_offsets", "all", "describe", "describe_all"}, {}),
+    (engine.Groups, KafkaGroups, set(), {}),
 ]
 
 
