@@ -1,11 +1,11 @@
 """The seam's consumer groups (KIP-848 heartbeats): membership, offset commit and fetch,
-description, deletion, and the owner check of transactional offsets.
+description and deletion.
 
-Used by ``app/api/routes/groups.py`` (every handler, through ``deps.engine_of``) and
-``app/api/routes/transactions.py`` (``check_owner`` before transactional offsets). The event
-feed reads groups through its ``FeedState``, not here. Implemented by
-``app.groups.coordinator.GroupCoordinator`` (``Broker.groups``); on Kafka
-by ConsumerGroupHeartbeat, OffsetCommit, OffsetFetch, ConsumerGroupDescribe, ListGroups,
+Used by ``app/api/routes/groups.py`` (every handler, through ``deps.engine_of``); the owner
+check of transactional offsets is the transactions' (``Transactions.check_work``,
+``add_offsets``), and the event feed reads groups through its ``FeedState``, not here.
+Implemented by ``app.groups.coordinator.GroupCoordinator`` (``Broker.groups``); on Kafka by
+ConsumerGroupHeartbeat, OffsetCommit, OffsetFetch, ConsumerGroupDescribe, ListGroups,
 ListOffsets (lag), OffsetDelete and DeleteGroups (docs/kafka.md, "Consumer groups").
 
 Membership changes and commits are durable (one SQLite commit, or the group coordinator's
@@ -82,9 +82,4 @@ class Groups(Protocol):
 
     async def delete_group(self, group_id: str) -> None:
         """DeleteGroups. Raises ``GROUP_ID_NOT_FOUND``, ``NON_EMPTY_GROUP``."""
-        ...
-
-    def check_owner(self, group_id: str, member_id: str | None, principal: str | None) -> None:
-        """Raises ``UNKNOWN_MEMBER_ID`` when ``member_id`` is a member of another principal
-        (docs/security.md#ownership); an unknown member is left to the request's own checks."""
         ...

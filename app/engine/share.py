@@ -2,9 +2,8 @@
 group administration, and what the HTTP routes read of a group.
 
 Used by ``app/api/routes/share_groups.py`` (every handler), ``app/api/routes/consume.py``
-(the push socket: ``stopped``, ``stopping``, ``acquired_batches``, and ``app.engine.push``)
-and ``app/api/routes/transactions.py`` (``membership.check_owner``). Implemented today by
-four objects, one protocol each:
+(the push socket: ``stopped``, ``stopping``, ``acquired_batches``, and ``app.engine.push``).
+Implemented today by four objects, one protocol each:
 
 - ``ShareGroups``: ``app.share.coordinator.ShareGroupCoordinator`` (``Broker.share``);
 - ``ShareMembership``: ``app.share.membership.Membership`` (``Broker.share.membership``);
@@ -66,11 +65,6 @@ class ShareMembership(Protocol):
     def subscription(self, group_id: str, member_id: str, principal: str | None) -> list[str]:
         """The member's subscribed topics (a fetch without ``subscribed_topics`` checks READ on
         them). Raises ``UNKNOWN_MEMBER_ID``."""
-        ...
-
-    def check_owner(self, group_id: str, member_id: str, principal: str | None) -> None:
-        """Raises ``UNKNOWN_MEMBER_ID`` when the member is another principal's
-        (docs/security.md#ownership)."""
         ...
 
     def group(self, group_id: str) -> ShareGroup:

@@ -655,6 +655,27 @@ class TransactionCoordinator:
             )
         return self.acks
 
+    async def check_work(
+        self,
+        work: TxnWork,
+        principal: str | None,
+        check_reads: Callable[[str, Iterable[str]], None],
+    ) -> None:
+        """The checks of a one-request commit that its groups decide, before anything else of
+        the commit is judged: for each consumer group of ``work.offsets``, then each share
+        group of ``work.acks``, the caller's READ check of the group and its topics
+        (``check_reads``, which raises to refuse) and then that a member it names is not
+        another principal's (UNKNOWN_MEMBER_ID, docs/security.md#ownership). Changes
+        nothing; answered without awaiting."""
+        for g in work.offsets:
+            check_reads(g.group_id, (o.topic for o in g.offsets))
+            if self.offsets is not None:  # without groups, commit_with refuses the offsets
+                self.offsets.check_owner(g.group_id, g.member_id, principal)
+        for a in work.acks:
+            check_reads(a.group_id, (t for t, _ in a.acks))
+            if self.acks is not None:
+                self.acks.check_owner(a.group_id, a.member_id, principal)
+
     async def add_offsets(
         self,
         tid: str,
@@ -665,8 +686,12 @@ class TransactionCoordinator:
         member_epoch: int,
         group_instance_id: str | None,
         offsets: Sequence[OffsetCommit],
+        principal: str | None,
     ) -> None:
-        """KIP-447: offsets committed for the group only if the transaction commits."""
+        """KIP-447: offsets committed for the group only if the transaction commits. A
+        member of another principal is refused first (UNKNOWN_MEMBER_ID)."""
+        if self.offsets is not None:
+            self.offsets.check_owner(group_id, member_id, principal)
         participant = self._offset_participant()
         await self._settled(tid)
         tm = self._check_endpoint(tid, producer_id, epoch)
@@ -697,9 +722,13 @@ class TransactionCoordinator:
         group_id: str,
         member_id: str,
         acks: Mapping[tuple[str, int], list[AckBatch] | SluiceError],
+        principal: str | None,
     ) -> list[tuple[tuple[str, int], SluiceError | None]]:
         """Share acknowledgements applied only if the transaction commits
-        (docs/semantics.md#transactional-acknowledgements)."""
+        (docs/semantics.md#transactional-acknowledgements). A member of another principal is
+        refused first (UNKNOWN_MEMBER_ID)."""
+        if self.acks is not None:
+            self.acks.check_owner(group_id, member_id, principal)
         participant = self._ack_participant()
         await self._settled(tid)
         tm = self._check_endpoint(tid, producer_id, epoch)
@@ -1086,14 +1115,21 @@ class TransactionCoordinator:
 
     # -- answers ------------------------------------------------------------------------------
 
-    def get(self, tid: str) -> TxnMetadata:
+    async def get(self, tid: str) -> TxnMetadata:
+        """One transactional id, answered from memory without awaiting (``async`` as the
+        seam's: DescribeTransactions on Kafka)."""
         tm = self.txns.get(tid)
         if tm is None:
             raise NotFound(ErrorCode.NOT_FOUND, f"unknown transactional id {tid!r}")
         return tm
 
-    def all(self, state: TxnState | None = None) -> list[TxnMetadata]:
-        """Every transactional id (in the state given), sorted by id."""
+    async def all(self, state: TxnState | None = None) -> list[TxnMetadata]:
+        """Every transactional id (in the state given), sorted by id; answered from memory
+        without awaiting (``async`` as the seam's: ListTransactions on Kafka)."""
+        return self.listed(state)
+
+    def listed(self, state: TxnState | None = None) -> list[TxnMetadata]:
+        """``all``, synchronously: what the engine's own readers (the feed's state) take."""
         return [tm for _, tm in sorted(self.txns.items()) if state is None or tm.state is state]
 
     def statistics(self) -> dict[str, int]:

@@ -70,7 +70,7 @@ class EmbeddedFeedState:
                 ],
             }
         txn_topics: dict[str, dict[str, int]] = {}
-        for tm in self.transactions.all():
+        for tm in self.transactions.listed():
             if tm.state in _OPEN:
                 written = txn_topics[tm.transactional_id] = {}
                 for topic, _ in tm.partitions:
