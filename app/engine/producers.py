@@ -29,8 +29,8 @@ from typing import Protocol
 from app.errors import SluiceError
 from app.groups.group import OffsetCommit
 from app.share.partition import AckBatch
-from app.transactions.coordinator import CommitAll, TxnIdentity, TxnWork
 from app.transactions.state import TxnMetadata, TxnState
+from app.transactions.work import CommitAll, TxnIdentity, TxnWork
 
 
 class Transactions(Protocol):

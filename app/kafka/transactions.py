@@ -57,8 +57,8 @@ from app.kafka.protocol.messages import (
     TxnOffsetCommitRequest,
     TxnOffsetCommitResponse,
 )
-from app.transactions.coordinator import TxnWork
 from app.transactions.state import TxnMetadata, TxnState
+from app.transactions.work import TxnWork
 
 R = TypeVar("R", bound=Response)
 

@@ -13,7 +13,9 @@ commits several open transactions atomically, their PrepareCommit rows (and the 
 idempotency key) in one SQLite commit; ``abort_prefix`` aborts and fences every open
 transaction whose transactional id starts with a prefix.
 
-The participants and the marker writer are given at construction (``participants.py``).
+The participants and the marker writer are given at construction (``participants.py``); the
+values of requests and answers (``TxnWork``, ``TxnIdentity``, ``CommitAll``) are in
+``work.py``.
 
 Fencing follows KIP-588 as designed (docs/semantics.md#kip-588-timeouts): a timeout abort
 records the epoch it aborted; that epoch gets TRANSACTION_TIMED_OUT on the transaction endpoints,
@@ -28,7 +30,6 @@ import dataclasses
 import logging
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from app.awaiting import all_done
@@ -48,6 +49,7 @@ from app.producers.appender import BatchResult
 from app.producers.ids import ProducerIds
 from app.transactions.participants import AckParticipant, OffsetParticipant, TxnWrite
 from app.transactions.state import EPOCH_EXHAUSTED, TxnMetadata, TxnState, TxnTransit
+from app.transactions.work import CommitAll, TxnIdentity, TxnWork
 
 if TYPE_CHECKING:
     from app.groups.group import OffsetCommit
@@ -104,56 +106,6 @@ class TxnLog(Protocol):
     def open_transactions(self) -> dict[int, dict[tuple[str, int], int]]:
         """producer id → each partition with a transaction of it open, and its epoch there."""
         ...
-
-
-@dataclass(frozen=True, slots=True)
-class GroupOffsets:
-    """KIP-447 offsets of one consumer group, with the consumer's group metadata."""
-
-    group_id: str
-    member_id: str | None
-    member_epoch: int
-    group_instance_id: str | None
-    offsets: Sequence[OffsetCommit]
-
-
-@dataclass(frozen=True, slots=True)
-class GroupAcks:
-    """Share acknowledgements of one member of one share group, per partition."""
-
-    group_id: str
-    member_id: str
-    acks: Mapping[tuple[str, int], list[AckBatch] | SluiceError]
-
-
-@dataclass(frozen=True, slots=True)
-class TxnWork:
-    """Everything a commit in one request adds to the transaction before committing it."""
-
-    batches: Sequence[ProduceBatch] = ()
-    offsets: Sequence[GroupOffsets] = ()
-    acks: Sequence[GroupAcks] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class TxnIdentity:
-    """A transactional id with a producer id and epoch: a transaction named by a commit of
-    several, or the identity of its next transaction in the answer."""
-
-    transactional_id: str
-    producer_id: int
-    producer_epoch: int
-
-
-@dataclass(frozen=True, slots=True)
-class CommitAll:
-    """The answer of ``commit_all``: the identity of each transactional id's next transaction,
-    in the request's order; ``duplicate`` when the idempotency key had been committed already
-    (at ``committed_ms``), so that this request committed nothing."""
-
-    duplicate: bool
-    transactions: list[TxnIdentity]
-    committed_ms: int | None = None
 
 
 _S = TxnState

@@ -20,8 +20,8 @@ from app.kafka.protocol.messages import FetchRequest, FetchResponse, OffsetFetch
 from app.kafka.transactions import KafkaTransactions
 from app.producers.appender import ProduceBatch
 from app.storage.record import Record, check_batch, decode_records
-from app.transactions.coordinator import GroupOffsets, TxnWork
 from app.transactions.state import TxnState
+from app.transactions.work import GroupOffsets, TxnWork
 from tests.kafka.test_produce import READ_COMMITTED, create_topic
 from tests.kafka.test_produce import cluster as cluster
 from tests.kafka.test_produce import produce as produce

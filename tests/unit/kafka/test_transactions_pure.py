@@ -20,8 +20,8 @@ from app.kafka.transactions import (
     timed_out,
     txn_state,
 )
-from app.transactions.coordinator import GroupAcks, TxnIdentity, TxnWork
 from app.transactions.state import TxnState
+from app.transactions.work import GroupAcks, TxnIdentity, TxnWork
 
 
 def java_quoted_matches(pattern: str, text: str) -> bool:
