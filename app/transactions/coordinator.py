@@ -5,8 +5,9 @@ Every change follows the state table (``state.py``): stage it (``prepare``; a pe
 turns concurrent callers away with CONCURRENT_TRANSACTIONS) → make it durable in SQLite →
 complete it. Ending a transaction is: Prepare* durable → markers on every partition, fsynced →
 the participants' endings (consumer groups' offsets, share groups' acknowledgements) and
-Complete* with the bumped epoch (transactions v2), durable in one SQLite commit. Recovery at
-start finishes every Prepare* it finds the same way.
+Complete* with the bumped epoch (transactions v2), durable in one SQLite commit: the
+coordinator decides, and ``ending.py``'s ``TxnEnder`` (``self.ender``) carries the end out.
+Recovery at start finishes every Prepare* it finds the same way.
 
 Several transactions end together in two ways (docs/semantics.md#commit-all): ``commit_all``
 commits several open transactions atomically, their PrepareCommit rows (and the request's
@@ -30,7 +31,7 @@ import dataclasses
 import logging
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import AsyncExitStack
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from app.awaiting import all_done
 from app.clock import Clock
@@ -44,68 +45,23 @@ from app.errors import (
     TooLarge,
     Unavailable,
 )
-from app.metadata.txn_store import CommitKeyRow, TransactionStore, TxnRow
+from app.metadata.txn_store import CommitKeyRow, TransactionStore
 from app.producers.appender import BatchResult
 from app.producers.ids import ProducerIds
+from app.transactions.ending import TxnEnder, TxnLog, row_of
 from app.transactions.participants import AckParticipant, OffsetParticipant, TxnWrite
-from app.transactions.state import EPOCH_EXHAUSTED, TxnMetadata, TxnState, TxnTransit
+from app.transactions.state import TxnMetadata, TxnState, TxnTransit
 from app.transactions.work import CommitAll, TxnIdentity, TxnWork
 
 if TYPE_CHECKING:
     from app.groups.group import OffsetCommit
-    from app.producers.appender import CheckedBatch, ProduceBatch
+    from app.producers.appender import ProduceBatch
     from app.share.partition import AckBatch
     from app.storage.log import PartitionLog
 
 log = logging.getLogger("sluice.transactions")
 
 _T = TypeVar("_T")
-
-
-class TxnLog(Protocol):
-    """What the coordinator writes to the partition logs: markers, and the records of a
-    transaction committed in one request."""
-
-    async def append_markers(
-        self, producer_id: int, epoch: int, commit: bool, partitions: Collection[tuple[str, int]]
-    ) -> None:
-        """A COMMIT or ABORT marker on each partition (of topics that still exist); returns
-        once all are durable."""
-        ...
-
-    def resolve(self, b: ProduceBatch, parsed_under: int) -> PartitionLog:
-        """The batch's log; raises UNKNOWN_TOPIC_OR_PARTITION or RECORD_TOO_LARGE."""
-        ...
-
-    def check_producer_batches(
-        self,
-        producer_id: int,
-        epoch: int,
-        batches: Sequence[tuple[PartitionLog, ProduceBatch, BatchResult]],
-        *,
-        transactional: bool,
-        all_or_nothing: bool = False,
-    ) -> list[CheckedBatch]:
-        """Epoch and sequence checks of every batch, appending nothing."""
-        ...
-
-    def append_checked(
-        self, producer_id: int, epoch: int, checked: list[CheckedBatch], *, transactional: bool
-    ) -> list[PartitionLog]:
-        """The appends of checked batches (synchronous); the logs to wait on."""
-        ...
-
-    async def wait_durable(self, logs: Iterable[PartitionLog], *, force: bool = False) -> None:
-        """Everything appended so far to ``logs`` is durable."""
-        ...
-
-    async def make_durable(self, partitions: Collection[tuple[str, int]]) -> None:
-        """Everything appended so far to the partitions is durable, under any fsync policy."""
-        ...
-
-    def open_transactions(self) -> dict[int, dict[tuple[str, int], int]]:
-        """producer id → each partition with a transaction of it open, and its epoch there."""
-        ...
 
 
 _S = TxnState
@@ -133,17 +89,17 @@ class TransactionCoordinator:
         self.offsets = offsets  # consumer groups (None: offsets cannot join a transaction)
         self.acks = acks  # share groups (None: acknowledgements cannot join one)
         self.txns: dict[str, TxnMetadata] = {}
-        self._finishing: set[str] = set()
-        # ends answered at their decision whose markers are still being written; the next
-        # request of the same transactional id waits for them (``_settled``)
-        self._completing: dict[str, asyncio.Task[None]] = {}
         # partition joins being written, per transactional id: a second join of the same
         # transaction waits for the first instead of being turned away (``join_partitions``)
         self._joining: dict[str, asyncio.Future[None]] = {}
-        self._closing = False
         self._owners: dict[int, str] = {}  # producer id → its transactional id (KIP-890)
         self._commit_keys_in_flight: set[str] = set()  # idempotency keys of commit_all
         self._next_key_expiry_ms = 0  # when the sweeper next deletes expired commit keys
+        # the end of a transaction from its decision on: markers, the participants' endings,
+        # Complete*; and the ends being completed after their answer
+        self.ender = TxnEnder(
+            store, ids, clock, settings, log=log, offsets=offsets, acks=acks, owners=self._owners
+        )
 
     # -- start --------------------------------------------------------------------------------
 
@@ -179,7 +135,7 @@ class TransactionCoordinator:
         for tm in list(self.txns.values()):
             if tm.state in (_S.PREPARE_COMMIT, _S.PREPARE_ABORT):
                 log.info("recovery: finishing %s of %r", tm.state.value, tm.transactional_id)
-                await self._finish(tm)
+                await self.ender.finish(tm)
                 n += 1
         await self._adopt_open_transactions()
         return n
@@ -202,7 +158,7 @@ class TransactionCoordinator:
                     len(rejoin - tm.partitions),
                     tm.transactional_id,
                 )
-                await self._persist(tm, self._ongoing(tm, partitions=tm.partitions | rejoin))
+                await self.ender.persist(tm, self._ongoing(tm, partitions=tm.partitions | rejoin))
             for epoch in sorted({e for tp, e in epochs.items() if tp not in rejoin}):
                 stray = [tp for tp, e in epochs.items() if e == epoch and tp not in rejoin]
                 log.info(
@@ -245,8 +201,8 @@ class TransactionCoordinator:
                     f"producer id {producer_id} was never issued to this principal as an "
                     "idempotent producer",
                 )
-            return await self._next_epoch(producer_id, producer_epoch, principal)
-        await self._settled(tid)
+            return await self.ender.next_epoch(producer_id, producer_epoch, principal)
+        await self.ender.settled(tid)
         tm = self.txns.get(tid)
         now = self.clock.now_ms()
         if tm is None:
@@ -265,7 +221,7 @@ class TransactionCoordinator:
                 transit = tm.prepare(tm.transit())
                 self.txns[tid] = tm
                 try:
-                    await self.store.save(_row(tid, transit))
+                    await self.store.save(row_of(tid, transit))
                 except BaseException:
                     if self.txns.get(tid) is tm:
                         del self.txns[tid]
@@ -288,9 +244,9 @@ class TransactionCoordinator:
         # so the instance it fenced cannot pass for a retry (Kafka sets lastProducerEpoch -1)
         recovering = producer_id is not None
         if tm.state is _S.ONGOING:  # abort the open transaction (a new instance: fencing)
-            await self._end(tm, commit=False, fenced=not recovering)
-        pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch, principal)
-        await self._persist(
+            await self.ender.end(tm, commit=False, fenced=not recovering)
+        pid, epoch = await self.ender.next_epoch(tm.producer_id, tm.producer_epoch, principal)
+        await self.ender.persist(
             tm,
             dataclasses.replace(
                 tm.transit(),
@@ -311,16 +267,6 @@ class TransactionCoordinator:
             ),
         )
         return pid, epoch
-
-    async def _next_epoch(
-        self, producer_id: int, epoch: int, principal: str | None
-    ) -> tuple[int, int]:
-        if epoch + 1 < EPOCH_EXHAUSTED:
-            return producer_id, epoch + 1
-        pid = await self.ids.next_id(principal)
-        if (owner := self._owners.get(producer_id)) is not None:
-            self._owners[pid] = owner  # the new id of an exhausted transactional producer
-        return pid, 0
 
     # -- produce: implicit partition joins (transactions v2) ----------------------------------
 
@@ -359,7 +305,7 @@ class TransactionCoordinator:
         adds what is still missing, as a broker retries its own verification of a partition
         (KIP-890) instead of handing CONCURRENT_TRANSACTIONS back to the producer. Any other
         change in progress (an end) still answers CONCURRENT_TRANSACTIONS."""
-        await self._settled(tid)
+        await self.ender.settled(tid)
         while (writing := self._joining.get(tid)) is not None:
             await asyncio.wait([writing])  # not cancelled with this request
         tm = self._check_produce(tid, producer_id, epoch)
@@ -375,7 +321,7 @@ class TransactionCoordinator:
         done = asyncio.get_running_loop().create_future()
         self._joining[tid] = done
         try:
-            await self._persist(tm, self._ongoing(tm, partitions=joined))
+            await self.ender.persist(tm, self._ongoing(tm, partitions=joined))
         finally:
             del self._joining[tid]
             done.set_result(None)
@@ -462,7 +408,7 @@ class TransactionCoordinator:
         self, tid: str, producer_id: int, epoch: int, commit: bool
     ) -> tuple[int, int]:
         """Commit or abort; answers the producer id and epoch for the next transaction."""
-        await self._settled(tid)
+        await self.ender.settled(tid)
         open_ = self.txns.get(tid)
         if commit and open_ is not None and open_.state is _S.ONGOING:
             # a decision never precedes its records: under fsync=interval they may not be
@@ -474,8 +420,8 @@ class TransactionCoordinator:
         self._check_current(tm, producer_id, epoch)
         if tm.state is not _S.ONGOING:
             return tm.producer_id, tm.producer_epoch  # nothing open: nothing changes
-        await self._persist(tm, self._decision(tm, commit))
-        return await self._after_decision(tm, answer_early=True)
+        await self.ender.persist(tm, self.ender.decision(tm, commit))
+        return await self.ender.after_decision(tm, answer_early=True)
 
     @staticmethod
     def _retried_end(tm: TxnMetadata, epoch: int, commit: bool) -> tuple[int, int]:
@@ -507,7 +453,7 @@ class TransactionCoordinator:
         """
         if not (work.batches or work.offsets or work.acks):
             return await self.end_txn(tid, producer_id, epoch, True)
-        await self._settled(tid)
+        await self.ender.settled(tid)
         tm = self._check_endpoint(tid, producer_id, epoch)
         if tm.state.is_complete and (producer_id, epoch) == (tm.last_producer_id, tm.last_epoch):
             return self._retried_end(tm, epoch, True)
@@ -570,14 +516,16 @@ class TransactionCoordinator:
                     producer_id, epoch, resolved, transactional=True, all_or_nothing=True
                 )
                 tm.complete(ongoing)
-                decision = tm.prepare(self._decision(tm, True))
+                decision = tm.prepare(self.ender.decision(tm, True))
                 try:
                     touched = self.log.append_checked(
                         producer_id, epoch, checked, transactional=True
                     )
                     if touched:  # forced: the decision must follow durable records
                         await self.log.wait_durable(touched, force=True)
-                    await self.store.save(_row(tid, decision), also=[w.statements for w in writes])
+                    await self.store.save(
+                        row_of(tid, decision), also=[w.statements for w in writes]
+                    )
                 except BaseException:
                     tm.abort_pending()  # still open: a retry, an abort or the timeout ends it
                     raise
@@ -588,7 +536,7 @@ class TransactionCoordinator:
             if tm.pending is ongoing:
                 tm.abort_pending()
             raise
-        return await self._after_decision(tm, answer_early=True)
+        return await self.ender.after_decision(tm, answer_early=True)
 
     def _offset_participant(self) -> OffsetParticipant:
         if self.offsets is None:
@@ -645,7 +593,7 @@ class TransactionCoordinator:
         if self.offsets is not None:
             self.offsets.check_owner(group_id, member_id, principal)
         participant = self._offset_participant()
-        await self._settled(tid)
+        await self.ender.settled(tid)
         tm = self._check_endpoint(tid, producer_id, epoch)
         self._check_current(tm, producer_id, epoch)
         participant.check_txn_member(group_id, member_id, member_epoch, group_instance_id)
@@ -654,7 +602,7 @@ class TransactionCoordinator:
             # still pending: a commit cannot start before the offsets are staged; the group
             # joins the transaction and its offsets are staged in one SQLite commit
             async with participant.staging_txn_offsets(group_id, producer_id, offsets) as staging:
-                row = _row(tid, transit) if transit != tm.transit() else None
+                row = row_of(tid, transit) if transit != tm.transit() else None
                 writes = [staging.statements] if staging is not None else []
                 if row is not None or writes:
                     await self.store.save(row, also=writes)
@@ -682,7 +630,7 @@ class TransactionCoordinator:
         if self.acks is not None:
             self.acks.check_owner(group_id, member_id, principal)
         participant = self._ack_participant()
-        await self._settled(tid)
+        await self.ender.settled(tid)
         tm = self._check_endpoint(tid, producer_id, epoch)
         self._check_current(tm, producer_id, epoch)
         participant.check_txn_acks_member(group_id, member_id)
@@ -693,7 +641,7 @@ class TransactionCoordinator:
             async with participant.staging_txn_acks(
                 group_id, member_id, producer_id, acks
             ) as staging:
-                row = _row(tid, transit) if transit != tm.transit() else None
+                row = row_of(tid, transit) if transit != tm.transit() else None
                 held = staging.held
                 if row is not None or held is not None:
                     await self.store.save(row, also=[held.statements] if held is not None else [])
@@ -736,7 +684,7 @@ class TransactionCoordinator:
             self._commit_keys_in_flight.add(key)
         try:
             for t in txns:
-                await self._settled(t.transactional_id)
+                await self.ender.settled(t.transactional_id)
             found = None if key is None else await self.store.commit_key(key)
             retention = self.settings.txn_commit_key_retention_ms
             if found is not None and found.committed_ms >= self.clock.now_ms() - retention:
@@ -765,8 +713,10 @@ class TransactionCoordinator:
             else:  # as in ``end_txn``: nothing open, nothing changes
                 answer[tid] = TxnIdentity(tid, tm.producer_id, tm.producer_epoch)
         row = None if key is None else CommitKeyRow(key, [t.transactional_id for t in txns], 0)
-        await self._decide_all(to_commit, commit=True, key=row)
-        answers = await all_done([self._after_decision(tm, answer_early=True) for tm in to_commit])
+        await self.ender.decide_all(to_commit, commit=True, key=row)
+        answers = await all_done(
+            [self.ender.after_decision(tm, answer_early=True) for tm in to_commit]
+        )
         for tm, (pid, epoch) in zip(to_commit, answers, strict=True):
             answer[tm.transactional_id] = TxnIdentity(tm.transactional_id, pid, epoch)
         return CommitAll(False, [answer[t.transactional_id] for t in txns])
@@ -804,7 +754,7 @@ class TransactionCoordinator:
                 committed_ms,
                 len(to_abort),
             )
-        await self._end_all(to_abort)
+        await self.ender.end_all(to_abort)
         return CommitAll(
             True,
             [TxnIdentity(tm.transactional_id, tm.producer_id, tm.producer_epoch) for tm in current],
@@ -822,189 +772,17 @@ class TransactionCoordinator:
             if tid.startswith(prefix)
             and tm.state is _S.ONGOING
             and tm.pending is None
-            and tid not in self._finishing
+            and tid not in self.ender.finishing
             and may_write(tid)
         ]
         if chosen:
             log.info("aborting %d open transactions with the prefix %r", len(chosen), prefix)
-        await self._end_all(chosen, fenced=True)
+        await self.ender.end_all(chosen, fenced=True)
         return [tm.transactional_id for tm in chosen]
-
-    async def _end_all(self, tms: Sequence[TxnMetadata], *, fenced: bool = False) -> None:
-        """Abort every transaction of ``tms`` (their decisions in one SQLite commit) and
-        finish them all: ``_end`` for several at once."""
-        await self._decide_all(tms, commit=False, fenced=fenced)
-        await all_done([self._finish(tm) for tm in tms])
-
-    async def _decide_all(
-        self,
-        tms: Sequence[TxnMetadata],
-        *,
-        commit: bool,
-        fenced: bool = False,
-        key: CommitKeyRow | None = None,
-    ) -> None:
-        """The Prepare* of every transaction of ``tms`` (checked by the caller, with no await
-        since) and the idempotency key ``key``, durable in one SQLite commit: all of them or
-        none. A commit: staged, the transactions take no more records, and every record
-        appended to them is made durable before the decision (a decision never precedes its
-        records, under any fsync policy, as in ``end_txn``)."""
-        staged: list[tuple[TxnMetadata, TxnTransit]] = []
-        try:
-            for tm in tms:
-                staged.append((tm, tm.prepare(self._decision(tm, commit, fenced=fenced))))
-            if commit and tms:
-                await self.log.make_durable({tp for tm in tms for tp in tm.partitions})
-            if key is not None:
-                key = dataclasses.replace(key, committed_ms=self.clock.now_ms())
-            await self.store.save_many(
-                [_row(tm.transactional_id, transit) for tm, transit in staged], key=key
-            )
-        except BaseException:
-            for tm, transit in staged:
-                if tm.pending is transit:
-                    tm.abort_pending()
-            raise
-        for tm, transit in staged:
-            tm.complete(transit)
-
-    # -- ending -------------------------------------------------------------------------------
-
-    async def _end(
-        self, tm: TxnMetadata, commit: bool, *, timed_out: bool = False, fenced: bool = False
-    ) -> None:
-        """Prepare* durable, then ``_finish``: for the coordinator's own ends (fencing,
-        timeouts), which go on only once the end is complete."""
-        await self._persist(tm, self._decision(tm, commit, timed_out=timed_out, fenced=fenced))
-        await self._finish(tm)
-
-    def _decision(
-        self, tm: TxnMetadata, commit: bool, *, timed_out: bool = False, fenced: bool = False
-    ) -> TxnTransit:
-        """Prepare*. ``last_producer_id``/``last_epoch`` name who may retry this end once it
-        is complete: the producer that ended it (or timed out), nobody when a newer instance
-        fenced it. Persisted, so that a stop before the fencing init's own bump still leaves
-        the older instance fenced."""
-        return dataclasses.replace(
-            tm.transit(),
-            state=_S.PREPARE_COMMIT if commit else _S.PREPARE_ABORT,
-            last_producer_id=-1 if fenced else tm.producer_id,
-            last_epoch=-1 if fenced else tm.producer_epoch,
-            timed_out_epoch=tm.producer_epoch if timed_out else -1,
-            updated_ms=self.clock.now_ms(),
-        )
-
-    async def _after_decision(self, tm: TxnMetadata, *, answer_early: bool) -> tuple[int, int]:
-        """From a durable Prepare*: the markers and the endings (``_finish``), then the
-        identity for the next transaction. With ``txn_answer=prepare`` a client's end is
-        answered at once and completed in the background (``_complete_later``), except when
-        the epoch is exhausted: the next identity is then a new producer id, known only once
-        the end completes."""
-        early = answer_early and self.settings.txn_answer == "prepare" and not self._closing
-        if not early or tm.producer_epoch + 1 >= EPOCH_EXHAUSTED:
-            await self._finish(tm)
-            return tm.producer_id, tm.producer_epoch
-        self._complete_later(tm)
-        return tm.producer_id, tm.producer_epoch + 1  # what ``_finish`` moves to
-
-    def _complete_later(self, tm: TxnMetadata) -> None:
-        tid = tm.transactional_id
-        self._finishing.add(tid)  # the sweeper leaves it alone from now on
-        task = asyncio.get_running_loop().create_task(self._finish(tm), name=f"txn-end {tid}")
-        self._completing[tid] = task
-
-        def done(t: asyncio.Task[None]) -> None:
-            if self._completing.get(tid) is t:
-                del self._completing[tid]
-            if not t.cancelled() and (exc := t.exception()) is not None:
-                log.warning("transaction %r: its end did not complete (%s); retried", tid, exc)
-
-        task.add_done_callback(done)
-
-    async def _settled(self, tid: str | None) -> None:
-        """Wait while an end of ``tid`` answered at its decision is still completing: the
-        next request of the same transactional id sees it complete."""
-        task = self._completing.get(tid) if tid is not None else None
-        if task is not None and not task.done():
-            await asyncio.wait([task])
 
     async def drain(self) -> None:
         """Wait for every end being completed in the background (at stop)."""
-        self._closing = True  # ends from now on complete before they are answered
-        while pending := [t for t in self._completing.values() if not t.done()]:
-            await asyncio.wait(pending)
-
-    async def _finish(self, tm: TxnMetadata) -> None:
-        """From Prepare*: markers (epoch + 1) → the participants' endings (the consumer groups'
-        offsets, then the share groups' acknowledgements, each in one order) → written with
-        Complete* and the new epoch in one SQLite commit."""
-        tid = tm.transactional_id
-        self._finishing.add(tid)
-        try:
-            commit = tm.state is _S.PREPARE_COMMIT
-            if tm.partitions:
-                await self.log.append_markers(
-                    tm.producer_id, tm.producer_epoch + 1, commit, tm.partitions
-                )
-            # a transactional id's producer ids are its own (its ACL guards them), whichever
-            # principal's block they come from: an exhausted epoch here draws from no one's
-            pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch, None)
-            async with AsyncExitStack() as stack:
-                endings: list[TxnWrite] = []
-                offsets, acks = self.offsets, self.acks
-                if tm.groups and offsets is None:
-                    log.warning("transaction %r has group offsets but no groups run here", tid)
-                elif offsets is not None:
-                    for group_id in sorted(tm.groups):  # the groups' locks, in one order
-                        ending = await stack.enter_async_context(
-                            offsets.ending_txn_offsets(group_id, tm.producer_id, commit)
-                        )
-                        if ending is not None:
-                            endings.append(ending)
-                if tm.share_groups and acks is None:
-                    log.warning(
-                        "transaction %r has share acknowledgements but no share groups run here",
-                        tid,
-                    )
-                elif acks is not None:
-                    for group_id in sorted(tm.share_groups):  # their partitions, in one order
-                        ending = await stack.enter_async_context(
-                            acks.ending_txn_acks(group_id, tm.producer_id, commit)
-                        )
-                        if ending is not None:
-                            endings.append(ending)
-                transit = tm.prepare(
-                    dataclasses.replace(
-                        tm.transit(),
-                        state=_S.COMPLETE_COMMIT if commit else _S.COMPLETE_ABORT,
-                        producer_id=pid,
-                        producer_epoch=epoch,
-                        partitions=frozenset(),
-                        groups=frozenset(),
-                        start_ms=-1,
-                        updated_ms=self.clock.now_ms(),
-                        share_groups=frozenset(),
-                    )
-                )
-                try:
-                    await self.store.save(_row(tid, transit), also=[e.statements for e in endings])
-                except BaseException:
-                    tm.abort_pending()
-                    raise
-                tm.complete(transit)
-                for ending in endings:
-                    ending.complete()
-        finally:
-            self._finishing.discard(tid)
-
-    async def _persist(self, tm: TxnMetadata, target: TxnTransit) -> None:
-        transit = tm.prepare(target)
-        try:
-            await self.store.save(_row(tm.transactional_id, transit))
-        except BaseException:
-            tm.abort_pending()
-            raise
-        tm.complete(transit)
+        await self.ender.drain()
 
     # -- timeouts -----------------------------------------------------------------------------
 
@@ -1016,7 +794,7 @@ class TransactionCoordinator:
         idle_before = now - self.settings.transactional_id_expiration_ms
         n = 0
         for tm in list(self.txns.values()):
-            if tm.pending is not None or tm.transactional_id in self._finishing:
+            if tm.pending is not None or tm.transactional_id in self.ender.finishing:
                 continue
             try:
                 if tm.state is _S.ONGOING and now > tm.start_ms + tm.timeout_ms:
@@ -1026,10 +804,10 @@ class TransactionCoordinator:
                         now - tm.start_ms,
                         tm.timeout_ms,
                     )
-                    await self._end(tm, commit=False, timed_out=True)
+                    await self.ender.end(tm, commit=False, timed_out=True)
                     n += 1
                 elif tm.state in (_S.PREPARE_COMMIT, _S.PREPARE_ABORT):
-                    await self._finish(tm)  # an end whose markers failed earlier
+                    await self.ender.finish(tm)  # an end whose markers failed earlier
                 elif tm.state in _IDLE and tm.updated_ms < idle_before:
                     await self._expire(tm)
             except SluiceError as exc:
@@ -1094,21 +872,3 @@ class TransactionCoordinator:
 def _part(exc: SluiceError, where: str) -> SluiceError:
     """A refused part of a one-request commit: its own error, naming the part."""
     return type(exc)(exc.code, f"{where}: {exc.message}")
-
-
-def _row(tid: str, t: TxnTransit) -> TxnRow:
-    return TxnRow(
-        tid,
-        t.producer_id,
-        t.producer_epoch,
-        t.last_producer_id,
-        t.last_epoch,
-        t.timed_out_epoch,
-        t.timeout_ms,
-        t.state.value,
-        sorted(t.partitions),
-        sorted(t.groups),
-        t.start_ms,
-        t.updated_ms,
-        sorted(t.share_groups),
-    )
