@@ -51,6 +51,7 @@ from app.producers.ids import ProducerIds
 from app.transactions.ending import TxnEnder, TxnLog, row_of
 from app.transactions.participants import AckParticipant, OffsetParticipant, TxnWrite
 from app.transactions.state import TxnMetadata, TxnState, TxnTransit
+from app.transactions.timeouts import TxnTimeouts
 from app.transactions.work import CommitAll, TxnIdentity, TxnWork
 
 if TYPE_CHECKING:
@@ -66,7 +67,6 @@ _T = TypeVar("_T")
 
 _S = TxnState
 _IDLE = (_S.EMPTY, _S.COMPLETE_COMMIT, _S.COMPLETE_ABORT)
-COMMIT_KEY_EXPIRY_INTERVAL_MS = 60_000  # the sweeper deletes expired commit keys this often
 
 
 class TransactionCoordinator:
@@ -94,12 +94,13 @@ class TransactionCoordinator:
         self._joining: dict[str, asyncio.Future[None]] = {}
         self._owners: dict[int, str] = {}  # producer id → its transactional id (KIP-890)
         self._commit_keys_in_flight: set[str] = set()  # idempotency keys of commit_all
-        self._next_key_expiry_ms = 0  # when the sweeper next deletes expired commit keys
         # the end of a transaction from its decision on: markers, the participants' endings,
         # Complete*; and the ends being completed after their answer
         self.ender = TxnEnder(
             store, ids, clock, settings, log=log, offsets=offsets, acks=acks, owners=self._owners
         )
+        # timeouts, interrupted ends and idle transactional ids: the sweeper
+        self.timeouts = TxnTimeouts(store, clock, settings, self.txns, self._owners, self.ender)
 
     # -- start --------------------------------------------------------------------------------
 
@@ -787,61 +788,13 @@ class TransactionCoordinator:
     # -- timeouts -----------------------------------------------------------------------------
 
     async def abort_timed_out(self) -> int:
-        """Abort every open transaction past its timeout; finish interrupted ends; forget ids
-        idle past the transactional-id expiration. Answers how many transactions were
-        aborted."""
-        now = self.clock.now_ms()
-        idle_before = now - self.settings.transactional_id_expiration_ms
-        n = 0
-        for tm in list(self.txns.values()):
-            if tm.pending is not None or tm.transactional_id in self.ender.finishing:
-                continue
-            try:
-                if tm.state is _S.ONGOING and now > tm.start_ms + tm.timeout_ms:
-                    log.info(
-                        "aborting transaction %r: open for %d ms, timeout %d ms",
-                        tm.transactional_id,
-                        now - tm.start_ms,
-                        tm.timeout_ms,
-                    )
-                    await self.ender.end(tm, commit=False, timed_out=True)
-                    n += 1
-                elif tm.state in (_S.PREPARE_COMMIT, _S.PREPARE_ABORT):
-                    await self.ender.finish(tm)  # an end whose markers failed earlier
-                elif tm.state in _IDLE and tm.updated_ms < idle_before:
-                    await self._expire(tm)
-            except SluiceError as exc:
-                log.warning("transaction %r: %s; will retry", tm.transactional_id, exc)
-        if now >= self._next_key_expiry_ms:
-            self._next_key_expiry_ms = now + COMMIT_KEY_EXPIRY_INTERVAL_MS
-            try:
-                await self.store.expire_commit_keys(now - self.settings.txn_commit_key_retention_ms)
-            except SluiceError as exc:
-                log.warning("commit-all idempotency keys: %s; will retry", exc)
-        return n
+        """One round of the sweeper (``timeouts.TxnTimeouts.abort_timed_out``): answers how
+        many transactions it aborted."""
+        return await self.timeouts.abort_timed_out()
 
     async def run_timeouts(self) -> None:
-        """The sweeper: ``abort_timed_out`` every ``txn_timeout_check_interval_ms``."""
-        while True:
-            await asyncio.sleep(self.settings.txn_timeout_check_interval_ms / 1000)
-            await self.abort_timed_out()
-
-    async def _expire(self, tm: TxnMetadata) -> None:
-        """Forget an idle transactional id (→ Dead): its row is deleted durably."""
-        transit = tm.prepare(
-            dataclasses.replace(tm.transit(), state=_S.DEAD, updated_ms=self.clock.now_ms())
-        )
-        try:
-            await self.store.delete(tm.transactional_id)
-        except BaseException:
-            tm.abort_pending()
-            raise
-        tm.complete(transit)
-        del self.txns[tm.transactional_id]
-        for pid in (tm.producer_id, tm.last_producer_id):
-            if self._owners.get(pid) == tm.transactional_id:
-                del self._owners[pid]
-        log.info("transactional id %r expired", tm.transactional_id)
+        """The sweeper the ``Broker`` runs."""
+        await self.timeouts.run()
 
     # -- answers ------------------------------------------------------------------------------
 
