@@ -7,7 +7,9 @@ complete it. Ending a transaction is: Prepare* durable → markers on every part
 the participants' endings (consumer groups' offsets, share groups' acknowledgements) and
 Complete* with the bumped epoch (transactions v2), durable in one SQLite commit: the
 coordinator decides, and ``ending.py``'s ``TxnEnder`` (``self.ender``) carries the end out.
-Recovery at start finishes every Prepare* it finds the same way.
+Recovery at start (``recovery.py``, ``self.recovery``) finishes every Prepare* it finds the
+same way; the sweeper (``timeouts.py``, ``self.timeouts``) aborts the transactions past their
+timeout.
 
 Several transactions end together in two ways (docs/semantics.md#commit-all): ``commit_all``
 commits several open transactions atomically, their PrepareCommit rows (and the request's
@@ -50,6 +52,7 @@ from app.producers.appender import BatchResult
 from app.producers.ids import ProducerIds
 from app.transactions.ending import TxnEnder, TxnLog, row_of
 from app.transactions.participants import AckParticipant, OffsetParticipant, TxnWrite
+from app.transactions.recovery import TxnRecovery
 from app.transactions.state import TxnMetadata, TxnState, TxnTransit
 from app.transactions.timeouts import TxnTimeouts
 from app.transactions.work import CommitAll, TxnIdentity, TxnWork
@@ -101,29 +104,22 @@ class TransactionCoordinator:
         )
         # timeouts, interrupted ends and idle transactional ids: the sweeper
         self.timeouts = TxnTimeouts(store, clock, settings, self.txns, self._owners, self.ender)
+        # the start: loading the metadata, finishing interrupted ends, open records in the logs
+        self.recovery = TxnRecovery(
+            store,
+            log,
+            self.ender,
+            self.txns,
+            self._owners,
+            lambda tm, partitions: self._ongoing(tm, partitions=partitions),
+        )
 
     # -- start --------------------------------------------------------------------------------
 
     async def load(self) -> None:
-        for r in await self.store.load_all():
-            self.txns[r.transactional_id] = TxnMetadata(
-                r.transactional_id,
-                r.producer_id,
-                r.producer_epoch,
-                r.timeout_ms,
-                TxnState(r.state),
-                r.last_producer_id,
-                r.last_epoch,
-                r.timed_out_epoch,
-                frozenset(r.partitions),
-                frozenset(r.groups),
-                r.start_ms,
-                r.updated_ms,
-                frozenset(r.share_groups),
-            )
-            for pid in (r.producer_id, r.last_producer_id):
-                if pid >= 0:
-                    self._owners[pid] = r.transactional_id
+        """The transactions and the owners of producer ids, from the metadata
+        (``recovery.TxnRecovery.load``)."""
+        await self.recovery.load()
 
     def owner_of(self, producer_id: int) -> str | None:
         """The transactional id ``producer_id`` was issued for (its current id, or one it
@@ -131,45 +127,9 @@ class TransactionCoordinator:
         return self._owners.get(producer_id)
 
     async def recover(self) -> int:
-        """Finish every transaction found in a Prepare* state (markers again, completion)."""
-        n = 0
-        for tm in list(self.txns.values()):
-            if tm.state in (_S.PREPARE_COMMIT, _S.PREPARE_ABORT):
-                log.info("recovery: finishing %s of %r", tm.state.value, tm.transactional_id)
-                await self.ender.finish(tm)
-                n += 1
-        await self._adopt_open_transactions()
-        return n
-
-    async def _adopt_open_transactions(self) -> None:
-        """Records of a transaction that reached a log while its decision did not reach the
-        metadata (a commit in one request stopped in between): the current epoch of a
-        transactional id keeps them in its transaction, open (a retry of the request finds
-        them by sequence; the timeout aborts them otherwise); records of any other epoch or
-        producer id are aborted."""
-        by_pid = {tm.producer_id: tm for tm in self.txns.values()}
-        for pid, epochs in sorted(self.log.open_transactions().items()):
-            tm = by_pid.get(pid)
-            rejoin: frozenset[tuple[str, int]] = frozenset()
-            if tm is not None and (tm.state in _IDLE or tm.state is _S.ONGOING):
-                rejoin = frozenset(tp for tp, e in epochs.items() if e == tm.producer_epoch)
-            if tm is not None and rejoin - tm.partitions:
-                log.info(
-                    "recovery: %d partitions of %r rejoin its open transaction",
-                    len(rejoin - tm.partitions),
-                    tm.transactional_id,
-                )
-                await self.ender.persist(tm, self._ongoing(tm, partitions=tm.partitions | rejoin))
-            for epoch in sorted({e for tp, e in epochs.items() if tp not in rejoin}):
-                stray = [tp for tp, e in epochs.items() if e == epoch and tp not in rejoin]
-                log.info(
-                    "recovery: aborting the open records of producer %d epoch %d on %d "
-                    "partitions (no transaction of that epoch holds them)",
-                    pid,
-                    epoch,
-                    len(stray),
-                )
-                await self.log.append_markers(pid, epoch, False, stray)
+        """Finish every transaction found in a Prepare* state, and settle the open records the
+        logs hold (``recovery.TxnRecovery.recover``); answers how many it finished."""
+        return await self.recovery.recover()
 
     # -- InitProducerId -----------------------------------------------------------------------
 
