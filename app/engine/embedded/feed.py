@@ -1,6 +1,7 @@
 """``EmbeddedFeedState``: the state the event feed shows, read from the embedded engine's
-objects, as ``app.feed.EventFeed._observe`` and ``_share_group`` read it today (the same
-entities, field for field; ``tests/integration/test_engine_feed_state.py`` compares them)."""
+objects, as ``app.feed.EventFeed._observe`` and ``_share_group`` read it before the feed was
+given it (the same entities, field for field; ``tests/integration/test_engine_feed_state.py``
+compares them with what the feed shows)."""
 
 from __future__ import annotations
 
