@@ -186,6 +186,15 @@ transaction.abort.timed.out.transaction.cleanup.interval.ms=1000
 
 # leaders stay where they were elected: no leader moves in the middle of a test or a benchmark
 auto.leader.rebalance.enable=false
+
+# ACLs: the gateway keeps the contract's bindings as Kafka's own (docs/kafka.md#security), and
+# a broker answers CreateAcls, DescribeAcls and DeleteAcls only with an authorizer. Every
+# listener here is PLAINTEXT, so every client is User:ANONYMOUS: the brokers and controllers
+# among themselves, the command-line tools, the gateway and the tests' native clients. That one
+# principal is the super user, so the bindings a test writes are kept and described but refuse
+# nothing to anyone who connects here; the gateway decides each HTTP request from them itself.
+authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
+super.users=User:ANONYMOUS
 EOF
 }
 

@@ -241,19 +241,26 @@ class KafkaTopics:
             raise to_sluice(
                 result.error_code, result.error_message, f"topic {name!r}", answer.throttle_time_ms
             )
-        return await self._described_when_led(name)
+        return await self._described_when_led(name, partitions)
 
-    async def _described_when_led(self, name: str) -> KafkaTopic:
-        """The description of a topic just created or grown: its new partitions may have no
-        leader for a moment, which the cluster's ``leader`` waits out; the topic itself may not
-        have reached the broker asked yet, which is asked again."""
+    async def _described_when_led(self, name: str, partitions: int = 1) -> KafkaTopic:
+        """The description of a topic just created or grown to ``partitions``: its new
+        partitions may have no leader for a moment, which the cluster's ``leader`` waits out;
+        the broker asked may not have the topic, or its new partitions, in its metadata yet
+        (CreateTopics and CreatePartitions answer once the controller has them), which is
+        asked again. After the retries, the description as the broker has it."""
         for attempt in range(self.cluster.retries + 1):
+            last = attempt == self.cluster.retries
             try:
-                return await self.get(name)
+                described = await self.get(name)
             except NotFound:
-                if attempt == self.cluster.retries:
+                if last:
                     raise
-                await asyncio.sleep(min(self.cluster.retry_backoff * (2**attempt), 1.0))
+            else:
+                if described.partitions >= partitions or last:
+                    return described
+                self.cluster.topics.pop(name, None)
+            await asyncio.sleep(min(self.cluster.retry_backoff * (2**attempt), 1.0))
         raise AssertionError("unreachable")
 
     async def update(
@@ -285,8 +292,9 @@ class KafkaTopics:
                 assert partitions is not None
                 await self._create_partitions(name, partitions, validate_only)
         if grow:
+            assert partitions is not None
             self.cluster.topics.pop(name, None)
-            return await self._described_when_led(name)
+            return await self._described_when_led(name, partitions)
         return await self.get(name)
 
     async def _alter_configs(

@@ -23,7 +23,14 @@ from typing import Any
 
 import confluent_kafka
 from confluent_kafka import Consumer, Message, Producer, TopicPartition
-from confluent_kafka.admin import AdminClient, NewTopic
+from confluent_kafka.admin import (
+    AdminClient,
+    AlterConfigOpType,
+    ConfigEntry,
+    ConfigResource,
+    NewTopic,
+    ResourceType,
+)
 
 from tests.conftest import ROOT
 from tests.kafka.batch import Batch, parse_segment
@@ -189,6 +196,32 @@ def write_vectors(cluster: KafkaCluster) -> None:
     VECTORS.mkdir(exist_ok=True)
     VECTOR_BIN.write_bytes(batch.raw)
     VECTOR_JSON.write_text(json.dumps(describe(batch, RECORDS), indent=2) + "\n")
+
+
+def set_group_configs(admin: AdminClient, group: str, settings: list[tuple[str, str]]) -> None:
+    """Set a group's configs and return once the broker describes them. The controller answers
+    the change once it has it, and the broker's group coordinator learns it from the metadata
+    log a moment later: a member that joins in between starts with the old configs (a share
+    group at the latest offset, say, so records produced before never come)."""
+    resource = ConfigResource(
+        ResourceType.GROUP,
+        group,
+        incremental_configs=[
+            ConfigEntry(k, v, incremental_operation=AlterConfigOpType.SET) for k, v in settings
+        ],
+    )
+    for future in admin.incremental_alter_configs([resource]).values():
+        future.result(timeout=TIMEOUT)
+    want = dict(settings)
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        (described,) = admin.describe_configs([ConfigResource(ResourceType.GROUP, group)]).values()
+        entries = described.result(timeout=TIMEOUT)
+        have = {k: entries[k].value for k in want if k in entries}
+        if have == want:
+            return
+        assert time.monotonic() < deadline, f"group {group} describes {have}, not {want}"
+        time.sleep(0.05)
 
 
 def main() -> int:

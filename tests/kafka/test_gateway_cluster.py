@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -36,16 +35,6 @@ RECORDS = [
     Record(T0 + 5, None, b"", []),
     Record(T0 - 3, b"order-2", None, [Header("trace", None)]),
 ]
-
-
-@pytest.fixture
-async def cluster(kafka_cluster: KafkaCluster) -> AsyncIterator[Cluster]:
-    c = Cluster(kafka_cluster.bootstrap, client_id="sluice-test", request_timeout=30.0)
-    await c.start()
-    try:
-        yield c
-    finally:
-        await c.close()
 
 
 async def create_topic(cluster: Cluster, partitions: int = 1) -> str:

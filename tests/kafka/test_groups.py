@@ -20,7 +20,6 @@ from app.kafka.groups import KafkaGroups
 from app.kafka.produce import KafkaProduce
 from app.kafka.reads import KafkaReads
 from app.storage.record import Record
-from tests.kafka.test_produce import cluster as cluster
 from tests.kafka.test_produce import create_topic
 from tests.kafka.test_produce import produce as produce
 

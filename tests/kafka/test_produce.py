@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -49,16 +48,6 @@ RECORDS = [
 READ_UNCOMMITTED, READ_COMMITTED = 0, 1
 DEADLINE = 30.0
 CONCURRENT_TRANSACTIONS = 51
-
-
-@pytest.fixture
-async def cluster(kafka_cluster: KafkaCluster) -> AsyncIterator[Cluster]:
-    c = Cluster(kafka_cluster.bootstrap, client_id="sluice-test", request_timeout=30.0)
-    await c.start()
-    try:
-        yield c
-    finally:
-        await c.close()
 
 
 @pytest.fixture

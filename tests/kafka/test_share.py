@@ -13,17 +13,15 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from app.config import Settings
 from app.errors import ErrorCode, SluiceError
 from app.kafka.cluster import Cluster
 from app.kafka.produce import KafkaProduce
 from app.kafka.protocol.errors import NONE
-from app.kafka.protocol.messages import IncrementalAlterConfigsRequest
+from app.kafka.protocol.messages import DescribeConfigsRequest, IncrementalAlterConfigsRequest
 from app.kafka.share import KafkaMember, KafkaShareFetch, KafkaShareGroups
 from app.kafka.topics import KafkaTopics
 from app.share.partition import AckBatch, AckType
 from app.storage.record import Record, decode_records, read_header
-from tests.kafka_cluster import KafkaCluster
 
 pytestmark = pytest.mark.kafka
 
@@ -31,26 +29,6 @@ DEADLINE = 30.0
 BIG = 1 << 20
 T0 = 1_767_225_600_000
 GROUP_RESOURCE = 32  # ConfigResource type of a group
-
-
-@pytest.fixture
-async def cluster(kafka_cluster: KafkaCluster) -> AsyncIterator[Cluster]:
-    c = Cluster(kafka_cluster.bootstrap, client_id="sluice-test", request_timeout=30.0)
-    await c.start()
-    try:
-        yield c
-    finally:
-        await c.close()
-
-
-@pytest.fixture
-async def writer(kafka_cluster: KafkaCluster) -> AsyncIterator[KafkaProduce]:
-    c = Cluster(kafka_cluster.bootstrap, client_id="sluice-test-writer", request_timeout=30.0)
-    await c.start()
-    try:
-        yield KafkaProduce(c, Settings())
-    finally:
-        await c.close()
 
 
 @pytest.fixture
@@ -95,7 +73,28 @@ async def new_group(cluster: Cluster, renew: bool = False) -> str:
         )
     )
     assert [r.error_code for r in answer.responses] == [NONE], answer
-    return group
+    # the controller answers once it has the change; the broker's group coordinator learns it
+    # from the metadata log a moment later, and a member joining before then would start at
+    # the latest offset: wait until the broker describes the configs
+    deadline = time.monotonic() + DEADLINE
+    while True:
+        described = await conn.send(
+            DescribeConfigsRequest(
+                resources=[
+                    DescribeConfigsRequest.DescribeConfigsResource(
+                        resource_type=GROUP_RESOURCE,
+                        resource_name=group,
+                        configuration_keys=list(configs),
+                    )
+                ]
+            )
+        )
+        (result,) = described.results
+        have = {c.name: c.value for c in result.configs}
+        if result.error_code == NONE and have == configs:
+            return group
+        assert time.monotonic() < deadline, f"group {group} describes {have}, not {configs}"
+        await asyncio.sleep(0.05)
 
 
 async def produce(writer: KafkaProduce, topic: str, values: list[tuple[int, bytes]]) -> None:

@@ -9,11 +9,9 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import AsyncIterator
 
 import pytest
 
-from app.config import Settings
 from app.errors import ErrorCode, SluiceError
 from app.kafka.cluster import TRANSACTION, Cluster
 from app.kafka.produce import KafkaProduce
@@ -23,34 +21,11 @@ from app.kafka.reads import KafkaReads
 from app.kafka.topics import KafkaTopic, KafkaTopics, PartitionView
 from app.storage.record import Record, encode_batch, read_header, set_base_offset
 from tests.kafka.test_produce import RECORDS, T0, transactional_producer
-from tests.kafka_cluster import KafkaCluster
 
 pytestmark = pytest.mark.kafka
 
 DEADLINE = 30.0
 BIG = 1 << 20
-
-
-@pytest.fixture
-async def cluster(kafka_cluster: KafkaCluster) -> AsyncIterator[Cluster]:
-    c = Cluster(kafka_cluster.bootstrap, client_id="sluice-test", request_timeout=30.0)
-    await c.start()
-    try:
-        yield c
-    finally:
-        await c.close()
-
-
-@pytest.fixture
-async def writer(kafka_cluster: KafkaCluster) -> AsyncIterator[KafkaProduce]:
-    """Produce over connections of its own: a broker answers one connection's requests in
-    order, so a produce behind a long poll on the same connection would wait for it."""
-    c = Cluster(kafka_cluster.bootstrap, client_id="sluice-test-writer", request_timeout=30.0)
-    await c.start()
-    try:
-        yield KafkaProduce(c, Settings())
-    finally:
-        await c.close()
 
 
 @pytest.fixture

@@ -23,7 +23,6 @@ from app.storage.record import Record, check_batch, decode_records
 from app.transactions.state import TxnState
 from app.transactions.work import GroupOffsets, TxnWork
 from tests.kafka.test_produce import READ_COMMITTED, create_topic
-from tests.kafka.test_produce import cluster as cluster
 from tests.kafka.test_produce import produce as produce
 
 pytestmark = pytest.mark.kafka

@@ -1,8 +1,8 @@
-"""The Kafka backend's topics, reads and consumer groups follow the seam's protocols
-(``app.engine``): every member a protocol declares is on the Kafka object with the protocol's
-parameters (names, kinds, which have defaults), a coroutine where the protocol's is, and also
-where docs/engine.md (#kafka-async) lists it as async on Kafka already. mypy checks the
-assignments below."""
+"""The Kafka backend's topics, reads, consumer groups, keys, ACLs and quotas follow the seam's
+protocols (``app.engine``): every member a protocol declares is on the Kafka object with the
+protocol's parameters (names, kinds, which have defaults), a coroutine where the protocol's is,
+and also where docs/engine.md (#kafka-async) lists it as async on Kafka already. mypy checks
+the assignments below."""
 
 from __future__ import annotations
 
@@ -12,10 +12,16 @@ from typing import Any
 import pytest
 
 from app import engine
+from app.clock import SystemClock
+from app.kafka.acls import KafkaAcls
 from app.kafka.cluster import Cluster
 from app.kafka.groups import KafkaGroups
+from app.kafka.keys import KafkaKeys
+from app.kafka.quotas import KafkaQuotaAdmin
 from app.kafka.reads import KafkaReads
 from app.kafka.topics import KafkaTopic, KafkaTopics, PartitionView
+from app.security.authorizer import Authorizer
+from app.security.quotas import Quotas
 from tests.unit.engine.test_seam import members, shape
 
 # what mypy checks: the values and the protocols that match them member for member
@@ -24,12 +30,20 @@ reads: engine.Reads = KafkaReads(Cluster("127.0.0.1:9"))
 groups: engine.Groups = KafkaGroups(Cluster("127.0.0.1:9"), KafkaReads(Cluster("127.0.0.1:9")))
 view: engine.TopicView = KafkaTopic("t", {}, [PartitionView(0, 0, 0)])
 offsets: engine.PartitionOffsets = PartitionView(0, 0, 0)
+keys: engine.Keys = KafkaKeys(Cluster("127.0.0.1:9"), SystemClock())
+acls: engine.Acls = KafkaAcls(Cluster("127.0.0.1:9"), Authorizer())
+quota_admin: engine.QuotaAdmin = KafkaQuotaAdmin(
+    Cluster("127.0.0.1:9"), Quotas(SystemClock()), SystemClock()
+)
 
 # (protocol, Kafka class, members async on Kafka while the seam's are not, members replaced)
 CASES: list[tuple[type[Any], type[Any], set[str], dict[str, str]]] = [
     (engine.Topics, KafkaTopics, set(), {}),
     (engine.Reads, KafkaReads, set(), {}),
     (engine.Groups, KafkaGroups, set(), {}),
+    (engine.Keys, KafkaKeys, set(), {}),
+    (engine.Acls, KafkaAcls, set(), {}),
+    (engine.QuotaAdmin, KafkaQuotaAdmin, set(), {}),
 ]
 
 
