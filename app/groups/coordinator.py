@@ -461,15 +461,22 @@ class GroupCoordinator:
         ``check_topics`` (the caller's READ check) is given the topics whose offsets go, by
         name, and raises to refuse them; it comes before the group is judged (without a topic,
         once the group's id is known valid, since the topics are looked up in the group)."""
+        checked: set[str] = set()
         if topic is not None:
             check_topics((topic,))
         else:
-            # nothing awaits between this lookup and the lock: the topics checked are those
-            # whose offsets go
-            check_topics(sorted({v.topic for v in self._fetch_offsets(group_id, None, False)}))
+            checked = {v.topic for v in self._fetch_offsets(group_id, None, False)}
+            check_topics(sorted(checked))
         self._check(group_id)
         async with self.locked(group_id, create=False) as g:
             await self._expire_locked(g)
+            if topic is None:
+                # waiting for the lock, a memberless commit or a transaction's offsets may have
+                # added a topic the check above never saw; nothing awaits from here to the
+                # delete, so these are the topics whose offsets go
+                added = self._held_topics(g) - checked
+                if added:
+                    check_topics(sorted(added))
             self._check_deletable(g)
             if topic is None:
                 topic_ids = None
@@ -489,6 +496,15 @@ class GroupCoordinator:
             await self.store.delete_offsets(group_id, topic_ids)
             for k in doomed:
                 del g.offsets[k]
+
+    def _held_topics(self, g: Group) -> set[str]:
+        """The names of the topics ``g`` has offsets of, committed or staged by a transaction
+        (as ``fetch_offsets`` without a topic answers them)."""
+        names = self._topic_names()
+        keys = set(g.offsets)
+        for staged in g.pending.values():
+            keys |= set(staged)
+        return {names[k.topic_id] for k in keys if k.topic_id in names}
 
     @staticmethod
     def _check_deletable(g: Group) -> None:
