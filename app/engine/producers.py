@@ -70,7 +70,8 @@ class Transactions(Protocol):
         commit's records are admitted: for each consumer group of ``work.offsets``, then each
         share group of ``work.acks``, ``check_reads(group_id, topics)`` (the caller's READ
         check, which raises to refuse) and then the owner of the member it names. Changes
-        nothing. Raises ``UNKNOWN_MEMBER_ID``."""
+        nothing. Raises what ``check_reads`` raises (``GROUP_AUTHORIZATION_FAILED``,
+        ``TOPIC_AUTHORIZATION_FAILED``: 403) and ``UNKNOWN_MEMBER_ID``."""
         ...
 
     async def commit_with(

@@ -522,12 +522,13 @@ class TransactionCoordinator:
         principal: str | None,
         check_reads: Callable[[str, Iterable[str]], None],
     ) -> None:
-        """The checks of a one-request commit that its groups decide, before anything else of
-        the commit is judged: for each consumer group of ``work.offsets``, then each share
-        group of ``work.acks``, the caller's READ check of the group and its topics
-        (``check_reads``, which raises to refuse) and then that a member it names is not
-        another principal's (UNKNOWN_MEMBER_ID, docs/security.md#ownership). Changes
-        nothing; answered without awaiting."""
+        """The checks of a one-request commit that its groups decide, after the caller's own
+        (WRITE on the transactional id and the records' topics, the body parsed) and before
+        the commit's records are admitted or its transaction is judged: for each consumer
+        group of ``work.offsets``, then each share group of ``work.acks``, the caller's READ
+        check of the group and its topics (``check_reads``, which raises to refuse) and then
+        that a member it names is not another principal's (UNKNOWN_MEMBER_ID,
+        docs/security.md#ownership). Changes nothing; answered without awaiting."""
         for g in work.offsets:
             check_reads(g.group_id, (o.topic for o in g.offsets))
             if self.offsets is not None:  # without groups, commit_with refuses the offsets
