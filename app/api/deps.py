@@ -3,9 +3,10 @@
 Routers reach the engine through the functions here: ``engine_of(request)``, the seam's
 interfaces (``app.engine.Engine``), in the routes moved onto it (docs/engine.md, "Order of the
 rewiring"); in the others, the services of the one ``Broker`` the app holds, through
-``broker_of(request)`` once in a handler that uses several of them, ``groups(request)``,
-``share(request)``… in one that calls a single service. ``broker_of`` also gives every route
-what is the face's, not the engine's: the settings, the clock, the metrics, the quota meters.
+``broker_of(request)`` once in a handler that uses several of them, ``share(request)``,
+``share_admin(request)``… in one that calls a single service. ``broker_of`` also gives every
+route what is the face's, not the engine's: the settings, the clock, the metrics, the quota
+meters.
 They are called directly, not through ``Depends``: FastAPI's dependency solving costs tens of
 microseconds a request, more than the work of a small request. Readiness is checked once for
 every endpoint, by ``app.main.RequestGate``, before a router runs.
@@ -28,13 +29,11 @@ from app.api.wire import bounded_json
 from app.engine import Engine
 from app.errors import ErrorCode, InvalidRequest, SluiceError, TooLarge
 from app.feed import EventFeed
-from app.groups.coordinator import GroupCoordinator
 from app.runtime import Broker
 from app.security import principal_of
 from app.share.acquisitions import Acquisitions
 from app.share.admin import ShareGroupAdmin
 from app.share.coordinator import ShareGroupCoordinator
-from app.transactions.coordinator import TransactionCoordinator
 
 
 def broker_of(request: HTTPConnection) -> Broker:
@@ -49,14 +48,6 @@ def engine_of(request: HTTPConnection) -> Engine:
 
 def feed(websocket: HTTPConnection) -> EventFeed:
     return broker_of(websocket).feed
-
-
-def transactions(request: Request) -> TransactionCoordinator:
-    return broker_of(request).transactions
-
-
-def groups(request: Request) -> GroupCoordinator:
-    return broker_of(request).groups
 
 
 def share(request: Request) -> ShareGroupCoordinator:
