@@ -31,7 +31,7 @@ Isolation = Literal["read_uncommitted", "read_committed"]
 async def produce(topic: str, request: Request) -> Response:
     permissions.require_topic(request, Operation.WRITE, topic)
     b = deps.broker_of(request)
-    producers = deps.engine_of(request).producers
+    producers = b.engine.producers
     idempotency_key = request.headers.get("idempotency-key")
     s = b.settings
     async with deps.produce_body(request) as raw:
@@ -157,7 +157,7 @@ async def read(
 ) -> Response:
     permissions.require_topic(request, Operation.READ, topic)
     b = deps.broker_of(request)
-    reads = deps.engine_of(request).reads
+    reads = b.engine.reads
     quota = b.quotas.fetch.admit(principal_of(request))
     max_wait_ms = min(max_wait_ms, b.settings.max_wait_ms)
     if format == "batches":
