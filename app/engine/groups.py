@@ -67,7 +67,8 @@ class Groups(Protocol):
     ) -> None:
         """OffsetDelete of one topic, or of every topic the group has offsets of.
         ``check_topics`` is given the names of the topics whose offsets go, before any is
-        deleted, and raises to refuse them (the face's READ check: without a topic only the
+        deleted (it may be called more than once, each time with topics not given before),
+        and raises to refuse them (the face's READ check: without a topic only the
         engine knows which they are). Raises ``GROUP_ID_NOT_FOUND``, ``NON_EMPTY_GROUP``."""
         ...
 

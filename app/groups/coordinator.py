@@ -460,7 +460,8 @@ class GroupCoordinator:
         """OffsetDelete of one topic, or of every topic the group has offsets of.
         ``check_topics`` (the caller's READ check) is given the topics whose offsets go, by
         name, and raises to refuse them; it comes before the group is judged (without a topic,
-        once the group's id is known valid, since the topics are looked up in the group)."""
+        once the group's id is known valid, since the topics are looked up in the group, and
+        again, once the group's lock is held, for any topic added while the delete waited)."""
         checked: set[str] = set()
         if topic is not None:
             check_topics((topic,))
