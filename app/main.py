@@ -35,7 +35,7 @@ from app.api.routes import (
 )
 from app.clock import Clock
 from app.config import Settings
-from app.errors import ErrorCode, SluiceError, Unavailable
+from app.errors import ErrorCode, SluiceError, Unavailable, Unsupported
 from app.runtime import Broker
 from app.security import permissions
 from app.security.authentication import Authenticator, selecting_subprotocol
@@ -115,6 +115,11 @@ class RequestGate:
                 if not self.auth.websocket(scope):
                     await refuse(WebSocket(scope, receive, send))
                     return
+                if self.broker.kafka is not None and scope["path"].startswith("/v1/"):
+                    # the gateway has neither the event feed nor push sessions yet: refused
+                    # before the handshake completes, as a 400 the client can read
+                    await refuse(WebSocket(scope, receive, send), unsupported_socket(scope))
+                    return
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
@@ -167,6 +172,14 @@ class RequestGate:
             response = error_response(exc)
         await response(scope, receive, send)
         return True
+
+
+def unsupported_socket(scope: Scope) -> Unsupported:
+    """Why the Kafka backend refuses an API WebSocket: the event feed's or a push session's
+    (the only two API WebSockets) interface is not on the gateway yet."""
+    if scope["path"] == "/v1/events":
+        return Unsupported("event_feed", "the event feed is not served on the Kafka backend yet")
+    return Unsupported("share_groups", "share groups are not served on the Kafka backend yet")
 
 
 async def refuse(websocket: WebSocket, error: SluiceError = UNAUTHENTICATED) -> None:

@@ -18,10 +18,10 @@ engine already answers (records, answers, error codes of ``app.errors``):
 the routes keep their ``b.topics``, ``b.share``… once they hold an ``Engine`` (from
 ``app.api.deps.engine_of``) instead of the ``Broker``. Two implementations: ``embedded``
 (today's engine, the default: ``app.engine.embedded.engine.EmbeddedEngine``, the ``Broker``'s
-objects and what ``app.engine.embedded`` adds to them) and, to come, ``kafka``
-(docs/kafka.md). Some routes use this package already, the others still the ``Broker``:
-docs/engine.md says what each interface is, what implements it, and in which order the routes
-move onto it.
+objects and what ``app.engine.embedded`` adds to them) and ``kafka``
+(``app.kafka.engine.KafkaEngine``, with ``SLUICE_BACKEND=kafka``; docs/kafka.md). Some routes
+use this package already, the others still the ``Broker``: docs/engine.md says what each
+interface is, what implements it, and in which order the routes move onto it.
 """
 
 from __future__ import annotations
