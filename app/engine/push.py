@@ -28,8 +28,9 @@ from app.share.session_state import SessionState
 class PushSession(Protocol):
     @property
     def share(self) -> ShareGroups:
-        """The share groups it consumes from (the socket asks ``stopping`` and
-        ``acquired_batches`` of them)."""
+        """The share groups it consumes from (the socket asks ``stopping`` of them; with
+        ``format=batches`` it still reads the batches from the embedded coordinator until
+        ``next_batch`` answers them: docs/engine.md)."""
         ...
 
     @property

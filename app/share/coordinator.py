@@ -78,6 +78,8 @@ class FetchAnswer:
     lock_timeout_ms: int
     ack_errors: list[tuple[str, int, SluiceError]]
     acquisition_id: str | None = None
+    # asked for (``batches``): the stored batches that hold ``acquired``, per partition
+    batches: list[tuple[str, int, list[bytes]]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -274,8 +276,11 @@ class ShareGroupCoordinator:
         acks: AckRequest,
         principal: str | None,
         max_bytes: int = 8 * 1024 * 1024,
+        batches: bool = False,
     ) -> FetchAnswer:
-        """ShareFetch as a member of ``principal`` (joined here when ``member_id`` is None)."""
+        """ShareFetch as a member of ``principal`` (joined here when ``member_id`` is None);
+        with ``batches``, the answer carries the stored batches of what it acquired, read once
+        the fetch is done."""
         if member_id is None:
             if subscribed is None:
                 raise InvalidRequest(
@@ -323,6 +328,7 @@ class ShareGroupCoordinator:
             got.acquired,
             group.config.record_lock_duration_ms,
             ack_errors,
+            batches=self.acquired_batches(group_id, got.acquired) if batches else [],
         )
 
     def partitions_of(self, topics: list[str]) -> list[PartitionKey]:
