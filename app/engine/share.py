@@ -2,8 +2,8 @@
 group administration, and what the HTTP routes read of a group.
 
 Used by ``app/api/routes/share_groups.py`` (every handler, through ``deps.engine_of``),
-``app/api/routes/consume.py`` (the push socket: ``stopped``, ``stopping``, and
-``app.engine.push``).
+``app/api/routes/consume.py`` (the push socket: ``open_push``, ``stopped``, ``stopping``,
+and ``app.engine.push``).
 Implemented today by four objects, one protocol each:
 
 - ``ShareGroups``: ``app.share.coordinator.ShareGroupCoordinator`` (``Broker.share``);
@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import builtins
 from collections.abc import Callable, Iterable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from app.errors import SluiceError
 from app.share.acquisitions import AcquisitionView
@@ -36,6 +36,9 @@ from app.share.admin import PartitionSummary, ShareGroupListing, TopicReset
 from app.share.coordinator import AckRequest, FetchAnswer, PartitionKey
 from app.share.membership import Member, ShareGroup
 from app.share.partition import AckType, RecordView
+
+if TYPE_CHECKING:
+    from app.engine.push import PushSession  # which imports this module
 
 
 class ShareMembership(Protocol):
@@ -80,6 +83,12 @@ class ShareGroups(Protocol):
     @property
     def stopped(self) -> asyncio.Event:
         """Set with ``stopping``: a push socket closes (1001) when it is."""
+        ...
+
+    def open_push(self, group_id: str, max_credits: int, principal: str | None) -> PushSession:
+        """A push session of ``principal`` on ``group_id`` for one WebSocket, with a window
+        of at most ``max_credits``; nothing is asked of the group until it subscribes (on
+        Kafka, a member the gateway runs: docs/kafka.md, "Push over WebSocket")."""
         ...
 
     async def fetch(

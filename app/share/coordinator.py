@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from app.clock import Clock
 from app.config import Settings
@@ -44,6 +45,9 @@ from app.share.writer import StateWriter
 from app.storage.log import PartitionLog, ReadResult
 from app.storage.record import StoredRecord
 from app.topics import Topic, TopicRegistry
+
+if TYPE_CHECKING:
+    from app.share.push import PushSession
 
 PartitionKey = tuple[str, int]
 AckRequest = dict[PartitionKey, list[AckBatch] | SluiceError]
@@ -330,6 +334,12 @@ class ShareGroupCoordinator:
             ack_errors,
             batches=self.acquired_batches(group_id, got.acquired) if batches else [],
         )
+
+    def open_push(self, group_id: str, max_credits: int, principal: str | None) -> PushSession:
+        """A push session of ``principal`` on ``group_id`` (not joined until it subscribes)."""
+        from app.share.push import PushSession  # the session module imports this one
+
+        return PushSession(self, group_id, self.clock, max_credits, principal)
 
     def partitions_of(self, topics: list[str]) -> list[PartitionKey]:
         """Every partition of the topics that exist and are not being deleted."""

@@ -22,7 +22,6 @@ from app.config import Settings
 from app.engine.embedded.engine import EmbeddedEngine
 from app.engine.embedded.topics import EmbeddedTopics
 from app.runtime import Broker
-from app.share.push import PushSession
 
 from . import conformance
 
@@ -47,7 +46,7 @@ def implementations(b: Broker) -> list[tuple[type[Any], object]]:
         (engine.ShareMembership, b.share.membership),
         (engine.ShareAdmin, b.share_admin),
         (engine.ShareAcquisitions, b.acquisitions),
-        (engine.PushSession, PushSession(b.share, "g", b.clock, 10, None)),
+        (engine.PushSession, b.share.open_push("g", 10, None)),
         (engine.FeedState, b.feed_state),
         (engine.Keys, b.keys),
         (engine.Acls, b.acls),
