@@ -33,9 +33,10 @@ def interfaces(b: Broker, topic: Topic) -> None:
     keys: engine.Keys = b.keys
     acls: engine.Acls = b.acls
     quotas: engine.QuotaAdmin = b.quota_admin
+    storage: engine.StorageState = b.storage_health
     del topics, view, offsets, produce, reads, transactions, groups, share
     del membership, share_admin, acquisitions, push, embedded_push, feed, built, keys, acls
-    del quotas
+    del quotas, storage
 
 
 def bundle(b: Broker) -> engine.Engine:
