@@ -22,9 +22,8 @@ router = APIRouter(prefix="/v1/admin/quotas", tags=["admin"])
 )
 async def list_quotas(request: Request) -> Response:
     permissions.require_cluster(request, Operation.DESCRIBE)
-    b = deps.broker_of(request)
-    # the defaults are the meters' (the face's), from the settings
-    return json_response(wire.show_quotas(b.quotas.defaults, b.engine.quota_admin.list()))
+    quota_admin = deps.engine_of(request).quota_admin
+    return json_response(wire.show_quotas(quota_admin.defaults(), quota_admin.list()))
 
 
 @router.put(
