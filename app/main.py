@@ -91,12 +91,13 @@ class RequestGate:
 
     def __init__(self, app: ASGIApp, broker: Broker, direct: Iterable[APIRoute] = ()) -> None:
         self.app = app
-        self.broker = broker
+        self.engine = broker.engine  # readiness and the keys; the rest is the face's
         self.metrics = broker.metrics
         self.direct = [(r.path_regex.match, r.methods or set(), r) for r in direct]
-        self.keys = broker.keys
-        self.auth = Authenticator(broker.keys, broker.ws_tokens)
+        self.keys = self.engine.keys
+        self.auth = Authenticator(self.engine.keys, broker.ws_tokens)
         self.cross_site = CrossSite(broker.settings)
+        self.on_kafka = broker.kafka is not None  # the gateway: no feed nor push sessions yet
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -107,7 +108,7 @@ class RequestGate:
                     await refuse(WebSocket(scope, receive, send), refused)
                     return
                 send = selecting_subprotocol(scope, send)
-                if not self.broker.ready and scope["path"].startswith("/v1/"):
+                if not self.engine.ready and scope["path"].startswith("/v1/"):
                     websocket = WebSocket(scope, receive, send)
                     await websocket.accept()
                     await websocket.close(TRY_AGAIN_LATER, ErrorCode.NOT_READY.value.message)
@@ -115,7 +116,7 @@ class RequestGate:
                 if not self.auth.websocket(scope):
                     await refuse(WebSocket(scope, receive, send))
                     return
-                if self.broker.kafka is not None and scope["path"].startswith("/v1/"):
+                if self.on_kafka and scope["path"].startswith("/v1/"):
                     # the gateway has neither the event feed nor push sessions yet: refused
                     # before the handshake completes, as a 400 the client can read
                     await refuse(WebSocket(scope, receive, send), unsupported_socket(scope))
@@ -134,7 +135,7 @@ class RequestGate:
         try:
             if not self.keys.required and (refused := self.cross_site.http(scope)) is not None:
                 await error_response(refused)(scope, receive, send_status)
-            elif not self.broker.ready and scope["path"].startswith("/v1/"):
+            elif not self.engine.ready and scope["path"].startswith("/v1/"):
                 await error_response(Unavailable(ErrorCode.NOT_READY))(scope, receive, send_status)
             elif not self.auth.http(scope):
                 await error_response(UNAUTHENTICATED)(scope, receive, send_status)
@@ -226,6 +227,9 @@ def create_app(
         redirect_slashes=False,
     )
     app.state.broker = the_broker
+    # the face's decision on ACLs (permissions.authorizer_of), which the engine's ACL store
+    # loads: not reached through the engine
+    app.state.authorizer = the_broker.authorizer
     register_exception_handlers(app)
     # records first: routes are matched in order, and produce and read are the hot paths
     app.include_router(records.router)

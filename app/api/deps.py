@@ -3,8 +3,7 @@
 Routers reach the engine through the functions here: ``engine_of(request)``, the seam's
 interfaces (``app.engine.Engine``), in the routes moved onto it (docs/engine.md, "Order of the
 rewiring"); in the others, the services of the one ``Broker`` the app holds, through
-``broker_of(request)`` once in a handler that uses several of them, ``share(request)``,
-``share_admin(request)``… in one that calls a single service. ``broker_of`` also gives every
+``broker_of(request)``. ``broker_of`` also gives every
 route what is the face's, not the engine's: the settings, the clock, the metrics, the quota
 meters.
 They are called directly, not through ``Depends``: FastAPI's dependency solving costs tens of
@@ -31,9 +30,6 @@ from app.errors import ErrorCode, InvalidRequest, SluiceError, TooLarge
 from app.feed import EventFeed
 from app.runtime import Broker
 from app.security import principal_of
-from app.share.acquisitions import Acquisitions
-from app.share.admin import ShareGroupAdmin
-from app.share.coordinator import ShareGroupCoordinator
 
 
 def broker_of(request: HTTPConnection) -> Broker:
@@ -48,18 +44,6 @@ def engine_of(request: HTTPConnection) -> Engine:
 
 def feed(websocket: HTTPConnection) -> EventFeed:
     return broker_of(websocket).feed
-
-
-def share(request: Request) -> ShareGroupCoordinator:
-    return broker_of(request).share
-
-
-def share_admin(request: Request) -> ShareGroupAdmin:
-    return broker_of(request).share_admin
-
-
-def acquisitions(request: Request) -> Acquisitions:
-    return broker_of(request).acquisitions
 
 
 async def read_body(request: Request, limit: int) -> bytes:

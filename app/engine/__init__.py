@@ -12,7 +12,8 @@ engine already answers (records, answers, error codes of ``app.errors``):
 - ``share``: ``ShareGroups``, ``ShareMembership``, ``ShareAdmin``, ``ShareAcquisitions``;
 - ``push``: ``PushSession`` (a share-group member over a WebSocket);
 - ``feed``: ``FeedState`` (the state the event feed shows);
-- ``admin``: ``Keys``, ``Acls``, ``QuotaAdmin`` (their storage).
+- ``admin``: ``Keys``, ``Acls``, ``QuotaAdmin`` (their storage);
+- ``storage``: ``StorageState`` (the engine's own disk, where it has one).
 
 ``Engine`` bundles them under the names ``app.runtime.Broker`` gives today's objects, so that
 the routes keep their ``b.topics``, ``b.share``… once they hold an ``Engine`` (from
@@ -36,6 +37,7 @@ from app.engine.producers import Transactions
 from app.engine.push import PushSession
 from app.engine.reads import Reads
 from app.engine.share import ShareAcquisitions, ShareAdmin, ShareGroups, ShareMembership
+from app.engine.storage import StorageState
 from app.engine.topics import PartitionOffsets, TopicListing, Topics, TopicView
 
 __all__ = [
@@ -54,6 +56,7 @@ __all__ = [
     "ShareAdmin",
     "ShareGroups",
     "ShareMembership",
+    "StorageState",
     "TopicListing",
     "TopicView",
     "Topics",
@@ -69,6 +72,11 @@ class Engine(Protocol):
     def ready(self) -> bool:
         """Recovery (embedded) or the first read of the cluster's metadata and internal
         topics (Kafka) is done: ``/readyz`` answers 200 and ``/v1/`` is served."""
+        ...
+
+    def storage(self) -> StorageState | None:
+        """The state of the engine's own storage, which ``/readyz`` shows; None where the
+        engine keeps no data on this server's disk (Kafka)."""
         ...
 
     @property

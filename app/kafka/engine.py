@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 from app.clock import Clock
 from app.config import Settings
 from app.engine import Acls, QuotaAdmin
+from app.engine.storage import StorageState
 from app.errors import ErrorCode, SluiceError, Unsupported
 from app.kafka.acls import KafkaAcls
 from app.kafka.cluster import Cluster
@@ -166,6 +167,10 @@ class KafkaEngine:
     @property
     def ready(self) -> bool:
         return self._ready
+
+    def storage(self) -> StorageState | None:
+        """None: the gateway keeps no data on its own disk (the brokers do)."""
+        return None
 
     @property
     def acls(self) -> Acls:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from app.engine.embedded.topics import EmbeddedTopics
+from app.storage.health import StorageHealth
 
 if TYPE_CHECKING:
     from app.runtime import Broker
@@ -35,3 +36,6 @@ class EmbeddedEngine:
     @property
     def ready(self) -> bool:
         return self._broker.ready
+
+    def storage(self) -> StorageHealth:
+        return self._broker.storage_health

@@ -13,7 +13,7 @@ from app.share.push import PushSession
 from app.topics import Topic
 
 
-def interfaces(b: Broker, session: PushSession, topic: Topic) -> None:
+def interfaces(b: Broker, topic: Topic) -> None:
     """Each interface, by the object of ``b`` that implements it."""
     topics: engine.Topics = EmbeddedTopics(b.topics, b.retention, b.clock)
     view: engine.TopicView = topic
@@ -26,14 +26,17 @@ def interfaces(b: Broker, session: PushSession, topic: Topic) -> None:
     membership: engine.ShareMembership = b.share.membership
     share_admin: engine.ShareAdmin = b.share_admin
     acquisitions: engine.ShareAcquisitions = b.acquisitions
-    push: engine.PushSession = session
+    push: engine.PushSession = b.share.open_push("g", 10, None)
+    embedded_push: PushSession = b.share.open_push("g", 10, None)
     feed: engine.FeedState = b.feed_state
     built: EmbeddedFeedState = b.feed_state
     keys: engine.Keys = b.keys
     acls: engine.Acls = b.acls
     quotas: engine.QuotaAdmin = b.quota_admin
+    storage: engine.StorageState = b.storage_health
     del topics, view, offsets, produce, reads, transactions, groups, share
-    del membership, share_admin, acquisitions, push, feed, built, keys, acls, quotas
+    del membership, share_admin, acquisitions, push, embedded_push, feed, built, keys, acls
+    del quotas, storage
 
 
 def bundle(b: Broker) -> engine.Engine:

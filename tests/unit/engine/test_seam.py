@@ -22,7 +22,6 @@ from app.config import Settings
 from app.engine.embedded.engine import EmbeddedEngine
 from app.engine.embedded.topics import EmbeddedTopics
 from app.runtime import Broker
-from app.share.push import PushSession
 
 from . import conformance
 
@@ -47,11 +46,12 @@ def implementations(b: Broker) -> list[tuple[type[Any], object]]:
         (engine.ShareMembership, b.share.membership),
         (engine.ShareAdmin, b.share_admin),
         (engine.ShareAcquisitions, b.acquisitions),
-        (engine.PushSession, PushSession(b.share, "g", b.clock, 10, None)),
+        (engine.PushSession, b.share.open_push("g", 10, None)),
         (engine.FeedState, b.feed_state),
         (engine.Keys, b.keys),
         (engine.Acls, b.acls),
         (engine.QuotaAdmin, b.quota_admin),
+        (engine.StorageState, b.storage_health),
     ]
 
 
@@ -101,7 +101,7 @@ def test_every_interface_has_an_embedded_implementation(broker: Broker) -> None:
     }
     views = {engine.Engine, engine.TopicView, engine.PartitionOffsets}
     assert protocols - views == {p for p, _ in implementations(broker)}
-    assert len(protocols - views) == 14
+    assert len(protocols - views) == 15
 
 
 def test_embedded_objects_have_every_method_with_its_signature(broker: Broker) -> None:
@@ -112,10 +112,12 @@ def test_embedded_objects_have_every_method_with_its_signature(broker: Broker) -
 
 def test_the_broker_gives_every_member_of_the_engine(broker: Broker) -> None:
     """The routes' engine (``deps.engine_of``) has every member; each is the Broker's object of
-    that name, but topics, which is the registry behind the seam's ``Topics``."""
+    that name, but topics, which is the registry behind the seam's ``Topics``; its storage is
+    the Broker's ``storage_health``."""
     assert isinstance(broker.engine, EmbeddedEngine)
     assert mismatches(engine.Engine, broker.engine) == []
-    names = {name for name, _ in members(engine.Engine)}
+    assert broker.engine.storage() is broker.storage_health
+    names = {name for name, m in members(engine.Engine) if isinstance(m, property)}
     assert {n for n in names if getattr(broker.engine, n) is not getattr(broker, n)} == {"topics"}
     assert isinstance(broker.engine.topics, EmbeddedTopics)
     assert broker.engine.topics.registry is broker.topics
