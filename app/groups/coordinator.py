@@ -78,6 +78,30 @@ def by_topic(tps: frozenset[TopicPartition]) -> list[tuple[str, list[int]]]:
     return list(out.items())
 
 
+def check_heartbeat(
+    member_id: str | None,
+    member_epoch: int,
+    instance_id: str | None,
+    subscribed: Sequence[str] | None,
+) -> None:
+    """The fields a consumer-group heartbeat must carry together, whichever engine answers it
+    (raises ``INVALID_REQUEST``)."""
+    if member_epoch == STATIC_LEAVE_EPOCH and instance_id is None:
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST,
+            "member_epoch -2 (temporary leave) needs a group_instance_id",
+        )
+    if member_epoch != JOIN_EPOCH and member_id is None:
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST, "member_id is required unless member_epoch is 0"
+        )
+    if member_epoch == JOIN_EPOCH and subscribed is None:
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST,
+            "subscribed_topics is required when joining (member_epoch 0)",
+        )
+
+
 class GroupCoordinator:
     def __init__(
         self, settings: Settings, clock: Clock, store: GroupStore, topics: TopicRegistry
@@ -245,20 +269,7 @@ class GroupCoordinator:
         The member belongs to ``principal`` (docs/security.md#ownership).
         """
         self._check(group_id)
-        if member_epoch == STATIC_LEAVE_EPOCH and instance_id is None:
-            raise InvalidRequest(
-                ErrorCode.INVALID_REQUEST,
-                "member_epoch -2 (temporary leave) needs a group_instance_id",
-            )
-        if member_epoch != JOIN_EPOCH and member_id is None:
-            raise InvalidRequest(
-                ErrorCode.INVALID_REQUEST, "member_id is required unless member_epoch is 0"
-            )
-        if member_epoch == JOIN_EPOCH and subscribed is None:
-            raise InvalidRequest(
-                ErrorCode.INVALID_REQUEST,
-                "subscribed_topics is required when joining (member_epoch 0)",
-            )
+        check_heartbeat(member_id, member_epoch, instance_id, subscribed)
         if member_epoch != JOIN_EPOCH and group_id not in self.groups:
             raise unknown_member(group_id, member_id)
         async with self.locked(

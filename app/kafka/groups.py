@@ -30,8 +30,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 from uuid import UUID
 
-from app.errors import ErrorCode, InvalidRequest, NotFound, SluiceError
-from app.groups.coordinator import HeartbeatAnswer, OffsetLag, OffsetView
+from app.errors import ErrorCode, NotFound, SluiceError
+from app.groups.coordinator import HeartbeatAnswer, OffsetLag, OffsetView, check_heartbeat
 from app.groups.group import Group, OffsetCommit
 from app.groups.membership import unknown_member
 from app.groups.state import GroupState, Member, MemberState, TopicPartition
@@ -118,20 +118,7 @@ class KafkaGroups:
         """ConsumerGroupHeartbeat: join (epoch 0), heartbeat, or leave (-1, or -2 for a static
         member). Answers the member's epoch and its assignment by topic name."""
         validate_name(group_id, "group")
-        if member_epoch == STATIC_LEAVE_EPOCH and instance_id is None:
-            raise InvalidRequest(
-                ErrorCode.INVALID_REQUEST,
-                "member_epoch -2 (temporary leave) needs a group_instance_id",
-            )
-        if member_epoch != JOIN_EPOCH and member_id is None:
-            raise InvalidRequest(
-                ErrorCode.INVALID_REQUEST, "member_id is required unless member_epoch is 0"
-            )
-        if member_epoch == JOIN_EPOCH and subscribed is None:
-            raise InvalidRequest(
-                ErrorCode.INVALID_REQUEST,
-                "subscribed_topics is required when joining (member_epoch 0)",
-            )
+        check_heartbeat(member_id, member_epoch, instance_id, subscribed)
         if member_id is not None and not owned_by(member_id, principal):
             raise unknown_member(group_id, member_id)
         if member_id is None:
