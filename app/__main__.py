@@ -80,6 +80,9 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     serve.add_argument("--host")
     serve.add_argument("--port", type=int)
     serve.add_argument("--data-dir")
+    serve.add_argument("--backend", choices=("embedded", "kafka"))
+    serve.add_argument("--kafka-bootstrap", help="host:port,... of the Kafka backend's brokers")
+    serve.add_argument("--kafka-request-timeout-ms", type=int)
     serve.add_argument("--fsync", choices=("always", "interval"))
     serve.add_argument("--log-level", choices=("debug", "info", "warning", "error"))
     serve.add_argument("--super-users", help="principals every ACL check allows, comma-separated")
@@ -117,6 +120,9 @@ def main(argv: list[str] | None = None, prog: str = "sluice-server") -> int:
             host=args.host,
             port=args.port,
             data_dir=args.data_dir,
+            backend=args.backend,
+            kafka_bootstrap=args.kafka_bootstrap,
+            kafka_request_timeout_ms=args.kafka_request_timeout_ms,
             fsync=args.fsync,
             log_level=args.log_level,
             super_users=args.super_users,
@@ -132,14 +138,18 @@ def main(argv: list[str] | None = None, prog: str = "sluice-server") -> int:
         level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     broker = Broker(settings)
-    try:
-        broker.data.lock()
-    except DataDirLocked as exc:
-        print(f"sluice: {exc}", file=sys.stderr)
-        return 1
-    refused = refusal(settings, broker.data.metadata)
+    if broker.kafka is None:
+        try:
+            broker.data.lock()
+        except DataDirLocked as exc:
+            print(f"sluice: {exc}", file=sys.stderr)
+            return 1
+    # the gateway's keys are in the cluster, read only once it starts: before that it
+    # counts as a server without keys
+    refused = refusal(settings, broker.data.metadata if broker.kafka is None else None)
     if refused is not None:
-        broker.data.unlock()
+        if broker.kafka is None:
+            broker.data.unlock()
         print(f"sluice: {refused}", file=sys.stderr)
         return 2
     app = create_app(settings, broker=broker, freeze_gc=True)

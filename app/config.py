@@ -37,6 +37,31 @@ class SettingsError(ValueError):
 
 @dataclass(frozen=True)
 class Settings:
+    backend: str = _setting(
+        "embedded",
+        "'embedded': the server's own log, metadata database and data directory; 'kafka': a "
+        "gateway serving the same routes from the Kafka cluster of kafka_bootstrap, with no "
+        "data directory (docs/kafka.md says which routes it serves)",
+        choices=("embedded", "kafka"),
+    )
+    kafka_bootstrap: str = _setting(
+        "",
+        "brokers the Kafka backend connects to first, 'host:port,host:port' (required with "
+        "backend=kafka)",
+    )
+    kafka_request_timeout_ms: int = _setting(
+        30_000,
+        "how long the Kafka backend waits for a broker's answer to one request (a long poll's "
+        "wait comes on top)",
+        100,
+        600_000,
+    )
+    kafka_security_protocol: str = _setting(
+        "PLAINTEXT",
+        "how the Kafka backend connects to the brokers; only PLAINTEXT is supported yet (SSL "
+        "and SASL are refused at start)",
+        choices=("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"),
+    )
     host: str = _setting("127.0.0.1", "address to listen on")
     port: int = _setting(8080, "port to listen on", 0, 65535)
     data_dir: str = _setting("./data", "directory holding the logs and the metadata database")
@@ -305,6 +330,23 @@ class Settings:
                 raise SettingsError(f"{name}={value!r}: expected one of {meta['choices']}")
             if meta["lo"] is not None and not meta["lo"] <= value <= meta["hi"]:
                 raise SettingsError(f"{name}={value!r}: expected {meta['lo']} to {meta['hi']}")
+        if self.backend == "kafka":
+            if not self.kafka_bootstrap.strip():
+                raise SettingsError(
+                    "SLUICE_BACKEND=kafka needs SLUICE_KAFKA_BOOTSTRAP (host:port,...)"
+                )
+            # imported here: the embedded server never loads the Kafka client
+            from app.kafka.cluster import parse_bootstrap
+
+            try:
+                parse_bootstrap(self.kafka_bootstrap)
+            except ValueError as exc:
+                raise SettingsError(f"SLUICE_KAFKA_BOOTSTRAP: {exc}") from None
+            if self.kafka_security_protocol != "PLAINTEXT":
+                raise SettingsError(
+                    f"SLUICE_KAFKA_SECURITY_PROTOCOL={self.kafka_security_protocol!r} is not "
+                    "supported yet: the Kafka backend connects to brokers over PLAINTEXT only"
+                )
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)

@@ -6,6 +6,7 @@ Kafka has the same condition, Kafka's numeric code::
 
     SluiceError
     ├── InvalidRequest            (INVALID_REQUEST, INVALID_CONFIG, INVALID_TOPIC, …)
+    │   └── Unsupported           (UNSUPPORTED_ON_KAFKA_BACKEND, with what is missing)
     ├── NotFound                  (UNKNOWN_TOPIC_OR_PARTITION, …)
     ├── Conflict                  (TOPIC_ALREADY_EXISTS, OFFSET_OUT_OF_RANGE, …)
     ├── TooLarge                  (REQUEST_TOO_LARGE, RECORD_TOO_LARGE, REQUEST_TOO_COMPLEX)
@@ -54,6 +55,9 @@ class ErrorCode(enum.Enum):
     UNKNOWN_PRODUCER_ID = _Code(400, False, None, "the server never issued this producer id")
     INVALID_TRANSACTION_TIMEOUT = _Code(
         400, False, 50, "the transaction timeout is outside the server's bounds"
+    )
+    UNSUPPORTED_ON_KAFKA_BACKEND = _Code(
+        400, False, None, "the Kafka backend does not have this; nothing of the request was applied"
     )
 
     # 401 Unauthorized
@@ -203,6 +207,21 @@ class SluiceError(Exception):
 
 class InvalidRequest(SluiceError):
     """400: the request itself is wrong; sending it again changes nothing."""
+
+
+class Unsupported(InvalidRequest):
+    """400 UNSUPPORTED_ON_KAFKA_BACKEND: the request needs something the Kafka backend does not
+    have, refused before anything is applied. ``unsupported`` is the stable name of what is
+    missing (docs/kafka.md#errors), answered in the error body for clients to switch on."""
+
+    def __init__(self, unsupported: str, message: str) -> None:
+        super().__init__(ErrorCode.UNSUPPORTED_ON_KAFKA_BACKEND, message)
+        self.unsupported = unsupported
+
+    def to_dict(self) -> dict[str, Any]:
+        body = super().to_dict()
+        body["unsupported"] = self.unsupported
+        return body
 
 
 class NotFound(SluiceError):

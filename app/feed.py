@@ -44,13 +44,9 @@ from app._feed_state import (
     empty_state,
 )
 from app.clock import Clock
-from app.engine.embedded.feed import EmbeddedFeedState
+from app.engine.feed import FeedState
 from app.errors import SluiceError
-from app.groups.coordinator import GroupCoordinator
 from app.metrics import Metrics, total
-from app.share.admin import ShareGroupAdmin
-from app.topics import TopicRegistry
-from app.transactions.coordinator import TransactionCoordinator
 
 MAX_RUNS = 500  # runs per share partition in a frame; beyond, ``runs_truncated``
 GOING_AWAY = 1001  # the close code of every socket at shutdown
@@ -129,20 +125,13 @@ class EventFeed:
         interval_ms: int,
         clock: Clock,
         metrics: Metrics,
-        topics: TopicRegistry,
-        share_admin: ShareGroupAdmin,
-        groups: GroupCoordinator,
-        transactions: TransactionCoordinator,
+        state: FeedState,
     ) -> None:
         self.interval_ms = interval_ms
         self.clock = clock
         self.metrics = metrics
-        self.topics = topics
-        self.share_admin = share_admin
-        self.groups = groups
-        self.transactions = transactions
         # what the feed shows, read through the engine's seam
-        self.state_source = EmbeddedFeedState(topics, share_admin, groups, transactions)
+        self.state_source = state
         self.started_at = clock.now_ms()
         self.rates = Rates()
         self.subscriptions: list[Subscription] = []

@@ -35,7 +35,7 @@ from app.api.routes import (
 )
 from app.clock import Clock
 from app.config import Settings
-from app.errors import ErrorCode, SluiceError, Unavailable
+from app.errors import ErrorCode, SluiceError, Unavailable, Unsupported
 from app.runtime import Broker
 from app.security import permissions
 from app.security.authentication import Authenticator, selecting_subprotocol
@@ -91,12 +91,13 @@ class RequestGate:
 
     def __init__(self, app: ASGIApp, broker: Broker, direct: Iterable[APIRoute] = ()) -> None:
         self.app = app
-        self.broker = broker
+        self.engine = broker.engine  # readiness and the keys; the rest is the face's
         self.metrics = broker.metrics
         self.direct = [(r.path_regex.match, r.methods or set(), r) for r in direct]
-        self.keys = broker.keys
-        self.auth = Authenticator(broker.keys, broker.ws_tokens)
+        self.keys = self.engine.keys
+        self.auth = Authenticator(self.engine.keys, broker.ws_tokens)
         self.cross_site = CrossSite(broker.settings)
+        self.on_kafka = broker.kafka is not None  # the gateway: no feed nor push sessions yet
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -107,13 +108,18 @@ class RequestGate:
                     await refuse(WebSocket(scope, receive, send), refused)
                     return
                 send = selecting_subprotocol(scope, send)
-                if not self.broker.ready and scope["path"].startswith("/v1/"):
+                if not self.engine.ready and scope["path"].startswith("/v1/"):
                     websocket = WebSocket(scope, receive, send)
                     await websocket.accept()
                     await websocket.close(TRY_AGAIN_LATER, ErrorCode.NOT_READY.value.message)
                     return
                 if not self.auth.websocket(scope):
                     await refuse(WebSocket(scope, receive, send))
+                    return
+                if self.on_kafka and scope["path"].startswith("/v1/"):
+                    # the gateway has neither the event feed nor push sessions yet: refused
+                    # before the handshake completes, as a 400 the client can read
+                    await refuse(WebSocket(scope, receive, send), unsupported_socket(scope))
                     return
             await self.app(scope, receive, send)
             return
@@ -129,7 +135,7 @@ class RequestGate:
         try:
             if not self.keys.required and (refused := self.cross_site.http(scope)) is not None:
                 await error_response(refused)(scope, receive, send_status)
-            elif not self.broker.ready and scope["path"].startswith("/v1/"):
+            elif not self.engine.ready and scope["path"].startswith("/v1/"):
                 await error_response(Unavailable(ErrorCode.NOT_READY))(scope, receive, send_status)
             elif not self.auth.http(scope):
                 await error_response(UNAUTHENTICATED)(scope, receive, send_status)
@@ -167,6 +173,14 @@ class RequestGate:
             response = error_response(exc)
         await response(scope, receive, send)
         return True
+
+
+def unsupported_socket(scope: Scope) -> Unsupported:
+    """Why the Kafka backend refuses an API WebSocket: the event feed's or a push session's
+    (the only two API WebSockets) interface is not on the gateway yet."""
+    if scope["path"] == "/v1/events":
+        return Unsupported("event_feed", "the event feed is not served on the Kafka backend yet")
+    return Unsupported("share_groups", "share groups are not served on the Kafka backend yet")
 
 
 async def refuse(websocket: WebSocket, error: SluiceError = UNAUTHENTICATED) -> None:
@@ -213,6 +227,9 @@ def create_app(
         redirect_slashes=False,
     )
     app.state.broker = the_broker
+    # the face's decision on ACLs (permissions.authorizer_of), which the engine's ACL store
+    # loads: not reached through the engine
+    app.state.authorizer = the_broker.authorizer
     register_exception_handlers(app)
     # records first: routes are matched in order, and produce and read are the hot paths
     app.include_router(records.router)

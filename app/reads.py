@@ -154,11 +154,12 @@ class Reads:
                 if not fut.done():
                     fut.set_result(None)
 
-    def list_offsets(
+    async def list_offsets(
         self, topic_name: str, partition: int, at: str, committed: bool = False
     ) -> tuple[int, int]:
         """ListOffsets: (offset, timestamp) for earliest, latest or a timestamp; "latest" is
-        the last stable offset under read_committed."""
+        the last stable offset under read_committed. Answered from memory without awaiting
+        (``async`` as the seam's, which is a request to the leader on Kafka)."""
         lg = self.topics.get(topic_name).log(partition)
         if at == "earliest":
             return lg.log_start_offset, -1

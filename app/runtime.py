@@ -16,16 +16,20 @@ sweepers, become ready. Stop is the reverse, after releasing long polls.
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from app.clock import Clock, SystemClock
 from app.config import Settings
 from app.datadir import DataDir
+from app.engine import Engine
+from app.engine.embedded.engine import EmbeddedEngine
+from app.engine.embedded.feed import EmbeddedFeedState
 from app.feed import EventFeed
 from app.flusher import Flusher
 from app.gauges import BrokerGauges
 from app.groups.coordinator import GroupCoordinator
 from app.groups.txn import GroupTxnParticipant
+from app.kafka.engine import KafkaEngine, NotOnKafka
 from app.metadata.db import Database
 from app.metadata.groups import GroupStore
 from app.metadata.migrate import migrate
@@ -72,8 +76,38 @@ class Broker:
         self.settings = settings
         self.clock: Clock = clock or SystemClock()
         self.metrics = Metrics()
-        self.data = DataDir(settings.data_dir)
         self.storage_health = StorageHealth()
+        self.quotas = Quotas(
+            self.clock,
+            producer_byte_rate=settings.quota_producer_byte_rate,
+            consumer_byte_rate=settings.quota_consumer_byte_rate,
+            windows=settings.quota_windows,
+            window_ms=settings.quota_window_ms,
+            counters=QuotaCounters(
+                self.metrics.quota_throttled,
+                self.metrics.quota_throttle_seconds,
+                self.metrics.quota_bytes,
+            ),
+        )
+        self.authorizer = Authorizer(
+            super_users=(u.strip() for u in settings.super_users.split(",") if u.strip())
+        )
+        self.ws_tokens = WsTokens(self.clock, settings.ws_token_ttl_ms)
+        self.supervisor = Supervisor()
+        self.ready = False
+        self.stopped = False
+        # the gateway's engine, or None on the embedded engine (the default)
+        self.kafka: KafkaEngine | None = None
+        if settings.backend == "kafka":
+            self._build_kafka()
+        else:
+            self._build_embedded(offset_participant)
+
+    def _build_embedded(
+        self, offset_participant: OffsetParticipant | Literal["groups"] | None
+    ) -> None:
+        settings = self.settings
+        self.data = DataDir(settings.data_dir)
         self.db = Database(self.data.metadata, self.storage_health)
         always = settings.fsync == "always"
         self.log_manager = LogManager(
@@ -127,43 +161,48 @@ class Broker:
         self.retention = Retention(
             self.topics, self.flusher, self.clock, settings.retention_check_interval_ms
         )
+        self.feed_state = EmbeddedFeedState(
+            self.topics, self.share_admin, self.groups, self.transactions
+        )
         self.feed = EventFeed(
             interval_ms=settings.events_interval_ms,
             clock=self.clock,
             metrics=self.metrics,
-            topics=self.topics,
-            share_admin=self.share_admin,
-            groups=self.groups,
-            transactions=self.transactions,
-        )
-        self.quotas = Quotas(
-            self.clock,
-            producer_byte_rate=settings.quota_producer_byte_rate,
-            consumer_byte_rate=settings.quota_consumer_byte_rate,
-            windows=settings.quota_windows,
-            window_ms=settings.quota_window_ms,
-            counters=QuotaCounters(
-                self.metrics.quota_throttled,
-                self.metrics.quota_throttle_seconds,
-                self.metrics.quota_bytes,
-            ),
+            state=self.feed_state,
         )
         self.quota_admin = QuotaAdmin(self.quotas, QuotaStore(self.db), self.clock)
         self.flusher.subscribe(self.reads.on_new_data)
         self.flusher.subscribe(self.share.on_data)
-        self.authorizer = Authorizer(
-            super_users=(u.strip() for u in settings.super_users.split(",") if u.strip())
-        )
         self.acls = AclStore(self.db, self.authorizer, self.clock)
-        self.keys = KeyStore(self.db, self.clock)
-        self.ws_tokens = WsTokens(self.clock, settings.ws_token_ttl_ms)
-        self.supervisor = Supervisor()
-        self.ready = False
-        self.stopped = False
+        self.keys: KeyStore = KeyStore(self.db, self.clock)
         self.metrics.register(BrokerGauges(self))
+        # what the routes on the seam are given (app.api.deps.engine_of)
+        self.engine: Engine = EmbeddedEngine(self)
+
+    def _build_kafka(self) -> None:
+        """The gateway (docs/kafka.md): the face's objects over ``KafkaEngine``; no data
+        directory, no metadata database, no log. The face's share groups, acquisitions and
+        event feed are the engine's stand-ins, which answer UNSUPPORTED_ON_KAFKA_BACKEND."""
+        kafka = KafkaEngine(self.settings, self.clock, self.quotas, self.authorizer)
+        self.kafka = kafka
+        self.keys = kafka.keys
+        self.share = kafka.share
+        self.share_admin = kafka.share_admin
+        self.acquisitions = kafka.acquisitions
+        self.feed = cast(EventFeed, NotOnKafka("event_feed", "the event feed"))
+        # the routes ask of these only what the seam's Acls and QuotaAdmin have
+        self.acls = cast(AclStore, kafka.acls)
+        self.quota_admin = cast(QuotaAdmin, kafka.quota_admin)
+        self.engine = kafka
 
     async def start(self) -> None:
-        """Open metadata and logs (recovery), start background tasks, become ready."""
+        """Open metadata and logs (recovery), start background tasks, become ready; on the
+        Kafka backend, connect to the cluster and read it."""
+        if self.kafka is not None:
+            await self.kafka.start()
+            self.ready = True
+            log.info("ready: the gateway of Kafka cluster %s", self.kafka.cluster.cluster_id)
+            return
         if not self.data.locked:
             self.data.lock()
         try:
@@ -205,12 +244,20 @@ class Broker:
         """Stop accepting requests, release long polls and close the event sockets; in-flight
         writes still finish."""
         self.ready = False
+        if self.kafka is not None:
+            self.kafka.begin_shutdown()
+            return
         self.reads.begin_shutdown()
         self.share.begin_shutdown()
         self.feed.close()
 
     async def stop(self) -> None:
         self.begin_shutdown()
+        if self.kafka is not None:
+            await self.kafka.close()
+            self.stopped = True
+            log.info("stopped cleanly")
+            return
         await self.transactions.drain()  # ends answered early still write their markers
         await self.supervisor.stop()
         await self.share.close()  # the last share state round
@@ -222,6 +269,8 @@ class Broker:
         log.info("stopped cleanly")
 
     def statistics(self) -> dict[str, Any]:
+        if self.kafka is not None:
+            return {"backend": "kafka", "brokers": len(self.kafka.cluster.brokers)}
         s = self.flusher.stats
         return {
             "topics": len(self.topics.topics),

@@ -99,7 +99,7 @@ def validate_config(
     return out
 
 
-def effective_config(config: dict[str, int]) -> dict[str, int]:
+def effective_config(config: Mapping[str, int]) -> dict[str, int]:
     return {k: config.get(k, spec.default) for k, spec in TOPIC_CONFIG.items()}
 
 

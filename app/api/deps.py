@@ -1,11 +1,14 @@
 """Request helpers: the services off app.state, bounded body reading and parsing, JSON answers.
 
-Routers reach the services of the one ``Broker`` the app holds through the functions here:
-``broker_of(request)`` once in a handler that uses several of them, ``groups(request)``,
-``share(request)``… in one that calls a single service. They are called directly, not
-through ``Depends``: FastAPI's dependency solving costs tens of microseconds a
-request, more than the work of a small request. Readiness is checked once for every endpoint,
-by ``app.main.RequestGate``, before a router runs.
+Routers reach the engine through the functions here: ``engine_of(request)``, the seam's
+interfaces (``app.engine.Engine``), in the routes moved onto it (docs/engine.md, "Order of the
+rewiring"); in the others, the services of the one ``Broker`` the app holds, through
+``broker_of(request)``. ``broker_of`` also gives every
+route what is the face's, not the engine's: the settings, the clock, the metrics, the quota
+meters.
+They are called directly, not through ``Depends``: FastAPI's dependency solving costs tens of
+microseconds a request, more than the work of a small request. Readiness is checked once for
+every endpoint, by ``app.main.RequestGate``, before a router runs.
 """
 
 from __future__ import annotations
@@ -22,17 +25,11 @@ from starlette.responses import Response
 from starlette.types import Message
 
 from app.api.wire import bounded_json
+from app.engine import Engine
 from app.errors import ErrorCode, InvalidRequest, SluiceError, TooLarge
 from app.feed import EventFeed
-from app.groups.coordinator import GroupCoordinator
-from app.reads import Reads
 from app.runtime import Broker
 from app.security import principal_of
-from app.share.acquisitions import Acquisitions
-from app.share.admin import ShareGroupAdmin
-from app.share.coordinator import ShareGroupCoordinator
-from app.topics import TopicRegistry
-from app.transactions.coordinator import TransactionCoordinator
 
 
 def broker_of(request: HTTPConnection) -> Broker:
@@ -40,36 +37,13 @@ def broker_of(request: HTTPConnection) -> Broker:
     return b
 
 
+def engine_of(request: HTTPConnection) -> Engine:
+    b: Broker = request.app.state.broker
+    return b.engine
+
+
 def feed(websocket: HTTPConnection) -> EventFeed:
     return broker_of(websocket).feed
-
-
-def topics(request: Request) -> TopicRegistry:
-    return broker_of(request).topics
-
-
-def reads(request: Request) -> Reads:
-    return broker_of(request).reads
-
-
-def transactions(request: Request) -> TransactionCoordinator:
-    return broker_of(request).transactions
-
-
-def groups(request: Request) -> GroupCoordinator:
-    return broker_of(request).groups
-
-
-def share(request: Request) -> ShareGroupCoordinator:
-    return broker_of(request).share
-
-
-def share_admin(request: Request) -> ShareGroupAdmin:
-    return broker_of(request).share_admin
-
-
-def acquisitions(request: Request) -> Acquisitions:
-    return broker_of(request).acquisitions
 
 
 async def read_body(request: Request, limit: int) -> bytes:

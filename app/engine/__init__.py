@@ -4,7 +4,7 @@ and the engine (the log, producers and transactions, consumer and share groups).
 One module per interface, each a set of ``typing.Protocol`` classes over the value types the
 engine already answers (records, answers, error codes of ``app.errors``):
 
-- ``topics``: ``Topics``, ``RecordDeletion`` (with ``TopicView``, what a topic shows);
+- ``topics``: ``Topics`` (with ``TopicView``, what a topic shows, and ``TopicListing``);
 - ``produce``: ``Produce``;
 - ``reads``: ``Reads``;
 - ``producers``: ``Transactions`` (producer ids and transactions);
@@ -12,13 +12,16 @@ engine already answers (records, answers, error codes of ``app.errors``):
 - ``share``: ``ShareGroups``, ``ShareMembership``, ``ShareAdmin``, ``ShareAcquisitions``;
 - ``push``: ``PushSession`` (a share-group member over a WebSocket);
 - ``feed``: ``FeedState`` (the state the event feed shows);
-- ``admin``: ``Keys``, ``Acls``, ``QuotaAdmin`` (their storage).
+- ``admin``: ``Keys``, ``Acls``, ``QuotaAdmin`` (their storage);
+- ``storage``: ``StorageState`` (the engine's own disk, where it has one).
 
 ``Engine`` bundles them under the names ``app.runtime.Broker`` gives today's objects, so that
-the routes keep their ``b.topics``, ``b.share``… once they hold an ``Engine`` instead of the
-``Broker``. Two implementations: ``embedded`` (today's engine, the default: the ``Broker``'s
-objects, and ``app.engine.embedded`` for what they lack) and, to come, ``kafka``
-(docs/kafka.md). The server does not use this package yet: docs/engine.md says what each
+the routes keep their ``b.topics``, ``b.share``… once they hold an ``Engine`` (from
+``app.api.deps.engine_of``) instead of the ``Broker``. Two implementations: ``embedded``
+(today's engine, the default: ``app.engine.embedded.engine.EmbeddedEngine``, the ``Broker``'s
+objects and what ``app.engine.embedded`` adds to them) and ``kafka``
+(``app.kafka.engine.KafkaEngine``, with ``SLUICE_BACKEND=kafka``; docs/kafka.md). Some routes
+use this package already, the others still the ``Broker``: docs/engine.md says what each
 interface is, what implements it, and in which order the routes move onto it.
 """
 
@@ -34,7 +37,8 @@ from app.engine.producers import Transactions
 from app.engine.push import PushSession
 from app.engine.reads import Reads
 from app.engine.share import ShareAcquisitions, ShareAdmin, ShareGroups, ShareMembership
-from app.engine.topics import PartitionOffsets, RecordDeletion, Topics, TopicView
+from app.engine.storage import StorageState
+from app.engine.topics import PartitionOffsets, TopicListing, Topics, TopicView
 
 __all__ = [
     "Acls",
@@ -48,11 +52,12 @@ __all__ = [
     "PushSession",
     "QuotaAdmin",
     "Reads",
-    "RecordDeletion",
     "ShareAcquisitions",
     "ShareAdmin",
     "ShareGroups",
     "ShareMembership",
+    "StorageState",
+    "TopicListing",
     "TopicView",
     "Topics",
     "Transactions",
@@ -69,11 +74,13 @@ class Engine(Protocol):
         topics (Kafka) is done: ``/readyz`` answers 200 and ``/v1/`` is served."""
         ...
 
-    @property
-    def topics(self) -> Topics: ...
+    def storage(self) -> StorageState | None:
+        """The state of the engine's own storage, which ``/readyz`` shows; None where the
+        engine keeps no data on this server's disk (Kafka)."""
+        ...
 
     @property
-    def retention(self) -> RecordDeletion: ...
+    def topics(self) -> Topics: ...
 
     @property
     def producers(self) -> Produce: ...
@@ -98,8 +105,8 @@ class Engine(Protocol):
 
     @property
     def feed_state(self) -> FeedState:
-        """The one member the ``Broker`` does not have yet (the feed reads the engine itself
-        today): ``app.engine.embedded.feed.EmbeddedFeedState`` over its objects."""
+        """What the event feed reads of the engine once a tick: on the embedded engine the
+        ``Broker``'s ``EmbeddedFeedState``, the one the feed is given."""
         ...
 
     @property

@@ -96,6 +96,11 @@ class QuotaAdmin(Protocol):
         """Every principal's own quotas."""
         ...
 
+    def defaults(self) -> dict[str, int]:
+        """The quotas of a principal without its own, by kind (0: unlimited): the settings'
+        on the embedded engine; on Kafka the default user's, else the gateway's setting."""
+        ...
+
     async def set(self, principal: str, override: Override) -> QuotaRow:
         """Set a principal's quotas (a kind left out takes the default); applied to the
         meters when it returns. Raises ``INVALID_REQUEST``."""

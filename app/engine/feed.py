@@ -3,11 +3,10 @@ the engine, computed once a tick.
 
 The feed itself (``app.feed.EventFeed``: ticks, diffs, coalescing, per-principal views and
 redaction, rates) is the face's and stays as it is; what it reads of the engine is this
-interface. Today ``EventFeed._observe`` and ``EventFeed._share_group`` read the engine's
-objects directly (the topic registry's dict and partition logs, the share groups and their
-share partitions' runs, ``GroupCoordinator.describe_all``, ``TransactionCoordinator.all``);
-``app.engine.embedded.feed.EmbeddedFeedState`` is that code behind this interface, not yet
-used by the feed (docs/engine.md, "Order of the rewiring").
+interface. The feed is given one (the ``Broker``'s ``feed_state``) and reads nothing else of
+the engine; on the embedded engine it is ``app.engine.embedded.feed.EmbeddedFeedState``, which
+reads the topic registry's dict and partition logs, the share groups and their share
+partitions' runs, ``GroupCoordinator.describe_all`` and ``TransactionCoordinator.listed``.
 
 On Kafka (docs/kafka.md, "Event feed and dashboard") a gateway computes the same entities
 from Metadata, ListOffsets, ListGroups, the group descriptions and ListTransactions; a share

@@ -1,10 +1,11 @@
 """The seam's consumer groups (KIP-848 heartbeats): membership, offset commit and fetch,
-description, deletion, and the owner check of transactional offsets.
+description and deletion.
 
-Used by ``app/api/routes/groups.py`` (every handler), ``app/api/routes/transactions.py``
-(``check_owner`` before transactional offsets) and the event feed (``describe_all``).
-Implemented today by ``app.groups.coordinator.GroupCoordinator`` (``Broker.groups``); on Kafka
-by ConsumerGroupHeartbeat, OffsetCommit, OffsetFetch, ConsumerGroupDescribe, ListGroups,
+Used by ``app/api/routes/groups.py`` (every handler, through ``deps.engine_of``); the owner
+check of transactional offsets is the transactions' (``Transactions.check_work``,
+``add_offsets``), and the event feed reads groups through its ``FeedState``, not here.
+Implemented by ``app.groups.coordinator.GroupCoordinator`` (``Broker.groups``); on Kafka by
+ConsumerGroupHeartbeat, OffsetCommit, OffsetFetch, ConsumerGroupDescribe, ListGroups,
 ListOffsets (lag), OffsetDelete and DeleteGroups (docs/kafka.md, "Consumer groups").
 
 Membership changes and commits are durable (one SQLite commit, or the group coordinator's
@@ -14,7 +15,7 @@ log on Kafka) before they return (docs/semantics.md#durability-order). Every met
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol
 
 from app.errors import SluiceError
@@ -54,36 +55,32 @@ class Groups(Protocol):
         ``STALE_MEMBER_EPOCH`` for the whole request."""
         ...
 
-    def fetch_offsets(
+    async def fetch_offsets(
         self, group_id: str, topic: str | None, require_stable: bool
     ) -> list[OffsetView]:
         """OffsetFetch (``require_stable``: ``PENDING_TRANSACTION`` per partition while a
         transaction's offsets are undecided). A group that does not exist has none."""
         ...
 
-    async def delete_offsets(self, group_id: str, topic: str | None) -> None:
-        """OffsetDelete of one topic, or of all. Raises ``GROUP_ID_NOT_FOUND``,
-        ``NON_EMPTY_GROUP``."""
+    async def delete_offsets(
+        self, group_id: str, topic: str | None, check_topics: Callable[[Iterable[str]], None]
+    ) -> None:
+        """OffsetDelete of one topic, or of every topic the group has offsets of.
+        ``check_topics`` is given the names of the topics whose offsets go, before any is
+        deleted (it may be called more than once, each time with topics not given before),
+        and raises to refuse them (the face's READ check: without a topic only the
+        engine knows which they are). Raises ``GROUP_ID_NOT_FOUND``, ``NON_EMPTY_GROUP``."""
         ...
 
-    def all(self) -> list[Group]:
+    async def all(self) -> list[Group]:
         """Every group, in the order ``GET /v1/groups`` lists them."""
         ...
 
-    def describe(self, group_id: str) -> tuple[Group, list[OffsetLag]]:
+    async def describe(self, group_id: str) -> tuple[Group, list[OffsetLag]]:
         """The group and its committed offsets with their lag. Raises
         ``GROUP_ID_NOT_FOUND``."""
         ...
 
-    def describe_all(self) -> list[tuple[Group, list[OffsetLag]]]:
-        """``describe`` of every group (the event feed, once a tick)."""
-        ...
-
     async def delete_group(self, group_id: str) -> None:
         """DeleteGroups. Raises ``GROUP_ID_NOT_FOUND``, ``NON_EMPTY_GROUP``."""
-        ...
-
-    def check_owner(self, group_id: str, member_id: str | None, principal: str | None) -> None:
-        """Raises ``UNKNOWN_MEMBER_ID`` when ``member_id`` is a member of another principal
-        (docs/security.md#ownership); an unknown member is left to the request's own checks."""
         ...

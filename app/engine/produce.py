@@ -3,7 +3,8 @@ record batches, and produce with producer state (idempotent or transactional).
 
 Used by ``app/api/routes/records.py`` (``POST /v1/topics/{topic}/records``, ``POST
 …/partitions/{partition}/batches``) and ``app/api/routes/producers.py`` (``POST
-/v1/produce``). Implemented today by ``app.producers.produce.ProduceService``
+/v1/produce``), through ``deps.engine_of``. Implemented by
+``app.producers.produce.ProduceService``
 (``Broker.producers``); on Kafka by Produce with ``acks=all``, the gateway building the
 batches, and by a transaction per ``Idempotency-Key`` (docs/kafka.md, "Produce" and "Producers
 and transactions").

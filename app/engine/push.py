@@ -1,9 +1,8 @@
 """The seam's push session: one share-group member fed over one WebSocket, with a credit
 window (docs/semantics.md#push-sessions).
 
-Used by ``app/api/routes/consume.py``, which today builds the embedded
-``app.share.push.PushSession`` itself from ``Broker.share`` and ``Broker.clock``; the seam
-gives it through ``ShareGroups`` once the route is rewired (docs/engine.md). On Kafka the
+Used by ``app/api/routes/consume.py``, which opens it with ``ShareGroups.open_push``
+(embedded: ``app.share.push.PushSession``). On Kafka the
 session is a member of the group run by the gateway that accepted the socket:
 ShareGroupHeartbeat while it lives, ShareFetch in ``record_limit`` mode for the room in the
 window, renew acknowledgements at half the lock (docs/kafka.md, "Push over WebSocket").
@@ -25,11 +24,16 @@ from app.share.membership import Member
 from app.share.session_state import SessionState
 
 
+class BatchesUnread(Exception):
+    """``next_batch`` could not read the stored batches of the records it just put in the
+    window. Not a ``SluiceError``: the socket's push loop, after its own checks, ends as for
+    an unexpected error (1011)."""
+
+
 class PushSession(Protocol):
     @property
     def share(self) -> ShareGroups:
-        """The share groups it consumes from (the socket asks ``stopping`` and
-        ``acquired_batches`` of them)."""
+        """The share groups it consumes from (the socket asks ``stopping`` of them)."""
         ...
 
     @property
@@ -61,9 +65,13 @@ class PushSession(Protocol):
         Raises ``UNKNOWN_MEMBER_ID`` (the member is gone: the socket calls ``lost``)."""
         ...
 
-    async def next_batch(self) -> FetchAnswer | None:
+    async def next_batch(self, batches: bool = ...) -> FetchAnswer | None:
         """Records for the room in the window, once some come (None: nothing to send now,
-        the session paused or ended). Raises ``UNKNOWN_MEMBER_ID``, ``KAFKA_STORAGE_ERROR``."""
+        the session paused or ended); with ``batches`` (a socket of ``format=batches``), the
+        answer's ``batches`` are the stored batches that hold them (the embedded engine
+        reads them once the records are in the window, not while the server stops; on Kafka
+        the ShareFetch answer carries them). Raises ``UNKNOWN_MEMBER_ID``,
+        ``KAFKA_STORAGE_ERROR``, and ``BatchesUnread`` when the batches could not be read."""
         ...
 
     async def renew(self) -> list[tuple[PartitionKey, SluiceError | None]]:

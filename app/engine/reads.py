@@ -1,7 +1,7 @@
 """The seam's reads by offset: records (decoded, or the stored batches) and ListOffsets.
 
 Used by ``app/api/routes/records.py`` (``GET …/partitions/{p}/records`` in its three formats,
-``GET …/partitions/{p}/offsets``). Implemented today by ``app.reads.Reads``
+``GET …/partitions/{p}/offsets``), through ``deps.engine_of``. Implemented by ``app.reads.Reads``
 (``Broker.reads``); on Kafka by Fetch to the partition's leader and ListOffsets (docs/kafka.md,
 "Reads").
 
@@ -49,11 +49,10 @@ class Reads(Protocol):
         """As ``read``, the record batches as stored (``format=batches``)."""
         ...
 
-    def list_offsets(
+    async def list_offsets(
         self, topic_name: str, partition: int, at: str, committed: bool = False
     ) -> tuple[int, int]:
         """``(offset, timestamp)`` at ``earliest``, ``latest`` or the first record at a time
-        (ms). Raises ``INVALID_TIMESTAMP``, ``INVALID_REQUEST`` (``at`` neither). Synchronous
-        today; on Kafka it is a request to the leader, so it becomes ``async`` when the route
-        is rewired (docs/engine.md)."""
+        (ms). Raises ``INVALID_TIMESTAMP``, ``INVALID_REQUEST`` (``at`` neither). A request to
+        the partition's leader on Kafka; answered from memory on the embedded engine."""
         ...

@@ -1,10 +1,10 @@
 """The seam's share groups (KIP-932): membership, fetch and acknowledge, acquisitions by id,
 group administration, and what the HTTP routes read of a group.
 
-Used by ``app/api/routes/share_groups.py`` (every handler), ``app/api/routes/consume.py``
-(the push socket: ``stopped``, ``stopping``, ``acquired_batches``, and ``app.engine.push``)
-and ``app/api/routes/transactions.py`` (``membership.check_owner``). Implemented today by
-four objects, one protocol each:
+Used by ``app/api/routes/share_groups.py`` (every handler, through ``deps.engine_of``),
+``app/api/routes/consume.py`` (the push socket: ``open_push``, ``stopped``, ``stopping``,
+and ``app.engine.push``).
+Implemented today by four objects, one protocol each:
 
 - ``ShareGroups``: ``app.share.coordinator.ShareGroupCoordinator`` (``Broker.share``);
 - ``ShareMembership``: ``app.share.membership.Membership`` (``Broker.share.membership``);
@@ -26,24 +26,23 @@ does not create it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Mapping
-from typing import Protocol
+import builtins
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Protocol
 
 from app.errors import SluiceError
 from app.share.acquisitions import AcquisitionView
-from app.share.admin import PartitionSummary, TopicReset
-from app.share.coordinator import AckRequest, AcquiredRange, FetchAnswer, PartitionKey
+from app.share.admin import PartitionSummary, ShareGroupListing, TopicReset
+from app.share.coordinator import AckRequest, FetchAnswer, PartitionKey
 from app.share.membership import Member, ShareGroup
 from app.share.partition import AckType, RecordView
+
+if TYPE_CHECKING:
+    from app.engine.push import PushSession  # which imports this module
 
 
 class ShareMembership(Protocol):
     """Members of share groups."""
-
-    @property
-    def groups(self) -> Mapping[str, ShareGroup]:
-        """Every share group by id (``GET /v1/share-groups`` sorts and filters them itself)."""
-        ...
 
     async def heartbeat(
         self,
@@ -63,18 +62,10 @@ class ShareMembership(Protocol):
         counts lowered by one) and durable. Raises ``UNKNOWN_MEMBER_ID``."""
         ...
 
-    def subscription(self, group_id: str, member_id: str, principal: str | None) -> list[str]:
-        """The member's subscribed topics (a fetch without ``subscribed_topics`` checks READ on
-        them). Raises ``UNKNOWN_MEMBER_ID``."""
-        ...
-
-    def check_owner(self, group_id: str, member_id: str, principal: str | None) -> None:
-        """Raises ``UNKNOWN_MEMBER_ID`` when the member is another principal's
-        (docs/security.md#ownership)."""
-        ...
-
-    def group(self, group_id: str) -> ShareGroup:
-        """Raises ``GROUP_ID_NOT_FOUND``."""
+    async def subscription(self, group_id: str, member_id: str, principal: str | None) -> list[str]:
+        """The topics ``principal``'s member subscribed to (a fetch without
+        ``subscribed_topics`` checks READ on them); none for a member that is not
+        ``principal``'s or not known (the fetch then answers ``UNKNOWN_MEMBER_ID``)."""
         ...
 
 
@@ -85,11 +76,6 @@ class ShareGroups(Protocol):
     def membership(self) -> ShareMembership: ...
 
     @property
-    def groups(self) -> Mapping[str, ShareGroup]:
-        """The same groups as ``membership.groups``."""
-        ...
-
-    @property
     def stopping(self) -> bool:
         """The server is stopping: long polls return empty, push sessions end."""
         ...
@@ -97,6 +83,12 @@ class ShareGroups(Protocol):
     @property
     def stopped(self) -> asyncio.Event:
         """Set with ``stopping``: a push socket closes (1001) when it is."""
+        ...
+
+    def open_push(self, group_id: str, max_credits: int, principal: str | None) -> PushSession:
+        """A push session of ``principal`` on ``group_id`` for one WebSocket, with a window
+        of at most ``max_credits``; nothing is asked of the group until it subscribes (on
+        Kafka, a member the gateway runs: docs/kafka.md, "Push over WebSocket")."""
         ...
 
     async def fetch(
@@ -111,11 +103,15 @@ class ShareGroups(Protocol):
         acks: AckRequest,
         principal: str | None,
         max_bytes: int = ...,
+        batches: bool = ...,
     ) -> FetchAnswer:
         """ShareFetch as a member of ``principal`` (joined here when ``member_id`` is None):
         the piggy-backed ``acks`` first (durable before the answer; their errors in
         ``ack_errors``), then records acquired with a lock, waiting up to ``max_wait_ms`` for
-        some. Raises ``UNKNOWN_MEMBER_ID``, ``INVALID_REQUEST``, ``KAFKA_STORAGE_ERROR``."""
+        some. With ``batches``, the answer's ``batches`` are the stored batches that hold the
+        acquired ranges, per partition (the embedded engine reads them once the fetch is done;
+        on Kafka the ShareFetch answer carries them). Raises ``UNKNOWN_MEMBER_ID``,
+        ``INVALID_REQUEST``, ``KAFKA_STORAGE_ERROR``."""
         ...
 
     async def acknowledge(
@@ -124,14 +120,6 @@ class ShareGroups(Protocol):
         """Accept, release (with an optional delay), reject or renew acquired records;
         per-partition errors (``INVALID_RECORD_STATE``) in the answer, which comes once the
         changes are durable. Raises ``UNKNOWN_MEMBER_ID``."""
-        ...
-
-    def acquired_batches(
-        self, group_id: str, acquired: list[AcquiredRange]
-    ) -> list[tuple[str, int, list[bytes]]]:
-        """The stored batches that hold the ``acquired`` ranges, per partition (a fetch with
-        ``batches``; a push socket of ``format=batches``). Reads storage synchronously today;
-        on Kafka the ShareFetch answer carries the batches already (docs/engine.md)."""
         ...
 
 
@@ -152,9 +140,11 @@ class ShareAcquisitions(Protocol):
         max_bytes: int,
         held_only: bool = ...,
         check_topics: Callable[[Iterable[str]], None] = ...,
+        batches: bool = ...,
     ) -> FetchAnswer:
         """The records the acquisition holds, again, or a fetch whose records it then holds;
-        ``check_topics`` raises to refuse the topics of the records a replay answers."""
+        ``check_topics`` raises to refuse the topics of the records a replay answers; with
+        ``batches``, the answer carries their stored batches, as ``ShareGroups.fetch``."""
         ...
 
     async def acknowledge(
@@ -170,7 +160,7 @@ class ShareAcquisitions(Protocol):
         once that is durable."""
         ...
 
-    def describe(
+    async def describe(
         self,
         group_id: str,
         prefix: str | None,
@@ -190,22 +180,30 @@ class ShareAdmin(Protocol):
         exist)."""
         ...
 
-    def describe_partitions(self, group: ShareGroup) -> list[PartitionSummary]:
-        """The group's share partitions: start and end offsets, counts of records by state,
-        lag (on Kafka the counts and the end offset are not known: docs/kafka.md)."""
+    async def list(self) -> builtins.list[ShareGroupListing]:
+        """Every share group by id, with its state and number of members (``GET
+        /v1/share-groups`` keeps those the principal may see)."""
         ...
 
-    def record_views(
-        self, group_id: str, topic_name: str, p: int, lo: int | None, hi: int | None
-    ) -> tuple[int, int, list[RecordView]]:
-        """The state of each record of one share partition between ``lo`` and ``hi``: the
-        window's start and end and the records. On Kafka: ``UNSUPPORTED_ON_KAFKA_BACKEND``
+    async def describe(self, group_id: str) -> tuple[ShareGroup, builtins.list[PartitionSummary]]:
+        """The group and its share partitions of live topics: start and end offsets, counts of
+        records by state, lag (on Kafka the counts and the end offset are not known:
+        docs/kafka.md). Raises ``GROUP_ID_NOT_FOUND``."""
+        ...
+
+    async def record_views(
+        self, group_id: str, topic_name: str, p: int, lo: int | None, hi: int | None, limit: int
+    ) -> tuple[int, int, builtins.list[RecordView]]:
+        """The state of each record of one share partition between ``lo`` and ``hi`` (at most
+        ``limit`` offsets past ``lo`` when both are given), at most ``limit`` records: the
+        window's start and end and the records. Raises ``GROUP_ID_NOT_FOUND``,
+        ``UNKNOWN_TOPIC_OR_PARTITION``. On Kafka: ``UNSUPPORTED_ON_KAFKA_BACKEND``
         (``share_record_view``)."""
         ...
 
     async def reset_offsets(
-        self, group_id: str, targets: list[TopicReset], dry_run: bool
-    ) -> list[tuple[str, list[tuple[int, int]]]]:
+        self, group_id: str, targets: builtins.list[TopicReset], dry_run: bool
+    ) -> builtins.list[tuple[str, builtins.list[tuple[int, int]]]]:
         """Move start offsets (empty group only); ``dry_run`` answers without moving. Raises
         ``NON_EMPTY_GROUP``, ``UNKNOWN_TOPIC_OR_PARTITION``."""
         ...

@@ -1,10 +1,11 @@
 """The seam's topics: create, describe, list, change, delete, and delete-records.
 
-Used by ``app/api/routes/topics.py`` (every handler) and, through the feed's state, by the
-dashboard. Implemented today by ``app.topics.TopicRegistry`` (``Broker.topics``) and, for
-delete-records, ``app.retention.Retention`` (``Broker.retention``); on Kafka by CreateTopics,
-Metadata, DescribeConfigs, ListOffsets, CreatePartitions, IncrementalAlterConfigs, DeleteTopics
-and DeleteRecords (docs/kafka.md, "Topics").
+Used by ``app/api/routes/topics.py`` (every handler, through ``deps.engine_of``) and, through
+the feed's state, by the dashboard. Implemented by ``app.engine.embedded.topics.EmbeddedTopics``
+(over the topic registry, retention's ``delete_records`` and the engine's clock) and, on Kafka,
+by ``app.kafka.topics.KafkaTopics``: CreateTopics, Metadata, DescribeConfigs, ListOffsets,
+CreatePartitions, IncrementalAlterConfigs, DeleteTopics and DeleteRecords (docs/kafka.md,
+"Topics").
 
 A topic is answered as a ``TopicView``: the name, the explicit config and, per partition, the
 three offsets of its description. The embedded ``Topic`` satisfies it as it is (its ``logs`` are
@@ -14,8 +15,16 @@ redefined: the protocols below name the attributes the face reads, no more.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Mapping, Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
+
+
+class TopicListing(NamedTuple):
+    """A topic as ``GET /v1/topics`` lists it."""
+
+    name: str
+    partitions: int
 
 
 class PartitionOffsets(Protocol):
@@ -32,7 +41,7 @@ class PartitionOffsets(Protocol):
 
 
 class TopicView(Protocol):
-    """A topic as the face reads it (``app.api.wire.topics.show_topic``, the topic list)."""
+    """A topic as the face reads it (``app.api.wire.topics.show_topic``)."""
 
     @property
     def name(self) -> str: ...
@@ -47,34 +56,26 @@ class TopicView(Protocol):
         """One entry per partition, in partition order."""
         ...
 
-    @property
-    def partitions(self) -> int: ...
-
-    @property
-    def deleting(self) -> bool:
-        """Being deleted: the list leaves it out; its name is not free yet."""
-        ...
-
 
 class Topics(Protocol):
     """Topic administration. Every change is durable before it returns
-    (docs/semantics.md#durability-order: the row, then the partition files)."""
+    (docs/semantics.md#durability-order: the row, then the partition files). The engine keeps
+    its own time: a new partition's first segment is dated by the engine's clock (Kafka's: the
+    cluster's)."""
 
-    @property
-    def topics(self) -> Mapping[str, TopicView]:
-        """Every topic by name, those being deleted among them (``GET /v1/topics`` leaves
-        them out itself; see docs/engine.md, "Engine logic in the routes")."""
+    async def list(self) -> builtins.list[TopicListing]:
+        """``GET /v1/topics``: the live topics (none being deleted), by name."""
         ...
 
     async def create(
-        self, name: str, partitions: int, config: Mapping[str, int | None], now_ms: int
+        self, name: str, partitions: int, config: Mapping[str, int | None]
     ) -> TopicView:
         """``POST /v1/topics``. Raises ``TOPIC_ALREADY_EXISTS`` (also while
         a topic of that name is being deleted), ``INVALID_TOPIC``, ``INVALID_PARTITIONS`` (above
         ``SLUICE_MAX_PARTITIONS``), ``INVALID_CONFIG``, ``KAFKA_STORAGE_ERROR``."""
         ...
 
-    def get(self, name: str) -> TopicView:
+    async def get(self, name: str) -> TopicView:
         """``GET /v1/topics/{topic}``, and the existence check of ``PATCH`` before its body is
         judged. Raises ``UNKNOWN_TOPIC_OR_PARTITION`` (also while being deleted)."""
         ...
@@ -84,7 +85,6 @@ class Topics(Protocol):
         name: str,
         partitions: int | None,
         config: Mapping[str, int | None] | None,
-        now_ms: int,
     ) -> TopicView:
         """``PATCH /v1/topics/{topic}``: more partitions (never fewer) and config keys (None
         removes a key). Raises ``UNKNOWN_TOPIC_OR_PARTITION``, ``INVALID_PARTITIONS``,
@@ -97,15 +97,12 @@ class Topics(Protocol):
         at start). Raises ``UNKNOWN_TOPIC_OR_PARTITION``, ``KAFKA_STORAGE_ERROR``."""
         ...
 
-
-class RecordDeletion(Protocol):
-    """``POST /v1/topics/{topic}/delete-records`` (Kafka's DeleteRecords)."""
-
     async def delete_records(
-        self, topic_name: str, partitions: list[tuple[int, int]]
-    ) -> list[tuple[int, int]]:
-        """Move each ``(partition, offset)``'s log start forward (-1: to the high watermark);
-        answers ``(partition, log_start_offset)`` once each new start is durable. Raises
+        self, topic_name: str, partitions: builtins.list[tuple[int, int]]
+    ) -> builtins.list[tuple[int, int]]:
+        """``POST /v1/topics/{topic}/delete-records`` (Kafka's DeleteRecords): move each
+        ``(partition, offset)``'s log start forward (-1: to the high watermark); answers
+        ``(partition, log_start_offset)`` once each new start is durable. Raises
         ``UNKNOWN_TOPIC_OR_PARTITION``, ``OFFSET_OUT_OF_RANGE`` (beyond the high watermark),
         ``KAFKA_STORAGE_ERROR``."""
         ...

@@ -16,7 +16,7 @@ unless a plain commit of the same partition came after the staging
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -76,6 +76,30 @@ def by_topic(tps: frozenset[TopicPartition]) -> list[tuple[str, list[int]]]:
     for t, p in sorted(tps):
         out.setdefault(t, []).append(p)
     return list(out.items())
+
+
+def check_heartbeat(
+    member_id: str | None,
+    member_epoch: int,
+    instance_id: str | None,
+    subscribed: Sequence[str] | None,
+) -> None:
+    """The fields a consumer-group heartbeat must carry together, whichever engine answers it
+    (raises ``INVALID_REQUEST``)."""
+    if member_epoch == STATIC_LEAVE_EPOCH and instance_id is None:
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST,
+            "member_epoch -2 (temporary leave) needs a group_instance_id",
+        )
+    if member_epoch != JOIN_EPOCH and member_id is None:
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST, "member_id is required unless member_epoch is 0"
+        )
+    if member_epoch == JOIN_EPOCH and subscribed is None:
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST,
+            "subscribed_topics is required when joining (member_epoch 0)",
+        )
 
 
 class GroupCoordinator:
@@ -245,20 +269,7 @@ class GroupCoordinator:
         The member belongs to ``principal`` (docs/security.md#ownership).
         """
         self._check(group_id)
-        if member_epoch == STATIC_LEAVE_EPOCH and instance_id is None:
-            raise InvalidRequest(
-                ErrorCode.INVALID_REQUEST,
-                "member_epoch -2 (temporary leave) needs a group_instance_id",
-            )
-        if member_epoch != JOIN_EPOCH and member_id is None:
-            raise InvalidRequest(
-                ErrorCode.INVALID_REQUEST, "member_id is required unless member_epoch is 0"
-            )
-        if member_epoch == JOIN_EPOCH and subscribed is None:
-            raise InvalidRequest(
-                ErrorCode.INVALID_REQUEST,
-                "subscribed_topics is required when joining (member_epoch 0)",
-            )
+        check_heartbeat(member_id, member_epoch, instance_id, subscribed)
         if member_epoch != JOIN_EPOCH and group_id not in self.groups:
             raise unknown_member(group_id, member_id)
         async with self.locked(
@@ -360,12 +371,18 @@ class GroupCoordinator:
                     g.offsets[key] = Committed(row.offset, row.metadata, seq)
             return errors
 
-    def fetch_offsets(
+    async def fetch_offsets(
         self, group_id: str, topic: str | None, require_stable: bool
     ) -> list[OffsetView]:
         """OffsetFetch. With a topic: every partition of it (offset -1 when none committed).
         Without: every partition with a committed or pending offset. A group that does not
-        exist has no offsets (as in Kafka), it is not an error."""
+        exist has no offsets (as in Kafka), it is not an error. Answered from memory without
+        awaiting (``async`` as the seam's, a request on Kafka)."""
+        return self._fetch_offsets(group_id, topic, require_stable)
+
+    def _fetch_offsets(
+        self, group_id: str, topic: str | None, require_stable: bool
+    ) -> list[OffsetView]:
         self._check(group_id)
         g = self.groups.get(group_id)
         names = self._topic_names()
@@ -404,11 +421,14 @@ class GroupCoordinator:
 
     # -- admin --------------------------------------------------------------------------------
 
-    def all(self) -> list[Group]:
+    async def all(self) -> list[Group]:
         """Every consumer group, sorted by id."""
+        return self._sorted()
+
+    def _sorted(self) -> list[Group]:
         return sorted(self.groups.values(), key=lambda g: g.group_id)
 
-    def describe(self, group_id: str) -> tuple[Group, list[OffsetLag]]:
+    async def describe(self, group_id: str) -> tuple[Group, list[OffsetLag]]:
         """The group and its committed offsets with their lag behind the high watermark."""
         self._check(group_id)
         g = self.groups.get(group_id)
@@ -419,7 +439,7 @@ class GroupCoordinator:
     def describe_all(self) -> list[tuple[Group, list[OffsetLag]]]:
         """Every live group, sorted by id, with its offsets as ``describe`` answers them."""
         names = self._topic_names()
-        return [(g, self._lags(g, names)) for g in self.all() if not g.dead]
+        return [(g, self._lags(g, names)) for g in self._sorted() if not g.dead]
 
     def _lags(self, g: Group, names: dict[int, str]) -> list[OffsetLag]:
         lags = []
@@ -445,10 +465,30 @@ class GroupCoordinator:
             g.kill()
             del self.groups[group_id]
 
-    async def delete_offsets(self, group_id: str, topic: str | None) -> None:
+    async def delete_offsets(
+        self, group_id: str, topic: str | None, check_topics: Callable[[Iterable[str]], None]
+    ) -> None:
+        """OffsetDelete of one topic, or of every topic the group has offsets of.
+        ``check_topics`` (the caller's READ check) is given the topics whose offsets go, by
+        name, and raises to refuse them; it comes before the group is judged (without a topic,
+        once the group's id is known valid, since the topics are looked up in the group, and
+        again, once the group's lock is held, for any topic added while the delete waited)."""
+        checked: set[str] = set()
+        if topic is not None:
+            check_topics((topic,))
+        else:
+            checked = {v.topic for v in self._fetch_offsets(group_id, None, False)}
+            check_topics(sorted(checked))
         self._check(group_id)
         async with self.locked(group_id, create=False) as g:
             await self._expire_locked(g)
+            if topic is None:
+                # waiting for the lock, a memberless commit or a transaction's offsets may have
+                # added a topic the check above never saw; nothing awaits from here to the
+                # delete, so these are the topics whose offsets go
+                added = self._held_topics(g) - checked
+                if added:
+                    check_topics(sorted(added))
             self._check_deletable(g)
             if topic is None:
                 topic_ids = None
@@ -468,6 +508,15 @@ class GroupCoordinator:
             await self.store.delete_offsets(group_id, topic_ids)
             for k in doomed:
                 del g.offsets[k]
+
+    def _held_topics(self, g: Group) -> set[str]:
+        """The names of the topics ``g`` has offsets of, committed or staged by a transaction
+        (as ``fetch_offsets`` without a topic answers them)."""
+        names = self._topic_names()
+        keys = set(g.offsets)
+        for staged in g.pending.values():
+            keys |= set(staged)
+        return {names[k.topic_id] for k in keys if k.topic_id in names}
 
     @staticmethod
     def _check_deletable(g: Group) -> None:

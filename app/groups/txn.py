@@ -28,6 +28,9 @@ class GroupTxnParticipant:
     def __init__(self, groups: GroupCoordinator) -> None:
         self.groups = groups
 
+    def check_owner(self, group_id: str, member_id: str | None, principal: str | None) -> None:
+        self.groups.check_owner(group_id, member_id, principal)
+
     def check_txn_member(
         self, group_id: str, member_id: str | None, member_epoch: int, group_instance_id: str | None
     ) -> None:

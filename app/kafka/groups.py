@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TypeVar
 from uuid import UUID
 
-from app.errors import ErrorCode, InvalidRequest, NotFound, SluiceError
-from app.groups.coordinator import HeartbeatAnswer, OffsetLag, OffsetView
+from app.errors import ErrorCode, NotFound, SluiceError
+from app.groups.coordinator import HeartbeatAnswer, OffsetLag, OffsetView, check_heartbeat
 from app.groups.group import Group, OffsetCommit
 from app.groups.membership import unknown_member
 from app.groups.state import GroupState, Member, MemberState, TopicPartition
@@ -118,20 +118,7 @@ class KafkaGroups:
         """ConsumerGroupHeartbeat: join (epoch 0), heartbeat, or leave (-1, or -2 for a static
         member). Answers the member's epoch and its assignment by topic name."""
         validate_name(group_id, "group")
-        if member_epoch == STATIC_LEAVE_EPOCH and instance_id is None:
-            raise InvalidRequest(
-                ErrorCode.INVALID_REQUEST,
-                "member_epoch -2 (temporary leave) needs a group_instance_id",
-            )
-        if member_epoch != JOIN_EPOCH and member_id is None:
-            raise InvalidRequest(
-                ErrorCode.INVALID_REQUEST, "member_id is required unless member_epoch is 0"
-            )
-        if member_epoch == JOIN_EPOCH and subscribed is None:
-            raise InvalidRequest(
-                ErrorCode.INVALID_REQUEST,
-                "subscribed_topics is required when joining (member_epoch 0)",
-            )
+        check_heartbeat(member_id, member_epoch, instance_id, subscribed)
         if member_id is not None and not owned_by(member_id, principal):
             raise unknown_member(group_id, member_id)
         if member_id is None:
@@ -310,14 +297,24 @@ class KafkaGroups:
         out.sort(key=lambda v: (v.topic, v.partition))
         return out
 
-    async def delete_offsets(self, group_id: str, topic: str | None) -> None:
-        """OffsetDelete of ``topic``'s committed offsets, or of every topic's. Raises
-        ``GROUP_ID_NOT_FOUND``; ``NON_EMPTY_GROUP`` while a member is subscribed to it."""
+    async def delete_offsets(
+        self, group_id: str, topic: str | None, check_topics: Callable[[Iterable[str]], None]
+    ) -> None:
+        """OffsetDelete of ``topic``'s committed offsets, or of every topic's; ``check_topics``
+        is given the topics whose offsets go (those OffsetFetch answered, without a topic) and
+        raises to refuse them. Raises ``GROUP_ID_NOT_FOUND``; ``NON_EMPTY_GROUP`` while a member
+        is subscribed to it."""
+        if topic is not None:
+            check_topics((topic,))
         validate_name(group_id, "group")
         await self.describe_group(group_id)  # GROUP_ID_NOT_FOUND for a group Kafka lacks
         by_topic: dict[str, list[int]] = {}
         for v in await self.fetch_offsets(group_id, topic, False):
             by_topic.setdefault(v.topic, []).append(v.partition)
+        if topic is None:
+            # a commit between this fetch and the delete can add a topic: OffsetDelete names
+            # only the topics checked here
+            check_topics(sorted(by_topic))
         if not by_topic:
             return
         what = f"offsets of group {group_id!r}"

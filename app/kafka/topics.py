@@ -22,8 +22,8 @@ import asyncio
 import builtins
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
+from app.engine.topics import TopicListing
 from app.errors import ErrorCode, InvalidRequest, NotFound
 from app.kafka.cluster import Cluster, TopicInfo
 from app.kafka.errors_map import to_sluice
@@ -125,13 +125,6 @@ class KafkaTopic:
         return False
 
 
-class TopicListing(NamedTuple):
-    """A topic as ``GET /v1/topics`` lists it."""
-
-    name: str
-    partitions: int
-
-
 class KafkaTopics:
     """Topic administration on a Kafka cluster (``cluster`` started). Topics are created with
     ``replication_factor`` replicas (-1: the cluster's ``default.replication.factor``) and at
@@ -217,10 +210,9 @@ class KafkaTopics:
     # -- changing ------------------------------------------------------------------------------
 
     async def create(
-        self, name: str, partitions: int, config: Mapping[str, int | None], now_ms: int
+        self, name: str, partitions: int, config: Mapping[str, int | None]
     ) -> KafkaTopic:
-        """CreateTopics, then the new topic's description. ``now_ms`` is the embedded engine's
-        (the seam's signature): the time of a Kafka topic is the cluster's. Raises
+        """CreateTopics, then the new topic's description (dated by the cluster). Raises
         ``INVALID_TOPIC``, ``INVALID_PARTITIONS``, ``INVALID_CONFIG``,
         ``TOPIC_ALREADY_EXISTS``."""
         validate_name(name)
@@ -276,7 +268,6 @@ class KafkaTopics:
         name: str,
         partitions: int | None,
         config: Mapping[str, int | None] | None,
-        now_ms: int,
     ) -> KafkaTopic:
         """More partitions (CreatePartitions; never fewer) and config keys
         (IncrementalAlterConfigs; None deletes a key, back to Kafka's default). Both changes

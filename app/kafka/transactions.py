@@ -33,16 +33,26 @@ acknowledgements in a transaction, which Kafka 4.4 does not have (``KafkaUnsuppo
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeVar, overload
 from uuid import UUID
 
 from app.clock import Clock, SystemClock
-from app.errors import Conflict, ErrorCode, InvalidRequest, NotFound, SluiceError, Throttled
+from app.errors import (
+    Conflict,
+    ErrorCode,
+    InvalidRequest,
+    NotFound,
+    SluiceError,
+    Throttled,
+    Unsupported,
+)
 from app.groups.group import OffsetCommit
+from app.groups.membership import unknown_member
 from app.kafka.cluster import GROUP, TRANSACTION, Cluster
 from app.kafka.errors_map import to_sluice
+from app.kafka.groups import owned_by
 from app.kafka.produce import KafkaProduce
 from app.kafka.protocol.errors import NONE, BrokerError
 from app.kafka.protocol.message import Request, Response
@@ -57,8 +67,9 @@ from app.kafka.protocol.messages import (
     TxnOffsetCommitRequest,
     TxnOffsetCommitResponse,
 )
-from app.transactions.coordinator import TxnWork
+from app.share.partition import AckBatch
 from app.transactions.state import TxnMetadata, TxnState
+from app.transactions.work import CommitAll, TxnIdentity, TxnWork
 
 R = TypeVar("R", bound=Response)
 
@@ -78,15 +89,13 @@ _STATES["PrepareEpochFence"] = TxnState.PREPARE_ABORT
 _IDLE = frozenset({TxnState.EMPTY, TxnState.COMPLETE_COMMIT, TxnState.COMPLETE_ABORT})
 
 
-class KafkaUnsupported(InvalidRequest):
+class KafkaUnsupported(Unsupported):
     """A request Kafka 4.4 cannot serve as the contract promises, refused before anything is
-    sent. ``unsupported`` is the stable name docs/kafka.md#errors gives it; the contract's
-    ``UNSUPPORTED_ON_KAFKA_BACKEND`` code is a proposal, so the code is ``INVALID_REQUEST``
-    until the error table has it."""
+    sent: ``UNSUPPORTED_ON_KAFKA_BACKEND``, ``unsupported`` the stable name docs/kafka.md#errors
+    gives it (in the message too, for a client that reads only the message)."""
 
     def __init__(self, unsupported: str, message: str) -> None:
-        super().__init__(ErrorCode.INVALID_REQUEST, f"{message} (unsupported: {unsupported})")
-        self.unsupported = unsupported
+        super().__init__(unsupported, f"{message} (unsupported: {unsupported})")
 
 
 class TransactionAbortable(Conflict):
@@ -185,7 +194,7 @@ class KafkaTransactions:
         timeout_ms: int,
         producer_id: int | None,
         producer_epoch: int | None,
-        principal: str | None = None,
+        principal: str | None,
     ) -> tuple[int, int]:
         """InitProducerId: a new idempotent producer id (``tid`` None), the idempotent
         producer's next epoch (with ``producer_id`` and ``producer_epoch``), or the
@@ -335,6 +344,7 @@ class KafkaTransactions:
                     g.member_epoch,
                     g.group_instance_id,
                     g.offsets,
+                    None,  # the members' owners are check_work's, before anything was written
                 )
             except SluiceError as exc:
                 if written:
@@ -345,13 +355,46 @@ class KafkaTransactions:
             written = True
         return await self.end_txn(tid, producer_id, epoch, commit=True)
 
-    async def add_acknowledgements(self, *args: object, **kwargs: object) -> None:
+    async def check_work(
+        self,
+        work: TxnWork,
+        principal: str | None,
+        check_reads: Callable[[str, Iterable[str]], None],
+    ) -> None:
+        """The checks of a one-request commit that its groups decide, before anything is
+        written: share acknowledgements are refused first (Kafka has none in a
+        transaction); then, for each consumer group, the caller's READ check
+        (``check_reads``, which raises to refuse) and that the member it names is not
+        another principal's (UNKNOWN_MEMBER_ID, by the digest in front of the member id).
+        Changes nothing."""
+        if work.acks:
+            raise KafkaUnsupported(
+                "transactional_share_acknowledgements",
+                "Kafka cannot make share acknowledgements part of a transaction",
+            )
+        for g in work.offsets:
+            check_reads(g.group_id, (o.topic for o in g.offsets))
+            if g.member_id is not None and not owned_by(g.member_id, principal):
+                raise unknown_member(g.group_id, g.member_id)
+
+    async def add_acknowledgements(
+        self,
+        tid: str,
+        producer_id: int,
+        epoch: int,
+        group_id: str,
+        member_id: str,
+        acks: Mapping[tuple[str, int], list[AckBatch] | SluiceError],
+        principal: str | None,
+    ) -> list[tuple[tuple[str, int], SluiceError | None]]:
         raise KafkaUnsupported(
             "transactional_share_acknowledgements",
             "Kafka cannot make share acknowledgements part of a transaction",
         )
 
-    async def commit_all(self, *args: object, **kwargs: object) -> None:
+    async def commit_all(
+        self, txns: Sequence[TxnIdentity], key: str | None = None, owner: str | None = None
+    ) -> CommitAll:
         raise KafkaUnsupported(
             "commit_all", "Kafka cannot commit several transactional ids all or none"
         )
@@ -368,10 +411,14 @@ class KafkaTransactions:
         member_epoch: int,
         group_instance_id: str | None,
         offsets: Sequence[OffsetCommit],
+        principal: str | None,
     ) -> None:
         """TxnOffsetCommit to the group's coordinator (KIP-447), the group's generation or
         member epoch, member id and instance id as given; the offsets are committed only if
-        the transaction commits. Kafka's first partition error is the answer."""
+        the transaction commits. A member of another principal than ``principal`` is refused
+        first (UNKNOWN_MEMBER_ID). Kafka's first partition error is the answer."""
+        if member_id is not None and not owned_by(member_id, principal):
+            raise unknown_member(group_id, member_id)
         what = f"group offsets of {group_id!r}"
         by_topic: dict[str, list[OffsetCommit]] = {}
         for o in offsets:
@@ -516,7 +563,7 @@ class KafkaTransactions:
             d = await self.describe_one(tid, missing_ok=True)
             if d is None:
                 continue
-            await self.init_producer_id(tid, d.timeout_ms, None, None)
+            await self.init_producer_id(tid, d.timeout_ms, None, None, None)
             aborted.append(tid)
         return aborted
 

@@ -39,14 +39,18 @@ def has_keys(metadata_path: str) -> bool:
         conn.close()
 
 
-def refusal(settings: Settings, metadata_path: str) -> str | None:
-    """Why ``serve`` must not start with these settings, or None."""
+def refusal(settings: Settings, metadata_path: str | None) -> str | None:
+    """Why ``serve`` must not start with these settings, or None. ``metadata_path`` None:
+    the Kafka backend, whose keys are read from the cluster only once it has started, so it
+    counts as a server without keys here."""
     if bool(settings.tls_certfile) != bool(settings.tls_keyfile):
         return "TLS needs both --tls-certfile and --tls-keyfile (SLUICE_TLS_CERTFILE/KEYFILE)"
     for path in (settings.tls_certfile, settings.tls_keyfile):
         if path and not os.access(path, os.R_OK):
             return f"cannot read the TLS file {path}"
-    if is_loopback(settings.host) or settings.allow_anonymous or has_keys(metadata_path):
+    if is_loopback(settings.host) or settings.allow_anonymous:
+        return None
+    if metadata_path is not None and has_keys(metadata_path):
         return None
     return (
         f"refusing to serve on {settings.host} without API keys: anyone who can reach it could "

@@ -277,7 +277,7 @@ def check_complete(app: FastAPI) -> None:
 
 
 def authorizer_of(conn: HTTPConnection) -> Authorizer:
-    a: Authorizer = conn.scope["app"].state.broker.authorizer
+    a: Authorizer = conn.scope["app"].state.authorizer
     return a
 
 

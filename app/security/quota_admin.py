@@ -72,6 +72,11 @@ class QuotaAdmin:
     def list(self) -> list[QuotaRow]:
         return sorted(self.rows.values(), key=lambda r: r.principal)
 
+    def defaults(self) -> dict[str, int]:
+        """The quotas of a principal without its own, by kind (0: unlimited): the
+        settings', which the meters hold."""
+        return dict(self.quotas.defaults)
+
     async def set(self, principal: str, override: Override) -> QuotaRow:
         """Give ``principal`` its own quotas (a kind left None takes the default)."""
         validate_principal(principal)

@@ -26,6 +26,7 @@ changes synchronously on the event loop; only long polls and durable writes are 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import heapq
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -204,6 +205,41 @@ class Acquisitions:
         max_bytes: int,
         held_only: bool = False,
         check_topics: Callable[[Iterable[str]], None] = lambda _: None,
+        batches: bool = False,
+    ) -> FetchAnswer:
+        """As ``_fetch``; with ``batches``, the answer carries the stored batches of the
+        records it answers, read once the fetch is done."""
+        answer = await self._fetch(
+            group_id,
+            acquisition_id,
+            subscribed,
+            principal,
+            max_records=max_records,
+            max_wait_ms=max_wait_ms,
+            record_limit=record_limit,
+            max_bytes=max_bytes,
+            held_only=held_only,
+            check_topics=check_topics,
+        )
+        if not batches:
+            return answer
+        return dataclasses.replace(
+            answer, batches=self.share.acquired_batches(group_id, answer.acquired)
+        )
+
+    async def _fetch(
+        self,
+        group_id: str,
+        acquisition_id: str,
+        subscribed: list[str],
+        principal: str | None,
+        *,
+        max_records: int,
+        max_wait_ms: int,
+        record_limit: bool,
+        max_bytes: int,
+        held_only: bool,
+        check_topics: Callable[[Iterable[str]], None],
     ) -> FetchAnswer:
         """The records ``principal``'s acquisition holds, again (nothing acquired, counts
         unchanged; ``check_topics`` is given their topics first and raises to refuse);
@@ -354,7 +390,7 @@ class Acquisitions:
 
     # -- describe -----------------------------------------------------------------------------
 
-    def describe(
+    async def describe(
         self,
         group_id: str,
         prefix: str | None,
@@ -363,7 +399,7 @@ class Acquisitions:
     ) -> list[AcquisitionView]:
         """``principal``'s acquisitions (all, or those whose id starts with ``prefix``) that
         hold records of topics ``visible`` lets the caller see, by id, with their records per
-        partition."""
+        partition (answered from memory, without awaiting)."""
         group = self.share.membership.group(group_id)
         book = self._book(group)
         now = self.clock.now_ms()

@@ -10,6 +10,7 @@ the new start offsets with a new state epoch, so that a state write staged befor
 
 from __future__ import annotations
 
+import builtins
 import enum
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from app.share import group_config
 from app.share.acquisitions import is_acquisition
 from app.share.coordinator import ShareGroupCoordinator
 from app.share.group_config import GroupConfig
-from app.share.membership import ShareGroup
+from app.share.membership import ShareGroup, ShareGroupState
 from app.share.partition import RecordView, SharePartition
 from app.storage.log import PartitionLog
 from app.topics import Topic, validate_name
@@ -58,6 +59,15 @@ class PartitionSummary:
     end_offset: int
     counts: dict[str, int]  # records per state label
     lag: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShareGroupListing:
+    """A share group as ``GET /v1/share-groups`` lists it."""
+
+    group_id: str
+    state: ShareGroupState
+    members: int
 
 
 def summary(sp: SharePartition, end: int) -> PartitionSummary:
@@ -107,12 +117,26 @@ class ShareGroupAdmin:
                 continue
             yield sp, self.share.bound(group, topic.log(p))
 
-    def describe_partitions(self, group: ShareGroup) -> list[PartitionSummary]:
-        return [summary(sp, end) for sp, end in self.live_partitions(group)]
+    async def list(self) -> builtins.list[ShareGroupListing]:
+        """Every share group, by id (answered from memory, without awaiting)."""
+        return [
+            ShareGroupListing(g.group_id, g.state, len(g.members))
+            for g in sorted(self.membership.groups.values(), key=lambda g: g.group_id)
+        ]
 
-    def record_views(
-        self, group_id: str, topic_name: str, p: int, lo: int | None, hi: int | None
-    ) -> tuple[int, int, list[RecordView]]:
+    async def describe(self, group_id: str) -> tuple[ShareGroup, builtins.list[PartitionSummary]]:
+        """The group and its share partitions of live topics (answered from memory, without
+        awaiting, so the two are of one moment)."""
+        group = self.membership.group(group_id)
+        return group, [summary(sp, end) for sp, end in self.live_partitions(group)]
+
+    async def record_views(
+        self, group_id: str, topic_name: str, p: int, lo: int | None, hi: int | None, limit: int
+    ) -> tuple[int, int, builtins.list[RecordView]]:
+        """At most ``limit`` records, from at most ``limit`` offsets when both ends are given
+        (answered from memory, without awaiting)."""
+        if lo is not None and hi is not None:
+            hi = min(hi, lo + limit)
         group = self.membership.group(group_id)
         self.topics.get(topic_name).log(p)
         sp = group.partitions.get((topic_name, p))
@@ -120,7 +144,7 @@ class ShareGroupAdmin:
             return -1, -1, []
         lo = sp.start_offset if lo is None else lo
         hi = sp.end_offset if hi is None else hi
-        return sp.start_offset, sp.end_offset, sp.record_views(lo, hi)
+        return sp.start_offset, sp.end_offset, sp.record_views(lo, hi)[:limit]
 
     def _require_empty(self, group: ShareGroup) -> None:
         if group.members:
@@ -143,12 +167,12 @@ class ShareGroupAdmin:
             )
 
     async def reset_offsets(
-        self, group_id: str, targets: list[TopicReset], dry_run: bool
-    ) -> list[tuple[str, list[tuple[int, int]]]]:
+        self, group_id: str, targets: builtins.list[TopicReset], dry_run: bool
+    ) -> builtins.list[tuple[str, builtins.list[tuple[int, int]]]]:
         """Move start offsets (empty groups only); discards in-flight state, bumps epochs."""
         group = self.membership.group(group_id)
         self._require_empty(group)
-        plan: list[tuple[Topic, list[tuple[int, int]]]] = []
+        plan: builtins.list[tuple[Topic, builtins.list[tuple[int, int]]]] = []
         for target in targets:
             topic = self.topics.get(target.topic)
             ps = list(range(topic.partitions)) if target.partitions is None else target.partitions

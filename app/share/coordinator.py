@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from app.clock import Clock
 from app.config import Settings
@@ -44,6 +45,9 @@ from app.share.writer import StateWriter
 from app.storage.log import PartitionLog, ReadResult
 from app.storage.record import StoredRecord
 from app.topics import Topic, TopicRegistry
+
+if TYPE_CHECKING:
+    from app.share.push import PushSession
 
 PartitionKey = tuple[str, int]
 AckRequest = dict[PartitionKey, list[AckBatch] | SluiceError]
@@ -78,6 +82,8 @@ class FetchAnswer:
     lock_timeout_ms: int
     ack_errors: list[tuple[str, int, SluiceError]]
     acquisition_id: str | None = None
+    # asked for (``batches``): the stored batches that hold ``acquired``, per partition
+    batches: list[tuple[str, int, list[bytes]]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -274,8 +280,11 @@ class ShareGroupCoordinator:
         acks: AckRequest,
         principal: str | None,
         max_bytes: int = 8 * 1024 * 1024,
+        batches: bool = False,
     ) -> FetchAnswer:
-        """ShareFetch as a member of ``principal`` (joined here when ``member_id`` is None)."""
+        """ShareFetch as a member of ``principal`` (joined here when ``member_id`` is None);
+        with ``batches``, the answer carries the stored batches of what it acquired, read once
+        the fetch is done."""
         if member_id is None:
             if subscribed is None:
                 raise InvalidRequest(
@@ -323,7 +332,14 @@ class ShareGroupCoordinator:
             got.acquired,
             group.config.record_lock_duration_ms,
             ack_errors,
+            batches=self.acquired_batches(group_id, got.acquired) if batches else [],
         )
+
+    def open_push(self, group_id: str, max_credits: int, principal: str | None) -> PushSession:
+        """A push session of ``principal`` on ``group_id`` (not joined until it subscribes)."""
+        from app.share.push import PushSession  # the session module imports this one
+
+        return PushSession(self, group_id, self.clock, max_credits, principal)
 
     def partitions_of(self, topics: list[str]) -> list[PartitionKey]:
         """Every partition of the topics that exist and are not being deleted."""

@@ -220,8 +220,9 @@ class Membership:
         if member is not None and member.principal != principal:
             raise _unknown(group_id, member_id)
 
-    def subscription(self, group_id: str, member_id: str, principal: str | None) -> list[str]:
-        """The topics a member of ``principal`` subscribed to (none for an unknown member)."""
+    async def subscription(self, group_id: str, member_id: str, principal: str | None) -> list[str]:
+        """The topics a member of ``principal`` subscribed to (none for an unknown member);
+        answered from memory, without awaiting."""
         group = self.groups.get(group_id)
         member = group.members.get(member_id) if group is not None else None
         return member.subscribed_topics if member and member.principal == principal else []

@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import dataclasses
 from collections.abc import Iterator
 
 from app.clock import Clock
+from app.engine.push import BatchesUnread
 from app.errors import ErrorCode, InvalidRequest, SluiceError
 from app.share.coordinator import AckRequest, FetchAnswer, ShareGroupCoordinator
 from app.share.membership import Member
@@ -179,9 +181,12 @@ class PushSession:
         """Wait a while (after a failed poll), or until the session changes state."""
         await self._wait_changed(IDLE_MS / 1000)
 
-    async def next_batch(self) -> FetchAnswer | None:
+    async def next_batch(self, batches: bool = False) -> FetchAnswer | None:
         """Wait for room in the window, then for records (a long poll); the records acquired,
-        now out to the client, or None when the poll ended with nothing."""
+        now out to the client, or None when the poll ended with nothing. With ``batches``,
+        the answer carries the stored batches that hold them, read last, once they are in
+        the window (a failed read is ``BatchesUnread``, which ends the socket's push loop as
+        an unexpected error: a ``SluiceError`` of the poll is a passing failure there)."""
         await self._room.wait()
         answer = await self.share.fetch(
             self.group_id,
@@ -209,7 +214,13 @@ class PushSession:
             self.deadline = deadline
             self._changed.set()
         self._update_room()
-        return answer
+        if not batches or self.share.stopping:  # stopping: the socket sends nothing more
+            return answer
+        try:
+            parts = self.share.acquired_batches(self.group_id, answer.acquired)
+        except SluiceError as exc:
+            raise BatchesUnread(str(exc)) from exc
+        return dataclasses.replace(answer, batches=parts)
 
     # -- acknowledge --------------------------------------------------------------------------
 

@@ -100,6 +100,9 @@ class ShareTxnParticipant:
         self.membership = coordinator.membership
         self.clock = coordinator.clock
 
+    def check_owner(self, group_id: str, member_id: str, principal: str | None) -> None:
+        self.membership.check_owner(group_id, member_id, principal)
+
     def check_txn_acks_member(self, group_id: str, member_id: str) -> None:
         self.membership.any_member(group_id, member_id)
 

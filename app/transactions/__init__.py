@@ -2,9 +2,10 @@
 
 ``state`` holds ``TxnState``, its table of valid previous states and ``TxnMetadata``;
 ``coordinator`` the ``TransactionCoordinator`` (InitProducerId, partitions joining, commit and
-abort, timeouts, fencing, recovery); ``participants`` the seams through which consumer groups
-(offsets) and share groups (acknowledgements) take part; ``produce`` producer-state produce and
-the transaction markers.
+abort, fencing), which hands the rest to ``ending`` (``TxnEnder``: the end of a transaction
+from its decision on), ``timeouts`` (``TxnTimeouts``: the sweeper) and ``recovery``
+(``TxnRecovery``: the start); ``work`` the values of requests and answers; ``participants`` the
+seams through which consumer groups (offsets) and share groups (acknowledgements) take part.
 
 Naming conventions, the same as in ``app.share``:
 

@@ -5,15 +5,20 @@ Every change follows the state table (``state.py``): stage it (``prepare``; a pe
 turns concurrent callers away with CONCURRENT_TRANSACTIONS) → make it durable in SQLite →
 complete it. Ending a transaction is: Prepare* durable → markers on every partition, fsynced →
 the participants' endings (consumer groups' offsets, share groups' acknowledgements) and
-Complete* with the bumped epoch (transactions v2), durable in one SQLite commit. Recovery at
-start finishes every Prepare* it finds the same way.
+Complete* with the bumped epoch (transactions v2), durable in one SQLite commit: the
+coordinator decides, and ``ending.py``'s ``TxnEnder`` (``self.ender``) carries the end out.
+Recovery at start (``recovery.py``, ``self.recovery``) finishes every Prepare* it finds the
+same way; the sweeper (``timeouts.py``, ``self.timeouts``) aborts the transactions past their
+timeout.
 
 Several transactions end together in two ways (docs/semantics.md#commit-all): ``commit_all``
 commits several open transactions atomically, their PrepareCommit rows (and the request's
 idempotency key) in one SQLite commit; ``abort_prefix`` aborts and fences every open
 transaction whose transactional id starts with a prefix.
 
-The participants and the marker writer are given at construction (``participants.py``).
+The participants and the marker writer are given at construction (``participants.py``); the
+values of requests and answers (``TxnWork``, ``TxnIdentity``, ``CommitAll``) are in
+``work.py``.
 
 Fencing follows KIP-588 as designed (docs/semantics.md#kip-588-timeouts): a timeout abort
 records the epoch it aborted; that epoch gets TRANSACTION_TIMED_OUT on the transaction endpoints,
@@ -28,8 +33,7 @@ import dataclasses
 import logging
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from app.awaiting import all_done
 from app.clock import Clock
@@ -43,15 +47,19 @@ from app.errors import (
     TooLarge,
     Unavailable,
 )
-from app.metadata.txn_store import CommitKeyRow, TransactionStore, TxnRow
+from app.metadata.txn_store import CommitKeyRow, TransactionStore
 from app.producers.appender import BatchResult
 from app.producers.ids import ProducerIds
+from app.transactions.ending import TxnEnder, TxnLog, row_of
 from app.transactions.participants import AckParticipant, OffsetParticipant, TxnWrite
-from app.transactions.state import EPOCH_EXHAUSTED, TxnMetadata, TxnState, TxnTransit
+from app.transactions.recovery import TxnRecovery
+from app.transactions.state import TxnMetadata, TxnState, TxnTransit
+from app.transactions.timeouts import TxnTimeouts
+from app.transactions.work import CommitAll, TxnIdentity, TxnWork
 
 if TYPE_CHECKING:
     from app.groups.group import OffsetCommit
-    from app.producers.appender import CheckedBatch, ProduceBatch
+    from app.producers.appender import ProduceBatch
     from app.share.partition import AckBatch
     from app.storage.log import PartitionLog
 
@@ -60,105 +68,8 @@ log = logging.getLogger("sluice.transactions")
 _T = TypeVar("_T")
 
 
-class TxnLog(Protocol):
-    """What the coordinator writes to the partition logs: markers, and the records of a
-    transaction committed in one request."""
-
-    async def append_markers(
-        self, producer_id: int, epoch: int, commit: bool, partitions: Collection[tuple[str, int]]
-    ) -> None:
-        """A COMMIT or ABORT marker on each partition (of topics that still exist); returns
-        once all are durable."""
-        ...
-
-    def resolve(self, b: ProduceBatch, parsed_under: int) -> PartitionLog:
-        """The batch's log; raises UNKNOWN_TOPIC_OR_PARTITION or RECORD_TOO_LARGE."""
-        ...
-
-    def check_producer_batches(
-        self,
-        producer_id: int,
-        epoch: int,
-        batches: Sequence[tuple[PartitionLog, ProduceBatch, BatchResult]],
-        *,
-        transactional: bool,
-        all_or_nothing: bool = False,
-    ) -> list[CheckedBatch]:
-        """Epoch and sequence checks of every batch, appending nothing."""
-        ...
-
-    def append_checked(
-        self, producer_id: int, epoch: int, checked: list[CheckedBatch], *, transactional: bool
-    ) -> list[PartitionLog]:
-        """The appends of checked batches (synchronous); the logs to wait on."""
-        ...
-
-    async def wait_durable(self, logs: Iterable[PartitionLog], *, force: bool = False) -> None:
-        """Everything appended so far to ``logs`` is durable."""
-        ...
-
-    async def make_durable(self, partitions: Collection[tuple[str, int]]) -> None:
-        """Everything appended so far to the partitions is durable, under any fsync policy."""
-        ...
-
-    def open_transactions(self) -> dict[int, dict[tuple[str, int], int]]:
-        """producer id → each partition with a transaction of it open, and its epoch there."""
-        ...
-
-
-@dataclass(frozen=True, slots=True)
-class GroupOffsets:
-    """KIP-447 offsets of one consumer group, with the consumer's group metadata."""
-
-    group_id: str
-    member_id: str | None
-    member_epoch: int
-    group_instance_id: str | None
-    offsets: Sequence[OffsetCommit]
-
-
-@dataclass(frozen=True, slots=True)
-class GroupAcks:
-    """Share acknowledgements of one member of one share group, per partition."""
-
-    group_id: str
-    member_id: str
-    acks: Mapping[tuple[str, int], list[AckBatch] | SluiceError]
-
-
-@dataclass(frozen=True, slots=True)
-class TxnWork:
-    """Everything a commit in one request adds to the transaction before committing it."""
-
-    batches: Sequence[ProduceBatch] = ()
-    offsets: Sequence[GroupOffsets] = ()
-    acks: Sequence[GroupAcks] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class TxnIdentity:
-    """A transactional id with a producer id and epoch: a transaction named by a commit of
-    several, or the identity of its next transaction in the answer."""
-
-    transactional_id: str
-    producer_id: int
-    producer_epoch: int
-
-
-@dataclass(frozen=True, slots=True)
-class CommitAll:
-    """The answer of ``commit_all``: the identity of each transactional id's next transaction,
-    in the request's order; ``duplicate`` when the idempotency key had been committed already
-    (at ``committed_ms``), so that this request committed nothing."""
-
-    duplicate: bool
-    transactions: list[TxnIdentity]
-    committed_ms: int | None = None
-
-
 _S = TxnState
 _IDLE = (_S.EMPTY, _S.COMPLETE_COMMIT, _S.COMPLETE_ABORT)
-COMMIT_KEY_EXPIRY_INTERVAL_MS = 60_000  # the sweeper deletes expired commit keys this often
 
 
 class TransactionCoordinator:
@@ -181,40 +92,34 @@ class TransactionCoordinator:
         self.offsets = offsets  # consumer groups (None: offsets cannot join a transaction)
         self.acks = acks  # share groups (None: acknowledgements cannot join one)
         self.txns: dict[str, TxnMetadata] = {}
-        self._finishing: set[str] = set()
-        # ends answered at their decision whose markers are still being written; the next
-        # request of the same transactional id waits for them (``_settled``)
-        self._completing: dict[str, asyncio.Task[None]] = {}
         # partition joins being written, per transactional id: a second join of the same
         # transaction waits for the first instead of being turned away (``join_partitions``)
         self._joining: dict[str, asyncio.Future[None]] = {}
-        self._closing = False
         self._owners: dict[int, str] = {}  # producer id → its transactional id (KIP-890)
         self._commit_keys_in_flight: set[str] = set()  # idempotency keys of commit_all
-        self._next_key_expiry_ms = 0  # when the sweeper next deletes expired commit keys
+        # the end of a transaction from its decision on: markers, the participants' endings,
+        # Complete*; and the ends being completed after their answer
+        self.ender = TxnEnder(
+            store, ids, clock, settings, log=log, offsets=offsets, acks=acks, owners=self._owners
+        )
+        # timeouts, interrupted ends and idle transactional ids: the sweeper
+        self.timeouts = TxnTimeouts(store, clock, settings, self.txns, self._owners, self.ender)
+        # the start: loading the metadata, finishing interrupted ends, open records in the logs
+        self.recovery = TxnRecovery(
+            store,
+            log,
+            self.ender,
+            self.txns,
+            self._owners,
+            lambda tm, partitions: self._ongoing(tm, partitions=partitions),
+        )
 
     # -- start --------------------------------------------------------------------------------
 
     async def load(self) -> None:
-        for r in await self.store.load_all():
-            self.txns[r.transactional_id] = TxnMetadata(
-                r.transactional_id,
-                r.producer_id,
-                r.producer_epoch,
-                r.timeout_ms,
-                TxnState(r.state),
-                r.last_producer_id,
-                r.last_epoch,
-                r.timed_out_epoch,
-                frozenset(r.partitions),
-                frozenset(r.groups),
-                r.start_ms,
-                r.updated_ms,
-                frozenset(r.share_groups),
-            )
-            for pid in (r.producer_id, r.last_producer_id):
-                if pid >= 0:
-                    self._owners[pid] = r.transactional_id
+        """The transactions and the owners of producer ids, from the metadata
+        (``recovery.TxnRecovery.load``)."""
+        await self.recovery.load()
 
     def owner_of(self, producer_id: int) -> str | None:
         """The transactional id ``producer_id`` was issued for (its current id, or one it
@@ -222,45 +127,9 @@ class TransactionCoordinator:
         return self._owners.get(producer_id)
 
     async def recover(self) -> int:
-        """Finish every transaction found in a Prepare* state (markers again, completion)."""
-        n = 0
-        for tm in list(self.txns.values()):
-            if tm.state in (_S.PREPARE_COMMIT, _S.PREPARE_ABORT):
-                log.info("recovery: finishing %s of %r", tm.state.value, tm.transactional_id)
-                await self._finish(tm)
-                n += 1
-        await self._adopt_open_transactions()
-        return n
-
-    async def _adopt_open_transactions(self) -> None:
-        """Records of a transaction that reached a log while its decision did not reach the
-        metadata (a commit in one request stopped in between): the current epoch of a
-        transactional id keeps them in its transaction, open (a retry of the request finds
-        them by sequence; the timeout aborts them otherwise); records of any other epoch or
-        producer id are aborted."""
-        by_pid = {tm.producer_id: tm for tm in self.txns.values()}
-        for pid, epochs in sorted(self.log.open_transactions().items()):
-            tm = by_pid.get(pid)
-            rejoin: frozenset[tuple[str, int]] = frozenset()
-            if tm is not None and (tm.state in _IDLE or tm.state is _S.ONGOING):
-                rejoin = frozenset(tp for tp, e in epochs.items() if e == tm.producer_epoch)
-            if tm is not None and rejoin - tm.partitions:
-                log.info(
-                    "recovery: %d partitions of %r rejoin its open transaction",
-                    len(rejoin - tm.partitions),
-                    tm.transactional_id,
-                )
-                await self._persist(tm, self._ongoing(tm, partitions=tm.partitions | rejoin))
-            for epoch in sorted({e for tp, e in epochs.items() if tp not in rejoin}):
-                stray = [tp for tp, e in epochs.items() if e == epoch and tp not in rejoin]
-                log.info(
-                    "recovery: aborting the open records of producer %d epoch %d on %d "
-                    "partitions (no transaction of that epoch holds them)",
-                    pid,
-                    epoch,
-                    len(stray),
-                )
-                await self.log.append_markers(pid, epoch, False, stray)
+        """Finish every transaction found in a Prepare* state, and settle the open records the
+        logs hold (``recovery.TxnRecovery.recover``); answers how many it finished."""
+        return await self.recovery.recover()
 
     # -- InitProducerId -----------------------------------------------------------------------
 
@@ -293,8 +162,8 @@ class TransactionCoordinator:
                     f"producer id {producer_id} was never issued to this principal as an "
                     "idempotent producer",
                 )
-            return await self._next_epoch(producer_id, producer_epoch, principal)
-        await self._settled(tid)
+            return await self.ender.next_epoch(producer_id, producer_epoch, principal)
+        await self.ender.settled(tid)
         tm = self.txns.get(tid)
         now = self.clock.now_ms()
         if tm is None:
@@ -313,7 +182,7 @@ class TransactionCoordinator:
                 transit = tm.prepare(tm.transit())
                 self.txns[tid] = tm
                 try:
-                    await self.store.save(_row(tid, transit))
+                    await self.store.save(row_of(tid, transit))
                 except BaseException:
                     if self.txns.get(tid) is tm:
                         del self.txns[tid]
@@ -336,9 +205,9 @@ class TransactionCoordinator:
         # so the instance it fenced cannot pass for a retry (Kafka sets lastProducerEpoch -1)
         recovering = producer_id is not None
         if tm.state is _S.ONGOING:  # abort the open transaction (a new instance: fencing)
-            await self._end(tm, commit=False, fenced=not recovering)
-        pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch, principal)
-        await self._persist(
+            await self.ender.end(tm, commit=False, fenced=not recovering)
+        pid, epoch = await self.ender.next_epoch(tm.producer_id, tm.producer_epoch, principal)
+        await self.ender.persist(
             tm,
             dataclasses.replace(
                 tm.transit(),
@@ -359,16 +228,6 @@ class TransactionCoordinator:
             ),
         )
         return pid, epoch
-
-    async def _next_epoch(
-        self, producer_id: int, epoch: int, principal: str | None
-    ) -> tuple[int, int]:
-        if epoch + 1 < EPOCH_EXHAUSTED:
-            return producer_id, epoch + 1
-        pid = await self.ids.next_id(principal)
-        if (owner := self._owners.get(producer_id)) is not None:
-            self._owners[pid] = owner  # the new id of an exhausted transactional producer
-        return pid, 0
 
     # -- produce: implicit partition joins (transactions v2) ----------------------------------
 
@@ -407,7 +266,7 @@ class TransactionCoordinator:
         adds what is still missing, as a broker retries its own verification of a partition
         (KIP-890) instead of handing CONCURRENT_TRANSACTIONS back to the producer. Any other
         change in progress (an end) still answers CONCURRENT_TRANSACTIONS."""
-        await self._settled(tid)
+        await self.ender.settled(tid)
         while (writing := self._joining.get(tid)) is not None:
             await asyncio.wait([writing])  # not cancelled with this request
         tm = self._check_produce(tid, producer_id, epoch)
@@ -423,7 +282,7 @@ class TransactionCoordinator:
         done = asyncio.get_running_loop().create_future()
         self._joining[tid] = done
         try:
-            await self._persist(tm, self._ongoing(tm, partitions=joined))
+            await self.ender.persist(tm, self._ongoing(tm, partitions=joined))
         finally:
             del self._joining[tid]
             done.set_result(None)
@@ -510,7 +369,7 @@ class TransactionCoordinator:
         self, tid: str, producer_id: int, epoch: int, commit: bool
     ) -> tuple[int, int]:
         """Commit or abort; answers the producer id and epoch for the next transaction."""
-        await self._settled(tid)
+        await self.ender.settled(tid)
         open_ = self.txns.get(tid)
         if commit and open_ is not None and open_.state is _S.ONGOING:
             # a decision never precedes its records: under fsync=interval they may not be
@@ -522,8 +381,8 @@ class TransactionCoordinator:
         self._check_current(tm, producer_id, epoch)
         if tm.state is not _S.ONGOING:
             return tm.producer_id, tm.producer_epoch  # nothing open: nothing changes
-        await self._persist(tm, self._decision(tm, commit))
-        return await self._after_decision(tm, answer_early=True)
+        await self.ender.persist(tm, self.ender.decision(tm, commit))
+        return await self.ender.after_decision(tm, answer_early=True)
 
     @staticmethod
     def _retried_end(tm: TxnMetadata, epoch: int, commit: bool) -> tuple[int, int]:
@@ -555,7 +414,7 @@ class TransactionCoordinator:
         """
         if not (work.batches or work.offsets or work.acks):
             return await self.end_txn(tid, producer_id, epoch, True)
-        await self._settled(tid)
+        await self.ender.settled(tid)
         tm = self._check_endpoint(tid, producer_id, epoch)
         if tm.state.is_complete and (producer_id, epoch) == (tm.last_producer_id, tm.last_epoch):
             return self._retried_end(tm, epoch, True)
@@ -618,14 +477,16 @@ class TransactionCoordinator:
                     producer_id, epoch, resolved, transactional=True, all_or_nothing=True
                 )
                 tm.complete(ongoing)
-                decision = tm.prepare(self._decision(tm, True))
+                decision = tm.prepare(self.ender.decision(tm, True))
                 try:
                     touched = self.log.append_checked(
                         producer_id, epoch, checked, transactional=True
                     )
                     if touched:  # forced: the decision must follow durable records
                         await self.log.wait_durable(touched, force=True)
-                    await self.store.save(_row(tid, decision), also=[w.statements for w in writes])
+                    await self.store.save(
+                        row_of(tid, decision), also=[w.statements for w in writes]
+                    )
                 except BaseException:
                     tm.abort_pending()  # still open: a retry, an abort or the timeout ends it
                     raise
@@ -636,7 +497,7 @@ class TransactionCoordinator:
             if tm.pending is ongoing:
                 tm.abort_pending()
             raise
-        return await self._after_decision(tm, answer_early=True)
+        return await self.ender.after_decision(tm, answer_early=True)
 
     def _offset_participant(self) -> OffsetParticipant:
         if self.offsets is None:
@@ -655,6 +516,28 @@ class TransactionCoordinator:
             )
         return self.acks
 
+    async def check_work(
+        self,
+        work: TxnWork,
+        principal: str | None,
+        check_reads: Callable[[str, Iterable[str]], None],
+    ) -> None:
+        """The checks of a one-request commit that its groups decide, after the caller's own
+        (WRITE on the transactional id and the records' topics, the body parsed) and before
+        the commit's records are admitted or its transaction is judged: for each consumer
+        group of ``work.offsets``, then each share group of ``work.acks``, the caller's READ
+        check of the group and its topics (``check_reads``, which raises to refuse) and then
+        that a member it names is not another principal's (UNKNOWN_MEMBER_ID,
+        docs/security.md#ownership). Changes nothing; answered without awaiting."""
+        for g in work.offsets:
+            check_reads(g.group_id, (o.topic for o in g.offsets))
+            if self.offsets is not None:  # without groups, commit_with refuses the offsets
+                self.offsets.check_owner(g.group_id, g.member_id, principal)
+        for a in work.acks:
+            check_reads(a.group_id, (t for t, _ in a.acks))
+            if self.acks is not None:
+                self.acks.check_owner(a.group_id, a.member_id, principal)
+
     async def add_offsets(
         self,
         tid: str,
@@ -665,10 +548,14 @@ class TransactionCoordinator:
         member_epoch: int,
         group_instance_id: str | None,
         offsets: Sequence[OffsetCommit],
+        principal: str | None,
     ) -> None:
-        """KIP-447: offsets committed for the group only if the transaction commits."""
+        """KIP-447: offsets committed for the group only if the transaction commits. A
+        member of another principal is refused first (UNKNOWN_MEMBER_ID)."""
+        if self.offsets is not None:
+            self.offsets.check_owner(group_id, member_id, principal)
         participant = self._offset_participant()
-        await self._settled(tid)
+        await self.ender.settled(tid)
         tm = self._check_endpoint(tid, producer_id, epoch)
         self._check_current(tm, producer_id, epoch)
         participant.check_txn_member(group_id, member_id, member_epoch, group_instance_id)
@@ -677,7 +564,7 @@ class TransactionCoordinator:
             # still pending: a commit cannot start before the offsets are staged; the group
             # joins the transaction and its offsets are staged in one SQLite commit
             async with participant.staging_txn_offsets(group_id, producer_id, offsets) as staging:
-                row = _row(tid, transit) if transit != tm.transit() else None
+                row = row_of(tid, transit) if transit != tm.transit() else None
                 writes = [staging.statements] if staging is not None else []
                 if row is not None or writes:
                     await self.store.save(row, also=writes)
@@ -697,11 +584,15 @@ class TransactionCoordinator:
         group_id: str,
         member_id: str,
         acks: Mapping[tuple[str, int], list[AckBatch] | SluiceError],
+        principal: str | None,
     ) -> list[tuple[tuple[str, int], SluiceError | None]]:
         """Share acknowledgements applied only if the transaction commits
-        (docs/semantics.md#transactional-acknowledgements)."""
+        (docs/semantics.md#transactional-acknowledgements). A member of another principal is
+        refused first (UNKNOWN_MEMBER_ID)."""
+        if self.acks is not None:
+            self.acks.check_owner(group_id, member_id, principal)
         participant = self._ack_participant()
-        await self._settled(tid)
+        await self.ender.settled(tid)
         tm = self._check_endpoint(tid, producer_id, epoch)
         self._check_current(tm, producer_id, epoch)
         participant.check_txn_acks_member(group_id, member_id)
@@ -712,7 +603,7 @@ class TransactionCoordinator:
             async with participant.staging_txn_acks(
                 group_id, member_id, producer_id, acks
             ) as staging:
-                row = _row(tid, transit) if transit != tm.transit() else None
+                row = row_of(tid, transit) if transit != tm.transit() else None
                 held = staging.held
                 if row is not None or held is not None:
                     await self.store.save(row, also=[held.statements] if held is not None else [])
@@ -755,7 +646,7 @@ class TransactionCoordinator:
             self._commit_keys_in_flight.add(key)
         try:
             for t in txns:
-                await self._settled(t.transactional_id)
+                await self.ender.settled(t.transactional_id)
             found = None if key is None else await self.store.commit_key(key)
             retention = self.settings.txn_commit_key_retention_ms
             if found is not None and found.committed_ms >= self.clock.now_ms() - retention:
@@ -784,8 +675,10 @@ class TransactionCoordinator:
             else:  # as in ``end_txn``: nothing open, nothing changes
                 answer[tid] = TxnIdentity(tid, tm.producer_id, tm.producer_epoch)
         row = None if key is None else CommitKeyRow(key, [t.transactional_id for t in txns], 0)
-        await self._decide_all(to_commit, commit=True, key=row)
-        answers = await all_done([self._after_decision(tm, answer_early=True) for tm in to_commit])
+        await self.ender.decide_all(to_commit, commit=True, key=row)
+        answers = await all_done(
+            [self.ender.after_decision(tm, answer_early=True) for tm in to_commit]
+        )
         for tm, (pid, epoch) in zip(to_commit, answers, strict=True):
             answer[tm.transactional_id] = TxnIdentity(tm.transactional_id, pid, epoch)
         return CommitAll(False, [answer[t.transactional_id] for t in txns])
@@ -823,7 +716,7 @@ class TransactionCoordinator:
                 committed_ms,
                 len(to_abort),
             )
-        await self._end_all(to_abort)
+        await self.ender.end_all(to_abort)
         return CommitAll(
             True,
             [TxnIdentity(tm.transactional_id, tm.producer_id, tm.producer_epoch) for tm in current],
@@ -841,259 +734,46 @@ class TransactionCoordinator:
             if tid.startswith(prefix)
             and tm.state is _S.ONGOING
             and tm.pending is None
-            and tid not in self._finishing
+            and tid not in self.ender.finishing
             and may_write(tid)
         ]
         if chosen:
             log.info("aborting %d open transactions with the prefix %r", len(chosen), prefix)
-        await self._end_all(chosen, fenced=True)
+        await self.ender.end_all(chosen, fenced=True)
         return [tm.transactional_id for tm in chosen]
-
-    async def _end_all(self, tms: Sequence[TxnMetadata], *, fenced: bool = False) -> None:
-        """Abort every transaction of ``tms`` (their decisions in one SQLite commit) and
-        finish them all: ``_end`` for several at once."""
-        await self._decide_all(tms, commit=False, fenced=fenced)
-        await all_done([self._finish(tm) for tm in tms])
-
-    async def _decide_all(
-        self,
-        tms: Sequence[TxnMetadata],
-        *,
-        commit: bool,
-        fenced: bool = False,
-        key: CommitKeyRow | None = None,
-    ) -> None:
-        """The Prepare* of every transaction of ``tms`` (checked by the caller, with no await
-        since) and the idempotency key ``key``, durable in one SQLite commit: all of them or
-        none. A commit: staged, the transactions take no more records, and every record
-        appended to them is made durable before the decision (a decision never precedes its
-        records, under any fsync policy, as in ``end_txn``)."""
-        staged: list[tuple[TxnMetadata, TxnTransit]] = []
-        try:
-            for tm in tms:
-                staged.append((tm, tm.prepare(self._decision(tm, commit, fenced=fenced))))
-            if commit and tms:
-                await self.log.make_durable({tp for tm in tms for tp in tm.partitions})
-            if key is not None:
-                key = dataclasses.replace(key, committed_ms=self.clock.now_ms())
-            await self.store.save_many(
-                [_row(tm.transactional_id, transit) for tm, transit in staged], key=key
-            )
-        except BaseException:
-            for tm, transit in staged:
-                if tm.pending is transit:
-                    tm.abort_pending()
-            raise
-        for tm, transit in staged:
-            tm.complete(transit)
-
-    # -- ending -------------------------------------------------------------------------------
-
-    async def _end(
-        self, tm: TxnMetadata, commit: bool, *, timed_out: bool = False, fenced: bool = False
-    ) -> None:
-        """Prepare* durable, then ``_finish``: for the coordinator's own ends (fencing,
-        timeouts), which go on only once the end is complete."""
-        await self._persist(tm, self._decision(tm, commit, timed_out=timed_out, fenced=fenced))
-        await self._finish(tm)
-
-    def _decision(
-        self, tm: TxnMetadata, commit: bool, *, timed_out: bool = False, fenced: bool = False
-    ) -> TxnTransit:
-        """Prepare*. ``last_producer_id``/``last_epoch`` name who may retry this end once it
-        is complete: the producer that ended it (or timed out), nobody when a newer instance
-        fenced it. Persisted, so that a stop before the fencing init's own bump still leaves
-        the older instance fenced."""
-        return dataclasses.replace(
-            tm.transit(),
-            state=_S.PREPARE_COMMIT if commit else _S.PREPARE_ABORT,
-            last_producer_id=-1 if fenced else tm.producer_id,
-            last_epoch=-1 if fenced else tm.producer_epoch,
-            timed_out_epoch=tm.producer_epoch if timed_out else -1,
-            updated_ms=self.clock.now_ms(),
-        )
-
-    async def _after_decision(self, tm: TxnMetadata, *, answer_early: bool) -> tuple[int, int]:
-        """From a durable Prepare*: the markers and the endings (``_finish``), then the
-        identity for the next transaction. With ``txn_answer=prepare`` a client's end is
-        answered at once and completed in the background (``_complete_later``), except when
-        the epoch is exhausted: the next identity is then a new producer id, known only once
-        the end completes."""
-        early = answer_early and self.settings.txn_answer == "prepare" and not self._closing
-        if not early or tm.producer_epoch + 1 >= EPOCH_EXHAUSTED:
-            await self._finish(tm)
-            return tm.producer_id, tm.producer_epoch
-        self._complete_later(tm)
-        return tm.producer_id, tm.producer_epoch + 1  # what ``_finish`` moves to
-
-    def _complete_later(self, tm: TxnMetadata) -> None:
-        tid = tm.transactional_id
-        self._finishing.add(tid)  # the sweeper leaves it alone from now on
-        task = asyncio.get_running_loop().create_task(self._finish(tm), name=f"txn-end {tid}")
-        self._completing[tid] = task
-
-        def done(t: asyncio.Task[None]) -> None:
-            if self._completing.get(tid) is t:
-                del self._completing[tid]
-            if not t.cancelled() and (exc := t.exception()) is not None:
-                log.warning("transaction %r: its end did not complete (%s); retried", tid, exc)
-
-        task.add_done_callback(done)
-
-    async def _settled(self, tid: str | None) -> None:
-        """Wait while an end of ``tid`` answered at its decision is still completing: the
-        next request of the same transactional id sees it complete."""
-        task = self._completing.get(tid) if tid is not None else None
-        if task is not None and not task.done():
-            await asyncio.wait([task])
 
     async def drain(self) -> None:
         """Wait for every end being completed in the background (at stop)."""
-        self._closing = True  # ends from now on complete before they are answered
-        while pending := [t for t in self._completing.values() if not t.done()]:
-            await asyncio.wait(pending)
-
-    async def _finish(self, tm: TxnMetadata) -> None:
-        """From Prepare*: markers (epoch + 1) → the participants' endings (the consumer groups'
-        offsets, then the share groups' acknowledgements, each in one order) → written with
-        Complete* and the new epoch in one SQLite commit."""
-        tid = tm.transactional_id
-        self._finishing.add(tid)
-        try:
-            commit = tm.state is _S.PREPARE_COMMIT
-            if tm.partitions:
-                await self.log.append_markers(
-                    tm.producer_id, tm.producer_epoch + 1, commit, tm.partitions
-                )
-            # a transactional id's producer ids are its own (its ACL guards them), whichever
-            # principal's block they come from: an exhausted epoch here draws from no one's
-            pid, epoch = await self._next_epoch(tm.producer_id, tm.producer_epoch, None)
-            async with AsyncExitStack() as stack:
-                endings: list[TxnWrite] = []
-                offsets, acks = self.offsets, self.acks
-                if tm.groups and offsets is None:
-                    log.warning("transaction %r has group offsets but no groups run here", tid)
-                elif offsets is not None:
-                    for group_id in sorted(tm.groups):  # the groups' locks, in one order
-                        ending = await stack.enter_async_context(
-                            offsets.ending_txn_offsets(group_id, tm.producer_id, commit)
-                        )
-                        if ending is not None:
-                            endings.append(ending)
-                if tm.share_groups and acks is None:
-                    log.warning(
-                        "transaction %r has share acknowledgements but no share groups run here",
-                        tid,
-                    )
-                elif acks is not None:
-                    for group_id in sorted(tm.share_groups):  # their partitions, in one order
-                        ending = await stack.enter_async_context(
-                            acks.ending_txn_acks(group_id, tm.producer_id, commit)
-                        )
-                        if ending is not None:
-                            endings.append(ending)
-                transit = tm.prepare(
-                    dataclasses.replace(
-                        tm.transit(),
-                        state=_S.COMPLETE_COMMIT if commit else _S.COMPLETE_ABORT,
-                        producer_id=pid,
-                        producer_epoch=epoch,
-                        partitions=frozenset(),
-                        groups=frozenset(),
-                        start_ms=-1,
-                        updated_ms=self.clock.now_ms(),
-                        share_groups=frozenset(),
-                    )
-                )
-                try:
-                    await self.store.save(_row(tid, transit), also=[e.statements for e in endings])
-                except BaseException:
-                    tm.abort_pending()
-                    raise
-                tm.complete(transit)
-                for ending in endings:
-                    ending.complete()
-        finally:
-            self._finishing.discard(tid)
-
-    async def _persist(self, tm: TxnMetadata, target: TxnTransit) -> None:
-        transit = tm.prepare(target)
-        try:
-            await self.store.save(_row(tm.transactional_id, transit))
-        except BaseException:
-            tm.abort_pending()
-            raise
-        tm.complete(transit)
+        await self.ender.drain()
 
     # -- timeouts -----------------------------------------------------------------------------
 
     async def abort_timed_out(self) -> int:
-        """Abort every open transaction past its timeout; finish interrupted ends; forget ids
-        idle past the transactional-id expiration. Answers how many transactions were
-        aborted."""
-        now = self.clock.now_ms()
-        idle_before = now - self.settings.transactional_id_expiration_ms
-        n = 0
-        for tm in list(self.txns.values()):
-            if tm.pending is not None or tm.transactional_id in self._finishing:
-                continue
-            try:
-                if tm.state is _S.ONGOING and now > tm.start_ms + tm.timeout_ms:
-                    log.info(
-                        "aborting transaction %r: open for %d ms, timeout %d ms",
-                        tm.transactional_id,
-                        now - tm.start_ms,
-                        tm.timeout_ms,
-                    )
-                    await self._end(tm, commit=False, timed_out=True)
-                    n += 1
-                elif tm.state in (_S.PREPARE_COMMIT, _S.PREPARE_ABORT):
-                    await self._finish(tm)  # an end whose markers failed earlier
-                elif tm.state in _IDLE and tm.updated_ms < idle_before:
-                    await self._expire(tm)
-            except SluiceError as exc:
-                log.warning("transaction %r: %s; will retry", tm.transactional_id, exc)
-        if now >= self._next_key_expiry_ms:
-            self._next_key_expiry_ms = now + COMMIT_KEY_EXPIRY_INTERVAL_MS
-            try:
-                await self.store.expire_commit_keys(now - self.settings.txn_commit_key_retention_ms)
-            except SluiceError as exc:
-                log.warning("commit-all idempotency keys: %s; will retry", exc)
-        return n
+        """One round of the sweeper (``timeouts.TxnTimeouts.abort_timed_out``): answers how
+        many transactions it aborted."""
+        return await self.timeouts.abort_timed_out()
 
     async def run_timeouts(self) -> None:
-        """The sweeper: ``abort_timed_out`` every ``txn_timeout_check_interval_ms``."""
-        while True:
-            await asyncio.sleep(self.settings.txn_timeout_check_interval_ms / 1000)
-            await self.abort_timed_out()
-
-    async def _expire(self, tm: TxnMetadata) -> None:
-        """Forget an idle transactional id (→ Dead): its row is deleted durably."""
-        transit = tm.prepare(
-            dataclasses.replace(tm.transit(), state=_S.DEAD, updated_ms=self.clock.now_ms())
-        )
-        try:
-            await self.store.delete(tm.transactional_id)
-        except BaseException:
-            tm.abort_pending()
-            raise
-        tm.complete(transit)
-        del self.txns[tm.transactional_id]
-        for pid in (tm.producer_id, tm.last_producer_id):
-            if self._owners.get(pid) == tm.transactional_id:
-                del self._owners[pid]
-        log.info("transactional id %r expired", tm.transactional_id)
+        """The sweeper the ``Broker`` runs."""
+        await self.timeouts.run()
 
     # -- answers ------------------------------------------------------------------------------
 
-    def get(self, tid: str) -> TxnMetadata:
+    async def get(self, tid: str) -> TxnMetadata:
+        """One transactional id, answered from memory without awaiting (``async`` as the
+        seam's: DescribeTransactions on Kafka)."""
         tm = self.txns.get(tid)
         if tm is None:
             raise NotFound(ErrorCode.NOT_FOUND, f"unknown transactional id {tid!r}")
         return tm
 
-    def all(self, state: TxnState | None = None) -> list[TxnMetadata]:
-        """Every transactional id (in the state given), sorted by id."""
+    async def all(self, state: TxnState | None = None) -> list[TxnMetadata]:
+        """Every transactional id (in the state given), sorted by id; answered from memory
+        without awaiting (``async`` as the seam's: ListTransactions on Kafka)."""
+        return self.listed(state)
+
+    def listed(self, state: TxnState | None = None) -> list[TxnMetadata]:
+        """``all``, synchronously: what the engine's own readers (the feed's state) take."""
         return [tm for _, tm in sorted(self.txns.items()) if state is None or tm.state is state]
 
     def statistics(self) -> dict[str, int]:
@@ -1106,21 +786,3 @@ class TransactionCoordinator:
 def _part(exc: SluiceError, where: str) -> SluiceError:
     """A refused part of a one-request commit: its own error, naming the part."""
     return type(exc)(exc.code, f"{where}: {exc.message}")
-
-
-def _row(tid: str, t: TxnTransit) -> TxnRow:
-    return TxnRow(
-        tid,
-        t.producer_id,
-        t.producer_epoch,
-        t.last_producer_id,
-        t.last_epoch,
-        t.timed_out_epoch,
-        t.timeout_ms,
-        t.state.value,
-        sorted(t.partitions),
-        sorted(t.groups),
-        t.start_ms,
-        t.updated_ms,
-        sorted(t.share_groups),
-    )

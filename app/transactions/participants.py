@@ -54,6 +54,11 @@ class AckStaging(Protocol):
 
 
 class OffsetParticipant(Protocol):
+    def check_owner(self, group_id: str, member_id: str | None, principal: str | None) -> None:
+        """Raise SluiceError UNKNOWN_MEMBER_ID when ``member_id`` is another principal's
+        member (docs/security.md#ownership); an unknown member is left to the other checks."""
+        ...
+
     def check_txn_member(
         self, group_id: str, member_id: str | None, member_epoch: int, group_instance_id: str | None
     ) -> None:
@@ -76,6 +81,11 @@ class OffsetParticipant(Protocol):
 
 
 class AckParticipant(Protocol):
+    def check_owner(self, group_id: str, member_id: str, principal: str | None) -> None:
+        """Raise SluiceError UNKNOWN_MEMBER_ID when ``member_id`` is another principal's
+        member of the share group; an unknown member is left to the other checks."""
+        ...
+
     def check_txn_acks_member(self, group_id: str, member_id: str) -> None:
         """Raise SluiceError UNKNOWN_MEMBER_ID when the member is not in the share group."""
         ...

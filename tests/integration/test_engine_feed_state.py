@@ -1,6 +1,7 @@
-"""``app.engine.embedded.feed.EmbeddedFeedState`` reads the same state of the embedded engine
-as the event feed does today (``EventFeed._observe``), entity for entity, on a running app with
-a topic, a share group holding records, a consumer group with offsets and an open
+"""An ``app.engine.embedded.feed.EmbeddedFeedState`` built on a running app's engine observes
+what the event feed holds once it has observed (``EventFeed._observe``, through the
+``FeedState`` the server gives it, with the rates it adds left out), entity for entity: a
+topic, a share group holding records, a consumer group with offsets and an open
 transaction."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ Session timeouts run on a FakeClock (the app's clock): the tests move time, neve
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any
 
 import httpx
@@ -14,6 +14,8 @@ import pytest
 
 from app.clock import FakeClock
 from app.config import Settings
+from app.errors import ErrorCode, SluiceError
+from app.groups.group import OffsetCommit
 
 from .conftest import Served, running
 from .helpers import assert_error, create_topic, metric, metrics, produce
@@ -502,6 +504,70 @@ async def test_describe_shows_lag_against_the_high_watermark(gs: Served) -> None
         {"topic": "t", "partition": 0, "offset": 2, "lag": 3},
         {"topic": "t", "partition": 1, "offset": 0, "lag": 0},
     ]
+
+
+async def test_delete_offsets_checks_the_topics_it_deletes(gs: Served) -> None:
+    """The seam's delete_offsets gives its READ check the topics whose offsets go (all the
+    group holds, without a topic), and deletes nothing when the check refuses."""
+    c = gs.client
+    await create_topic(c, "t", 1)
+    await create_topic(c, "u", 1)
+    await commit(
+        c,
+        [{"topic": "u", "partition": 0, "offset": 2}, {"topic": "t", "partition": 0, "offset": 1}],
+    )
+    groups = gs.broker.engine.groups
+    asked: list[list[str]] = []
+
+    def refuse(topics: Iterable[str]) -> None:
+        asked.append(list(topics))
+        raise SluiceError(ErrorCode.TOPIC_AUTHORIZATION_FAILED, "refused")
+
+    for topic in (None, "u"):
+        with pytest.raises(SluiceError):
+            await groups.delete_offsets("g", topic, refuse)
+    assert asked == [["t", "u"], ["u"]]
+    assert len(await fetch(c)) == 2
+    await groups.delete_offsets("g", None, lambda topics: asked.append(list(topics)))
+    assert asked[-1] == ["t", "u"]
+    assert await fetch(c) == []
+
+
+async def test_delete_offsets_checks_a_topic_committed_while_it_waits(gs: Served) -> None:
+    """DELETE of every offset looks the topics up before it waits for the group's lock; a
+    memberless commit that holds the lock meanwhile can add a topic the caller may not READ.
+    The topics are checked again once the lock is held: the delete is refused (403) and the
+    committed offsets stay, rather than the other topic's going unchecked."""
+    c = gs.client
+    await create_topic(c, "t", 1)
+    await create_topic(c, "u", 1)
+    await commit(c, [{"topic": "t", "partition": 0, "offset": 1}])
+    groups = gs.broker.groups
+    asked: list[list[str]] = []
+    looked_up = asyncio.Event()
+
+    def read_t_only(topics: Iterable[str]) -> None:
+        asked.append(list(topics))
+        looked_up.set()
+        for name in asked[-1]:
+            if name != "t":
+                raise SluiceError(ErrorCode.TOPIC_AUTHORIZATION_FAILED, f"no READ on {name!r}")
+
+    async with groups.groups["g"].lock:  # another request holds the group
+        # neither suspends before it waits for the lock, so they wait in this order
+        committing = asyncio.create_task(
+            groups.commit_offsets("g", None, -1, [OffsetCommit("u", 0, 2)], None)
+        )
+        deleting = asyncio.create_task(groups.delete_offsets("g", None, read_t_only))
+        await looked_up.wait()
+        assert asked == [["t"]]  # the commit of u waits for the lock, as the delete does
+    assert await committing == [None]
+    with pytest.raises(SluiceError) as refused:
+        await deleting
+    assert refused.value.code is ErrorCode.TOPIC_AUTHORIZATION_FAILED
+    assert refused.value.code.status == 403
+    assert asked[-1] == ["u"]
+    assert [(o["topic"], o["offset"]) for o in await fetch(c)] == [("t", 1), ("u", 2)]
 
 
 async def test_delete_only_when_empty(gs: Served) -> None:

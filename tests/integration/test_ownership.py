@@ -270,6 +270,20 @@ def test_transactional_offsets_and_acknowledgements_name_only_the_callers_member
     }
     r = w.call(ben, "POST", "/v1/transactions/tx-ben/commit", commit)
     assert error(r) == (404, "UNKNOWN_MEMBER_ID"), r.text
+    # group by group: the owner check of the consumer group's member comes before the READ
+    # check of a later share group the caller may not read
+    mixed: dict[str, Any] = {
+        **producer,
+        "group_offsets": [
+            {k: offsets[k] for k in ("group_id", "member_id", "member_epoch", "offsets")}
+        ],
+        "share_acknowledgements": [{**commit["share_acknowledgements"][0], "group_id": "sq-x"}],
+    }
+    r = w.call(ben, "POST", "/v1/transactions/tx-ben/commit", mixed)
+    assert error(r) == (404, "UNKNOWN_MEMBER_ID"), r.text
+    del mixed["group_offsets"]
+    r = w.call(ben, "POST", "/v1/transactions/tx-ben/commit", mixed)
+    assert error(r) == (403, "GROUP_AUTHORIZATION_FAILED"), r.text
     states = w.admin("GET", f"/v1/share-groups/sq/partitions/orders/{held['partition']}/records")
     assert {s["state"] for s in states["records"]} == {"acquired"}
 

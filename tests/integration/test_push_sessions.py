@@ -166,6 +166,23 @@ async def session_with(s: Served, clock: FakeClock, n: int, **kw: Any) -> PushSe
     return session
 
 
+async def test_next_batch_answers_the_stored_batches_when_asked(
+    app_on_clock: Served, clock: FakeClock
+) -> None:
+    s = app_on_clock
+    session = s.broker.engine.share.open_push("g", 50, None)
+    await session.subscribe(["t"], None, 10, False)
+    await produce(s.client, "t", values(3))
+    answer = await session.next_batch(True)
+    assert answer is not None and len(answer.acquired) == 1
+    stored = s.broker.share.acquired_batches("g", answer.acquired)
+    assert answer.batches == stored and stored[0][:2] == ("t", 0) and stored[0][2]
+    await produce(s.client, "t", values(2))
+    answer = await session.next_batch()  # not asked: none read
+    assert answer is not None and answer.acquired and answer.batches == []
+    await session.close()
+
+
 async def test_expired_locks_leave_the_window(app_on_clock: Served, clock: FakeClock) -> None:
     s = app_on_clock
     session = await session_with(s, clock, 4)

@@ -814,6 +814,24 @@ async def test_bad_requests(s: Served, path: str, body: Any, status: int, code: 
     assert_error(r, status, code)
 
 
+async def test_record_views_take_at_most_the_limit_of_offsets_and_records(s: Served) -> None:
+    await create_topic(s.client, "t", partitions=1)
+    await earliest(s)
+    await values(s, 10)
+    r = await s.client.post(
+        f"/v1/share-groups/{G}/fetch",
+        json={"member_id": None, "subscribed_topics": ["t"], "max_records": 1, "max_wait_ms": 0},
+    )
+    assert r.status_code == 200, r.text
+    admin = s.broker.engine.share_admin
+    # both ends given: the window is cut at the limit past its start
+    start, end, views = await admin.record_views(G, "t", 0, 2, 9, 3)
+    assert (start, end) == (0, 10) and [v.offset for v in views] == [2, 3, 4]
+    # one end open: every offset of the window is looked at, the answer cut at the limit
+    _, _, views = await admin.record_views(G, "t", 0, None, None, 4)
+    assert [v.offset for v in views] == [0, 1, 2, 3]
+
+
 async def test_bad_admin_requests(s: Served) -> None:
     c = s.client
     await create_topic(c, "t")

@@ -30,6 +30,9 @@ class RecordingParticipant:
         self.calls: list[tuple[Any, ...]] = []
         self.refuse: ErrorCode | None = None
 
+    def check_owner(self, group_id: str, member_id: str | None, principal: str | None) -> None:
+        pass  # the test's groups have no owners
+
     def check_txn_member(
         self, group_id: str, member_id: str | None, member_epoch: int, group_instance_id: str | None
     ) -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from app.clock import FakeClock
 from app.config import Settings
-from app.transactions.coordinator import _row
+from app.transactions.ending import row_of
 from app.transactions.state import TxnState
 from tests.integration.conftest import Served, running
 from tests.integration.helpers import assert_error, create_topic, produce
@@ -328,7 +328,7 @@ async def test_prepare_commit_found_at_start_is_finished(
         # the server dies right after the commit decision became durable
         tm = s.broker.transactions.txns[TID]
         await s.broker.transactions.store.save(
-            _row(
+            row_of(
                 TID,
                 dataclasses.replace(
                     tm.transit(),

@@ -43,7 +43,7 @@ async def groups(cluster: Cluster) -> AsyncIterator[KafkaShareGroups]:
 async def new_topic(cluster: Cluster, partitions: int = 1) -> str:
     name = f"ks-{uuid.uuid4().hex[:12]}"
     await KafkaTopics(cluster, replication_factor=-1, max_partitions=100).create(
-        name, partitions, {}, 0
+        name, partitions, {}
     )
     return name
 

@@ -26,7 +26,6 @@ pytestmark = pytest.mark.kafka
 
 DEADLINE = 30.0
 BIG = 1 << 20
-NOW = 0  # the seam's now_ms, which the Kafka backend does not use
 
 
 @pytest.fixture
@@ -66,9 +65,7 @@ async def test_a_topic_is_created_described_changed_grown_and_deleted(
     topics: KafkaTopics,
 ) -> None:
     topic = name()
-    created = await topics.create(
-        topic, 2, {"retention_ms": 3_600_000, "max_message_bytes": 2048}, NOW
-    )
+    created = await topics.create(topic, 2, {"retention_ms": 3_600_000, "max_message_bytes": 2048})
     assert created == KafkaTopic(
         topic,
         {"retention_ms": 3_600_000, "max_message_bytes": 2048},
@@ -80,21 +77,21 @@ async def test_a_topic_is_created_described_changed_grown_and_deleted(
     assert (topic, 2) in await topics.list()
 
     with pytest.raises(SluiceError) as again:
-        await topics.create(topic, 1, {}, NOW)
+        await topics.create(topic, 1, {})
     assert again.value.code is ErrorCode.TOPIC_ALREADY_EXISTS
 
-    changed = await topics.update(topic, 3, {"retention_ms": None, "segment_ms": 600_000}, NOW)
+    changed = await topics.update(topic, 3, {"retention_ms": None, "segment_ms": 600_000})
     assert changed.config == {"max_message_bytes": 2048, "segment_ms": 600_000}
     assert changed.partitions == 3
     assert [p.high_watermark for p in changed.logs] == [0, 0, 0]
 
     with pytest.raises(SluiceError) as fewer:
-        await topics.update(topic, 2, None, NOW)
+        await topics.update(topic, 2, None)
     assert fewer.value.code is ErrorCode.INVALID_PARTITIONS
     # a value Kafka refuses (segment.bytes below its minimum) is INVALID_CONFIG with Kafka's
     # reason, and the partitions asked for in the same change are not added
     with pytest.raises(SluiceError) as refused:
-        await topics.update(topic, 5, {"segment_bytes": 1024}, NOW)
+        await topics.update(topic, 5, {"segment_bytes": 1024})
     assert refused.value.code is ErrorCode.INVALID_CONFIG
     assert "segment.bytes" in refused.value.message
     assert (await topics.get(topic)).partitions == 3
@@ -113,7 +110,7 @@ async def test_records_read_back_as_json_and_as_the_brokers_batches(
     cluster: Cluster, topics: KafkaTopics, reads: KafkaReads, writer: KafkaProduce
 ) -> None:
     topic = name()
-    await topics.create(topic, 1, {}, NOW)
+    await topics.create(topic, 1, {})
     _, p = await cluster.leader(topic, 0)
     # the broker sets the base offset and the leader epoch, outside the CRC: built with
     # those, each batch is stored as it was sent
@@ -152,7 +149,7 @@ async def test_read_committed_hides_an_aborted_transaction(
     cluster: Cluster, topics: KafkaTopics, reads: KafkaReads, writer: KafkaProduce
 ) -> None:
     topic = name()
-    await topics.create(topic, 1, {}, NOW)
+    await topics.create(topic, 1, {})
     tid = f"kt-txn-{uuid.uuid4().hex[:8]}"
     pid = await transactional_producer(writer.cluster, tid)
     await writer.produce_records(
@@ -210,7 +207,7 @@ async def test_a_long_poll_answers_when_a_record_arrives(
     topics: KafkaTopics, reads: KafkaReads, writer: KafkaProduce
 ) -> None:
     topic = name()
-    await topics.create(topic, 1, {}, NOW)
+    await topics.create(topic, 1, {})
     empty = await reads.read(topic, 0, 0, max_records=10, max_bytes=BIG, max_wait_ms=200)
     assert empty.result.records == [] and empty.result.next_offset == 0
 
@@ -233,7 +230,7 @@ async def test_delete_records_moves_the_log_start(
     topics: KafkaTopics, reads: KafkaReads, writer: KafkaProduce
 ) -> None:
     topic = name()
-    await topics.create(topic, 2, {}, NOW)
+    await topics.create(topic, 2, {})
     await writer.produce_records(
         topic, [(0, Record(T0 + i, None, b"%d" % i, [])) for i in range(5)]
     )
@@ -263,7 +260,7 @@ async def test_list_offsets_at_the_ends_and_at_a_time(
     topics: KafkaTopics, reads: KafkaReads, writer: KafkaProduce
 ) -> None:
     topic = name()
-    await topics.create(topic, 1, {}, NOW)
+    await topics.create(topic, 1, {})
     # timestamps T0, T0 + 5, T0 - 3
     await writer.produce_records(topic, [(0, r) for r in RECORDS])
     assert await reads.list_offsets(topic, 0, "earliest") == (0, -1)

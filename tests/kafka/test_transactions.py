@@ -20,8 +20,8 @@ from app.kafka.protocol.messages import FetchRequest, FetchResponse, OffsetFetch
 from app.kafka.transactions import KafkaTransactions
 from app.producers.appender import ProduceBatch
 from app.storage.record import Record, check_batch, decode_records
-from app.transactions.coordinator import GroupOffsets, TxnWork
 from app.transactions.state import TxnState
+from app.transactions.work import GroupOffsets, TxnWork
 from tests.kafka.test_produce import READ_COMMITTED, create_topic
 from tests.kafka.test_produce import produce as produce
 
@@ -135,8 +135,8 @@ async def wait_state(txns: KafkaTransactions, tid: str, states: set[TxnState]) -
 
 
 async def test_an_idempotent_producer_gets_a_new_id_at_epoch_0(txns: KafkaTransactions) -> None:
-    first = await txns.init_producer_id(None, 60_000, None, None)
-    second = await txns.init_producer_id(None, 60_000, None, None)
+    first = await txns.init_producer_id(None, 60_000, None, None, None)
+    second = await txns.init_producer_id(None, 60_000, None, None, None)
     assert first[1] == 0 and second[1] == 0
     assert first[0] >= 0 and second[0] >= 0 and first[0] != second[0]
 
@@ -148,11 +148,11 @@ async def test_a_new_instance_bumps_the_epoch_and_fences_the_old_one(
 ) -> None:
     topic = await create_topic(cluster)
     tid = tid_of()
-    pid, e0 = await txns.init_producer_id(tid, 60_000, None, None)
-    assert (await txns.init_producer_id(tid, 60_000, None, None)) == (pid, e0 + 1)
+    pid, e0 = await txns.init_producer_id(tid, 60_000, None, None, None)
+    assert (await txns.init_producer_id(tid, 60_000, None, None, None)) == (pid, e0 + 1)
     # the current epoch opens a transaction; a new instance aborts it and fences that epoch
     await write(produce, topic, 0, pid, e0 + 1, tid, [b"open"])
-    pid2, e2 = await txns.init_producer_id(tid, 60_000, None, None)
+    pid2, e2 = await txns.init_producer_id(tid, 60_000, None, None, None)
     assert pid2 == pid and e2 > e0 + 1
     assert (await txns.describe_one(tid)).state is not TxnState.ONGOING
     with pytest.raises(SluiceError) as produced:
@@ -160,7 +160,7 @@ async def test_a_new_instance_bumps_the_epoch_and_fences_the_old_one(
     assert produced.value.code is ErrorCode.INVALID_PRODUCER_EPOCH
     with pytest.raises(SluiceError) as offsets:
         await txns.add_offsets(
-            tid, pid, e0 + 1, tid_of("g-"), None, -1, None, [OffsetCommit(topic, 0, 1)]
+            tid, pid, e0 + 1, tid_of("g-"), None, -1, None, [OffsetCommit(topic, 0, 1)], None
         )
     assert offsets.value.code is ErrorCode.PRODUCER_FENCED
     assert await committed_values(cluster, topic, 0) == []
@@ -173,7 +173,7 @@ async def test_records_in_two_partitions_and_offsets_commit_together(
 ) -> None:
     out, source = await create_topic(cluster, 2), await create_topic(cluster, 2)
     tid, group = tid_of(), tid_of("g-")
-    pid, epoch = await txns.init_producer_id(tid, 60_000, None, None)
+    pid, epoch = await txns.init_producer_id(tid, 60_000, None, None, None)
     await write(produce, out, 0, pid, epoch, tid, [b"a0", b"a1"])
     await write(produce, out, 1, pid, epoch, tid, [b"b0"])
     # no AddOffsetsToTxn: under the second version of transactions the offsets join alone
@@ -186,6 +186,7 @@ async def test_records_in_two_partitions_and_offsets_commit_together(
         -1,
         None,
         [OffsetCommit(source, 0, 7), OffsetCommit(source, 1, 3)],
+        None,
     )
     assert (await txns.describe_one(tid)).partitions >= {(out, 0), (out, 1)}
     assert await txns.end_txn(tid, pid, epoch, commit=True) == (pid, epoch + 1)
@@ -205,10 +206,12 @@ async def test_an_abort_hides_the_records_and_the_offsets(
 ) -> None:
     out, source = await create_topic(cluster, 2), await create_topic(cluster, 2)
     tid, group = tid_of(), tid_of("g-")
-    pid, epoch = await txns.init_producer_id(tid, 60_000, None, None)
+    pid, epoch = await txns.init_producer_id(tid, 60_000, None, None, None)
     await write(produce, out, 0, pid, epoch, tid, [b"a0"])
     await write(produce, out, 1, pid, epoch, tid, [b"b0"])
-    await txns.add_offsets(tid, pid, epoch, group, None, -1, None, [OffsetCommit(source, 0, 7)])
+    await txns.add_offsets(
+        tid, pid, epoch, group, None, -1, None, [OffsetCommit(source, 0, 7)], None
+    )
     assert await txns.end_txn(tid, pid, epoch, commit=False) == (pid, epoch + 1)
     assert (await txns.describe_one(tid)).state is TxnState.COMPLETE_ABORT
     assert await committed_values(cluster, out, 0) == []
@@ -224,7 +227,7 @@ async def test_a_transaction_in_one_request_commits_records_and_offsets(
 ) -> None:
     out, source = await create_topic(cluster, 2), await create_topic(cluster, 2)
     tid, group = tid_of(), tid_of("g-")
-    pid, epoch = await txns.init_producer_id(tid, 60_000, None, None)
+    pid, epoch = await txns.init_producer_id(tid, 60_000, None, None, None)
     work = TxnWork(
         batches=[
             ProduceBatch(out, 0, 0, [Record(T0, b"k", b"one", [])]),
@@ -247,7 +250,7 @@ async def test_a_part_refused_after_another_was_written_leaves_only_an_abort(
 ) -> None:
     out = await create_topic(cluster, 2)
     tid = tid_of()
-    pid, epoch = await txns.init_producer_id(tid, 60_000, None, None)
+    pid, epoch = await txns.init_producer_id(tid, 60_000, None, None, None)
     work = TxnWork(
         batches=[
             ProduceBatch(out, 0, 0, [Record(T0, None, b"written", [])]),
@@ -275,7 +278,7 @@ async def test_abort_prefix_ends_the_open_transactions_under_the_prefix_only(
     other = tid_of("job-") + "-0"
     opened = {}
     for i, tid in enumerate([*mine, other]):
-        pid, epoch = await txns.init_producer_id(tid, 60_000, None, None)
+        pid, epoch = await txns.init_producer_id(tid, 60_000, None, None, None)
         await write(produce, topic, 0, pid, epoch, tid, [f"v{i}".encode()])
         opened[tid] = (pid, epoch)
     assert await txns.list_transactions(TxnState.ONGOING, prefix) == mine
@@ -296,7 +299,7 @@ async def test_a_transaction_past_its_timeout_is_aborted_and_answers_timed_out(
 ) -> None:
     topic, source = await create_topic(cluster), await create_topic(cluster)
     tid = tid_of()
-    pid, epoch = await txns.init_producer_id(tid, 1_000, None, None)
+    pid, epoch = await txns.init_producer_id(tid, 1_000, None, None, None)
     await write(produce, topic, 0, pid, epoch, tid, [b"abandoned"])
     # the broker aborts it within a second of its timeout (make kafka's setting)
     await wait_state(txns, tid, {TxnState.COMPLETE_ABORT})
@@ -305,16 +308,16 @@ async def test_a_transaction_past_its_timeout_is_aborted_and_answers_timed_out(
     assert commit.value.code is ErrorCode.TRANSACTION_TIMED_OUT
     with pytest.raises(SluiceError) as offsets:
         await txns.add_offsets(
-            tid, pid, epoch, tid_of("g-"), None, -1, None, [OffsetCommit(source, 0, 1)]
+            tid, pid, epoch, tid_of("g-"), None, -1, None, [OffsetCommit(source, 0, 1)], None
         )
     assert offsets.value.code is ErrorCode.TRANSACTION_TIMED_OUT
     with pytest.raises(SluiceError) as produced:
         await write(produce, topic, 0, pid, epoch, tid, [b"late"], sequence=1)
     assert produced.value.code is ErrorCode.INVALID_PRODUCER_EPOCH
     # recovery with the timed-out producer id and epoch (KIP-360): the next epoch, twice
-    recovered = await txns.init_producer_id(tid, 1_000, pid, epoch)
+    recovered = await txns.init_producer_id(tid, 1_000, pid, epoch, None)
     assert recovered[0] == pid and recovered[1] > epoch
-    assert await txns.init_producer_id(tid, 1_000, pid, epoch) == recovered
+    assert await txns.init_producer_id(tid, 1_000, pid, epoch, None) == recovered
     await write(produce, topic, 0, pid, recovered[1], tid, [b"again"])
     await txns.end_txn(tid, *recovered, commit=True)
     assert await committed_values(cluster, topic, 0) == [b"again"]

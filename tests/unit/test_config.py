@@ -27,3 +27,35 @@ def test_bad_settings_name_the_variable(env: dict[str, str], message: str) -> No
     with pytest.raises(SettingsError) as info:
         Settings.from_env(env)
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"SLUICE_BACKEND": "kafka"}, "SLUICE_BACKEND=kafka needs SLUICE_KAFKA_BOOTSTRAP"),
+        (
+            {"SLUICE_BACKEND": "kafka", "SLUICE_KAFKA_BOOTSTRAP": "broker-1"},
+            "SLUICE_KAFKA_BOOTSTRAP: bootstrap address 'broker-1' is not host:port",
+        ),
+        (
+            {
+                "SLUICE_BACKEND": "kafka",
+                "SLUICE_KAFKA_BOOTSTRAP": "127.0.0.1:9092",
+                "SLUICE_KAFKA_SECURITY_PROTOCOL": "SASL_SSL",
+            },
+            "SLUICE_KAFKA_SECURITY_PROTOCOL='SASL_SSL' is not supported yet",
+        ),
+        ({"SLUICE_BACKEND": "cloud"}, "SLUICE_BACKEND='cloud': expected one of"),
+    ],
+)
+def test_the_kafka_backend_refuses_to_start_half_configured(
+    env: dict[str, str], message: str
+) -> None:
+    with pytest.raises(SettingsError) as info:
+        Settings.from_env(env)
+    assert message in str(info.value)
+
+
+def test_the_embedded_backend_ignores_the_kafka_settings() -> None:
+    s = Settings.from_env({"SLUICE_KAFKA_SECURITY_PROTOCOL": "SSL"})
+    assert (s.backend, s.kafka_bootstrap) == ("embedded", "")

@@ -60,7 +60,7 @@ async def add(request: Request) -> Response:
     b = deps.broker_of(request)
     body, _ = await read_json(request, b.settings.max_request_bytes)
     binding = wire.parse_binding(body)
-    created = await b.acls.add(binding)
+    created = await b.engine.acls.add(binding)
     return json_response(binding.to_dict(), 201 if created else 200)
 
 
@@ -80,7 +80,7 @@ async def list_acls(
 ) -> Response:
     permissions.require_cluster(request, Operation.DESCRIBE)
     f = _filter(principal, resource_type, resource_name, pattern_type, operation, permission)
-    return json_response({"acls": wire.show(deps.broker_of(request).acls.matching(f))})
+    return json_response({"acls": wire.show(deps.engine_of(request).acls.matching(f))})
 
 
 @router.delete(
@@ -104,5 +104,5 @@ async def remove(
     permissions.require_cluster(request, Operation.ALTER)
     any_type = None if resource_type == "ANY" else resource_type
     f = _filter(principal, any_type, resource_name, pattern_type, operation, permission)
-    gone = await deps.broker_of(request).acls.remove(f)
+    gone = await deps.engine_of(request).acls.remove(f)
     return json_response({"removed": wire.show(gone)})

@@ -28,7 +28,7 @@ async def create_key(request: Request) -> Response:
     permissions.require_cluster(request, Operation.ALTER)
     b = deps.broker_of(request)
     principal, description = parse_create(await read_object(request, b.settings.max_request_bytes))
-    row, key = await b.keys.create(principal, description)
+    row, key = await b.engine.keys.create(principal, description)
     return json_response(
         {
             "key": key,
@@ -45,11 +45,11 @@ async def create_key(request: Request) -> Response:
 )
 async def list_keys(request: Request) -> Response:
     permissions.require_cluster(request, Operation.DESCRIBE)
-    return json_response({"keys": [r.public() for r in deps.broker_of(request).keys.list()]})
+    return json_response({"keys": [r.public() for r in deps.engine_of(request).keys.list()]})
 
 
 @router.delete("/{key_id}", status_code=204, summary="Revoke an API key", responses=ERRORS)
 async def revoke_key(key_id: str, request: Request) -> Response:
     permissions.require_cluster(request, Operation.ALTER)
-    await deps.broker_of(request).keys.revoke(key_id)
+    await deps.engine_of(request).keys.revoke(key_id)
     return Response(status_code=204)

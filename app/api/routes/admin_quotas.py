@@ -22,8 +22,8 @@ router = APIRouter(prefix="/v1/admin/quotas", tags=["admin"])
 )
 async def list_quotas(request: Request) -> Response:
     permissions.require_cluster(request, Operation.DESCRIBE)
-    b = deps.broker_of(request)
-    return json_response(wire.show_quotas(b.quotas.defaults, b.quota_admin.list()))
+    quota_admin = deps.engine_of(request).quota_admin
+    return json_response(wire.show_quotas(quota_admin.defaults(), quota_admin.list()))
 
 
 @router.put(
@@ -37,7 +37,7 @@ async def set_quota(principal: str, request: Request) -> Response:
     check_principal(principal)
     b = deps.broker_of(request)
     override = wire.parse_set(await read_object(request, b.settings.max_request_bytes))
-    return json_response(wire.show_quota(await b.quota_admin.set(principal, override)))
+    return json_response(wire.show_quota(await b.engine.quota_admin.set(principal, override)))
 
 
 @router.delete(
@@ -48,5 +48,5 @@ async def set_quota(principal: str, request: Request) -> Response:
 )
 async def remove_quota(principal: str, request: Request) -> Response:
     permissions.require_cluster(request, Operation.ALTER)
-    await deps.broker_of(request).quota_admin.remove(check_principal(principal))
+    await deps.engine_of(request).quota_admin.remove(check_principal(principal))
     return Response(status_code=204)

@@ -23,7 +23,7 @@ router = APIRouter(prefix="/v1/auth", tags=["authentication"])
 )
 async def whoami(request: Request) -> Response:
     return json_response(
-        {"principal": principal_of(request), "keys_required": deps.broker_of(request).keys.required}
+        {"principal": principal_of(request), "keys_required": deps.engine_of(request).keys.required}
     )
 
 

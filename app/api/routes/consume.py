@@ -1,6 +1,7 @@
 """WebSocket ``/v1/share-groups/{group_id}/consume``: push consumption with a credit window.
 
-The socket carries one ``PushSession`` (``app.share.push``). Three loops share it: this
+The socket carries one ``PushSession`` (``app.engine.push``), which the engine's share groups
+open (``open_push``). Three loops share it: this
 handler reads client frames (``subscribe``, ``ack``, ``credit``) and answers them in order; once
 subscribed, a push loop sends ``records`` frames whenever the window has room and records come;
 a timer loop renews the session's locks (``auto_renew``) or notices the ones that expired.
@@ -27,12 +28,13 @@ from fastapi import APIRouter, WebSocket
 
 from app.api import deps
 from app.api.wire import frames
+from app.engine import PushSession
+from app.engine.push import BatchesUnread
 from app.errors import ErrorCode, InvalidRequest, SluiceError
 from app.security import ANONYMOUS, permissions, principal_of
 from app.security.acls import Operation, ResourceType
 from app.security.open_sockets import Revocation
 from app.security.quotas import Meters
-from app.share.push import PushSession
 from app.share.session_state import FRAMES, SessionState
 from app.topics import validate_name
 
@@ -83,10 +85,11 @@ class Outbox:
 @router.websocket("/v1/share-groups/{group_id}/consume")
 async def consume(websocket: WebSocket, group_id: str) -> None:
     b = deps.broker_of(websocket)
+    e = b.engine
     await websocket.accept()  # before ready, RequestGate has closed the socket (1013)
     outbox = Outbox(websocket)
     s = b.settings
-    session = PushSession(b.share, group_id, b.clock, s.ws_max_credits, principal_of(websocket))
+    session = e.share.open_push(group_id, s.ws_max_credits, principal_of(websocket))
     loops: list[asyncio.Task[None]] = []
     closing: list[asyncio.Task[None]] = []  # a close after a loop failed
 
@@ -121,7 +124,7 @@ async def consume(websocket: WebSocket, group_id: str) -> None:
 
     # the server stopping ends every push socket with 1001, the key it was opened with
     # revoked with 1008 (either way the session ends as for a close)
-    watcher = asyncio.create_task(_close_at_shutdown(b.share.stopped, outbox))
+    watcher = asyncio.create_task(_close_at_shutdown(e.share.stopped, outbox))
     principal = principal_of(websocket) or ANONYMOUS
     revocation = b.keys.sockets.add(websocket.scope)
     revoked = asyncio.create_task(_close_when_revoked(revocation, outbox))
@@ -225,7 +228,7 @@ async def _push(
     while session.state is SessionState.SUBSCRIBED:
         await _within_quota(quotas, principal)
         try:
-            answer = await session.next_batch()
+            answer = await session.next_batch(subscribed.batches)
         except SluiceError as exc:
             await outbox.send(frames.error(exc))
             if exc.code is ErrorCode.UNKNOWN_MEMBER_ID:  # the member is gone from under it
@@ -233,6 +236,15 @@ async def _push(
                 return
             await session.pause()  # a passing failure (storage): the session goes on
             continue
+        except BatchesUnread:
+            # the records are out but their batches could not be read: as when this loop read
+            # them after its checks, a principal that may no longer read is refused first,
+            # and otherwise the loop fails (1011)
+            if not share.stopping and (error := refused()) is not None:
+                await outbox.send(frames.error(error))
+                await outbox.close(CLOSE_POLICY, error.code.name)
+                return
+            raise
         if share.stopping:
             return  # _close_at_shutdown closes the socket
         if answer is not None and (error := refused()) is not None:
@@ -242,8 +254,7 @@ async def _push(
         if answer is not None:
             data: str | bytes
             if subscribed.batches:
-                parts = share.acquired_batches(session.group_id, answer.acquired)
-                data = frames.records_batches(answer, parts)
+                data = frames.records_batches(answer, answer.batches)
             else:
                 data = frames.records(answer, subscribed.encoding)
             if not await outbox.send(data):

@@ -1,11 +1,12 @@
 """Consumer groups: heartbeat membership, offset commit and fetch, admin.
 
-Handlers read the body, parse it with ``app.api.wire.groups``, call one method of the
-consumer-group coordinator (``deps.groups``) and shape the answer.
+Handlers read the body, parse it with ``app.api.wire.groups``, call one method of the seam's
+``Groups`` (``deps.engine_of(request).groups``, docs/engine.md) and shape the answer.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
@@ -32,10 +33,10 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 )
 async def heartbeat(group_id: str, request: Request) -> Response:
     permissions.require_group(request, Operation.READ, group_id)
-    b = deps.broker_of(request)
-    req = wire.parse_heartbeat(await read_object(request, b.settings.max_request_bytes))
+    limit = deps.broker_of(request).settings.max_request_bytes
+    req = wire.parse_heartbeat(await read_object(request, limit))
     permissions.require_all(request, Operation.READ, ResourceType.TOPIC, req.subscribed or ())
-    answer = await b.groups.heartbeat(
+    answer = await deps.engine_of(request).groups.heartbeat(
         group_id,
         req.member_id,
         req.member_epoch,
@@ -56,12 +57,12 @@ async def heartbeat(group_id: str, request: Request) -> Response:
 )
 async def commit_offsets(group_id: str, request: Request) -> Response:
     permissions.require_group(request, Operation.READ, group_id)
-    b = deps.broker_of(request)
-    req = wire.parse_commit(await read_object(request, b.settings.max_request_bytes))
+    limit = deps.broker_of(request).settings.max_request_bytes
+    req = wire.parse_commit(await read_object(request, limit))
     permissions.require_all(
         request, Operation.READ, ResourceType.TOPIC, (o.topic for o in req.offsets)
     )
-    errors = await b.groups.commit_offsets(
+    errors = await deps.engine_of(request).groups.commit_offsets(
         group_id, req.member_id, req.member_epoch, req.offsets, principal_of(request)
     )
     return json_response(wire.show_commit(req.offsets, errors))
@@ -83,7 +84,7 @@ async def fetch_offsets(
     if topic is not None:
         permissions.require(request, Operation.DESCRIBE, ResourceType.TOPIC, topic)
     visible = permissions.visible(request, ResourceType.TOPIC)
-    views = deps.groups(request).fetch_offsets(group_id, topic, require_stable)
+    views = await deps.engine_of(request).groups.fetch_offsets(group_id, topic, require_stable)
     return json_response(
         {
             "offsets": [
@@ -112,15 +113,13 @@ async def delete_offsets(
 ) -> Response:
     permissions.require_group(request, Operation.DELETE, group_id)
     topic = wire.topic_filter(topic)
-    groups = deps.groups(request)
     # OffsetDelete needs READ on every topic whose offsets go: without a topic, on each
-    # topic the group has offsets of
-    if topic is not None:
-        permissions.require(request, Operation.READ, ResourceType.TOPIC, topic)
-    else:
-        held = {v.topic for v in groups.fetch_offsets(group_id, None, False)}
-        permissions.require_all(request, Operation.READ, ResourceType.TOPIC, sorted(held))
-    await groups.delete_offsets(group_id, topic)
+    # topic the group has offsets of, which the engine alone knows
+    await deps.engine_of(request).groups.delete_offsets(
+        group_id,
+        topic,
+        partial(permissions.require_all, request, Operation.READ, ResourceType.TOPIC),
+    )
     return Response(status_code=204)
 
 
@@ -131,7 +130,7 @@ async def list_groups(request: Request) -> Response:
         {
             "groups": [
                 wire.show_group_summary(g)
-                for g in deps.groups(request).all()
+                for g in await deps.engine_of(request).groups.all()
                 if visible(g.group_id)
             ]
         }
@@ -146,7 +145,8 @@ async def list_groups(request: Request) -> Response:
 async def describe_group(group_id: str, request: Request) -> Response:
     permissions.require_group(request, Operation.DESCRIBE, group_id)
     topics = permissions.visible(request, ResourceType.TOPIC)
-    return json_response(wire.show_group(*deps.groups(request).describe(group_id), topics))
+    group, lags = await deps.engine_of(request).groups.describe(group_id)
+    return json_response(wire.show_group(group, lags, topics))
 
 
 @router.delete(
@@ -154,5 +154,5 @@ async def describe_group(group_id: str, request: Request) -> Response:
 )
 async def delete_group(group_id: str, request: Request) -> Response:
     permissions.require_group(request, Operation.DELETE, group_id)
-    await deps.groups(request).delete_group(group_id)
+    await deps.engine_of(request).groups.delete_group(group_id)
     return Response(status_code=204)

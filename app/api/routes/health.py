@@ -19,11 +19,13 @@ async def healthz() -> Response:
 
 @router.get("/readyz", summary="200 once recovery finished; 503 before and while stopping")
 async def readyz(request: Request) -> Response:
-    b = deps.broker_of(request)
-    if not b.ready:
+    e = deps.engine_of(request)
+    if not e.ready:
         raise Unavailable(ErrorCode.NOT_READY)
-    health = b.storage_health
-    if health.failing:  # still ready: reads are served, writes answer KAFKA_STORAGE_ERROR
+    health = e.storage()
+    if (
+        health is not None and health.failing
+    ):  # still ready: reads are served, writes answer KAFKA_STORAGE_ERROR
         return json_response({"status": "ready", "storage": "failing", "error": health.last_error})
     return json_response({"status": "ready"})
 

@@ -30,7 +30,7 @@ async def init_producer(request: Request) -> Response:
         permissions.require(
             request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID, req.transactional_id
         )
-    pid, epoch = await b.transactions.init_producer_id(
+    pid, epoch = await b.engine.transactions.init_producer_id(
         req.transactional_id,
         req.timeout_ms,
         req.producer_id,
@@ -65,7 +65,7 @@ async def produce(request: Request) -> Response:
         permissions.require_all(
             request, Operation.WRITE, ResourceType.TOPIC, (rb.topic for rb in req.batches)
         )
-        results = await b.producers.produce_batches(
+        results = await b.engine.producers.produce_batches(
             req.producer_id,
             req.producer_epoch,
             req.transactional_id,

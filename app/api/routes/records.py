@@ -31,6 +31,7 @@ Isolation = Literal["read_uncommitted", "read_committed"]
 async def produce(topic: str, request: Request) -> Response:
     permissions.require_topic(request, Operation.WRITE, topic)
     b = deps.broker_of(request)
+    producers = b.engine.producers
     idempotency_key = request.headers.get("idempotency-key")
     s = b.settings
     async with deps.produce_body(request) as raw:
@@ -42,9 +43,9 @@ async def produce(topic: str, request: Request) -> Response:
             raw,
         )
         if idempotency_key is None:
-            produced = await b.producers.produce(topic, records)
+            produced = await producers.produce(topic, records)
         else:
-            produced = await b.producers.produce_keyed(
+            produced = await producers.produce_keyed(
                 topic, records, idempotency_key, raw, principal_of(request)
             )
     return json_response(
@@ -93,11 +94,9 @@ async def produce_batches(topic: str, partition: str, request: Request) -> Respo
         validate_name(tid, "transactional id")
         permissions.require_txn(request, Operation.WRITE, tid)
     batches.check_media_type(request.headers.get("content-type"))
-    b = deps.broker_of(request)
+    producers = deps.engine_of(request).producers
     async with deps.produce_body(request) as raw:
-        results = await b.producers.produce_client_batches(
-            topic, p, raw, tid, principal_of(request)
-        )
+        results = await producers.produce_client_batches(topic, p, raw, tid, principal_of(request))
     return json_response(
         {
             "batches": [
@@ -158,10 +157,11 @@ async def read(
 ) -> Response:
     permissions.require_topic(request, Operation.READ, topic)
     b = deps.broker_of(request)
+    reads = b.engine.reads
     quota = b.quotas.fetch.admit(principal_of(request))
     max_wait_ms = min(max_wait_ms, b.settings.max_wait_ms)
     if format == "batches":
-        stored = await b.reads.read_batches(
+        stored = await reads.read_batches(
             topic,
             partition,
             offset,
@@ -183,7 +183,7 @@ async def read(
         if quota is not None:
             quota.record(len(response.body))
         return response
-    answer = await b.reads.read(
+    answer = await reads.read(
         topic,
         partition,
         offset,
@@ -228,7 +228,7 @@ async def offsets(
     isolation_level: Isolation = "read_uncommitted",
 ) -> Response:
     permissions.require_topic(request, Operation.DESCRIBE, topic)
-    offset, ts = deps.reads(request).list_offsets(
+    offset, ts = await deps.engine_of(request).reads.list_offsets(
         topic, partition, at, committed=isolation_level == "read_committed"
     )
     return json_response({"offset": offset, "timestamp": ts})

@@ -32,7 +32,7 @@ async def heartbeat(group_id: str, request: Request) -> Response:
     permissions.require_all(
         request, Operation.READ, ResourceType.TOPIC, req.subscribed_topics or ()
     )
-    member, _ = await b.share.membership.heartbeat(
+    member, _ = await b.engine.share.membership.heartbeat(
         group_id, req.member_id, req.member_epoch, req.subscribed_topics, principal_of(request)
     )
     return json_response(
@@ -53,7 +53,7 @@ async def heartbeat(group_id: str, request: Request) -> Response:
 )
 async def leave(group_id: str, member_id: str, request: Request) -> Response:
     permissions.require_group(request, Operation.READ, group_id)
-    await deps.share(request).membership.leave(group_id, member_id, principal_of(request))
+    await deps.engine_of(request).share.membership.leave(group_id, member_id, principal_of(request))
     return Response(status_code=204)
 
 
@@ -74,16 +74,17 @@ async def fetch(group_id: str, request: Request) -> Response:
         s.max_wait_ms,
         s.share_max_release_delay_ms,
     )
+    e = b.engine
     principal = principal_of(request)
     fetched = req.subscribed_topics
     if fetched is None and req.member_id is not None:
-        fetched = b.share.membership.subscription(group_id, req.member_id, principal)
+        fetched = await e.share.membership.subscription(group_id, req.member_id, principal)
     permissions.require_all(request, Operation.READ, ResourceType.TOPIC, fetched or ())
     permissions.require_all(request, Operation.READ, ResourceType.TOPIC, (t for t, _ in req.acks))
     quota = b.quotas.fetch.admit(principal)
     if req.acquisition_id is not None:
         assert req.subscribed_topics is not None  # the parser requires them
-        answer = await b.acquisitions.fetch(
+        answer = await e.acquisitions.fetch(
             group_id,
             req.acquisition_id,
             req.subscribed_topics,
@@ -98,9 +99,10 @@ async def fetch(group_id: str, request: Request) -> Response:
             check_topics=partial(
                 permissions.require_all, request, Operation.READ, ResourceType.TOPIC
             ),
+            batches=req.batches,
         )
     else:
-        answer = await b.share.fetch(
+        answer = await e.share.fetch(
             group_id,
             req.member_id,
             req.subscribed_topics,
@@ -110,9 +112,10 @@ async def fetch(group_id: str, request: Request) -> Response:
             max_bytes=req.max_bytes,
             acks=req.acks,
             principal=principal,
+            batches=req.batches,
         )
     if req.batches:
-        parts = b.share.acquired_batches(group_id, answer.acquired)
+        parts = answer.batches
         response = Response(
             batches.envelope(
                 wire.show_fetch_head(answer, parts), [x for _, _, stored in parts for x in stored]
@@ -140,7 +143,9 @@ async def acknowledge(group_id: str, request: Request) -> Response:
         await read_object(request, s.max_request_bytes), s.share_max_release_delay_ms
     )
     permissions.require_all(request, Operation.READ, ResourceType.TOPIC, (t for t, _ in req.acks))
-    results = await b.share.acknowledge(group_id, req.member_id, req.acks, principal_of(request))
+    results = await b.engine.share.acknowledge(
+        group_id, req.member_id, req.acks, principal_of(request)
+    )
     return json_response({"results": wire.show_results(results)})
 
 
@@ -157,7 +162,7 @@ async def acknowledge_acquisitions(group_id: str, request: Request) -> Response:
     permissions.require_group(request, Operation.READ, group_id)
     b = deps.broker_of(request)
     req = wire.parse_acquisitions_ack(await read_object(request, b.settings.max_request_bytes))
-    done = await b.acquisitions.acknowledge(
+    done = await b.engine.acquisitions.acknowledge(
         group_id,
         req.ids,
         req.prefix,
@@ -181,7 +186,9 @@ async def acquisitions(
 ) -> Response:
     permissions.require_group(request, Operation.DESCRIBE, group_id)
     topics = permissions.visible(request, ResourceType.TOPIC)
-    views = deps.acquisitions(request).describe(group_id, prefix, principal_of(request), topics)
+    views = await deps.engine_of(request).acquisitions.describe(
+        group_id, prefix, principal_of(request), topics
+    )
     return json_response(wire.show_acquisitions(views))
 
 
@@ -203,18 +210,19 @@ async def configure(group_id: str, request: Request) -> Response:
         # go, so this takes ALTER on the cluster, and WRITE on the topic
         permissions.require_cluster(request, Operation.ALTER)
         permissions.require(request, Operation.WRITE, ResourceType.TOPIC, dead_letters)
-    group = await b.share_admin.configure(group_id, changes)
+    group = await b.engine.share_admin.configure(group_id, changes)
     return json_response(group.config.to_dict())
 
 
 @router.get("", summary="List share groups", responses={200: {"model": schemas.ShareGroupList}})
 async def list_groups(request: Request) -> Response:
     visible = permissions.visible(request, ResourceType.GROUP)
+    listed = await deps.engine_of(request).share_admin.list()
     return json_response(
         {
             "share_groups": [
-                {"group_id": g.group_id, "state": g.state.value, "members": len(g.members)}
-                for g in sorted(deps.share(request).groups.values(), key=lambda g: g.group_id)
+                {"group_id": g.group_id, "state": g.state.value, "members": g.members}
+                for g in listed
                 if visible(g.group_id)
             ]
         }
@@ -228,10 +236,9 @@ async def list_groups(request: Request) -> Response:
 )
 async def describe(group_id: str, request: Request) -> Response:
     permissions.require_group(request, Operation.DESCRIBE, group_id)
-    b = deps.broker_of(request)
-    group = b.share.membership.group(group_id)
+    group, partitions = await deps.engine_of(request).share_admin.describe(group_id)
     topics = permissions.visible(request, ResourceType.TOPIC)
-    return json_response(wire.show_group(group, b.share_admin.describe_partitions(group), topics))
+    return json_response(wire.show_group(group, partitions, topics))
 
 
 MAX_RECORD_VIEWS = 100_000
@@ -252,12 +259,10 @@ async def records(
 ) -> Response:
     permissions.require_group(request, Operation.DESCRIBE, group_id)
     permissions.require_topic(request, Operation.DESCRIBE, topic)
-    if from_ is not None and to is not None:
-        to = min(to, from_ + MAX_RECORD_VIEWS)  # at most so many offsets an answer
-    start, end, views = deps.share_admin(request).record_views(
-        group_id, topic, partition, from_, to
+    # at most so many offsets (when both ends are given) and records an answer
+    start, end, views = await deps.engine_of(request).share_admin.record_views(
+        group_id, topic, partition, from_, to, MAX_RECORD_VIEWS
     )
-    views = views[:MAX_RECORD_VIEWS]
     return json_response(wire.show_record_views(start, end, views))
 
 
@@ -273,7 +278,7 @@ async def reset_offsets(group_id: str, request: Request) -> Response:
     body = await read_object(request, b.settings.max_request_bytes)
     targets, dry_run = wire.parse_reset(body)
     permissions.require_all(request, Operation.READ, ResourceType.TOPIC, (t.topic for t in targets))
-    done = await b.share_admin.reset_offsets(group_id, targets, dry_run)
+    done = await b.engine.share_admin.reset_offsets(group_id, targets, dry_run)
     return json_response(
         {
             "dry_run": dry_run,
@@ -294,7 +299,7 @@ async def reset_offsets(group_id: str, request: Request) -> Response:
 async def delete_offsets(group_id: str, request: Request, topic: str = Query(...)) -> Response:
     permissions.require_group(request, Operation.DELETE, group_id)
     permissions.require_topic(request, Operation.READ, topic)
-    await deps.share_admin(request).delete_offsets(group_id, topic)
+    await deps.engine_of(request).share_admin.delete_offsets(group_id, topic)
     return Response(status_code=204)
 
 
@@ -306,5 +311,5 @@ async def delete_offsets(group_id: str, request: Request, topic: str = Query(...
 )
 async def delete_group(group_id: str, request: Request) -> Response:
     permissions.require_group(request, Operation.DELETE, group_id)
-    await deps.share_admin(request).delete_group(group_id)
+    await deps.engine_of(request).share_admin.delete_group(group_id)
     return Response(status_code=204)

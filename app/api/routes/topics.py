@@ -1,7 +1,7 @@
 """Topics: create, list, describe, patch, delete, and delete-records.
 
-Handlers read the body, parse it with ``app.api.wire.topics``, call one method of the topic
-registry (``deps.topics``) or of retention (``deps.retention``) and shape the answer.
+Handlers read the body, parse it with ``app.api.wire.topics``, call one method of the seam's
+``Topics`` (``deps.engine_of(request).topics``, docs/engine.md) and shape the answer.
 """
 
 from __future__ import annotations
@@ -27,25 +27,23 @@ router = APIRouter(prefix="/v1/topics", tags=["topics"])
 )
 async def create_topic(request: Request) -> Response:
     permissions.require_some_topic_creation(request)
-    b = deps.broker_of(request)
-    s = b.settings
+    s = deps.broker_of(request).settings
     new = wire.parse_create(
         await read_object(request, s.max_request_bytes), s.default_partitions, s.max_partitions
     )
     permissions.require_topic_creation(request, new.name)
-    topic = await b.topics.create(new.name, new.partitions, new.config, b.clock.now_ms())
+    topic = await deps.engine_of(request).topics.create(new.name, new.partitions, new.config)
     return json_response(wire.show_topic(topic), 201)
 
 
 @router.get("", summary="List topics", responses={200: {"model": schemas.TopicList}})
 async def list_topics(request: Request) -> Response:
     visible = permissions.visible(request, ResourceType.TOPIC)
+    listed = await deps.engine_of(request).topics.list()
     return json_response(
         {
             "topics": [
-                {"name": t.name, "partitions": t.partitions}
-                for t in sorted(deps.topics(request).topics.values(), key=lambda t: t.name)
-                if not t.deleting and visible(t.name)
+                {"name": t.name, "partitions": t.partitions} for t in listed if visible(t.name)
             ]
         }
     )
@@ -58,7 +56,7 @@ async def list_topics(request: Request) -> Response:
 )
 async def describe_topic(topic: str, request: Request) -> Response:
     permissions.require_topic(request, Operation.DESCRIBE, topic)
-    return json_response(wire.show_topic(deps.topics(request).get(topic)))
+    return json_response(wire.show_topic(await deps.engine_of(request).topics.get(topic)))
 
 
 @router.patch(
@@ -69,12 +67,13 @@ async def describe_topic(topic: str, request: Request) -> Response:
 )
 async def update_topic(topic: str, request: Request) -> Response:
     permissions.require_topic(request, Operation.ALTER, topic)
-    b = deps.broker_of(request)
-    body = await read_object(request, b.settings.max_request_bytes)
+    s = deps.broker_of(request).settings
+    topics = deps.engine_of(request).topics
+    body = await read_object(request, s.max_request_bytes)
     # an unknown topic is a 404 whatever its body says: looked up before the body is judged
-    b.topics.get(topic)
-    change = wire.parse_patch(body, b.settings.max_partitions)
-    updated = await b.topics.update(topic, change.partitions, change.config, b.clock.now_ms())
+    await topics.get(topic)
+    change = wire.parse_patch(body, s.max_partitions)
+    updated = await topics.update(topic, change.partitions, change.config)
     return json_response(wire.show_topic(updated))
 
 
@@ -83,7 +82,7 @@ async def update_topic(topic: str, request: Request) -> Response:
 )
 async def delete_topic(topic: str, request: Request) -> Response:
     permissions.require_topic(request, Operation.DELETE, topic)
-    await deps.topics(request).delete(topic)
+    await deps.engine_of(request).topics.delete(topic)
     return Response(status_code=204)
 
 
@@ -95,9 +94,9 @@ async def delete_topic(topic: str, request: Request) -> Response:
 )
 async def delete_records(topic: str, request: Request) -> Response:
     permissions.require_topic(request, Operation.DELETE, topic)
-    b = deps.broker_of(request)
-    wanted = wire.parse_delete_records(await read_object(request, b.settings.max_request_bytes))
-    done = await b.retention.delete_records(topic, wanted)
+    limit = deps.broker_of(request).settings.max_request_bytes
+    wanted = wire.parse_delete_records(await read_object(request, limit))
+    done = await deps.engine_of(request).topics.delete_records(topic, wanted)
     return json_response(
         {"partitions": [{"partition": p, "log_start_offset": start} for p, start in done]}
     )

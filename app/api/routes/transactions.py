@@ -1,6 +1,16 @@
+"""Transactions: commit (with records, offsets and acknowledgements in the same request), abort,
+transactional offsets and acknowledgements, several at once, list and describe.
+
+Handlers read the body, parse it with ``app.api.wire.txn``, make the ACL checks, call the
+seam's ``Transactions`` (``deps.engine_of(request).transactions``, docs/engine.md) and shape
+the answer; the checks that a request's groups decide (the owner of a member it names) are
+the engine's.
+"""
+
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
@@ -9,12 +19,10 @@ from app.api import deps, schemas
 from app.api.deps import json_response, read_json
 from app.api.wire import share as share_wire
 from app.api.wire import txn as wire
+from app.engine import Transactions
 from app.security import permissions, principal_of
 from app.security.acls import Operation, ResourceType
 from app.topics import validate_name
-
-if TYPE_CHECKING:
-    from app.runtime import Broker
 
 router = APIRouter(prefix="/v1/transactions", tags=["transactions"])
 # operations on several transactions at once: custom methods of the collection
@@ -22,13 +30,14 @@ router = APIRouter(prefix="/v1/transactions", tags=["transactions"])
 several = APIRouter(tags=["transactions"])
 
 
-async def _txn_request(tid: str, request: Request) -> tuple[Broker, Any]:
-    """The broker and the JSON body of a request on transactional id ``tid`` (checked)."""
-    b = deps.broker_of(request)
+async def _txn_request(tid: str, request: Request) -> tuple[Transactions, Any]:
+    """The engine's transactions and the JSON body of a request on transactional id ``tid``
+    (checked)."""
+    limit = deps.broker_of(request).settings.max_request_bytes
     validate_name(tid, "transactional id")
     permissions.require_txn(request, Operation.WRITE, tid)
-    body, _ = await read_json(request, b.settings.max_request_bytes)
-    return b, body
+    body, _ = await read_json(request, limit)
+    return deps.engine_of(request).transactions, body
 
 
 @several.post(
@@ -49,7 +58,7 @@ async def commit_all(request: Request) -> Response:
         ResourceType.TRANSACTIONAL_ID,
         (t.transactional_id for t in req.transactions),
     )
-    done = await b.transactions.commit_all(
+    done = await deps.engine_of(request).transactions.commit_all(
         req.transactions, req.idempotency_key, principal_of(request)
     )
     return json_response(wire.show_commit_all(done))
@@ -68,7 +77,8 @@ async def abort_prefix(request: Request) -> Response:
     body, _ = await read_json(request, b.settings.max_request_bytes)
     prefix = wire.parse_abort_prefix(body)
     writable = permissions.allowed(request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID)
-    return json_response({"aborted": await b.transactions.abort_prefix(prefix, writable)})
+    aborted = await deps.engine_of(request).transactions.abort_prefix(prefix, writable)
+    return json_response({"aborted": aborted})
 
 
 @router.post(
@@ -95,18 +105,16 @@ async def commit(tid: str, request: Request) -> Response:
     permissions.require_all(
         request, Operation.WRITE, ResourceType.TOPIC, (rb.topic for rb in work.batches)
     )
-    principal = principal_of(request)
-    for g in work.offsets:
-        permissions.require_reads(request, g.group_id, (o.topic for o in g.offsets))
-        b.groups.check_owner(g.group_id, g.member_id, principal)
-    for a in work.acks:
-        permissions.require_reads(request, a.group_id, (t for t, _ in a.acks))
-        b.share.membership.check_owner(a.group_id, a.member_id, principal)
+    transactions = deps.engine_of(request).transactions
+    # READ on each group and its topics, then the group's owner check, group after group
+    await transactions.check_work(
+        work, principal_of(request), partial(permissions.require_reads, request)
+    )
     # records in the commit count against the produce quota, as in POST /v1/produce (and,
     # once admitted, whatever the commit's outcome)
     quota = b.quotas.produce.admit(principal_of(request)) if work.batches else None
     try:
-        pid, epoch = await b.transactions.commit_with(
+        pid, epoch = await transactions.commit_with(
             tid, producer.producer_id, producer.producer_epoch, work
         )
     finally:
@@ -122,9 +130,9 @@ async def commit(tid: str, request: Request) -> Response:
     responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS},
 )
 async def abort(tid: str, request: Request) -> Response:
-    b, body = await _txn_request(tid, request)
+    transactions, body = await _txn_request(tid, request)
     req = wire.parse_producer(body)
-    pid, epoch = await b.transactions.end_txn(tid, req.producer_id, req.producer_epoch, False)
+    pid, epoch = await transactions.end_txn(tid, req.producer_id, req.producer_epoch, False)
     return json_response({"producer_id": pid, "producer_epoch": epoch})
 
 
@@ -135,11 +143,10 @@ async def abort(tid: str, request: Request) -> Response:
     responses={200: {"model": schemas.TxnOffsetsResponse}, **schemas.ERRORS},
 )
 async def offsets(tid: str, request: Request) -> Response:
-    b, body = await _txn_request(tid, request)
+    transactions, body = await _txn_request(tid, request)
     req = wire.parse_offsets(body)
     permissions.require_reads(request, req.group_id, (o.topic for o in req.offsets))
-    b.groups.check_owner(req.group_id, req.member_id, principal_of(request))
-    await b.transactions.add_offsets(
+    await transactions.add_offsets(
         tid,
         req.producer_id,
         req.producer_epoch,
@@ -148,6 +155,7 @@ async def offsets(tid: str, request: Request) -> Response:
         req.member_epoch,
         req.group_instance_id,
         req.offsets,
+        principal_of(request),
     )
     return json_response(
         {
@@ -166,12 +174,18 @@ async def offsets(tid: str, request: Request) -> Response:
     responses={200: {"model": schemas.ShareAcknowledgeResponse}, **schemas.ERRORS},
 )
 async def acknowledgements(tid: str, request: Request) -> Response:
-    b, body = await _txn_request(tid, request)
-    req = wire.parse_acknowledgements(body, b.settings.share_max_release_delay_ms)
+    transactions, body = await _txn_request(tid, request)
+    delay = deps.broker_of(request).settings.share_max_release_delay_ms
+    req = wire.parse_acknowledgements(body, delay)
     permissions.require_reads(request, req.group_id, (t for t, _ in req.acks))
-    b.share.membership.check_owner(req.group_id, req.member_id, principal_of(request))
-    results = await b.transactions.add_acknowledgements(
-        tid, req.producer_id, req.producer_epoch, req.group_id, req.member_id, req.acks
+    results = await transactions.add_acknowledgements(
+        tid,
+        req.producer_id,
+        req.producer_epoch,
+        req.group_id,
+        req.member_id,
+        req.acks,
+        principal_of(request),
     )
     return json_response({"results": share_wire.show_results(results)})
 
@@ -184,7 +198,7 @@ async def acknowledgements(tid: str, request: Request) -> Response:
 async def list_transactions(
     request: Request, state: str | None = Query(None, description="e.g. Ongoing")
 ) -> Response:
-    txns = deps.transactions(request).all(wire.parse_state(state))
+    txns = await deps.engine_of(request).transactions.all(wire.parse_state(state))
     visible = permissions.visible(request, ResourceType.TRANSACTIONAL_ID)
     topics = permissions.visible(request, ResourceType.TOPIC)
     return json_response(
@@ -204,4 +218,5 @@ async def list_transactions(
 async def describe(tid: str, request: Request) -> Response:
     permissions.require_txn(request, Operation.DESCRIBE, tid)
     topics = permissions.visible(request, ResourceType.TOPIC)
-    return json_response(wire.show_transaction(deps.transactions(request).get(tid), topics))
+    tm = await deps.engine_of(request).transactions.get(tid)
+    return json_response(wire.show_transaction(tm, topics))

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.api.wire._fields import MAX_INT32, array, integer, name, obj, optional
+from app.engine.topics import TopicView
 from app.errors import ErrorCode
-from app.topics import Topic, check_partitions, effective_config, validate_config
+from app.topics import check_partitions, effective_config, validate_config
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +82,7 @@ def parse_delete_records(body: dict[str, Any]) -> list[tuple[int, int]]:
     return out
 
 
-def show_topic(topic: Topic) -> dict[str, Any]:
+def show_topic(topic: TopicView) -> dict[str, Any]:
     return {
         "name": topic.name,
         "config": effective_config(topic.config),

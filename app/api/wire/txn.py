@@ -26,14 +26,8 @@ from app.groups.group import OffsetCommit
 from app.producers.appender import ProduceBatch
 from app.producers.state import MAX_EPOCH, MAX_SEQUENCE
 from app.share.partition import AckBatch
-from app.transactions.coordinator import (
-    CommitAll,
-    GroupAcks,
-    GroupOffsets,
-    TxnIdentity,
-    TxnWork,
-)
 from app.transactions.state import TxnMetadata, TxnState
+from app.transactions.work import CommitAll, GroupAcks, GroupOffsets, TxnIdentity, TxnWork
 
 DEFAULT_TXN_TIMEOUT_MS = 60_000
 _INSTANCE_ID_MAX_CHARS = 249

@@ -1,6 +1,7 @@
 """``EmbeddedFeedState``: the state the event feed shows, read from the embedded engine's
-objects, as ``app.feed.EventFeed._observe`` and ``_share_group`` read it today (the same
-entities, field for field; ``tests/integration/test_engine_feed_state.py`` compares them)."""
+objects, as ``app.feed.EventFeed._observe`` and ``_share_group`` read it before the feed was
+given it (the same entities, field for field; ``tests/integration/test_engine_feed_state.py``
+compares them with what the feed shows)."""
 
 from __future__ import annotations
 
@@ -70,7 +71,7 @@ class EmbeddedFeedState:
                 ],
             }
         txn_topics: dict[str, dict[str, int]] = {}
-        for tm in self.transactions.all():
+        for tm in self.transactions.listed():
             if tm.state in _OPEN:
                 written = txn_topics[tm.transactional_id] = {}
                 for topic, _ in tm.partitions:

@@ -5,26 +5,19 @@ one of them an error; ``test_seam.py`` checks the same at run time by signature.
 from __future__ import annotations
 
 from app import engine
+from app.engine.embedded.engine import EmbeddedEngine
 from app.engine.embedded.feed import EmbeddedFeedState
+from app.engine.embedded.topics import EmbeddedTopics
 from app.runtime import Broker
 from app.share.push import PushSession
 from app.topics import Topic
 
 
-class EmbeddedEngine(Broker):
-    """The Broker with the one member of ``engine.Engine`` it lacks today."""
-
-    @property
-    def feed_state(self) -> EmbeddedFeedState:
-        return EmbeddedFeedState(self.topics, self.share_admin, self.groups, self.transactions)
-
-
-def interfaces(b: Broker, session: PushSession, topic: Topic) -> None:
+def interfaces(b: Broker, topic: Topic) -> None:
     """Each interface, by the object of ``b`` that implements it."""
-    topics: engine.Topics = b.topics
+    topics: engine.Topics = EmbeddedTopics(b.topics, b.retention, b.clock)
     view: engine.TopicView = topic
     offsets: engine.PartitionOffsets = topic.logs[0]
-    deletion: engine.RecordDeletion = b.retention
     produce: engine.Produce = b.producers
     reads: engine.Reads = b.reads
     transactions: engine.Transactions = b.transactions
@@ -33,15 +26,20 @@ def interfaces(b: Broker, session: PushSession, topic: Topic) -> None:
     membership: engine.ShareMembership = b.share.membership
     share_admin: engine.ShareAdmin = b.share_admin
     acquisitions: engine.ShareAcquisitions = b.acquisitions
-    push: engine.PushSession = session
-    feed: engine.FeedState = EmbeddedFeedState(b.topics, b.share_admin, b.groups, b.transactions)
+    push: engine.PushSession = b.share.open_push("g", 10, None)
+    embedded_push: PushSession = b.share.open_push("g", 10, None)
+    feed: engine.FeedState = b.feed_state
+    built: EmbeddedFeedState = b.feed_state
     keys: engine.Keys = b.keys
     acls: engine.Acls = b.acls
     quotas: engine.QuotaAdmin = b.quota_admin
-    del topics, view, offsets, deletion, produce, reads, transactions, groups, share
-    del membership, share_admin, acquisitions, push, feed, keys, acls, quotas
+    storage: engine.StorageState = b.storage_health
+    del topics, view, offsets, produce, reads, transactions, groups, share
+    del membership, share_admin, acquisitions, push, embedded_push, feed, built, keys, acls
+    del quotas, storage
 
 
-def bundle(b: EmbeddedEngine) -> engine.Engine:
-    """Every interface at once, under the Broker's names."""
-    return b
+def bundle(b: Broker) -> engine.Engine:
+    """Every interface at once, under the Broker's names: the engine the routes are given."""
+    embedded: engine.Engine = EmbeddedEngine(b)
+    return embedded

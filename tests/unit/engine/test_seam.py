@@ -19,9 +19,9 @@ import pytest
 
 from app import engine
 from app.config import Settings
-from app.engine.embedded.feed import EmbeddedFeedState
+from app.engine.embedded.engine import EmbeddedEngine
+from app.engine.embedded.topics import EmbeddedTopics
 from app.runtime import Broker
-from app.share.push import PushSession
 
 from . import conformance
 
@@ -37,8 +37,7 @@ def broker(settings_factory: Callable[..., Settings]) -> Broker:
 def implementations(b: Broker) -> list[tuple[type[Any], object]]:
     """Each protocol with the embedded object that implements it today."""
     return [
-        (engine.Topics, b.topics),
-        (engine.RecordDeletion, b.retention),
+        (engine.Topics, b.engine.topics),
         (engine.Produce, b.producers),
         (engine.Reads, b.reads),
         (engine.Transactions, b.transactions),
@@ -47,11 +46,12 @@ def implementations(b: Broker) -> list[tuple[type[Any], object]]:
         (engine.ShareMembership, b.share.membership),
         (engine.ShareAdmin, b.share_admin),
         (engine.ShareAcquisitions, b.acquisitions),
-        (engine.PushSession, PushSession(b.share, "g", b.clock, 10, None)),
-        (engine.FeedState, EmbeddedFeedState(b.topics, b.share_admin, b.groups, b.transactions)),
+        (engine.PushSession, b.share.open_push("g", 10, None)),
+        (engine.FeedState, b.feed_state),
         (engine.Keys, b.keys),
         (engine.Acls, b.acls),
         (engine.QuotaAdmin, b.quota_admin),
+        (engine.StorageState, b.storage_health),
     ]
 
 
@@ -110,10 +110,24 @@ def test_embedded_objects_have_every_method_with_its_signature(broker: Broker) -
     assert {p: mismatches(p, obj) for p, obj in pairs} == {p: [] for p, _ in pairs}
 
 
-def test_the_broker_has_every_member_of_the_engine_but_the_feed_state(broker: Broker) -> None:
-    names = {name for name, _ in members(engine.Engine)}
-    assert {name for name in names if not hasattr(broker, name)} == {"feed_state"}
-    assert mismatches(engine.Engine, conformance.EmbeddedEngine(broker.settings)) == []
+def test_the_broker_gives_every_member_of_the_engine(broker: Broker) -> None:
+    """The routes' engine (``deps.engine_of``) has every member; each is the Broker's object of
+    that name, but topics, which is the registry behind the seam's ``Topics``; its storage is
+    the Broker's ``storage_health``."""
+    assert isinstance(broker.engine, EmbeddedEngine)
+    assert mismatches(engine.Engine, broker.engine) == []
+    assert broker.engine.storage() is broker.storage_health
+    names = {name for name, m in members(engine.Engine) if isinstance(m, property)}
+    assert {n for n in names if getattr(broker.engine, n) is not getattr(broker, n)} == {"topics"}
+    assert isinstance(broker.engine.topics, EmbeddedTopics)
+    assert broker.engine.topics.registry is broker.topics
+    assert broker.feed.state_source is broker.feed_state
+
+
+def test_the_engine_is_ready_when_the_broker_is(broker: Broker) -> None:
+    assert not broker.engine.ready
+    broker.ready = True
+    assert broker.engine.ready
 
 
 def test_a_renamed_or_reshaped_method_is_found(broker: Broker) -> None:
@@ -126,11 +140,11 @@ def test_a_renamed_or_reshaped_method_is_found(broker: Broker) -> None:
         def get(self, topic: str) -> None: ...
 
     class Synchronous:
-        def delete_records(self, topic_name: str, partitions: list[tuple[int, int]]) -> None: ...
+        def get(self, name: str) -> None: ...
 
     assert mismatches(engine.Topics, Renamed()) != []
     assert any("get" in m for m in mismatches(engine.Topics, Reshaped()))
-    assert mismatches(engine.RecordDeletion, Synchronous()) != []
+    assert any(m.startswith("Synchronous.get") for m in mismatches(engine.Topics, Synchronous()))
 
 
 def test_mypy_checks_the_static_conformance() -> None:

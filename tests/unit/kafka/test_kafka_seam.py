@@ -1,4 +1,5 @@
-"""The Kafka backend's topics, reads, consumer groups, keys, ACLs and quotas follow the seam's
+"""The Kafka backend's topics, reads, produce, transactions, consumer groups, keys, ACLs and
+quotas, and the gateway's engine, follow the seam's
 protocols (``app.engine``): every member a protocol declares is on the Kafka object with the
 protocol's parameters (names, kinds, which have defaults), a coroutine where the protocol's is,
 and also where docs/engine.md (#kafka-async) lists it as async on Kafka already. mypy checks
@@ -13,19 +14,25 @@ import pytest
 
 from app import engine
 from app.clock import SystemClock
+from app.config import Settings
 from app.kafka.acls import KafkaAcls
 from app.kafka.cluster import Cluster
+from app.kafka.engine import GatewayProduce, KafkaEngine
 from app.kafka.groups import KafkaGroups
 from app.kafka.keys import KafkaKeys
+from app.kafka.produce import KafkaProduce
 from app.kafka.quotas import KafkaQuotaAdmin
 from app.kafka.reads import KafkaReads
 from app.kafka.topics import KafkaTopic, KafkaTopics, PartitionView
+from app.kafka.transactions import KafkaTransactions
 from app.security.authorizer import Authorizer
 from app.security.quotas import Quotas
 from tests.unit.engine.test_seam import members, shape
 
 # what mypy checks: the values and the protocols that match them member for member
-deletion: engine.RecordDeletion = KafkaTopics(Cluster("127.0.0.1:9"))
+topics: engine.Topics = KafkaTopics(Cluster("127.0.0.1:9"))
+reads: engine.Reads = KafkaReads(Cluster("127.0.0.1:9"))
+groups: engine.Groups = KafkaGroups(Cluster("127.0.0.1:9"), KafkaReads(Cluster("127.0.0.1:9")))
 view: engine.TopicView = KafkaTopic("t", {}, [PartitionView(0, 0, 0)])
 offsets: engine.PartitionOffsets = PartitionView(0, 0, 0)
 keys: engine.Keys = KafkaKeys(Cluster("127.0.0.1:9"), SystemClock())
@@ -34,12 +41,24 @@ quota_admin: engine.QuotaAdmin = KafkaQuotaAdmin(
     Cluster("127.0.0.1:9"), Quotas(SystemClock()), SystemClock()
 )
 
+produce: engine.Produce = GatewayProduce(KafkaProduce(Cluster("127.0.0.1:9"), Settings()))
+transactions: engine.Transactions = KafkaTransactions(
+    Cluster("127.0.0.1:9"), KafkaProduce(Cluster("127.0.0.1:9"), Settings())
+)
+gateway: engine.Engine = KafkaEngine(
+    Settings(backend="kafka", kafka_bootstrap="127.0.0.1:9"),
+    SystemClock(),
+    Quotas(SystemClock()),
+    Authorizer(),
+)
+
 # (protocol, Kafka class, members async on Kafka while the seam's are not, members replaced)
 CASES: list[tuple[type[Any], type[Any], set[str], dict[str, str]]] = [
-    (engine.Topics, KafkaTopics, {"get"}, {"topics": "list"}),
-    (engine.RecordDeletion, KafkaTopics, set(), {}),
-    (engine.Reads, KafkaReads, {"list_offsets"}, {}),
-    (engine.Groups, KafkaGroups, {"fetch_offsets", "all", "describe", "describe_all"}, {}),
+    (engine.Topics, KafkaTopics, set(), {}),
+    (engine.Reads, KafkaReads, set(), {}),
+    (engine.Produce, GatewayProduce, set(), {}),
+    (engine.Transactions, KafkaTransactions, set(), {}),
+    (engine.Groups, KafkaGroups, set(), {}),
     (engine.Keys, KafkaKeys, set(), {}),
     (engine.Acls, KafkaAcls, set(), {}),
     (engine.QuotaAdmin, KafkaQuotaAdmin, set(), {}),

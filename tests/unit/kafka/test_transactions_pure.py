@@ -20,8 +20,8 @@ from app.kafka.transactions import (
     timed_out,
     txn_state,
 )
-from app.transactions.coordinator import GroupAcks, TxnIdentity, TxnWork
 from app.transactions.state import TxnState
+from app.transactions.work import GroupAcks, TxnIdentity, TxnWork
 
 
 def java_quoted_matches(pattern: str, text: str) -> bool:
@@ -88,9 +88,10 @@ async def test_share_acknowledgements_and_commit_all_are_refused_before_anything
     with pytest.raises(KafkaUnsupported) as acks:
         await txns.commit_with("t", 7, 0, work)
     assert acks.value.unsupported == "transactional_share_acknowledgements"
-    assert acks.value.code is ErrorCode.INVALID_REQUEST
+    assert acks.value.code is ErrorCode.UNSUPPORTED_ON_KAFKA_BACKEND
+    assert acks.value.to_dict()["unsupported"] == "transactional_share_acknowledgements"
     with pytest.raises(KafkaUnsupported) as acks_alone:
-        await txns.add_acknowledgements("t", 7, 0, "g", "m", {})
+        await txns.add_acknowledgements("t", 7, 0, "g", "m", {}, None)
     assert acks_alone.value.unsupported == "transactional_share_acknowledgements"
     with pytest.raises(KafkaUnsupported) as all_:
         await txns.commit_all([TxnIdentity("t", 7, 0)])
@@ -99,7 +100,7 @@ async def test_share_acknowledgements_and_commit_all_are_refused_before_anything
 
 async def test_a_producer_id_without_its_epoch_is_refused(txns: KafkaTransactions) -> None:
     with pytest.raises(SluiceError) as refused:
-        await txns.init_producer_id("t", 1_000, 7, None)
+        await txns.init_producer_id("t", 1_000, 7, None, None)
     assert refused.value.code is ErrorCode.INVALID_REQUEST
     with pytest.raises(SluiceError) as empty:
         await txns.abort_prefix("", lambda t: True)

@@ -86,3 +86,22 @@ def test_key_ids_are_letters_and_digits() -> None:
     for _ in range(2000):
         key_id, _secret, key = new_key()
         assert key_id.isalnum() and len(key_id) == 12 and split(key) == (key_id, _secret)
+
+
+def test_the_kafka_backend_counts_as_a_server_without_keys_before_it_starts(
+    tmp_path: Path,
+) -> None:
+    public = Settings(
+        host="0.0.0.0", data_dir=str(tmp_path), backend="kafka", kafka_bootstrap="127.0.0.1:9"
+    )
+    assert refusal(public, None) is not None
+    assert refusal(public.replace(allow_anonymous=True), None) is None
+    assert refusal(public.replace(host="127.0.0.1"), None) is None
+    # serve refuses before connecting and without a data directory
+    empty = tmp_path / "empty"
+    args = ["serve", "--host", "0.0.0.0", "--data-dir", str(empty), "--backend", "kafka"]
+    assert main([*args, "--kafka-bootstrap", "127.0.0.1:9"]) == 2
+    assert not empty.exists()
+    # a gateway without its bootstrap brokers does not start either
+    assert main(["serve", "--data-dir", str(empty), "--backend", "kafka"]) == 2
+    assert not empty.exists()
