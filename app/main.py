@@ -10,6 +10,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
+from starlette.middleware.errors import ServerErrorMiddleware
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
@@ -86,7 +87,9 @@ class RequestGate:
     request, so the call is the one the router would make; a ``SluiceError`` is answered by the
     same ``error_response`` the exception handler uses, anything else goes up to the server
     error handler as before. Every other request, and these routes' documentation, stay with
-    the router.
+    the router. Once the server has started, ``Sluice`` brings these routes' requests to a
+    gate of its own (``http``) before FastAPI's layers; this one, a middleware, then sees
+    them only before start-up or with FastAPI's telemetry configured.
     """
 
     def __init__(self, app: ASGIApp, broker: Broker, direct: Iterable[APIRoute] = ()) -> None:
@@ -123,6 +126,29 @@ class RequestGate:
                     return
             await self.app(scope, receive, send)
             return
+        await self.http(scope, receive, send, self.route(scope))
+
+    def route(self, scope: Scope) -> tuple[APIRoute, dict[str, Any]] | None:
+        """The route of ``direct`` an HTTP request is for, with its path parameters; None for
+        any other request."""
+        if scope.get("root_path"):
+            return None
+        path = scope["path"]
+        method = scope["method"]
+        for match, methods, route in self.direct:
+            if method in methods and (m := match(path)) is not None:
+                conv = route.param_convertors
+                return route, {k: conv[k].convert(v) for k, v in m.groupdict().items()}
+        return None
+
+    async def http(
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        direct: tuple[APIRoute, dict[str, Any]] | None,
+    ) -> None:
+        """An HTTP request, through the checks; ``direct`` is its ``route``."""
         started = time.perf_counter()
         status = 500
 
@@ -139,31 +165,19 @@ class RequestGate:
                 await error_response(Unavailable(ErrorCode.NOT_READY))(scope, receive, send_status)
             elif not self.auth.http(scope):
                 await error_response(UNAUTHENTICATED)(scope, receive, send_status)
-            elif not await self._direct(scope, receive, send_status):
+            elif direct is None:
                 await self.app(scope, receive, send_status)
+            else:
+                await self._direct(scope, receive, send_status, *direct)
         finally:
             route = scope.get("route")
             path = getattr(route, "path", "unmatched")
             self.metrics.request(path, scope["method"], status, time.perf_counter() - started)
 
-    async def _direct(self, scope: Scope, receive: Receive, send: Send) -> bool:
-        """Answer a request for one of the ``direct`` routes; False for any other request."""
-        if scope.get("root_path"):
-            return False
-        path = scope["path"]
-        method = scope["method"]
-        found = next(
-            (
-                (route, m)
-                for match, methods, route in self.direct
-                if method in methods and (m := match(path)) is not None
-            ),
-            None,
-        )
-        if found is None:
-            return False
-        route, m = found
-        params = {k: route.param_convertors[k].convert(v) for k, v in m.groupdict().items()}
+    async def _direct(
+        self, scope: Scope, receive: Receive, send: Send, route: APIRoute, params: dict[str, Any]
+    ) -> None:
+        """Answer a request for one of the ``direct`` routes."""
         scope["endpoint"] = route.endpoint
         scope["route"] = route
         scope["path_params"] = params
@@ -172,7 +186,50 @@ class RequestGate:
         except SluiceError as exc:
             response = error_response(exc)
         await response(scope, receive, send)
-        return True
+
+
+class Sluice(FastAPI):
+    """The application. Once started, a request for a hot route (``DIRECT_ENDPOINTS``) is
+    answered from here, the outermost ASGI callable, by a ``RequestGate`` of its own: the
+    layers FastAPI puts around every request (its telemetry, its body limit; a few µs each)
+    do nothing for these routes, whose bodies are bounded by the endpoints. The server error
+    layer stays, the same as below: an unexpected error is answered 500 ``INTERNAL`` by the
+    application's handler. With FastAPI's telemetry configured at start-up every request
+    takes the whole stack, so that each is observed as before. Every other request, and every
+    request before start-up, goes through the stack, where ``RequestGate`` sits as a
+    middleware."""
+
+    gate: RequestGate | None = None  # set at start-up (``serve_direct``)
+    _direct_stack: ASGIApp | None = None
+
+    def serve_direct(self, gate: RequestGate) -> None:
+        telemetry = getattr(self, "_native_telemetry", None)
+        if telemetry is not None and telemetry.enabled():
+            return
+        # the handler Starlette's stack gives its server error layer
+        handler = self.exception_handlers.get(500) or self.exception_handlers.get(Exception)
+        self.gate = gate
+        self._direct_stack = ServerErrorMiddleware(
+            self._serve_direct, handler=handler, debug=self.debug
+        )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        gate = self.gate
+        if gate is not None and scope["type"] == "http":
+            direct = gate.route(scope)
+            if direct is not None and self._direct_stack is not None:
+                scope["app"] = self  # as Starlette's own call does: ``request.app``
+                scope[_DIRECT] = direct
+                await self._direct_stack(scope, receive, send)
+                return
+        await super().__call__(scope, receive, send)
+
+    async def _serve_direct(self, scope: Scope, receive: Receive, send: Send) -> None:
+        assert self.gate is not None
+        await self.gate.http(scope, receive, send, scope.pop(_DIRECT))
+
+
+_DIRECT = "sluice.direct"  # the scope's matched direct route, from Sluice to its gate
 
 
 def unsupported_socket(scope: Scope) -> Unsupported:
@@ -199,7 +256,7 @@ def create_app(
     clock: Clock | None = None,
     broker: Broker | None = None,
     freeze_gc: bool = False,
-) -> FastAPI:
+) -> Sluice:
     """The application. ``freeze_gc`` (the server process sets it) moves everything alive after
     start-up out of the collector's reach: full collections then scan only request garbage
     instead of pausing the event loop for tens of milliseconds."""
@@ -209,6 +266,9 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await the_broker.start()
+        if isinstance(app, Sluice):
+            # its ``app`` is never called: this gate answers only requests for its routes
+            app.serve_direct(RequestGate(app, the_broker, direct_routes()))
         if freeze_gc:
             gc.collect()
             gc.freeze()
@@ -217,7 +277,7 @@ def create_app(
         finally:
             await the_broker.stop()
 
-    app = FastAPI(
+    app = Sluice(
         title="Sluice",
         version=__version__,
         lifespan=lifespan,

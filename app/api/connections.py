@@ -13,6 +13,10 @@ protocol here adds, per connection and in the event loop's own callbacks (no tas
   closes the connection that has waited longest for a request (one with a request in progress
   is never chosen); if every connection is busy, the new one is closed at once.
 
+An answer built whole (with a ``Content-Length``, as every API answer is) goes out in one
+write, its status line and headers with its body, instead of uvicorn's two: one system call and
+one wake-up of the client fewer a request, the same bytes.
+
 A malformed request is answered 400 ``INVALID_REQUEST`` in the API's error body instead of
 uvicorn's plain text. The request body's deadline is ``app.api.deps.read_body``'s.
 """
@@ -22,10 +26,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import resource
-from typing import Any
+from typing import Any, cast
 
 import orjson
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn._types import ASGISendEvent
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 
 from app.config import Settings
 from app.errors import ErrorCode, SluiceError
@@ -168,7 +173,14 @@ class GuardedHttpProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         self._cancel_deadline()
+        previous = self.cycle
         super().on_headers_complete()
+        cycle = self.cycle
+        if cycle is not previous and type(cycle) is RequestResponseCycle:
+            # uvicorn builds its cycle itself: the request's cycle becomes one that answers
+            # in one write (``_OneWriteCycle``), before its task first runs
+            cycle.__class__ = _OneWriteCycle
+            cycle.transport = cast(asyncio.Transport, _HeldHead(self.transport))
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -179,6 +191,68 @@ class GuardedHttpProtocol(HttpToolsProtocol):
     def handle_websocket_upgrade(self) -> None:
         self._cancel_deadline()
         super().handle_websocket_upgrade()
+
+
+class _HeldHead:
+    """A request's transport, as its cycle writes to it: the status line and headers of an
+    answer whose body follows (``hold``) are held, and go out with the body's first write, in
+    one write instead of two (one system call, one segment, one wake-up of the client). Held
+    headers go out on their own by the next turn of the event loop if the body is not there
+    yet (a body read from a file), and before the connection is closed."""
+
+    __slots__ = ("head", "hold", "transport")
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        self.transport = transport
+        self.hold = False
+        self.head: bytes | None = None
+
+    def write(self, data: bytes) -> None:
+        if self.hold:
+            self.hold = False
+            self.head = data
+            asyncio.get_running_loop().call_soon(self.release)
+        elif self.head is not None:
+            head, self.head = self.head, None
+            self.transport.write(head + data)
+        else:
+            self.transport.write(data)
+
+    def release(self) -> None:
+        if self.head is not None:
+            head, self.head = self.head, None
+            if not self.transport.is_closing():
+                self.transport.write(head)
+
+    def close(self) -> None:
+        self.release()
+        self.transport.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+
+class _OneWriteCycle(RequestResponseCycle):
+    """uvicorn's request cycle, whose answers with a ``Content-Length`` (every answer built
+    whole, as the API's are) go out in one write (``_HeldHead``): the bytes on the wire are
+    the same."""
+
+    async def send(self, message: ASGISendEvent) -> None:
+        transport = self.transport
+        if (
+            message["type"] == "http.response.start"
+            and not self.response_started
+            and isinstance(transport, _HeldHead)
+            and self.scope["method"] != "HEAD"
+            and any(name.lower() == b"content-length" for name, _ in message.get("headers", ()))
+        ):
+            transport.hold = True
+            try:
+                await super().send(message)
+            finally:
+                transport.hold = False  # written, or not at all (a client gone, an error)
+            return
+        await super().send(message)
 
 
 def protocol_class(settings: Settings) -> type[GuardedHttpProtocol]:

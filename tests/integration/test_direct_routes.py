@@ -81,3 +81,56 @@ async def test_unexpected_error_is_a_500_internal(
                 status="500",
             )
             assert requests == 1
+
+
+def _counting_stack(app: Any) -> list[str]:
+    """The paths of the requests that go through the application's middleware stack."""
+    app.middleware_stack = app.build_middleware_stack()
+    stack = app.middleware_stack
+    seen: list[str] = []
+
+    async def counted(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            seen.append(scope["path"])
+        await stack(scope, receive, send)
+
+    app.middleware_stack = counted
+    return seen
+
+
+async def test_hot_routes_skip_the_middleware_stack_once_started(
+    settings_factory: Callable[..., Settings],
+) -> None:
+    app = create_app(settings_factory())
+    async with app.router.lifespan_context(app):
+        seen = _counting_stack(app)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as c:
+            await create_topic(c, "t")
+            assert (await produce(c, "t", [{"value": "a"}]))[0]["offset"] == 0
+            assert_error(await c.post("/v1/topics/t/records", content=b"{"), 400, "INVALID_REQUEST")
+            assert (await c.get("/v1/topics/t/partitions/0/records")).status_code == 200
+            produced = metric(
+                await metrics(c),
+                "sluice_http_requests_total",
+                route="/v1/topics/{topic}/records",
+                method="POST",
+                status="200",
+            )
+    assert seen == ["/v1/topics", "/v1/topics/t/partitions/0/records", "/metrics"]
+    assert produced == 1
+
+
+async def test_with_telemetry_configured_every_request_takes_the_stack(
+    settings_factory: Callable[..., Settings], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = create_app(settings_factory())
+    monkeypatch.setattr(app._native_telemetry, "enabled", lambda: True)
+    async with app.router.lifespan_context(app):
+        seen = _counting_stack(app)
+        monkeypatch.undo()  # the stack itself without telemetry: only the choice is tested
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as c:
+            await create_topic(c, "t")
+            assert (await produce(c, "t", [{"value": "a"}]))[0]["offset"] == 0
+    assert seen == ["/v1/topics", "/v1/topics/t/records"]
