@@ -233,11 +233,11 @@ _DIRECT = "sluice.direct"  # the scope's matched direct route, from Sluice to it
 
 
 def unsupported_socket(scope: Scope) -> Unsupported:
-    """Why the Kafka backend refuses an API WebSocket: the event feed's or a push session's
-    (the only two API WebSockets) interface is not on the gateway yet."""
+    """Why the Kafka backend refuses an API WebSocket: the event feed and push sessions (the
+    only two API WebSockets) are not on the gateway yet."""
     if scope["path"] == "/v1/events":
         return Unsupported("event_feed", "the event feed is not served on the Kafka backend yet")
-    return Unsupported("share_groups", "share groups are not served on the Kafka backend yet")
+    return Unsupported("share_push", "push sessions are not served on the Kafka backend yet")
 
 
 async def refuse(websocket: WebSocket, error: SluiceError = UNAUTHENTICATED) -> None:

@@ -51,10 +51,11 @@ class ShareMembership(Protocol):
         member_epoch: int,
         subscribed: list[str] | None,
         principal: str | None,
-    ) -> tuple[Member, ShareGroup]:
+    ) -> tuple[Member, ShareGroup | None]:
         """Join (epoch 0, the group created), heartbeat, or leave (epoch -1, its records
-        released). Raises ``UNKNOWN_MEMBER_ID`` (also another principal's member),
-        ``FENCED_MEMBER_EPOCH``, ``GROUP_MAX_SIZE_REACHED``."""
+        released); the group too where the engine holds it (None on Kafka). Raises
+        ``UNKNOWN_MEMBER_ID`` (also another principal's member), ``FENCED_MEMBER_EPOCH``,
+        ``GROUP_MAX_SIZE_REACHED``."""
         ...
 
     async def leave(self, group_id: str, member_id: str, principal: str | None) -> None:

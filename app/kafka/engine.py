@@ -2,9 +2,9 @@
 ``deps.engine_of`` gives them to the routes of a gateway (``SLUICE_BACKEND=kafka``).
 
 It builds the connections to the cluster and the Kafka implementations of ``app/kafka/`` over
-them, and owns their start and stop. What the gateway does not have yet (share groups, their
-push sessions and acquisitions, the event feed's state) is ``NotOnKafka``: every use answers
-400 ``UNSUPPORTED_ON_KAFKA_BACKEND`` with the name of what is missing, never a 500.
+them, and owns their start and stop. What the gateway does not have yet (push sessions,
+acquisitions by id, the event feed's state) is ``NotOnKafka`` or refuses itself: every use
+answers 400 ``UNSUPPORTED_ON_KAFKA_BACKEND`` with the name of what is missing, never a 500.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from app.kafka.keys import KafkaKeys
 from app.kafka.produce import KafkaProduce
 from app.kafka.quotas import KafkaQuotaAdmin
 from app.kafka.reads import KafkaReads
+from app.kafka.share import KafkaShareGroups
+from app.kafka.share_members import GatewayShareGroups
 from app.kafka.topics import KafkaTopics
 from app.kafka.transactions import KafkaTransactions
 from app.producers.appender import BatchResult, ProduceBatch
@@ -157,7 +159,10 @@ class KafkaEngine:
         self.keys = KafkaKeys(self.cluster, clock)
         self._acls = KafkaAcls(self.cluster, authorizer)
         self._quota_admin = KafkaQuotaAdmin(self.cluster, quotas, clock)
-        self.share: Any = NotOnKafka("share_groups", "share groups")
+        self.kafka_share = KafkaShareGroups(
+            self.cluster, request_timeout_ms=settings.kafka_request_timeout_ms
+        )
+        self.share = GatewayShareGroups(self.kafka_share, clock)
         self.share_admin: Any = NotOnKafka("share_groups", "share groups")
         self.acquisitions: Any = NotOnKafka("share_acquisitions", "acquisitions by id")
         self.feed_state: Any = NotOnKafka("event_feed", "the event feed's changes")
@@ -200,6 +205,7 @@ class KafkaEngine:
 
     def begin_shutdown(self) -> None:
         self._ready = False
+        self.share.stopped.set()  # long polls of share members answer at once
 
     async def close(self) -> None:
         self._ready = False
@@ -209,6 +215,8 @@ class KafkaEngine:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks = []
+        with contextlib.suppress(SluiceError, OSError):
+            await self.share.close()
         await self.keys.close()
         await self.read_cluster.close()
         await self.cluster.close()

@@ -23,7 +23,7 @@ docs/kafka-protocol.md#share-groups): membership, share sessions, fetch and ackn
   it was handed, and an acknowledgement naming another count is refused as
   ``INVALID_RECORD_STATE`` before anything of that partition is sent.
 
-Nothing of the server imports this module yet.
+The routes reach it through ``app.kafka.share_members``.
 """
 
 from __future__ import annotations

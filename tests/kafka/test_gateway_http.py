@@ -2,8 +2,9 @@
 kafka, as a real process, driven over HTTP: a topic created, records with keys and headers
 produced as JSON and read back, a consumer group's offsets committed and fetched; the records
 checked with the native client, on the partition Kafka's own partitioner picks for their keys;
-a transaction committed; and share-group routes, share acknowledgements in a transaction and
-the WebSockets answering UNSUPPORTED_ON_KAFKA_BACKEND with their names, not a 500."""
+a transaction committed; and share acknowledgements in a transaction and the WebSockets
+answering UNSUPPORTED_ON_KAFKA_BACKEND with their names, not a 500 (share groups:
+test_gateway_share.py)."""
 
 from __future__ import annotations
 
@@ -225,23 +226,6 @@ def test_the_gateway_serves_topics_records_and_group_offsets_from_kafka(
     assert {tp.partition: tp.offset for tp in seen} == {p: len(e) for p, e in by_partition.items()}
 
 
-def test_share_group_routes_answer_unsupported_on_kafka_backend(http: httpx.Client) -> None:
-    for answer in (
-        http.get("/v1/share-groups"),
-        http.post(
-            "/v1/share-groups/workers/heartbeat",
-            json={"member_id": None, "member_epoch": 0, "subscribed_topics": ["orders"]},
-        ),
-    ):
-        assert answer.status_code == 400, answer.text
-        error = answer.json()["error"]
-        assert error["code"] == "UNSUPPORTED_ON_KAFKA_BACKEND"
-        assert error["unsupported"] == "share_groups"
-        assert error["retriable"] is False
-    # the server is still serving
-    assert http.get("/readyz").json() == {"status": "ready"}
-
-
 def test_a_transaction_over_http_commits_on_kafka(
     kafka_cluster: KafkaCluster, http: httpx.Client
 ) -> None:
@@ -316,7 +300,7 @@ def test_websockets_are_refused_before_the_handshake_with_their_name(
     server, key = gateway
     for path, name in (
         ("/v1/events", "event_feed"),
-        ("/v1/share-groups/workers/consume", "share_groups"),
+        ("/v1/share-groups/workers/consume", "share_push"),
     ):
         with (
             pytest.raises(InvalidStatus) as refused,

@@ -38,7 +38,6 @@ def test_the_backend_setting_chooses_the_engine(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("member", "name"),
     [
-        ("share", "share_groups"),
         ("share_admin", "share_groups"),
         ("acquisitions", "share_acquisitions"),
         ("feed", "event_feed"),

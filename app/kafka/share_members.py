@@ -1,0 +1,228 @@
+"""The seam's share groups (``app.engine.share.ShareGroups`` and ``ShareMembership``) on a
+gateway: what the HTTP routes ask of share-group members, over ``KafkaShareGroups``.
+
+What this adds to Kafka's protocol (docs/kafka.md#share-groups):
+
+- **Members belong to a principal.** On a server with keys, the member ids the gateway
+  chooses start with a digest of the principal that joined them, as consumer groups' do
+  (``app.kafka.groups.owned_by``); another principal's member is answered
+  ``UNKNOWN_MEMBER_ID``, as on the embedded engine.
+- **A fetch keeps its member alive.** Kafka counts heartbeats only; an HTTP member may fetch
+  without heartbeating. Before a fetch, the gateway heartbeats for the member when the
+  coordinator's heartbeat interval has passed since the last one, which also brings the
+  member's assignment up to date.
+- **A fetch may join.** A fetch without a member id joins with its subscription first. The
+  coordinator may answer a join before it has assigned partitions; the gateway heartbeats
+  again (within the fetch's wait) until the member has some.
+
+Members live in the gateway that joined them (their share sessions are bound to its
+connections): a request for a member of another gateway is answered ``UNKNOWN_MEMBER_ID``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import uuid
+from typing import NoReturn
+
+from app.clock import Clock
+from app.errors import ErrorCode, InvalidRequest, NotFound, SluiceError, Unsupported
+from app.kafka.groups import owned_by, principal_digest
+from app.kafka.share import KafkaMember, KafkaShareGroups
+from app.share.coordinator import AckRequest, FetchAnswer, PartitionKey
+from app.share.membership import Member, ShareGroup
+from app.topics import validate_name
+
+JOIN_EPOCH = 0
+LEAVE_EPOCH = -1
+# how often a join that has no partitions yet asks again, within the fetch's wait
+ASSIGNMENT_POLL_S = 0.05
+MAX_MEMBER_ID = 36  # characters: Kafka's bound on a share-group member id
+
+
+def new_member_id(principal: str | None) -> str:
+    """A member id for a join: 32 hex digits, or the principal's digest, a dot and 19 hex
+    digits (Kafka refuses share-group member ids longer than 36 characters)."""
+    if principal is None:
+        return uuid.uuid4().hex
+    prefix = principal_digest(principal) + "."
+    return prefix + uuid.uuid4().hex[: MAX_MEMBER_ID - len(prefix)]
+
+
+def unknown_member(group_id: str, member_id: str) -> NotFound:
+    return NotFound(
+        ErrorCode.UNKNOWN_MEMBER_ID,
+        f"share group {group_id!r} has no member {member_id!r} on this gateway",
+    )
+
+
+def as_member(m: KafkaMember, principal: str | None, now_ms: int) -> Member:
+    """The contract's view of a member the gateway holds."""
+    return Member(
+        m.member_id,
+        m.member_epoch,
+        list(m.subscribed),
+        now_ms,
+        principal,
+        assignment=sorted((t, list(ps)) for t, ps in m.assignment.items()),
+    )
+
+
+class GatewayShareMembership:
+    """``ShareMembership`` on the gateway."""
+
+    def __init__(self, kafka: KafkaShareGroups, clock: Clock) -> None:
+        self.kafka = kafka
+        self.clock = clock
+        # (group, member) → when the coordinator last answered a heartbeat for it
+        self.beats: dict[tuple[str, str], int] = {}
+
+    def owned(self, group_id: str, member_id: str, principal: str | None) -> KafkaMember:
+        member = self.kafka.members.get((group_id, member_id))
+        if member is None or not owned_by(member_id, principal):
+            raise unknown_member(group_id, member_id)
+        return member
+
+    async def heartbeat(
+        self,
+        group_id: str,
+        member_id: str | None,
+        member_epoch: int,
+        subscribed: list[str] | None,
+        principal: str | None,
+    ) -> tuple[Member, ShareGroup | None]:
+        validate_name(group_id, "group")
+        if member_epoch == LEAVE_EPOCH:
+            if member_id is None:
+                raise InvalidRequest(ErrorCode.INVALID_REQUEST, "leaving needs a member id")
+            left = self.owned(group_id, member_id, principal)
+            await self.leave(group_id, member_id, principal)
+            return as_member(left, principal, self.clock.now_ms()), None
+        if member_id is not None and (
+            not owned_by(member_id, principal)
+            or (member_epoch != JOIN_EPOCH and (group_id, member_id) not in self.kafka.members)
+        ):
+            raise unknown_member(group_id, member_id)
+        if member_epoch == JOIN_EPOCH and member_id is None:
+            member_id = new_member_id(principal)
+        try:
+            member = await self.kafka.heartbeat(group_id, member_id, member_epoch, subscribed)
+        except SluiceError:
+            if member_id is not None:
+                self.beats.pop((group_id, member_id), None)
+            raise
+        self.beats[(group_id, member.member_id)] = self.clock.now_ms()
+        return as_member(member, principal, self.clock.now_ms()), None
+
+    async def leave(self, group_id: str, member_id: str, principal: str | None) -> None:
+        self.owned(group_id, member_id, principal)
+        self.beats.pop((group_id, member_id), None)
+        await self.kafka.leave(group_id, member_id)
+
+    async def subscription(self, group_id: str, member_id: str, principal: str | None) -> list[str]:
+        member = self.kafka.members.get((group_id, member_id))
+        if member is None or not owned_by(member_id, principal):
+            return []
+        return list(member.subscribed)
+
+    async def keep_alive(self, member: KafkaMember) -> None:
+        """Heartbeat for ``member`` when its interval has passed since the last answer."""
+        key = (member.group_id, member.member_id)
+        last = self.beats.get(key)
+        if last is not None and self.clock.now_ms() - last < member.heartbeat_interval_ms:
+            return
+        await self.kafka.heartbeat(member.group_id, member.member_id, member.member_epoch, None)
+        self.beats[key] = self.clock.now_ms()
+
+    async def join_assigned(
+        self, group_id: str, subscribed: list[str], principal: str | None, wait_ms: int
+    ) -> KafkaMember:
+        """Join with ``subscribed``, then heartbeat until the coordinator has assigned the
+        member some partitions or ``wait_ms`` has passed."""
+        member, _ = await self.heartbeat(group_id, None, JOIN_EPOCH, subscribed, principal)
+        joined = self.kafka.members[(group_id, member.member_id)]
+        deadline = self.clock.now_ms() + wait_ms
+        while not joined.assignment and self.clock.now_ms() < deadline:
+            await asyncio.sleep(ASSIGNMENT_POLL_S)
+            await self.kafka.heartbeat(group_id, joined.member_id, joined.member_epoch, None)
+            self.beats[(group_id, joined.member_id)] = self.clock.now_ms()
+        return joined
+
+
+class GatewayShareGroups:
+    """``ShareGroups`` on the gateway: fetch and acknowledge as a member it holds."""
+
+    def __init__(self, kafka: KafkaShareGroups, clock: Clock) -> None:
+        self.kafka = kafka
+        self._membership = GatewayShareMembership(kafka, clock)
+        self._stopped = asyncio.Event()
+
+    @property
+    def membership(self) -> GatewayShareMembership:
+        return self._membership
+
+    @property
+    def stopping(self) -> bool:
+        return self._stopped.is_set()
+
+    @property
+    def stopped(self) -> asyncio.Event:
+        return self._stopped
+
+    def open_push(self, group_id: str, max_credits: int, principal: str | None) -> NoReturn:
+        raise Unsupported("share_push", "push sessions are not served on the Kafka backend yet")
+
+    async def fetch(
+        self,
+        group_id: str,
+        member_id: str | None,
+        subscribed: list[str] | None,
+        *,
+        max_records: int,
+        max_wait_ms: int,
+        record_limit: bool,
+        acks: AckRequest,
+        principal: str | None,
+        max_bytes: int = 50 * 1024 * 1024,
+        batches: bool = False,
+    ) -> FetchAnswer:
+        validate_name(group_id, "group")
+        if self.stopping:
+            return FetchAnswer(member_id, [], [], 0, [])
+        membership = self._membership
+        if member_id is None:
+            if not subscribed:
+                raise InvalidRequest(ErrorCode.INVALID_REQUEST, "joining needs subscribed topics")
+            member = await membership.join_assigned(group_id, subscribed, principal, max_wait_ms)
+        else:
+            member = membership.owned(group_id, member_id, principal)
+            if subscribed is not None and sorted(subscribed) != sorted(member.subscribed):
+                await self.kafka.heartbeat(group_id, member_id, member.member_epoch, subscribed)
+            else:
+                await membership.keep_alive(member)
+        got = await self.kafka.fetch(
+            group_id,
+            member.member_id,
+            max_records=max_records,
+            max_wait_ms=max_wait_ms,
+            max_bytes=max_bytes,
+            record_limit=record_limit,
+            acks=acks,
+        )
+        if not batches:
+            return got.answer
+        return dataclasses.replace(got.answer, batches=got.batches)
+
+    async def acknowledge(
+        self, group_id: str, member_id: str, acks: AckRequest, principal: str | None
+    ) -> list[tuple[PartitionKey, SluiceError | None]]:
+        validate_name(group_id, "group")
+        self._membership.owned(group_id, member_id, principal)
+        return await self.kafka.acknowledge(group_id, member_id, acks)
+
+    async def close(self) -> None:
+        """The gateway stopping: long polls answer empty; every member it holds leaves, so
+        Kafka releases their records at once rather than when their sessions time out."""
+        self._stopped.set()
+        await self.kafka.close()
