@@ -13,7 +13,7 @@ PORT   ?= 8080
 DATA   ?= ./data
 
 .PHONY: serve test test-fast lint bench screenshot clean system-deps dashboard-client \
-	kafka kafka-stop kafka-deps test-kafka kafka-protocol
+	kafka kafka-stop kafka-deps test-kafka kafka-protocol serve-kafka
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -72,6 +72,12 @@ kafka: kafka-deps
 
 kafka-stop:
 	@bash kafka/cluster.sh stop
+
+# The server as a gateway (docs/kafka.md) on the cluster make kafka runs: the same API on
+# $(HOST):$(PORT), its data in Kafka, no data directory of its own
+serve-kafka: $(SERVER_STAMP)
+	@bootstrap=$$(bash kafka/cluster.sh status) || { echo "start a cluster first: make kafka" >&2; exit 1; }; \
+	SLUICE_BACKEND=kafka SLUICE_KAFKA_BOOTSTRAP=$$bootstrap exec $(PY) -m app serve --host $(HOST) --port $(PORT)
 
 # app/kafka/protocol/messages.py written anew from the message definitions in the kafka-clients
 # jar of kafka/pom.xml's release (docs/kafka-protocol.md); the jars are fetched when missing

@@ -155,6 +155,7 @@ class GatewayShareGroups:
 
     def __init__(self, kafka: KafkaShareGroups, clock: Clock) -> None:
         self.kafka = kafka
+        self._clock = clock
         self._membership = GatewayShareMembership(kafka, clock)
         self._stopped = asyncio.Event()
 
@@ -194,7 +195,10 @@ class GatewayShareGroups:
         if member_id is None:
             if not subscribed:
                 raise InvalidRequest(ErrorCode.INVALID_REQUEST, "joining needs subscribed topics")
+            # the join's wait for partitions counts toward the fetch's
+            started = self._clock.now_ms()
             member = await membership.join_assigned(group_id, subscribed, principal, max_wait_ms)
+            max_wait_ms = max(0, max_wait_ms - (self._clock.now_ms() - started))
         else:
             member = membership.owned(group_id, member_id, principal)
             if subscribed is not None and sorted(subscribed) != sorted(member.subscribed):

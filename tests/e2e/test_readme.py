@@ -32,6 +32,8 @@ NOT_RUN: dict[tuple[str, str, str], str] = {
     (R, "## Running Sluice safely", "ADMIN_KEY=$("): "starts a second server with TLS on port "
     "8080 and needs cert.pem and key.pem: tests/e2e/test_exposure.py runs the self-signed "
     "example of docs/security.md",
+    (R, "## Past one machine", "make kafka"): "starts a Kafka cluster and a gateway that runs "
+    "until stopped: tests/kafka/test_readme_kafka.py runs the section on them",
     (PY, "# sluice: the Python client of Sluice", "pip install"): "installs the package into "
     "the reader's environment: the test environment has it, installed by make",
     (JS, "# sluice-client", "npm pack"): "packs and installs the package, as "
