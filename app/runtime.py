@@ -181,13 +181,13 @@ class Broker:
 
     def _build_kafka(self) -> None:
         """The gateway (docs/kafka.md): the face's objects over ``KafkaEngine``; no data
-        directory, no metadata database, no log. The face's share groups, acquisitions and
-        event feed are the engine's stand-ins, which answer UNSUPPORTED_ON_KAFKA_BACKEND."""
+        directory, no metadata database, no log. The face's share-group members, acquisitions
+        and event feed are the engine's stand-ins, which answer UNSUPPORTED_ON_KAFKA_BACKEND."""
         kafka = KafkaEngine(self.settings, self.clock, self.quotas, self.authorizer)
         self.kafka = kafka
         self.keys = kafka.keys
         self.share = kafka.share
-        self.share_admin = kafka.share_admin
+        self.share_admin = cast(ShareGroupAdmin, kafka.share_admin)
         self.acquisitions = kafka.acquisitions
         self.feed = cast(EventFeed, NotOnKafka("event_feed", "the event feed"))
         # the routes ask of these only what the seam's Acls and QuotaAdmin have

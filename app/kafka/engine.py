@@ -2,9 +2,9 @@
 ``deps.engine_of`` gives them to the routes of a gateway (``SLUICE_BACKEND=kafka``).
 
 It builds the connections to the cluster and the Kafka implementations of ``app/kafka/`` over
-them, and owns their start and stop. What the gateway does not have yet (share groups, their
-push sessions and acquisitions, the event feed's state) is ``NotOnKafka``: every use answers
-400 ``UNSUPPORTED_ON_KAFKA_BACKEND`` with the name of what is missing, never a 500.
+them, and owns their start and stop. What the gateway does not have yet (share-group members,
+their push sessions and acquisitions, the event feed's state) is ``NotOnKafka``: every use
+answers 400 ``UNSUPPORTED_ON_KAFKA_BACKEND`` with the name of what is missing, never a 500.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from app.kafka.keys import KafkaKeys
 from app.kafka.produce import KafkaProduce
 from app.kafka.quotas import KafkaQuotaAdmin
 from app.kafka.reads import KafkaReads
+from app.kafka.share_admin import KafkaShareAdmin
 from app.kafka.topics import KafkaTopics
 from app.kafka.transactions import KafkaTransactions
 from app.producers.appender import BatchResult, ProduceBatch
@@ -158,7 +159,9 @@ class KafkaEngine:
         self._acls = KafkaAcls(self.cluster, authorizer)
         self._quota_admin = KafkaQuotaAdmin(self.cluster, quotas, clock)
         self.share: Any = NotOnKafka("share_groups", "share groups")
-        self.share_admin: Any = NotOnKafka("share_groups", "share groups")
+        self.share_admin = KafkaShareAdmin(
+            self.cluster, timeout_ms=settings.kafka_request_timeout_ms
+        )
         self.acquisitions: Any = NotOnKafka("share_acquisitions", "acquisitions by id")
         self.feed_state: Any = NotOnKafka("event_feed", "the event feed's changes")
         self._tasks: list[asyncio.Task[None]] = []
