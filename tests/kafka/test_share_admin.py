@@ -266,6 +266,10 @@ async def test_reset_needs_an_empty_group_and_a_dry_run_changes_nothing(
     assert await admin.reset_offsets(group, earliest, dry_run=True) == [(topic, [(0, 0)])]
     await admin.delete_offsets(group, topic)
     assert await partition(admin, group, topic) is None
+    await admin.delete_offsets(group, topic)  # none left: nothing to forget, no error
+    with pytest.raises(SluiceError) as unknown:
+        await admin.delete_offsets(group, f"no-such-{uuid.uuid4().hex[:8]}")
+    assert unknown.value.code is ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
 
 
 async def test_an_empty_group_is_deleted(
