@@ -188,7 +188,7 @@ class Broker:
         self.keys = kafka.keys
         # the routes ask of these only what the seam's ShareGroups and ShareAdmin have
         self.share = cast(ShareGroupCoordinator, kafka.share)
-        self.share_admin = kafka.share_admin
+        self.share_admin = cast(ShareGroupAdmin, kafka.share_admin)
         self.acquisitions = kafka.acquisitions
         self.feed = cast(EventFeed, NotOnKafka("event_feed", "the event feed"))
         # the routes ask of these only what the seam's Acls and QuotaAdmin have

@@ -8,7 +8,8 @@ Implemented today by four objects, one protocol each:
 
 - ``ShareGroups``: ``app.share.coordinator.ShareGroupCoordinator`` (``Broker.share``);
 - ``ShareMembership``: ``app.share.membership.Membership`` (``Broker.share.membership``);
-- ``ShareAdmin``: ``app.share.admin.ShareGroupAdmin`` (``Broker.share_admin``);
+- ``ShareAdmin``: ``app.share.admin.ShareGroupAdmin`` (``Broker.share_admin``; on Kafka
+  ``app.kafka.share_admin.KafkaShareAdmin``);
 - ``ShareAcquisitions``: ``app.share.acquisitions.Acquisitions`` (``Broker.acquisitions``).
 
 On Kafka: ShareGroupHeartbeat, ShareFetch and ShareAcknowledge through share sessions held by

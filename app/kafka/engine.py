@@ -26,6 +26,7 @@ from app.kafka.produce import KafkaProduce
 from app.kafka.quotas import KafkaQuotaAdmin
 from app.kafka.reads import KafkaReads
 from app.kafka.share import KafkaShareGroups
+from app.kafka.share_admin import KafkaShareAdmin
 from app.kafka.share_members import GatewayShareGroups
 from app.kafka.topics import KafkaTopics
 from app.kafka.transactions import KafkaTransactions
@@ -163,7 +164,9 @@ class KafkaEngine:
             self.cluster, request_timeout_ms=settings.kafka_request_timeout_ms
         )
         self.share = GatewayShareGroups(self.kafka_share, clock)
-        self.share_admin: Any = NotOnKafka("share_groups", "share groups")
+        self.share_admin = KafkaShareAdmin(
+            self.cluster, timeout_ms=settings.kafka_request_timeout_ms
+        )
         self.acquisitions: Any = NotOnKafka("share_acquisitions", "acquisitions by id")
         self.feed_state: Any = NotOnKafka("event_feed", "the event feed's changes")
         self._tasks: list[asyncio.Task[None]] = []

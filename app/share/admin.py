@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import builtins
 import enum
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from app.errors import Conflict, ErrorCode, InvalidRequest, NotFound
@@ -56,9 +56,9 @@ class PartitionSummary:
     topic: str
     partition: int
     start_offset: int
-    end_offset: int
-    counts: dict[str, int]  # records per state label
-    lag: int
+    end_offset: int | None  # None: not known (the Kafka backend, docs/kafka.md)
+    counts: Mapping[str, int | None]  # records per state label (None: not known, as end_offset)
+    lag: int | None
 
 
 @dataclass(frozen=True, slots=True)

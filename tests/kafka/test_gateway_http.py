@@ -2,8 +2,9 @@
 kafka, as a real process, driven over HTTP: a topic created, records with keys and headers
 produced as JSON and read back, a consumer group's offsets committed and fetched; the records
 checked with the native client, on the partition Kafka's own partitioner picks for their keys;
-a transaction committed; and share acknowledgements in a transaction and the WebSockets
-answering UNSUPPORTED_ON_KAFKA_BACKEND with their names, not a 500 (share groups:
+a transaction committed; a share group's config set and the group described and listed with
+the member that joined it; and share acknowledgements in a transaction and the WebSockets
+answering UNSUPPORTED_ON_KAFKA_BACKEND with their names, not a 500 (share-group members:
 test_gateway_share.py)."""
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from websockets.sync.client import connect
 from app.clock import SystemClock
 from app.kafka.cluster import Cluster
 from app.kafka.keys import KafkaKeys
+from app.kafka.share import KafkaShareGroups
 from app.partitioner import partition_for_key
 from tests.conftest import ServerProcess
 from tests.kafka.native import TIMEOUT
@@ -224,6 +226,68 @@ def test_the_gateway_serves_topics_records_and_group_offsets_from_kafka(
     finally:
         consumer.close()
     assert {tp.partition: tp.offset for tp in seen} == {p: len(e) for p, e in by_partition.items()}
+
+
+def joined_member(bootstrap: str, group: str, topic: str) -> str:
+    """The id of a member that joins ``group`` on ``topic`` over a connection of its own: Kafka
+    keeps it in the group until its session times out."""
+
+    async def join() -> str:
+        cluster = Cluster(bootstrap, client_id="gateway-test-share", request_timeout=TIMEOUT)
+        await cluster.start()
+        try:
+            member = await KafkaShareGroups(cluster).heartbeat(group, None, 0, [topic])
+            return member.member_id
+        finally:
+            await cluster.close()
+
+    return asyncio.run(join())
+
+
+def test_share_group_admin_over_http(kafka_cluster: KafkaCluster, http: httpx.Client) -> None:
+    topic, group = f"gw-{uuid.uuid4().hex[:8]}", f"gws-{uuid.uuid4().hex[:8]}"
+    assert http.post("/v1/topics", json={"name": topic, "partitions": 1}).status_code == 201
+    config = {"record_lock_duration_ms": 20_000, "auto_offset_reset": "earliest"}
+    patched = http.patch(f"/v1/share-groups/{group}/config", json=config)
+    assert patched.status_code == 200, patched.text
+    assert patched.json() == {
+        "record_lock_duration_ms": 20_000,
+        "delivery_count_limit": 5,
+        "partition_max_record_locks": 2000,
+        "auto_offset_reset": "earliest",
+        "isolation_level": "read_uncommitted",
+        "renew_enabled": True,
+        "dead_letter_topic": None,
+    }
+    refused = http.patch(f"/v1/share-groups/{group}/config", json={"delivery_count_limit": 11})
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "INVALID_CONFIG"
+    # configs alone make no group on Kafka
+    missing = http.get(f"/v1/share-groups/{group}")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "GROUP_ID_NOT_FOUND"
+
+    member_id = joined_member(kafka_cluster.bootstrap, group, topic)
+    described = http.get(f"/v1/share-groups/{group}")
+    assert described.status_code == 200, described.text
+    body = described.json()
+    assert (body["group_id"], body["state"], body["config"]) == (group, "Stable", patched.json())
+    assert [(m["member_id"], m["subscribed_topics"]) for m in body["members"]] == [
+        (member_id, [topic])
+    ]
+    listed = http.get("/v1/share-groups").json()["share_groups"]
+    assert {"group_id": group, "state": "Stable", "members": 1} in listed
+
+    view = http.get(f"/v1/share-groups/{group}/partitions/{topic}/0/records")
+    assert view.status_code == 400
+    assert view.json()["error"]["unsupported"] == "share_record_view"
+    for busy in (
+        http.delete(f"/v1/share-groups/{group}"),
+        http.post(
+            f"/v1/share-groups/{group}/offsets",
+            json={"topics": [{"topic": topic, "to": "earliest"}], "dry_run": True},
+        ),
+    ):
+        assert busy.status_code == 409, busy.text
+        assert busy.json()["error"]["code"] == "NON_EMPTY_GROUP"
 
 
 def test_a_transaction_over_http_commits_on_kafka(

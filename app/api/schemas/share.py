@@ -338,12 +338,15 @@ class SharePartitionState(Model):
     topic: str
     partition: int
     start_offset: int
-    end_offset: int = Field(description="exclusive: the window is [start_offset, end_offset)")
-    available: int
-    acquired: int
-    acknowledged: int
-    archived: int
-    lag: int
+    end_offset: int | None = Field(
+        description="exclusive: the window is [start_offset, end_offset); null where the "
+        "backend does not know it (Kafka)"
+    )
+    available: int | None = Field(description="null where the backend does not know it (Kafka)")
+    acquired: int | None
+    acknowledged: int | None
+    archived: int | None
+    lag: int | None
 
 
 class ShareGroupDescription(Model):

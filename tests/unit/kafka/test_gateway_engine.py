@@ -13,6 +13,7 @@ from app.config import Settings
 from app.errors import ErrorCode, Unsupported
 from app.kafka.engine import GatewayProduce, KafkaEngine
 from app.kafka.groups import KafkaGroups
+from app.kafka.share_admin import KafkaShareAdmin
 from app.kafka.topics import KafkaTopics
 from app.kafka.transactions import KafkaTransactions
 from app.runtime import Broker
@@ -30,6 +31,7 @@ def test_the_backend_setting_chooses_the_engine(tmp_path: Path) -> None:
     assert isinstance(gateway.engine.producers, GatewayProduce)
     assert isinstance(gateway.engine.transactions, KafkaTransactions)
     assert isinstance(gateway.engine.groups, KafkaGroups)
+    assert isinstance(gateway.engine.share_admin, KafkaShareAdmin)
     assert gateway.keys is gateway.engine.keys
     assert not gateway.ready and not gateway.engine.ready
     assert not data.exists()
@@ -38,7 +40,6 @@ def test_the_backend_setting_chooses_the_engine(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("member", "name"),
     [
-        ("share_admin", "share_groups"),
         ("acquisitions", "share_acquisitions"),
         ("feed", "event_feed"),
     ],

@@ -1,5 +1,5 @@
-"""The Kafka backend's topics, reads, produce, transactions, consumer groups, keys, ACLs and
-quotas, and the gateway's engine, follow the seam's
+"""The Kafka backend's topics, reads, produce, transactions, consumer groups, share-group
+administration, keys, ACLs and quotas, and the gateway's engine, follow the seam's
 protocols (``app.engine``): every member a protocol declares is on the Kafka object with the
 protocol's parameters (names, kinds, which have defaults), a coroutine where the protocol's is,
 and also where docs/engine.md (#kafka-async) lists it as async on Kafka already. mypy checks
@@ -23,6 +23,7 @@ from app.kafka.keys import KafkaKeys
 from app.kafka.produce import KafkaProduce
 from app.kafka.quotas import KafkaQuotaAdmin
 from app.kafka.reads import KafkaReads
+from app.kafka.share_admin import KafkaShareAdmin
 from app.kafka.topics import KafkaTopic, KafkaTopics, PartitionView
 from app.kafka.transactions import KafkaTransactions
 from app.security.authorizer import Authorizer
@@ -35,6 +36,7 @@ reads: engine.Reads = KafkaReads(Cluster("127.0.0.1:9"))
 groups: engine.Groups = KafkaGroups(Cluster("127.0.0.1:9"), KafkaReads(Cluster("127.0.0.1:9")))
 view: engine.TopicView = KafkaTopic("t", {}, [PartitionView(0, 0, 0)])
 offsets: engine.PartitionOffsets = PartitionView(0, 0, 0)
+share_admin: engine.ShareAdmin = KafkaShareAdmin(Cluster("127.0.0.1:9"))
 keys: engine.Keys = KafkaKeys(Cluster("127.0.0.1:9"), SystemClock())
 acls: engine.Acls = KafkaAcls(Cluster("127.0.0.1:9"), Authorizer())
 quota_admin: engine.QuotaAdmin = KafkaQuotaAdmin(
@@ -59,6 +61,7 @@ CASES: list[tuple[type[Any], type[Any], set[str], dict[str, str]]] = [
     (engine.Produce, GatewayProduce, set(), {}),
     (engine.Transactions, KafkaTransactions, set(), {}),
     (engine.Groups, KafkaGroups, set(), {}),
+    (engine.ShareAdmin, KafkaShareAdmin, set(), {}),
     (engine.Keys, KafkaKeys, set(), {}),
     (engine.Acls, KafkaAcls, set(), {}),
     (engine.QuotaAdmin, KafkaQuotaAdmin, set(), {}),
