@@ -82,3 +82,23 @@ def test_global_options_keep_their_defaults_and_the_last_one_given_counts() -> N
     assert args.output == "text"
     with pytest.raises(SystemExit), contextlib.redirect_stderr(io.StringIO()):
         cli._parser().parse_args(["topics", "list", "--output", "yaml"])
+
+
+def test_share_group_offsets_show_an_unknown_lag_as_a_dash(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A gateway on Kafka answers a null lag where Kafka gives none; the table shows ``-``
+    there, as Kafka's own tool does, not ``None``."""
+    described = {
+        "partitions": [
+            {"topic": "orders", "partition": 0, "start_offset": 4, "lag": None},
+            {"topic": "orders", "partition": 1, "start_offset": 2, "lag": 7},
+        ]
+    }
+    cli._print_offsets("workers", described, verbose=False)
+    lines = [line.split() for line in capsys.readouterr().out.strip().splitlines()]
+    assert lines == [
+        ["GROUP", "TOPIC", "PARTITION", "START-OFFSET", "LAG"],
+        ["workers", "orders", "0", "4", "-"],
+        ["workers", "orders", "1", "2", "7"],
+    ]

@@ -456,13 +456,19 @@ def _print_offsets(group: str, d: dict[str, Any], verbose: bool) -> None:
         fmt = f"\n%-{g}s %-{t}s %-10s %-13s %-13s %s"
         rows = [("GROUP", "TOPIC", "PARTITION", "LEADER-EPOCH", "START-OFFSET", "LAG")]
         rows += [
-            (group, p["topic"], p["partition"], MISSING, p["start_offset"], p["lag"]) for p in parts
+            (group, p["topic"], p["partition"], MISSING, p["start_offset"], _lag(p)) for p in parts
         ]
     else:
         fmt = f"\n%-{g}s %-{t}s %-10s %-13s %s"
         rows = [("GROUP", "TOPIC", "PARTITION", "START-OFFSET", "LAG")]
-        rows += [(group, p["topic"], p["partition"], p["start_offset"], p["lag"]) for p in parts]
+        rows += [(group, p["topic"], p["partition"], p["start_offset"], _lag(p)) for p in parts]
     _kafka_rows(fmt, rows)
+
+
+def _lag(partition: dict[str, Any]) -> Any:
+    """A share partition's lag, or ``-`` where the server does not know it (a gateway on Kafka
+    answers null when Kafka gives none)."""
+    return MISSING if partition["lag"] is None else partition["lag"]
 
 
 def _print_state(group: str, d: dict[str, Any], coordinator: str, verbose: bool) -> None:
