@@ -299,7 +299,9 @@ class Cluster:
 
     async def leader(self, topic: str, partition: int) -> tuple[TopicInfo, PartitionInfo]:
         """The partition and its leader; while it has none (an election, a topic just
-        created), Metadata is asked again, a bounded number of times."""
+        created), Metadata is asked again, a bounded number of times. A partition the cached
+        metadata lacks is asked for once more: partitions may have been added since."""
+        asked_again = False
         for attempt in range(self.retries + 1):
             try:
                 info = await self.topic(topic)
@@ -309,6 +311,10 @@ class Cluster:
                 await self._backoff(attempt)
                 continue
             p = info.partitions.get(partition)
+            if p is None and not asked_again:
+                asked_again = True
+                self.topics.pop(topic, None)
+                continue
             if p is None:
                 raise BrokerError(
                     UNKNOWN_TOPIC_OR_PARTITION, f"topic {topic!r} has no partition {partition}"

@@ -106,6 +106,11 @@ class GatewayShareMembership:
             raise unknown_member(group_id, member_id)
         if member_epoch == JOIN_EPOCH and member_id is None:
             member_id = new_member_id(principal)
+        held = None if member_id is None else self.kafka.members.get((group_id, member_id))
+        if held is not None and 0 < member_epoch < held.member_epoch:
+            # the gateway heartbeated for the member while it fetched, and the coordinator
+            # answered a newer epoch than the client has seen: the member is the same
+            member_epoch = held.member_epoch
         try:
             member = await self.kafka.heartbeat(group_id, member_id, member_epoch, subscribed)
         except SluiceError:

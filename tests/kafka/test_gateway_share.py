@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from confluent_kafka import ShareConsumer
-from confluent_kafka.admin import AdminClient, NewTopic
+from confluent_kafka.admin import AdminClient, NewPartitions, NewTopic
 
 from app.clock import SystemClock
 from app.errors import ErrorCode, NotFound
@@ -363,3 +363,45 @@ async def test_a_member_is_closed_to_other_principals(
             principal="bob",
         )
     await gateway_share.membership.leave(group, member.member_id, "alice")
+
+
+async def test_a_client_heartbeat_behind_the_gateways_own_is_not_fenced(
+    kafka_cluster: KafkaCluster, gateway_share: GatewayShareGroups
+) -> None:
+    """The gateway heartbeats for a member before its fetches, and the coordinator may answer
+    those with newer epochs (an assignment, partitions added) than the client has seen. Kafka
+    fences a heartbeat two epochs behind; the client's heartbeat at the epoch it was answered
+    is the same member's, and keeps it."""
+    admin = AdminClient({"bootstrap.servers": kafka_cluster.bootstrap})
+    topic = f"gw-share-{uuid.uuid4().hex[:8]}"
+    for f in admin.create_topics([NewTopic(topic, 1, 1)]).values():
+        f.result(TIMEOUT)
+    group = new_group(kafka_cluster.bootstrap)
+    member, _ = await gateway_share.membership.heartbeat(group, None, 0, [topic], None)
+    seen_epoch = member.member_epoch
+    held = gateway_share.kafka.members[(group, member.member_id)]
+
+    async def fetch_until_epoch(epoch: int) -> None:
+        deadline = time.monotonic() + TIMEOUT
+        while held.member_epoch < epoch:
+            assert time.monotonic() < deadline, f"epoch {held.member_epoch}, not {epoch}"
+            await gateway_share.fetch(
+                group,
+                member.member_id,
+                None,
+                max_records=10,
+                max_wait_ms=100,
+                record_limit=False,
+                acks={},
+                principal=None,
+            )
+
+    await fetch_until_epoch(seen_epoch + 1)  # the assignment
+    for f in admin.create_partitions([NewPartitions(topic, 2)]).values():
+        f.result(TIMEOUT)
+    await fetch_until_epoch(seen_epoch + 2)  # the partition added
+    again, _ = await gateway_share.membership.heartbeat(
+        group, member.member_id, seen_epoch, None, None
+    )
+    assert again.member_epoch == held.member_epoch >= seen_epoch + 2
+    assert dict(again.assignment) == {topic: [0, 1]}

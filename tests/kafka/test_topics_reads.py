@@ -11,16 +11,18 @@ import time
 import uuid
 
 import pytest
+from confluent_kafka.admin import AdminClient, NewPartitions, NewTopic
 
 from app.errors import ErrorCode, SluiceError
 from app.kafka.cluster import TRANSACTION, Cluster
 from app.kafka.produce import KafkaProduce
-from app.kafka.protocol.errors import NONE
+from app.kafka.protocol.errors import NONE, UNKNOWN_TOPIC_OR_PARTITION, BrokerError
 from app.kafka.protocol.messages import EndTxnRequest
 from app.kafka.reads import KafkaReads
 from app.kafka.topics import KafkaTopic, KafkaTopics, PartitionView
 from app.storage.record import Record, encode_batch, read_header, set_base_offset
 from tests.kafka.test_produce import RECORDS, T0, transactional_producer
+from tests.kafka_cluster import KafkaCluster
 
 pytestmark = pytest.mark.kafka
 
@@ -275,3 +277,22 @@ async def test_list_offsets_at_the_ends_and_at_a_time(
     with pytest.raises(SluiceError) as unknown:
         await reads.list_offsets(topic, 1, "latest")
     assert unknown.value.code is ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+
+
+async def test_a_partition_added_by_another_client_is_found(
+    kafka_cluster: KafkaCluster, cluster: Cluster
+) -> None:
+    """The gateway caches a topic's metadata; partitions another client (or gateway) adds are
+    found when first asked for, not answered UNKNOWN_TOPIC_OR_PARTITION."""
+    topic = f"grown-{uuid.uuid4().hex[:8]}"
+    admin = AdminClient({"bootstrap.servers": kafka_cluster.bootstrap})
+    for f in admin.create_topics([NewTopic(topic, 1, 1)]).values():
+        f.result(30)
+    await cluster.leader(topic, 0)  # cached with one partition
+    for f in admin.create_partitions([NewPartitions(topic, 3)]).values():
+        f.result(30)
+    _, p = await cluster.leader(topic, 2)
+    assert p.leader_id >= 0
+    with pytest.raises(BrokerError) as refused:
+        await cluster.leader(topic, 3)
+    assert refused.value.code == UNKNOWN_TOPIC_OR_PARTITION
