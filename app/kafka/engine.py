@@ -21,6 +21,7 @@ from app.errors import ErrorCode, SluiceError, Unsupported
 from app.kafka.acls import KafkaAcls
 from app.kafka.cluster import Cluster
 from app.kafka.groups import KafkaGroups
+from app.kafka.idempotency import KafkaIdempotency
 from app.kafka.keys import KafkaKeys
 from app.kafka.produce import KafkaProduce
 from app.kafka.quotas import KafkaQuotaAdmin
@@ -60,13 +61,14 @@ _PER_BATCH = frozenset(
 
 
 class GatewayProduce:
-    """The seam's ``Produce`` over ``KafkaProduce``. An ``Idempotency-Key`` needs the
-    gateway's idempotency topic, not built yet: refused (``idempotency_key``). A producer id
-    is not yet tied to the principal it was issued to (that needs the producers' topic):
-    Kafka checks its epoch and sequences, any principal may use it."""
+    """The seam's ``Produce`` over ``KafkaProduce``; an ``Idempotency-Key`` through
+    ``KafkaIdempotency``. A producer id is not yet tied to the principal it was issued to (that
+    needs the producers' topic): Kafka checks its epoch and sequences, any principal may use
+    it."""
 
-    def __init__(self, produce: KafkaProduce) -> None:
+    def __init__(self, produce: KafkaProduce, idempotency: KafkaIdempotency) -> None:
         self.kafka = produce
+        self.idempotency = idempotency
 
     async def produce(self, topic_name: str, records: Placed) -> list[Produced]:
         return await self.kafka.produce_records(topic_name, records)
@@ -79,9 +81,7 @@ class GatewayProduce:
         body: bytes,
         owner: str | None = None,
     ) -> list[Produced]:
-        raise Unsupported(
-            "idempotency_key", "Idempotency-Key is not served on the Kafka backend yet"
-        )
+        return await self.idempotency.produce_keyed(topic_name, records, key, body, owner)
 
     async def produce_client_batches(
         self,
@@ -151,11 +151,18 @@ class KafkaEngine:
         self.kafka_produce = KafkaProduce(
             self.cluster, settings, timeout_ms=settings.kafka_request_timeout_ms
         )
-        self.producers = GatewayProduce(self.kafka_produce)
         self.reads = KafkaReads(
             self.read_cluster, clock=clock, request_timeout_ms=settings.kafka_request_timeout_ms
         )
         self.transactions = KafkaTransactions(self.cluster, self.kafka_produce, clock=clock)
+        self.idempotency = KafkaIdempotency(
+            self.cluster,
+            self.kafka_produce,
+            self.transactions,
+            clock,
+            retention_ms=settings.idempotency_key_retention_ms,
+        )
+        self.producers = GatewayProduce(self.kafka_produce, self.idempotency)
         self.groups = KafkaGroups(self.cluster, self.reads)
         self.keys = KafkaKeys(self.cluster, clock)
         self._acls = KafkaAcls(self.cluster, authorizer)
@@ -195,6 +202,7 @@ class KafkaEngine:
             await self.cluster.start()
             await self.read_cluster.start()
             await self.keys.start()
+            await self.idempotency.start()
             await self._acls.load()
             await self._quota_admin.load()
         except BaseException:
@@ -220,6 +228,7 @@ class KafkaEngine:
         self._tasks = []
         with contextlib.suppress(SluiceError, OSError):
             await self.share.close()
+        await self.idempotency.close()
         await self.keys.close()
         await self.read_cluster.close()
         await self.cluster.close()

@@ -22,7 +22,6 @@ from the topic, so it never applies a change out of the topic's order.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import os
@@ -32,12 +31,8 @@ from app.clock import Clock
 from app.config import Settings
 from app.errors import ErrorCode, NotFound, SluiceError
 from app.kafka.cluster import Cluster
-from app.kafka.errors_map import to_sluice
-from app.kafka.offsets import LATEST, READ_UNCOMMITTED, list_offsets
+from app.kafka.follower import Follower, ensure_compacted_topic
 from app.kafka.produce import KafkaProduce
-from app.kafka.protocol.errors import NONE, ProtocolError
-from app.kafka.protocol.messages import CreateTopicsRequest
-from app.kafka.reads import KafkaReads
 from app.metadata.db import Database
 from app.security.keys import (
     REMEMBERED_KEYS,
@@ -56,10 +51,6 @@ TOPIC = "__sluice_keys"
 PARTITION = 0  # one partition: one order of every change
 TOKEN_SECRET = b"ws-token-secret"  # the record key of the WebSocket tokens' secret
 TOKEN_SECRET_BYTES = 32
-TOPIC_ALREADY_EXISTS = 36
-POLL_WAIT_MS = 500  # a follower's long poll: changes arrive as soon as they are written
-FETCH_BYTES = 1 << 20
-READ_TIMEOUT_S = 30.0  # how long a change of this gateway may take to be read back
 
 
 def encode_row(row: KeyRow) -> bytes:
@@ -89,11 +80,6 @@ def decode_row(key_id: str, value: bytes) -> KeyRow:
     )
 
 
-def bootstrap_of(cluster: Cluster) -> str:
-    """The bootstrap list ``cluster`` was made with, as text again."""
-    return ",".join(f"[{h}]:{p}" if ":" in h else f"{h}:{p}" for h, p in cluster.bootstrap)
-
-
 class KafkaKeys(KeyStore):
     """The seam's ``Keys`` on a Kafka cluster (``cluster`` started). ``await start()`` before
     serving (it creates the topic when missing and reads it to its end); ``close()`` after."""
@@ -112,19 +98,19 @@ class KafkaKeys(KeyStore):
         self.cluster = cluster
         self.replication_factor = replication_factor
         self._writer = KafkaProduce(cluster, Settings())
-        self._follower_cluster = Cluster(
-            bootstrap_of(cluster),
-            client_id=f"{cluster.client_id}-keys",
-            request_timeout=cluster.request_timeout,
-            ssl=cluster.ssl,
-        )
-        self._reads = KafkaReads(self._follower_cluster, clock=clock)
         self._table: dict[str, KeyRow] = {}
         self._secret: bytes | None = None
-        self.next_offset = 0  # the offset of the next record to apply
+        self._follower = Follower(
+            cluster, clock, TOPIC, PARTITION, self._take, on_applied=self._on_applied
+        )
         # notified whenever records were applied: what waits for a change to be read back
-        self.changed = asyncio.Condition()
-        self._follower: asyncio.Task[None] | None = None
+        self.changed = self._follower.changed
+
+    @property
+    def next_offset(self) -> int:
+        """The offset of the next record to apply."""
+        offset: int = self._follower.next_offset
+        return offset
 
     @property
     def token_secret(self) -> bytes:
@@ -136,70 +122,21 @@ class KafkaKeys(KeyStore):
     # --- starting and stopping ---
 
     async def start(self) -> None:
-        await self._create_topic()
-        await self._follower_cluster.start()
-        self._follower = asyncio.create_task(self._follow(), name="kafka-keys-follow")
+        await ensure_compacted_topic(self.cluster, TOPIC, self.replication_factor)
+        await self._follower.start()
         await self.sync()
         if self._secret is None:
             await self._write(TOKEN_SECRET, os.urandom(TOKEN_SECRET_BYTES).hex().encode())
         self._loaded_all()
 
     async def close(self) -> None:
-        if self._follower is not None:
-            self._follower.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._follower
-        await self._follower_cluster.close()
-
-    async def _create_topic(self) -> None:
-        conn = await self.cluster.any_connection()
-        answer = await conn.send(
-            CreateTopicsRequest(
-                timeout_ms=30_000,
-                topics=[
-                    CreateTopicsRequest.CreatableTopic(
-                        name=TOPIC,
-                        num_partitions=1,
-                        replication_factor=self.replication_factor,
-                        configs=[
-                            CreateTopicsRequest.CreatableTopicConfig(
-                                name="cleanup.policy", value="compact"
-                            )
-                        ],
-                    )
-                ],
-            )
-        )
-        (result,) = answer.topics
-        if result.error_code not in (NONE, TOPIC_ALREADY_EXISTS):
-            raise to_sluice(result.error_code, result.error_message, f"topic {TOPIC!r}")
+        await self._follower.close()
 
     # --- following the topic ---
 
-    async def _follow(self) -> None:
-        while True:
-            try:
-                answer = await self._reads.read(
-                    TOPIC,
-                    PARTITION,
-                    self.next_offset,
-                    max_records=1000,
-                    max_bytes=FETCH_BYTES,
-                    max_wait_ms=POLL_WAIT_MS,
-                )
-            except (SluiceError, ProtocolError):
-                # the broker went or moved: the cluster finds it again at the next read
-                log.warning("reading %s failed; reading on", TOPIC, exc_info=True)
-                await asyncio.sleep(self.cluster.retry_backoff)
-                continue
-            for r in answer.result.records:
-                self._take(r.key, r.value)
-            if answer.result.next_offset != self.next_offset:
-                self.next_offset = answer.result.next_offset
-                if self._secret is not None:
-                    self._loaded_all()
-                async with self.changed:
-                    self.changed.notify_all()
+    def _on_applied(self) -> None:
+        if self._secret is not None:
+            self._loaded_all()
 
     def _take(self, key: bytes | None, value: bytes | None) -> None:
         if key is None:
@@ -223,26 +160,16 @@ class KafkaKeys(KeyStore):
         verified unless the rows changed, and closes the sockets of revoked keys)."""
         self._apply(sorted(self._table.values(), key=lambda r: (r.created_ms, r.key_id)))
 
-    async def _applied(self, offset: int) -> None:
-        """Wait until the record at ``offset`` (and every one before it) is applied."""
-        async with self.changed:
-            await asyncio.wait_for(
-                self.changed.wait_for(lambda: self.next_offset > offset), READ_TIMEOUT_S
-            )
-
     async def sync(self) -> None:
         """Wait until every record the topic held when called is applied."""
-        ends = await list_offsets(self.cluster, TOPIC, {PARTITION: LATEST}, READ_UNCOMMITTED)
-        end = ends[PARTITION].offset
-        if end > 0:
-            await self._applied(end - 1)
+        await self._follower.sync()
 
     async def _write(self, key: bytes, value: bytes) -> None:
         """One record, acknowledged by all in-sync replicas, then read back."""
         (produced,) = await self._writer.produce_records(
             TOPIC, [(PARTITION, Record(self.clock.now_ms(), key, value))]
         )
-        await self._applied(produced.offset)
+        await self._follower.applied(produced.offset)
 
     # --- the seam's changes ---
 

@@ -51,10 +51,3 @@ def test_what_the_gateway_lacks_answers_unsupported(member: str, name: str) -> N
     assert refused.value.code is ErrorCode.UNSUPPORTED_ON_KAFKA_BACKEND
     assert refused.value.code.status == 400
     assert refused.value.to_dict()["unsupported"] == name
-
-
-async def test_an_idempotency_key_is_refused_before_anything_is_sent() -> None:
-    gateway = Broker(Settings(backend="kafka", kafka_bootstrap="127.0.0.1:9"))
-    with pytest.raises(Unsupported) as refused:
-        await gateway.engine.producers.produce_keyed("t", [], "key-1", b"{}")
-    assert refused.value.unsupported == "idempotency_key"

@@ -19,6 +19,7 @@ from app.kafka.acls import KafkaAcls
 from app.kafka.cluster import Cluster
 from app.kafka.engine import GatewayProduce, KafkaEngine
 from app.kafka.groups import KafkaGroups
+from app.kafka.idempotency import KafkaIdempotency
 from app.kafka.keys import KafkaKeys
 from app.kafka.produce import KafkaProduce
 from app.kafka.quotas import KafkaQuotaAdmin
@@ -43,9 +44,18 @@ quota_admin: engine.QuotaAdmin = KafkaQuotaAdmin(
     Cluster("127.0.0.1:9"), Quotas(SystemClock()), SystemClock()
 )
 
-produce: engine.Produce = GatewayProduce(KafkaProduce(Cluster("127.0.0.1:9"), Settings()))
 transactions: engine.Transactions = KafkaTransactions(
     Cluster("127.0.0.1:9"), KafkaProduce(Cluster("127.0.0.1:9"), Settings())
+)
+produce: engine.Produce = GatewayProduce(
+    KafkaProduce(Cluster("127.0.0.1:9"), Settings()),
+    KafkaIdempotency(
+        Cluster("127.0.0.1:9"),
+        KafkaProduce(Cluster("127.0.0.1:9"), Settings()),
+        KafkaTransactions(Cluster("127.0.0.1:9"), KafkaProduce(Cluster("127.0.0.1:9"), Settings())),
+        SystemClock(),
+        retention_ms=1000,
+    ),
 )
 gateway: engine.Engine = KafkaEngine(
     Settings(backend="kafka", kafka_bootstrap="127.0.0.1:9"),
