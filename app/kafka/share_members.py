@@ -24,15 +24,18 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import uuid
-from typing import NoReturn
+from typing import TYPE_CHECKING
 
 from app.clock import Clock
-from app.errors import ErrorCode, InvalidRequest, NotFound, SluiceError, Unsupported
+from app.errors import ErrorCode, InvalidRequest, NotFound, SluiceError
 from app.kafka.groups import owned_by, principal_digest
 from app.kafka.share import KafkaMember, KafkaShareGroups
 from app.share.coordinator import AckRequest, FetchAnswer, PartitionKey
 from app.share.membership import Member, ShareGroup
 from app.topics import validate_name
+
+if TYPE_CHECKING:
+    from app.kafka.push import KafkaPushSession
 
 JOIN_EPOCH = 0
 LEAVE_EPOCH = -1
@@ -155,8 +158,11 @@ class GatewayShareGroups:
 
     def __init__(self, kafka: KafkaShareGroups, clock: Clock) -> None:
         self.kafka = kafka
+        self.clock = clock
         self._membership = GatewayShareMembership(kafka, clock)
         self._stopped = asyncio.Event()
+        # (group, member) of the members a push socket consumes: no second socket takes them
+        self.pushed: set[tuple[str, str]] = set()
 
     @property
     def membership(self) -> GatewayShareMembership:
@@ -170,8 +176,11 @@ class GatewayShareGroups:
     def stopped(self) -> asyncio.Event:
         return self._stopped
 
-    def open_push(self, group_id: str, max_credits: int, principal: str | None) -> NoReturn:
-        raise Unsupported("share_push", "push sessions are not served on the Kafka backend yet")
+    def open_push(self, group_id: str, max_credits: int, principal: str | None) -> KafkaPushSession:
+        """The session of a push socket: a member this gateway runs while the socket lives."""
+        from app.kafka.push import KafkaPushSession  # it builds on this module
+
+        return KafkaPushSession(self, group_id, self.clock, max_credits, principal)
 
     async def fetch(
         self,
