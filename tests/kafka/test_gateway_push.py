@@ -1,7 +1,8 @@
 """Push sessions through a gateway (``SLUICE_BACKEND=kafka``) on the native broker, as a real
 process driven over WebSocket: records pushed within the credit window, acks reopening it and
 accepted records not delivered again, a released record coming again with delivery count 2, a
-release with a delay answered with an error frame while the socket stays open, the socket's end
+release with a delay answered with an error frame while the socket stays open, ``auto_renew``
+keeping records past their lock, an expired lock reopening the window, the socket's end
 releasing what it held to the next member, ``format=batches`` as binary frames of the batches,
 and the server stopping ending the socket with 1001."""
 
@@ -16,12 +17,13 @@ from typing import Any
 import httpx
 import orjson
 import pytest
+from confluent_kafka.admin import AdminClient
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from tests.conftest import ServerProcess
 from tests.integration.test_read_batches import open_envelope
-from tests.kafka.native import TIMEOUT
+from tests.kafka.native import TIMEOUT, set_group_configs
 from tests.kafka.test_gateway_http import PRINCIPAL, api_key
 from tests.kafka.test_gateway_share import new_group, new_topic
 from tests.kafka_cluster import KafkaCluster
@@ -187,6 +189,60 @@ def test_the_window_holds_acks_reopen_it_and_a_release_comes_again(
         assert answer_to(ws, 11, answers)["results"][0]["error"] is None
         # every record accepted: none is delivered again
         nothing_more(ws)
+
+
+def short_lock_group(bootstrap: str) -> str:
+    """A group of ``new_group`` whose locks last a second (the least Kafka takes), renewals
+    allowed."""
+    group = new_group(bootstrap, lock_ms=1000)
+    set_group_configs(
+        AdminClient({"bootstrap.servers": bootstrap}),
+        group,
+        [("share.renew.acknowledge.enable", "true")],
+    )
+    return group
+
+
+def test_auto_renew_keeps_the_records_past_their_lock(
+    kafka_cluster: KafkaCluster, gateway: Gateway
+) -> None:
+    group = short_lock_group(kafka_cluster.bootstrap)
+    topic = new_topic(gateway.http, ["a", "b"])
+    with gateway.socket(group) as ws:
+        subscribe(ws, topic, credits=5, auto_renew=True)
+        assert seen(take(ws, 2)) == [(0, "a", 1), (1, "b", 1)]
+        # another member polls for four locks' time: the socket's records stay the socket's
+        joined = gateway.http.post(
+            f"/v1/share-groups/{group}/fetch",
+            json={"member_id": None, "subscribed_topics": [topic], "max_wait_ms": 500},
+        )
+        assert joined.status_code == 200, joined.text
+        other = joined.json()["member_id"]
+        assert joined.json()["records"] == []
+        until = time.monotonic() + 4
+        while time.monotonic() < until:
+            polled = gateway.http.post(
+                f"/v1/share-groups/{group}/fetch",
+                json={"member_id": other, "max_wait_ms": 500},
+            )
+            assert polled.status_code == 200, polled.text
+            assert polled.json()["records"] == []
+        ack(ws, 1, topic, [0, 1], "accept")
+        result = receive(ws)
+        assert result["type"] == "ack_result" and result["id"] == 1, result
+        assert [r["error"] for r in result["results"]] == [None]
+
+
+def test_without_auto_renew_an_expired_lock_reopens_the_window(
+    kafka_cluster: KafkaCluster, gateway: Gateway
+) -> None:
+    group = short_lock_group(kafka_cluster.bootstrap)
+    topic = new_topic(gateway.http, ["a", "b"])
+    with gateway.socket(group) as ws:
+        subscribe(ws, topic, credits=1)
+        assert seen(take(ws, 1)) == [(0, "a", 1)]
+        # not acknowledged: its lock runs out, Kafka releases it, and it comes again
+        assert seen(take(ws, 1)) == [(0, "a", 2)]
 
 
 def test_the_end_of_a_socket_releases_what_it_held_to_the_next_member(
