@@ -218,8 +218,9 @@ class KafkaPushSession:
 
     async def _heartbeat(self, member: KafkaMember) -> None:
         """Heartbeat for ``member`` while the session lives: every 50 ms while a new member
-        has no partitions yet, else at the coordinator's interval. Ends when the coordinator
-        answers an error (the member is gone)."""
+        has no partitions yet, else at the coordinator's interval. Ends when the member is gone
+        (the coordinator answered an error, or it left by another request), opening the
+        window so that the push loop finds out."""
         joined = self.clock.now_ms()
         beats = self.share.membership.beats
         key = (self.group_id, member.member_id)
@@ -244,7 +245,15 @@ class KafkaPushSession:
                 continue
             beats[key] = self.clock.now_ms()
             self._beat.set()
-        self._beat.set()  # the push loop finds out
+        if self.member is member:
+            # the member is gone (Kafka released what it held): the window opens, so that the
+            # push loop polls at once, finds the member gone and tells the client
+            self.held.clear()
+            self.expires.clear()
+            self.deadline = None
+            self._changed.set()
+            self._update_room()
+        self._beat.set()
 
     # -- push ---------------------------------------------------------------------------------
 

@@ -2,7 +2,8 @@
 process driven over WebSocket: records pushed within the credit window, acks reopening it and
 accepted records not delivered again, a released record coming again with delivery count 2, a
 release with a delay answered with an error frame while the socket stays open, ``auto_renew``
-keeping records past their lock, an expired lock reopening the window, the socket's end
+keeping records past their lock, an expired lock reopening the window, a member joined over
+HTTP taken over and then removed from under the socket, the socket's end
 releasing what it held to the next member, ``format=batches`` as binary frames of the batches,
 and the server stopping ending the socket with 1001."""
 
@@ -258,6 +259,36 @@ def test_the_end_of_a_socket_releases_what_it_held_to_the_next_member(
         subscribe(second, topic, credits=10)
         got = take(second, 3)
         assert sorted(seen(got)) == [(0, "a", 2), (1, "b", 2), (2, "c", 1)]
+
+
+def test_a_socket_takes_over_a_member_joined_over_http_until_it_is_removed(
+    kafka_cluster: KafkaCluster, gateway: Gateway
+) -> None:
+    group = new_group(kafka_cluster.bootstrap)
+    topic = new_topic(gateway.http, ["a", "b"])
+    joined = gateway.http.post(
+        f"/v1/share-groups/{group}/heartbeat",
+        json={"member_id": None, "member_epoch": 0, "subscribed_topics": [topic]},
+    )
+    assert joined.status_code == 200, joined.text
+    member = joined.json()["member_id"]
+    with gateway.socket(group) as ws, gateway.socket(group) as other:
+        sub = subscribe(ws, topic, credits=1, member_id=member)
+        assert sub["member_id"] == member
+        assert seen(take(ws, 1)) == [(0, "a", 1)]
+        # a member another socket consumes is not taken
+        send(other, {"type": "subscribe", "topics": [topic], "member_id": member})
+        refused = receive(other)
+        assert refused["type"] == "error" and refused["error"]["code"] == "INVALID_REQUEST"
+
+        # the member removed over HTTP: the socket is told, and may subscribe again
+        removed = gateway.http.delete(f"/v1/share-groups/{group}/members/{member}")
+        assert removed.status_code in (200, 204), removed.text
+        gone = receive(ws)
+        assert gone["type"] == "error" and gone["error"]["code"] == "UNKNOWN_MEMBER_ID", gone
+        again = subscribe(ws, topic, credits=5)
+        assert again["member_id"] != member
+        assert sorted(seen(take(ws, 2))) == [(0, "a", 2), (1, "b", 1)]
 
 
 def test_format_batches_pushes_binary_frames_of_the_batches(
