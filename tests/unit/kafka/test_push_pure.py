@@ -1,16 +1,18 @@
 """What app/kafka/push.py decides without a broker: the window of a push session on a
 gateway (records leave it when their lock runs out or they are acknowledged over HTTP, and come
-back when an acknowledgement is refused), and when the session next looks at its locks."""
+back when an acknowledgement is refused), when the session next looks at its locks, and whose
+member a socket may take over."""
 
 from __future__ import annotations
 
 import pytest
 
 from app.clock import FakeClock
+from app.errors import ErrorCode, InvalidRequest, NotFound
 from app.kafka.cluster import Cluster
 from app.kafka.push import EXPIRY_GRACE_MS, KafkaPushSession
 from app.kafka.share import KafkaMember, KafkaShareGroups
-from app.kafka.share_members import GatewayShareGroups
+from app.kafka.share_members import GatewayShareGroups, new_member_id
 from app.kafka.transactions import KafkaUnsupported
 from app.share.partition import AckBatch, AckType
 from app.share.session_state import SessionState
@@ -74,3 +76,16 @@ async def test_a_refused_acknowledgement_gives_the_records_back() -> None:
     assert refused.value.unsupported == "release_delay"
     assert session.held == {("t", 0): {0: 1, 1: 1, 2: 1}} and session.free == 2
     assert session.next_due() == clock.now_ms() + LOCK_MS + EXPIRY_GRACE_MS
+
+
+async def test_a_socket_takes_over_only_the_principals_member_and_one_at_a_time() -> None:
+    share = GatewayShareGroups(KafkaShareGroups(Cluster("127.0.0.1:1")), FakeClock())
+    alices = new_member_id("alice")
+    share.kafka.members[("g", alices)] = KafkaMember("g", alices, 1, ["t"])
+    with pytest.raises(NotFound) as unknown:
+        await share.open_push("g", 10, "bob").subscribe(["t"], alices, 5, False)
+    assert unknown.value.code is ErrorCode.UNKNOWN_MEMBER_ID
+    share.pushed.add(("g", alices))  # a socket of alice's consumes it
+    with pytest.raises(InvalidRequest) as taken:
+        await share.open_push("g", 10, "alice").subscribe(["t"], alices, 5, False)
+    assert taken.value.code is ErrorCode.INVALID_REQUEST
