@@ -113,6 +113,8 @@ class KafkaMember:
     sessions: dict[int, ShareSession] = field(default_factory=dict)
     # the delivery count of each offset handed to the member and not yet acknowledged
     counts: dict[PartitionKey, dict[int, int]] = field(default_factory=dict)
+    # which leader's share of a record_limit fetch comes first (``share_records``)
+    turn: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,10 +403,29 @@ class KafkaShareGroups:
         for key, wire in settle.items():
             node = await self._leader(*key)
             by_leader.setdefault(node, ([], {}))[1][key] = wire
+        limits = dict.fromkeys(by_leader, max_records)
+        if record_limit and len(by_leader) > 1:
+            # at most max_records in all: shared among the leaders (each would answer up to
+            # its MaxRecords), a leader left out this time getting its turn on a later fetch
+            limits = share_records(max_records, sorted(by_leader), member.turn)
+            member.turn += 1
+            for node in [n for n, limit in limits.items() if limit == 0]:
+                _, node_acks = by_leader.pop(node)
+                if node_acks:  # its acknowledgements go on their own
+                    for (t, p), err in await self._acknowledge(member, node_acks, renew=False):
+                        if err is not None:
+                            ack_errors.append((t, p, err))
         answers = await asyncio.gather(
             *(
                 self._share_fetch(
-                    member, node, keys, node_acks, max_records, max_wait_ms, max_bytes, record_limit
+                    member,
+                    node,
+                    keys,
+                    node_acks,
+                    limits[node],
+                    max_wait_ms,
+                    max_bytes,
+                    record_limit,
                 )
                 for node, (keys, node_acks) in by_leader.items()
             )
@@ -677,6 +698,16 @@ class KafkaShareGroups:
                         out.append((key, None))
             out.extend((k, None) for k in node_acks if k not in answered)
         return out
+
+
+def share_records(total: int, nodes: list[int], turn: int) -> dict[int, int]:
+    """``total`` records shared among the leaders ``nodes`` as evenly as can be, the
+    remainder to the first ones counted from ``turn`` (so each gets its turn when there are
+    fewer records than leaders)."""
+    base, extra = divmod(total, len(nodes))
+    start = turn % len(nodes)
+    order = nodes[start:] + nodes[:start]
+    return {node: base + (1 if i < extra else 0) for i, node in enumerate(order)}
 
 
 def check_delays(acks: Acks) -> None:

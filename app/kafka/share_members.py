@@ -24,15 +24,18 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import uuid
-from typing import NoReturn
+from typing import TYPE_CHECKING
 
 from app.clock import Clock
-from app.errors import ErrorCode, InvalidRequest, NotFound, SluiceError, Unsupported
+from app.errors import ErrorCode, InvalidRequest, NotFound, SluiceError
 from app.kafka.groups import owned_by, principal_digest
 from app.kafka.share import KafkaMember, KafkaShareGroups
 from app.share.coordinator import AckRequest, FetchAnswer, PartitionKey
 from app.share.membership import Member, ShareGroup
 from app.topics import validate_name
+
+if TYPE_CHECKING:
+    from app.kafka.push import KafkaPushSession
 
 JOIN_EPOCH = 0
 LEAVE_EPOCH = -1
@@ -160,9 +163,11 @@ class GatewayShareGroups:
 
     def __init__(self, kafka: KafkaShareGroups, clock: Clock) -> None:
         self.kafka = kafka
-        self._clock = clock
+        self.clock = clock
         self._membership = GatewayShareMembership(kafka, clock)
         self._stopped = asyncio.Event()
+        # (group, member) of the members a push socket consumes: no second socket takes them
+        self.pushed: set[tuple[str, str]] = set()
 
     @property
     def membership(self) -> GatewayShareMembership:
@@ -176,8 +181,11 @@ class GatewayShareGroups:
     def stopped(self) -> asyncio.Event:
         return self._stopped
 
-    def open_push(self, group_id: str, max_credits: int, principal: str | None) -> NoReturn:
-        raise Unsupported("share_push", "push sessions are not served on the Kafka backend yet")
+    def open_push(self, group_id: str, max_credits: int, principal: str | None) -> KafkaPushSession:
+        """The session of a push socket: a member this gateway runs while the socket lives."""
+        from app.kafka.push import KafkaPushSession  # it builds on this module
+
+        return KafkaPushSession(self, group_id, self.clock, max_credits, principal)
 
     async def fetch(
         self,
@@ -201,9 +209,9 @@ class GatewayShareGroups:
             if not subscribed:
                 raise InvalidRequest(ErrorCode.INVALID_REQUEST, "joining needs subscribed topics")
             # the join's wait for partitions counts toward the fetch's
-            started = self._clock.now_ms()
+            started = self.clock.now_ms()
             member = await membership.join_assigned(group_id, subscribed, principal, max_wait_ms)
-            max_wait_ms = max(0, max_wait_ms - (self._clock.now_ms() - started))
+            max_wait_ms = max(0, max_wait_ms - (self.clock.now_ms() - started))
         else:
             member = membership.owned(group_id, member_id, principal)
             if subscribed is not None and sorted(subscribed) != sorted(member.subscribed):

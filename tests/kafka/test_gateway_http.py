@@ -358,24 +358,29 @@ def test_a_transaction_over_http_commits_on_kafka(
     assert acks.json()["error"]["unsupported"] == "transactional_share_acknowledgements"
 
 
-def test_websockets_are_refused_before_the_handshake_with_their_name(
+def test_the_event_feed_is_refused_before_the_handshake_with_its_name(
     gateway: tuple[ServerProcess, str],
 ) -> None:
     server, key = gateway
-    for path, name in (
-        ("/v1/events", "event_feed"),
-        ("/v1/share-groups/workers/consume", "share_push"),
+    with (
+        pytest.raises(InvalidStatus) as refused,
+        connect(
+            f"ws://127.0.0.1:{server.port}/v1/events",
+            open_timeout=TIMEOUT,
+            additional_headers={"Authorization": f"Bearer {key}"},
+        ),
     ):
-        with (
-            pytest.raises(InvalidStatus) as refused,
-            connect(
-                f"ws://127.0.0.1:{server.port}{path}",
-                open_timeout=TIMEOUT,
-                additional_headers={"Authorization": f"Bearer {key}"},
-            ),
-        ):
-            pass
-        response = refused.value.response
-        assert response.status_code == 400
-        error = orjson.loads(response.body or b"{}")["error"]
-        assert (error["code"], error["unsupported"]) == ("UNSUPPORTED_ON_KAFKA_BACKEND", name)
+        pass
+    response = refused.value.response
+    assert response.status_code == 400
+    error = orjson.loads(response.body or b"{}")["error"]
+    assert (error["code"], error["unsupported"]) == ("UNSUPPORTED_ON_KAFKA_BACKEND", "event_feed")
+    # the push socket is served (tests/kafka/test_gateway_push.py)
+    with connect(
+        f"ws://127.0.0.1:{server.port}/v1/share-groups/workers/consume",
+        open_timeout=TIMEOUT,
+        additional_headers={"Authorization": f"Bearer {key}"},
+    ) as ws:
+        ws.send('{"type": "credit", "n": 1}')
+        frame = orjson.loads(ws.recv(timeout=TIMEOUT))
+        assert frame["type"] == "error" and frame["error"]["code"] == "INVALID_REQUEST"

@@ -1,6 +1,7 @@
 """What app/kafka/share.py decides without a broker: the records and batches of a ShareFetch
 answer kept to the acquired ranges, the contract's ranges, Kafka's acknowledgement batches
-(renewals apart), a release with a delay refused, the session epochs."""
+(renewals apart), a release with a delay refused, the session epochs, a record_limit fetch's
+records shared among the leaders."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from app.kafka.share import (
     acquired_records,
     next_epoch,
     ranges_of,
+    share_records,
     wire_batches,
 )
 from app.kafka.transactions import KafkaUnsupported
@@ -79,3 +81,12 @@ async def test_release_with_a_delay_is_refused_before_anything_is_sent() -> None
     assert refused.value.unsupported == "release_delay"
     with pytest.raises(KafkaUnsupported):
         await groups.fetch("g", "m", max_records=1, max_wait_ms=0, max_bytes=1, acks=acks)
+
+
+def test_a_record_limit_fetch_shares_its_records_among_the_leaders() -> None:
+    assert share_records(7, [1, 2, 3], 0) == {1: 3, 2: 2, 3: 2}
+    assert share_records(1, [1, 2, 3], 0) == {1: 1, 2: 0, 3: 0}
+    # each leader gets its turn when there are fewer records than leaders
+    assert share_records(1, [1, 2, 3], 1) == {2: 1, 3: 0, 1: 0}
+    assert share_records(2, [1, 2, 3], 5) == {3: 1, 1: 1, 2: 0}
+    assert sum(share_records(10_000, [4, 5], 3).values()) == 10_000
