@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from app.clock import Clock
 from app.errors import ErrorCode, InvalidRequest, NotFound, SluiceError
 from app.kafka.groups import owned_by, principal_digest
-from app.kafka.share import KafkaMember, KafkaShareGroups
+from app.kafka.share import KafkaMember, KafkaShareGroups, check_delays
 from app.share.coordinator import AckRequest, FetchAnswer, PartitionKey
 from app.share.membership import Member, ShareGroup
 from app.topics import validate_name
@@ -204,6 +204,7 @@ class GatewayShareGroups:
         validate_name(group_id, "group")
         if self.stopping:
             return FetchAnswer(member_id, [], [], 0, [])
+        check_delays(acks)  # refused before a join, so that nothing of the request is applied
         membership = self._membership
         if member_id is None:
             if not subscribed:

@@ -384,3 +384,72 @@ def test_the_event_feed_is_refused_before_the_handshake_with_its_name(
         ws.send('{"type": "credit", "n": 1}')
         frame = orjson.loads(ws.recv(timeout=TIMEOUT))
         assert frame["type"] == "error" and frame["error"]["code"] == "INVALID_REQUEST"
+
+
+def test_each_difference_answers_its_name_and_applies_nothing(
+    kafka_cluster: KafkaCluster, http: httpx.Client
+) -> None:
+    """Every refusal of docs/kafka.md's table of `unsupported` names, through the gateway:
+    400 UNSUPPORTED_ON_KAFKA_BACKEND with the name, and the request changes nothing."""
+    topic = f"gw-diff-{uuid.uuid4().hex[:8]}"
+    assert http.post("/v1/topics", json={"name": topic, "partitions": 1}).status_code == 201
+    produced = http.post(f"/v1/topics/{topic}/records", json={"records": [{"value": "a"}]})
+    assert produced.status_code == 200, produced.text
+    group = f"gw-diff-{uuid.uuid4().hex[:8]}"
+    ack = {"topic": topic, "partition": 0, "first_offset": 0, "last_offset": 0}
+    refusals: list[tuple[str, httpx.Response]] = [
+        (
+            "commit_all",
+            http.post(
+                "/v1/transactions:commit-all",
+                json={
+                    "transactions": [
+                        {"transactional_id": "t-1", "producer_id": 1, "producer_epoch": 0}
+                    ]
+                },
+            ),
+        ),
+        (
+            "share_acquisitions",
+            http.post(
+                f"/v1/share-groups/{group}/fetch",
+                json={"acquisition_id": "run-1:task-1", "subscribed_topics": [topic]},
+            ),
+        ),
+        (
+            "share_acquisitions",
+            http.post(
+                f"/v1/share-groups/{group}/acquisitions/acknowledge",
+                json={"acquisition_ids": ["run-1:task-1"], "type": "accept"},
+            ),
+        ),
+        ("share_acquisitions", http.get(f"/v1/share-groups/{group}/acquisitions")),
+        (
+            "share_record_view",
+            http.get(f"/v1/share-groups/{group}/partitions/{topic}/0/records"),
+        ),
+        (
+            "dead_letter_topic_name",
+            http.patch(f"/v1/share-groups/{group}/config", json={"dead_letter_topic": topic}),
+        ),
+        (
+            "release_delay",
+            http.post(
+                f"/v1/share-groups/{group}/fetch",
+                json={
+                    "member_id": None,
+                    "subscribed_topics": [topic],
+                    "max_wait_ms": 0,
+                    "acknowledgements": [{**ack, "type": "release", "delay_ms": 1000}],
+                },
+            ),
+        ),
+    ]
+    for name, answer in refusals:
+        assert answer.status_code == 400, (name, answer.text)
+        error = answer.json()["error"]
+        assert (error["code"], error["unsupported"]) == ("UNSUPPORTED_ON_KAFKA_BACKEND", name)
+    # nothing applied: no group was made, no config set, the record is still there once
+    assert http.get(f"/v1/share-groups/{group}").status_code == 404
+    read = http.get(f"/v1/topics/{topic}/partitions/0/records", params={"offset": 0})
+    assert [r["value"] for r in read.json()["records"]] == ["a"]
