@@ -14,6 +14,8 @@ from starlette.responses import Response
 from starlette.routing import compile_path
 
 from app.errors import ErrorCode, SluiceError, Throttled
+from app.kafka.errors_map import from_protocol
+from app.kafka.protocol.errors import ProtocolError
 from app.security.permissions import routes_of
 
 log = logging.getLogger("sluice.api")
@@ -84,6 +86,12 @@ def register_exception_handlers(app: FastAPI) -> None:
             response.headers["Allow"] = allowed_methods(request.app, request.url.path)
         return response
 
+    async def kafka_exchange(_: Request, exc: Exception) -> Response:
+        # the gateway's exchange with a broker failed (SLUICE_BACKEND=kafka)
+        assert isinstance(exc, ProtocolError)
+        log.warning("a request to the Kafka cluster failed: %r", exc)
+        return error_response(from_protocol(exc))
+
     async def unexpected(_: Request, exc: Exception) -> Response:
         log.exception("unhandled error", exc_info=exc)
         return error_response(SluiceError(ErrorCode.INTERNAL, "internal error"))
@@ -91,4 +99,5 @@ def register_exception_handlers(app: FastAPI) -> None:
     app.add_exception_handler(SluiceError, sluice_error)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(ProtocolError, kafka_exchange)
     app.add_exception_handler(Exception, unexpected)

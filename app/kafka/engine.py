@@ -171,6 +171,7 @@ class KafkaEngine:
             self.cluster, request_timeout_ms=settings.kafka_request_timeout_ms
         )
         self.share = GatewayShareGroups(self.kafka_share, clock)
+        self._idle_member_ms = settings.share_session_timeout_ms
         self.share_admin = KafkaShareAdmin(
             self.cluster, timeout_ms=settings.kafka_request_timeout_ms
         )
@@ -211,6 +212,9 @@ class KafkaEngine:
         self._tasks = [
             asyncio.create_task(self._acls.run(), name="kafka-acl-reload"),
             asyncio.create_task(self._quota_admin.run_reload(), name="kafka-quota-reload"),
+            asyncio.create_task(
+                self.share.run_reaper(self._idle_member_ms), name="kafka-share-reaper"
+            ),
         ]
         self._ready = True
 

@@ -26,7 +26,7 @@ from app.errors import (
     TooLarge,
     Unavailable,
 )
-from app.kafka.protocol.errors import error_name
+from app.kafka.protocol.errors import BrokerError, ProtocolError, error_name
 
 DUPLICATE_SEQUENCE_NUMBER = 46
 
@@ -133,3 +133,15 @@ def to_sluice(
     if code is ErrorCode.THROTTLING_QUOTA_EXCEEDED:
         return Throttled(throttle_ms, text)
     return _CLASS_BY_STATUS.get(code.status, SluiceError)(code, text)
+
+
+def from_protocol(exc: ProtocolError) -> SluiceError:
+    """The error a client sees when the gateway's exchange with a broker failed: a broker's
+    error code as ``to_sluice`` answers it; a connection that closed, a request that timed out
+    or an answer that could not be read as ``INTERNAL`` (500, retriable), saying so."""
+    if isinstance(exc, BrokerError):
+        return to_sluice(exc.code, exc.message)
+    return SluiceError(
+        ErrorCode.INTERNAL,
+        f"the exchange with the Kafka cluster failed: {type(exc).__name__}: {exc}",
+    )

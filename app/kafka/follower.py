@@ -6,7 +6,9 @@ in order: a long poll would hold up the gateway's other requests behind it). ``s
 until every record the partition held when it was called is applied, so that what a gateway
 decides from the topic includes every change written before (by any gateway). With
 ``committed``, only committed records are read (below the last stable offset, aborted
-transactions left out), and ``sync`` waits for the last stable offset.
+transactions left out), and ``sync`` waits until the transactions open below the end it found
+have ended and the follower has read past them: a record committed above another transaction
+still open is applied only then, since a committed read stops at the first open one.
 """
 
 from __future__ import annotations
@@ -17,10 +19,10 @@ import logging
 from collections.abc import Callable
 
 from app.clock import Clock
-from app.errors import SluiceError
+from app.errors import ErrorCode, SluiceError
 from app.kafka.cluster import Cluster
 from app.kafka.errors_map import to_sluice
-from app.kafka.offsets import LATEST, READ_COMMITTED, READ_UNCOMMITTED, list_offsets
+from app.kafka.offsets import LATEST, READ_UNCOMMITTED, list_offsets
 from app.kafka.protocol.errors import NONE, ProtocolError
 from app.kafka.protocol.messages import CreateTopicsRequest
 from app.kafka.reads import KafkaReads
@@ -35,6 +37,11 @@ SYNC_TIMEOUT_S = 30.0  # how long a sync may wait for the follower to catch up
 def bootstrap_of(cluster: Cluster) -> str:
     """The bootstrap list ``cluster`` was made with, as text again."""
     return ",".join(f"[{h}]:{p}" if ":" in h else f"{h}:{p}" for h, p in cluster.bootstrap)
+
+
+class Behind(SluiceError):
+    """The follower did not reach an offset in time: another request's transaction is still
+    open below it (409 ``CONCURRENT_TRANSACTIONS``, retriable)."""
 
 
 class Follower:
@@ -99,7 +106,11 @@ class Follower:
                 await asyncio.sleep(self.cluster.retry_backoff)
                 continue
             for r in answer.result.records:
-                self._take(r.key, r.value)
+                try:
+                    self._take(r.key, r.value)
+                except Exception:
+                    # one record that cannot be applied must not stop the follower
+                    log.exception("record at %d of %s left out", r.offset, self.topic)
             if answer.result.next_offset != self.next_offset:
                 self.next_offset = answer.result.next_offset
                 if self._on_applied is not None:
@@ -109,16 +120,25 @@ class Follower:
 
     async def applied(self, offset: int) -> None:
         """Wait until the record at ``offset`` (and every one before it) is applied."""
-        async with self.changed:
-            await asyncio.wait_for(
-                self.changed.wait_for(lambda: self.next_offset > offset), SYNC_TIMEOUT_S
-            )
+        try:
+            async with self.changed:
+                await asyncio.wait_for(
+                    self.changed.wait_for(lambda: self.next_offset > offset), SYNC_TIMEOUT_S
+                )
+        except TimeoutError:
+            raise Behind(
+                ErrorCode.CONCURRENT_TRANSACTIONS,
+                f"{self.topic} was not read to offset {offset} within {SYNC_TIMEOUT_S:.0f} s "
+                "(a transaction of another request is still open there); try again",
+            ) from None
 
     async def sync(self) -> None:
         """Wait until every record the partition held when called is applied (every committed
         one, for a follower of committed records)."""
-        isolation = READ_COMMITTED if self.committed else READ_UNCOMMITTED
-        ends = await list_offsets(self.cluster, self.topic, {self.partition: LATEST}, isolation)
+        # the high watermark, for a reader of committed records too
+        ends = await list_offsets(
+            self.cluster, self.topic, {self.partition: LATEST}, READ_UNCOMMITTED
+        )
         end = ends[self.partition].offset
         if end > 0:
             await self.applied(end - 1)

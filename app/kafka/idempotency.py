@@ -11,9 +11,10 @@ neither. The transactional id is the reservation:
 
 1. InitProducerId on it fences every earlier producer of the id, whichever gateway holds it,
    and answers only once the id's earlier transaction is committed or aborted.
-2. Only then does the gateway read ``__sluice_idempotency`` up to its last stable offset. An
-   answer found there is answered again (``IDEMPOTENCY_KEY_REUSED`` for another topic or
-   body), nothing written.
+2. Only then does the gateway read ``__sluice_idempotency`` up to its high watermark, waiting
+   for the transactions of other keys open below it to end (a committed read stops at the
+   first open one). An answer found there is answered again (``IDEMPOTENCY_KEY_REUSED`` for
+   another topic or body), nothing written.
 3. Otherwise the records and the key's record are produced in the transaction, which is
    committed; the answer is the records' offsets.
 
@@ -38,7 +39,7 @@ import random
 from app.clock import Clock
 from app.errors import Conflict, ErrorCode, InvalidRequest, SluiceError
 from app.kafka.cluster import Cluster
-from app.kafka.follower import Follower, ensure_compacted_topic
+from app.kafka.follower import Behind, Follower, ensure_compacted_topic
 from app.kafka.produce import KafkaProduce
 from app.kafka.transactions import KafkaTransactions
 from app.producers.produce import Placed, Produced
@@ -59,7 +60,9 @@ FENCED = frozenset(
     }
 )
 FENCED_ATTEMPTS = 10
-TXN_TIMEOUT_MS = 60_000  # a keyed produce's transaction: aborted by Kafka if a gateway dies in it
+# a keyed produce's transaction: aborted by Kafka if a gateway dies in it. Short, since every
+# keyed produce waits for the transactions open in __sluice_idempotency to end
+TXN_TIMEOUT_MS = 10_000
 
 
 def scoped(key: str, owner: str | None) -> str:
@@ -150,7 +153,8 @@ class KafkaIdempotency:
             except SluiceError as exc:
                 # another request with the key took the reservation: it commits, or a later
                 # one does; start again, and find its answer
-                if exc.code not in FENCED or attempt == FENCED_ATTEMPTS - 1:
+                behind = isinstance(exc, Behind)  # waited long enough: the client retries
+                if behind or exc.code not in FENCED or attempt == FENCED_ATTEMPTS - 1:
                     raise
                 await asyncio.sleep(random.uniform(0.01, 0.05) * (attempt + 1))
         raise AssertionError("unreachable")

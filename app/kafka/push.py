@@ -237,6 +237,11 @@ class KafkaPushSession:
                     self.group_id, member.member_id, member.member_epoch, None
                 )
             except SluiceError as exc:
+                if self.share.kafka.members.get(key) is member:
+                    # the coordinator answered an error that does not end the member (it is
+                    # moving, say): tried again at the next interval
+                    log.warning("heartbeat of push member %s failed: %s", member.member_id, exc)
+                    continue
                 log.info("push member %s of %r is gone: %s", member.member_id, self.group_id, exc)
                 beats.pop(key, None)
                 break

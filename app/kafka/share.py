@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import contextlib
+import logging
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -62,6 +63,8 @@ from app.share.partition import AckBatch, AckType
 from app.storage import record
 from app.storage.record import StoredRecord
 
+log = logging.getLogger("sluice.kafka.share")
+
 OPEN_EPOCH = 0  # a ShareFetch at this session epoch opens a session
 CLOSE_EPOCH = -1  # a request at this session epoch closes it
 LEAVE_EPOCH = -1  # a heartbeat at this member epoch leaves the group
@@ -78,6 +81,8 @@ BATCH_OPTIMIZED, RECORD_LIMIT = 0, 1  # ShareAcquireMode
 
 # a session the broker no longer knows at this epoch: the member's next fetch opens a new one
 LOST_SESSION = frozenset({122, 123})  # SHARE_SESSION_NOT_FOUND, INVALID_SHARE_SESSION_EPOCH
+# a heartbeat's answers that mean the coordinator no longer has the member
+MEMBER_GONE = frozenset({25, 110})  # UNKNOWN_MEMBER_ID, FENCED_MEMBER_EPOCH
 
 
 # the contract's acknowledgements (``app.share.coordinator.AckRequest``), taken read-only
@@ -113,6 +118,8 @@ class KafkaMember:
     sessions: dict[int, ShareSession] = field(default_factory=dict)
     # the delivery count of each offset handed to the member and not yet acknowledged
     counts: dict[PartitionKey, dict[int, int]] = field(default_factory=dict)
+    # one heartbeat at a time: the coordinator fences a heartbeat at an epoch it has moved past
+    beat_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     # which leader's share of a record_limit fetch comes first (``share_records``)
     turn: int = 0
 
@@ -232,6 +239,9 @@ class KafkaShareGroups:
             if not subscribed:
                 raise InvalidRequest(ErrorCode.INVALID_REQUEST, "joining needs subscribed topics")
             member_id = member_id or uuid.uuid4().hex
+            old = self.members.pop((group_id, member_id), None)
+            if old is not None:
+                await self._drop_sessions(old)  # a join again starts afresh
             member = KafkaMember(group_id, member_id, 0, list(subscribed))
         else:
             if member_id is None:
@@ -239,25 +249,35 @@ class KafkaShareGroups:
             member = self._member(group_id, member_id)
             if subscribed is not None:
                 member.subscribed = list(subscribed)
-        answer = await self.cluster.send_to_coordinator(
-            group_id,
-            GROUP,
-            lambda: ShareGroupHeartbeatRequest(
-                group_id=group_id,
-                member_id=member.member_id,
-                member_epoch=member_epoch,
-                subscribed_topic_names=subscribed,
-            ),
-            lambda a: a.error_code,
-        )
-        if answer.error_code != NONE:
-            if member_epoch != 0:
-                self.members.pop((group_id, member.member_id), None)
-            raise to_sluice(answer.error_code, answer.error_message, f"share group {group_id!r}")
-        member.member_epoch = answer.member_epoch
-        member.heartbeat_interval_ms = answer.heartbeat_interval_ms
-        if answer.assignment is not None:
-            member.assignment = await self._names(answer.assignment.topic_partitions)
+        async with member.beat_lock:
+            if 0 < member_epoch < member.member_epoch:
+                # a heartbeat sent for the member meanwhile (the gateway's own, before a fetch
+                # or for a push socket) was answered a newer epoch: the member is the same
+                member_epoch = member.member_epoch
+            epoch = member_epoch
+            answer = await self.cluster.send_to_coordinator(
+                group_id,
+                GROUP,
+                lambda: ShareGroupHeartbeatRequest(
+                    group_id=group_id,
+                    member_id=member.member_id,
+                    member_epoch=epoch,
+                    subscribed_topic_names=subscribed,
+                ),
+                lambda a: a.error_code,
+            )
+            if answer.error_code != NONE:
+                if member_epoch != 0 and answer.error_code in MEMBER_GONE:
+                    # the coordinator no longer has the member: nor does this gateway
+                    self.members.pop((group_id, member.member_id), None)
+                    await self._drop_sessions(member)
+                raise to_sluice(
+                    answer.error_code, answer.error_message, f"share group {group_id!r}"
+                )
+            member.member_epoch = answer.member_epoch
+            member.heartbeat_interval_ms = answer.heartbeat_interval_ms
+            if answer.assignment is not None:
+                member.assignment = await self._names(answer.assignment.topic_partitions)
         self.members[(group_id, member.member_id)] = member
         return member
 
@@ -265,10 +285,12 @@ class KafkaShareGroups:
         """The member's sessions closed (Kafka releases what it held) and the member out of
         the group. Raises ``UNKNOWN_MEMBER_ID``."""
         member = self._member(group_id, member_id)
+        # out of the gateway first: a fetch meanwhile answers UNKNOWN_MEMBER_ID rather than
+        # opening a session nothing would close
+        self.members.pop((group_id, member_id), None)
         try:
-            await self.close_sessions(group_id, member_id)
+            await self._close_sessions(member)
         finally:
-            self.members.pop((group_id, member_id), None)
             answer = await self.cluster.send_to_coordinator(
                 group_id,
                 GROUP,
@@ -323,7 +345,10 @@ class KafkaShareGroups:
         """Close each of the member's share sessions (ShareAcknowledge at epoch -1, then the
         connection): Kafka releases the records the member held. The member stays in the
         group; its next fetch opens new sessions. Raises ``UNKNOWN_MEMBER_ID``."""
-        member = self._member(group_id, member_id)
+        await self._close_sessions(self._member(group_id, member_id))
+
+    async def _close_sessions(self, member: KafkaMember) -> None:
+        group_id, member_id = member.group_id, member.member_id
         sessions = list(member.sessions.values())
         member.sessions.clear()
         member.counts.clear()
@@ -347,6 +372,15 @@ class KafkaShareGroups:
                     await session.conn.close()
         if errors:
             raise errors[0]
+
+    async def _drop_sessions(self, member: KafkaMember) -> None:
+        """Close the connections of a member the coordinator no longer has (ending their
+        sessions on the brokers), without asking anything of them."""
+        sessions = list(member.sessions.values())
+        member.sessions.clear()
+        member.counts.clear()
+        for session in sessions:
+            await session.conn.close()
 
     async def close(self) -> None:
         """Every member this gateway holds leaves (its sessions closed first)."""
@@ -428,13 +462,33 @@ class KafkaShareGroups:
                     record_limit,
                 )
                 for node, (keys, node_acks) in by_leader.items()
-            )
+            ),
+            # one leader failing must not lose what the others acquired (their records would
+            # stay locked, unseen, their delivery counts spent)
+            return_exceptions=True,
         )
+        failed = [a for a in answers if isinstance(a, BaseException)]
+        if failed and len(failed) == len(answers):
+            raise failed[0]
         records: list[FetchedRecords] = []
         acquired: list[AcquiredRange] = []
         batches: list[tuple[str, int, list[bytes]]] = []
         lock_ms = 0
-        for part_records, part_batches, errs, lock in answers:
+        for (_, node_acks), answer in zip(by_leader.values(), answers, strict=True):
+            if isinstance(answer, BaseException):
+                if not isinstance(answer, Exception):
+                    raise answer  # a cancellation
+                log.warning("a share fetch from one leader failed: %r", answer)
+                err = (
+                    answer
+                    if isinstance(answer, SluiceError)
+                    else SluiceError(
+                        ErrorCode.INTERNAL, f"the share fetch from a leader failed: {answer!r}"
+                    )
+                )
+                ack_errors.extend((t, p, err) for t, p in node_acks)
+                continue
+            part_records, part_batches, errs, lock = answer
             records.extend(part_records)
             batches.extend(part_batches)
             ack_errors.extend(errs)
@@ -657,18 +711,24 @@ class KafkaShareGroups:
                     )
                 )
             async with session.lock:
-                answer: ShareAcknowledgeResponse = await session.conn.send(
-                    ShareAcknowledgeRequest(
-                        group_id=member.group_id,
-                        member_id=member.member_id,
-                        share_session_epoch=session.epoch,
-                        is_renew_ack=renew,
-                        topics=[
-                            ShareAcknowledgeRequest.AcknowledgeTopic(topic_id=tid, partitions=ps)
-                            for tid, ps in topics.items()
-                        ],
+                try:
+                    answer: ShareAcknowledgeResponse = await session.conn.send(
+                        ShareAcknowledgeRequest(
+                            group_id=member.group_id,
+                            member_id=member.member_id,
+                            share_session_epoch=session.epoch,
+                            is_renew_ack=renew,
+                            topics=[
+                                ShareAcknowledgeRequest.AcknowledgeTopic(
+                                    topic_id=tid, partitions=ps
+                                )
+                                for tid, ps in topics.items()
+                            ],
+                        )
                     )
-                )
+                except ConnectionClosedError:
+                    member.sessions.pop(node_id, None)  # the session ended with its connection
+                    raise
                 if answer.error_code != NONE:
                     if answer.error_code in LOST_SESSION:
                         member.sessions.pop(node_id, None)

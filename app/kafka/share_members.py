@@ -22,13 +22,16 @@ connections): a request for a member of another gateway is answered ``UNKNOWN_ME
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
+import logging
 import uuid
 from typing import TYPE_CHECKING
 
 from app.clock import Clock
 from app.errors import ErrorCode, InvalidRequest, NotFound, SluiceError
 from app.kafka.groups import owned_by, principal_digest
+from app.kafka.protocol.errors import ProtocolError
 from app.kafka.share import KafkaMember, KafkaShareGroups, check_delays
 from app.share.coordinator import AckRequest, FetchAnswer, PartitionKey
 from app.share.membership import Member, ShareGroup
@@ -37,10 +40,13 @@ from app.topics import validate_name
 if TYPE_CHECKING:
     from app.kafka.push import KafkaPushSession
 
+log = logging.getLogger("sluice.kafka.share_members")
+
 JOIN_EPOCH = 0
 LEAVE_EPOCH = -1
 # how often a join that has no partitions yet asks again, within the fetch's wait
 ASSIGNMENT_POLL_S = 0.05
+REAP_EVERY_S = 5.0  # how often members whose client went away are looked for
 MAX_MEMBER_ID = 36  # characters: Kafka's bound on a share-group member id
 
 
@@ -80,6 +86,28 @@ class GatewayShareMembership:
         self.clock = clock
         # (group, member) → when the coordinator last answered a heartbeat for it
         self.beats: dict[tuple[str, str], int] = {}
+        # (group, member) → when its client last heartbeated, fetched or acknowledged
+        self.active: dict[tuple[str, str], int] = {}
+
+    def touch(self, member: KafkaMember) -> None:
+        self.active[(member.group_id, member.member_id)] = self.clock.now_ms()
+
+    async def reap(self, idle_ms: int, keep: set[tuple[str, str]]) -> list[tuple[str, str]]:
+        """Members (but those of ``keep``) whose client has not heartbeated, fetched or
+        acknowledged for ``idle_ms`` leave: Kafka releases what they held, and the gateway
+        forgets them and closes their connections. Answers who left."""
+        now = self.clock.now_ms()
+        idle = [
+            key
+            for key in list(self.kafka.members)
+            if key not in keep and now - self.active.get(key, now) >= idle_ms
+        ]
+        for group_id, member_id in idle:
+            self.active.pop((group_id, member_id), None)
+            self.beats.pop((group_id, member_id), None)
+            with contextlib.suppress(SluiceError, ProtocolError):
+                await self.kafka.leave(group_id, member_id)
+        return idle
 
     def owned(self, group_id: str, member_id: str, principal: str | None) -> KafkaMember:
         member = self.kafka.members.get((group_id, member_id))
@@ -109,11 +137,6 @@ class GatewayShareMembership:
             raise unknown_member(group_id, member_id)
         if member_epoch == JOIN_EPOCH and member_id is None:
             member_id = new_member_id(principal)
-        held = None if member_id is None else self.kafka.members.get((group_id, member_id))
-        if held is not None and 0 < member_epoch < held.member_epoch:
-            # the gateway heartbeated for the member while it fetched, and the coordinator
-            # answered a newer epoch than the client has seen: the member is the same
-            member_epoch = held.member_epoch
         try:
             member = await self.kafka.heartbeat(group_id, member_id, member_epoch, subscribed)
         except SluiceError:
@@ -121,11 +144,13 @@ class GatewayShareMembership:
                 self.beats.pop((group_id, member_id), None)
             raise
         self.beats[(group_id, member.member_id)] = self.clock.now_ms()
+        self.touch(member)
         return as_member(member, principal, self.clock.now_ms()), None
 
     async def leave(self, group_id: str, member_id: str, principal: str | None) -> None:
         self.owned(group_id, member_id, principal)
         self.beats.pop((group_id, member_id), None)
+        self.active.pop((group_id, member_id), None)
         await self.kafka.leave(group_id, member_id)
 
     async def subscription(self, group_id: str, member_id: str, principal: str | None) -> list[str]:
@@ -213,14 +238,38 @@ class GatewayShareGroups:
             started = self.clock.now_ms()
             member = await membership.join_assigned(group_id, subscribed, principal, max_wait_ms)
             max_wait_ms = max(0, max_wait_ms - (self.clock.now_ms() - started))
+            try:
+                return await self._fetch(
+                    member, max_records, max_wait_ms, record_limit, acks, max_bytes, batches
+                )
+            except BaseException:
+                # the client never learns the id of a member joined by a fetch that failed
+                with contextlib.suppress(Exception):
+                    await membership.leave(group_id, member.member_id, principal)
+                raise
         else:
             member = membership.owned(group_id, member_id, principal)
             if subscribed is not None and sorted(subscribed) != sorted(member.subscribed):
                 await self.kafka.heartbeat(group_id, member_id, member.member_epoch, subscribed)
             else:
                 await membership.keep_alive(member)
+        return await self._fetch(
+            member, max_records, max_wait_ms, record_limit, acks, max_bytes, batches
+        )
+
+    async def _fetch(
+        self,
+        member: KafkaMember,
+        max_records: int,
+        max_wait_ms: int,
+        record_limit: bool,
+        acks: AckRequest,
+        max_bytes: int,
+        batches: bool,
+    ) -> FetchAnswer:
+        self._membership.touch(member)
         got = await self.kafka.fetch(
-            group_id,
+            member.group_id,
             member.member_id,
             max_records=max_records,
             max_wait_ms=max_wait_ms,
@@ -228,6 +277,7 @@ class GatewayShareGroups:
             record_limit=record_limit,
             acks=acks,
         )
+        self._membership.touch(member)
         if not batches:
             return got.answer
         return dataclasses.replace(got.answer, batches=got.batches)
@@ -236,8 +286,18 @@ class GatewayShareGroups:
         self, group_id: str, member_id: str, acks: AckRequest, principal: str | None
     ) -> list[tuple[PartitionKey, SluiceError | None]]:
         validate_name(group_id, "group")
-        self._membership.owned(group_id, member_id, principal)
+        self._membership.touch(self._membership.owned(group_id, member_id, principal))
         return await self.kafka.acknowledge(group_id, member_id, acks)
+
+    async def run_reaper(self, idle_ms: int, every_s: float = REAP_EVERY_S) -> None:
+        """Forever: members whose client went away (``idle_ms`` without a request) leave,
+        but those a push socket consumes (the socket heartbeats for them, and its end makes
+        them leave)."""
+        while True:
+            await asyncio.sleep(every_s)
+            left = await self._membership.reap(idle_ms, self.pushed)
+            if left:
+                log.info("%d share-group members left after %d ms idle", len(left), idle_ms)
 
     async def close(self) -> None:
         """The gateway stopping: long polls answer empty; every member it holds leaves, so

@@ -1,7 +1,8 @@
 """``Idempotency-Key`` on two gateways of one cluster, as real processes over HTTP: a retry
 through the other gateway answers the first answer and appends nothing; the key with another
 body is refused; many requests with one key at once, half through each gateway, commit the
-records once, and every request that succeeds answers the same offsets."""
+records once, and every request answers the same offsets. In process: an answer committed
+above another request's open transaction is found by a retry through another gateway."""
 
 from __future__ import annotations
 
@@ -12,7 +13,18 @@ from pathlib import Path
 
 import httpx
 import pytest
+from confluent_kafka.admin import AdminClient, NewTopic
 
+from app.clock import SystemClock
+from app.config import Settings
+from app.kafka.cluster import Cluster
+from app.kafka.idempotency import TOPIC as IDEMPOTENCY_TOPIC
+from app.kafka.idempotency import KafkaIdempotency, transactional_id
+from app.kafka.produce import KafkaProduce
+from app.kafka.reads import KafkaReads
+from app.kafka.transactions import KafkaTransactions
+from app.producers.produce import Placed
+from app.storage.record import Record
 from tests.conftest import ServerProcess
 from tests.kafka.native import TIMEOUT
 from tests.kafka.test_gateway_http import PRINCIPAL, api_key
@@ -110,3 +122,68 @@ def test_one_key_at_once_through_both_gateways_commits_its_records_once(
     assert keyed(a, topic, key, body).json() == ok[0]
     assert keyed(b, topic, key, body).json() == ok[0]
     assert values(a, topic, 0) == ["paid"]
+
+
+async def test_an_answer_committed_above_another_open_transaction_is_found(
+    kafka_cluster: KafkaCluster,
+) -> None:
+    """Gateway A's keyed produce commits its answer in ``__sluice_idempotency`` above a
+    transaction of another key still open there (a committed read stops at that one). A retry
+    through gateway B, which has not read the answer yet, waits for the open transaction to end
+    and answers A's offsets: it does not write the records again."""
+    clock = SystemClock()
+    settings = Settings()
+    clusters = [
+        Cluster(kafka_cluster.bootstrap, client_id=f"idem-{n}", request_timeout=30.0)
+        for n in ("a", "b", "x")
+    ]
+    for c in clusters:
+        await c.start()
+    a_cluster, b_cluster, x_cluster = clusters
+
+    def gateway(cluster: Cluster) -> KafkaIdempotency:
+        produce = KafkaProduce(cluster, settings)
+        txns = KafkaTransactions(cluster, produce, clock=clock)
+        return KafkaIdempotency(cluster, produce, txns, clock, retention_ms=86_400_000)
+
+    a = gateway(a_cluster)
+    await a.start()
+    b: KafkaIdempotency | None = None
+    try:
+        topic = f"idem-{uuid.uuid4().hex[:8]}"
+        admin = AdminClient({"bootstrap.servers": kafka_cluster.bootstrap})
+        for f in admin.create_topics([NewTopic(topic, 1, 1)]).values():
+            f.result(TIMEOUT)
+        # another request's transaction, open in __sluice_idempotency (aborted by Kafka when
+        # its 3 s timeout passes)
+        x_produce = KafkaProduce(x_cluster, settings)
+        x_txns = KafkaTransactions(x_cluster, x_produce, clock=clock)
+        x_tid = transactional_id(f"x-{uuid.uuid4().hex}")
+        pid, epoch = await x_txns.init_producer_id(x_tid, 3000, None, None, None)
+        await x_produce.produce_records(
+            IDEMPOTENCY_TOPIC,
+            [(0, Record(clock.now_ms(), b"x", b"{}"))],
+            producer_id=pid,
+            producer_epoch=epoch,
+            base_sequences={0: 0},
+            transactional_id=x_tid,
+        )
+        key, body = f"k-{uuid.uuid4().hex}", b'{"records":[{"value":"v"}]}'
+        records: Placed = [(0, Record(clock.now_ms(), None, b"v"))]
+        first = await a.produce_keyed(topic, records, key, body, None)
+
+        b = gateway(b_cluster)
+        await b.start()  # reads what is committed: not A's answer, above the open transaction
+        again = await b.produce_keyed(topic, records, key, body, None)
+        assert again == first
+        reads = KafkaReads(b_cluster, clock=clock)
+        got = await reads.read(
+            topic, 0, 0, max_records=10, max_bytes=1 << 20, max_wait_ms=0, committed=True
+        )
+        assert [r.value for r in got.result.records] == [b"v"]
+    finally:
+        await a.close()
+        if b is not None:
+            await b.close()
+        for c in clusters:
+            await c.close()

@@ -19,11 +19,14 @@ import pytest
 from confluent_kafka import ShareConsumer
 from confluent_kafka.admin import AdminClient, NewPartitions, NewTopic
 
-from app.clock import SystemClock
+from app.clock import FakeClock, SystemClock
+from app.config import Settings
 from app.errors import ErrorCode, NotFound
 from app.kafka.cluster import Cluster
+from app.kafka.produce import KafkaProduce
 from app.kafka.share import KafkaShareGroups
 from app.kafka.share_members import GatewayShareGroups
+from app.storage.record import Record
 from tests.conftest import ServerProcess
 from tests.kafka.native import TIMEOUT, set_group_configs
 from tests.kafka.test_gateway_http import PRINCIPAL, api_key
@@ -405,3 +408,71 @@ async def test_a_client_heartbeat_behind_the_gateways_own_is_not_fenced(
     )
     assert again.member_epoch == held.member_epoch >= seen_epoch + 2
     assert dict(again.assignment) == {topic: [0, 1]}
+
+
+async def test_members_whose_client_went_away_leave_and_their_records_come_back(
+    kafka_cluster: KafkaCluster,
+) -> None:
+    """A client that stops calling leaves its member behind on the gateway, with connections
+    to the leaders and records acquired. After the idle time the gateway makes it leave: the
+    gateway forgets it, and Kafka gives its records to the next member. A member a push socket
+    consumes is kept."""
+    admin = AdminClient({"bootstrap.servers": kafka_cluster.bootstrap})
+    topic = f"gw-share-{uuid.uuid4().hex[:8]}"
+    for f in admin.create_topics([NewTopic(topic, 1, 1)]).values():
+        f.result(TIMEOUT)
+    group = new_group(kafka_cluster.bootstrap)
+    cluster = Cluster(kafka_cluster.bootstrap, client_id="gw-reap-test", request_timeout=30.0)
+    await cluster.start()
+    clock = FakeClock()
+    share = GatewayShareGroups(KafkaShareGroups(cluster), clock)
+    writer = KafkaProduce(cluster, Settings())
+    try:
+        await writer.produce_records(topic, [(0, Record(clock.now_ms(), None, b"held"))])
+        got = await share.fetch(
+            group,
+            None,
+            [topic],
+            max_records=10,
+            max_wait_ms=10_000,
+            record_limit=False,
+            acks={},
+            principal=None,
+        )
+        assert [r.value for fr in got.records for r, _ in fr.records] == [b"held"]
+        gone = got.member_id
+        assert gone is not None
+        kept, _ = await share.membership.heartbeat(group, None, 0, [topic], None)
+        share.pushed.add((group, kept.member_id))
+        connections = [s.conn for s in share.kafka.members[(group, gone)].sessions.values()]
+        assert connections
+
+        clock.advance(44_999)
+        assert await share.membership.reap(45_000, share.pushed) == []
+        clock.advance(1)
+        assert await share.membership.reap(45_000, share.pushed) == [(group, gone)]
+        assert set(share.kafka.members) == {(group, kept.member_id)}
+        assert all(c.closed for c in connections)
+
+        # the record it held comes to the next member, delivered a second time
+        share.pushed.clear()
+        again: list[tuple[bytes | None, int]] = []
+        deadline = time.monotonic() + TIMEOUT
+        while not again:
+            assert time.monotonic() < deadline, "the record did not come back"
+            clock.advance(1000)  # so that the fetch heartbeats, and learns the partitions
+            answer = await share.fetch(
+                group,
+                kept.member_id,
+                None,
+                max_records=10,
+                max_wait_ms=500,
+                record_limit=False,
+                acks={},
+                principal=None,
+            )
+            again = [(r.value, n) for fr in answer.records for r, n in fr.records]
+        assert again == [(b"held", 2)]
+    finally:
+        await share.close()
+        await cluster.close()
