@@ -8,7 +8,8 @@ ShareGroupHeartbeat while it lives, ShareFetch in ``record_limit`` mode for the 
 window, renew acknowledgements at half the lock (docs/kafka.md, "Push over WebSocket").
 
 Whatever ends the socket ends the session (``close``): its member leaves and its records are
-released with the delivery count lowered by one. ``acknowledge`` and ``renew`` answer once their
+released (the embedded engine lowers their delivery count by one; Kafka
+raises it by one). ``acknowledge`` and ``renew`` answer once their
 changes are durable, as the HTTP acknowledge does; ``next_batch`` waits for records.
 """
 

@@ -13,7 +13,8 @@ the rate is back within the quota (Kafka delays a throttled fetch's answer rathe
 it); the frames sent count against the quota.
 
 Whatever ends the socket (a close, a dropped connection, the server stopping) ends the session:
-its member leaves and its records are released with the delivery count lowered by one.
+its member leaves and its records are released (on the embedded engine with the delivery
+count lowered by one; Kafka raises it by one).
 """
 
 from __future__ import annotations
