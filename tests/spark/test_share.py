@@ -145,16 +145,23 @@ def test_records_of_a_crashed_query_are_delivered_again_after_their_locks_expire
             read={"shareReleaseOnStop": "false"},
             write={"_failPartition": 0, "_failAttempts": 9},
         )
-    # the crashed query's records stay locked until their locks run out, then are available
-    deadline = time.monotonic() + 30
-    while _state(sluice, group)["available"] < 100:
-        assert time.monotonic() < deadline, _state(sluice, group)
+    # the crashed query's records stay locked until their locks run out, then are available.
+    # Its tasks that Spark is still cancelling may fetch again meanwhile (a retry of the failed
+    # task takes new records under its ids): wait until none runs, then until every record is
+    # available, so that the next query finds the work waiting
+    tracker = spark.sparkContext.statusTracker()
+    deadline = time.monotonic() + 60
+    while tracker.getActiveStageIds() or _state(sluice, group)["available"] < 100:
+        assert time.monotonic() < deadline, (tracker.getActiveStageIds(), _state(sluice, group))
         time.sleep(0.2)
     # another query (a new checkpoint) gets them, delivered a second time
     _run(spark, sluice, group, src, dst, tmp_path / "other")
     out = sluice.read_all(dst)
     assert collections.Counter(r["value"] for r in out) == collections.Counter(
         f"c{i}" for i in range(100)
+    ), (
+        _state(sluice, group),
+        sluice.http.get(f"/v1/share-groups/{group}/acquisitions").json(),
     )
     assert {r["headers"][0]["value"] for r in out} == {"2"}
 
