@@ -100,7 +100,7 @@ class RequestGate:
         self.keys = self.engine.keys
         self.auth = Authenticator(self.engine.keys, broker.ws_tokens)
         self.cross_site = CrossSite(broker.settings)
-        self.on_kafka = broker.kafka is not None  # the gateway: no feed nor push sessions yet
+        self.on_kafka = broker.kafka is not None  # the gateway: no push sessions yet
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -119,9 +119,9 @@ class RequestGate:
                 if not self.auth.websocket(scope):
                     await refuse(WebSocket(scope, receive, send))
                     return
-                if self.on_kafka and scope["path"].startswith("/v1/"):
-                    # the gateway has neither the event feed nor push sessions yet: refused
-                    # before the handshake completes, as a 400 the client can read
+                if self.on_kafka and scope["path"].startswith("/v1/share-groups/"):
+                    # the gateway has no push sessions yet: refused before the handshake
+                    # completes, as a 400 the client can read
                     await refuse(WebSocket(scope, receive, send), unsupported_socket(scope))
                     return
             await self.app(scope, receive, send)
@@ -233,10 +233,8 @@ _DIRECT = "sluice.direct"  # the scope's matched direct route, from Sluice to it
 
 
 def unsupported_socket(scope: Scope) -> Unsupported:
-    """Why the Kafka backend refuses an API WebSocket: the event feed and push sessions (the
-    only two API WebSockets) are not on the gateway yet."""
-    if scope["path"] == "/v1/events":
-        return Unsupported("event_feed", "the event feed is not served on the Kafka backend yet")
+    """Why the Kafka backend refuses a push socket (the API's other WebSocket, the event feed,
+    is served): push sessions are not on the gateway yet."""
     return Unsupported("share_push", "push sessions are not served on the Kafka backend yet")
 
 

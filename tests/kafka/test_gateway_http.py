@@ -3,9 +3,9 @@ kafka, as a real process, driven over HTTP: a topic created, records with keys a
 produced as JSON and read back, a consumer group's offsets committed and fetched; the records
 checked with the native client, on the partition Kafka's own partitioner picks for their keys;
 a transaction committed; a share group's config set and the group described and listed with
-the member that joined it; and share acknowledgements in a transaction and the WebSockets
+the member that joined it; and share acknowledgements in a transaction and the push socket
 answering UNSUPPORTED_ON_KAFKA_BACKEND with their names, not a 500 (share-group members:
-test_gateway_share.py)."""
+test_gateway_share.py; the event feed: test_gateway_feed.py)."""
 
 from __future__ import annotations
 
@@ -358,24 +358,20 @@ def test_a_transaction_over_http_commits_on_kafka(
     assert acks.json()["error"]["unsupported"] == "transactional_share_acknowledgements"
 
 
-def test_websockets_are_refused_before_the_handshake_with_their_name(
+def test_the_push_socket_is_refused_before_the_handshake_with_its_name(
     gateway: tuple[ServerProcess, str],
 ) -> None:
     server, key = gateway
-    for path, name in (
-        ("/v1/events", "event_feed"),
-        ("/v1/share-groups/workers/consume", "share_push"),
+    with (
+        pytest.raises(InvalidStatus) as refused,
+        connect(
+            f"ws://127.0.0.1:{server.port}/v1/share-groups/workers/consume",
+            open_timeout=TIMEOUT,
+            additional_headers={"Authorization": f"Bearer {key}"},
+        ),
     ):
-        with (
-            pytest.raises(InvalidStatus) as refused,
-            connect(
-                f"ws://127.0.0.1:{server.port}{path}",
-                open_timeout=TIMEOUT,
-                additional_headers={"Authorization": f"Bearer {key}"},
-            ),
-        ):
-            pass
-        response = refused.value.response
-        assert response.status_code == 400
-        error = orjson.loads(response.body or b"{}")["error"]
-        assert (error["code"], error["unsupported"]) == ("UNSUPPORTED_ON_KAFKA_BACKEND", name)
+        pass
+    response = refused.value.response
+    assert response.status_code == 400
+    error = orjson.loads(response.body or b"{}")["error"]
+    assert (error["code"], error["unsupported"]) == ("UNSUPPORTED_ON_KAFKA_BACKEND", "share_push")
