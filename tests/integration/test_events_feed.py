@@ -13,6 +13,7 @@ import pytest
 
 from app.clock import FakeClock
 from app.config import Settings
+from app.engine.feed import FeedObservation, FeedState
 from app.errors import ErrorCode, InvalidRequest
 from app.feed import GOING_AWAY, EventFeed, Subscription
 
@@ -292,6 +293,61 @@ async def test_a_new_socket_gets_the_latest_computed_snapshot(s: Served, clock: 
     for sub in (first, second):
         event = frames(sub)[-1]
         assert event["changes"]["topics"][0]["partitions"][0]["high_watermark"] == 1
+
+
+class Gated:
+    """The server's feed state, each reading held until the test lets it finish (a reading of
+    the cluster takes a while on the Kafka backend)."""
+
+    def __init__(self, inner: FeedState) -> None:
+        self.inner = inner
+        self.started = asyncio.Event()
+        self.go = asyncio.Event()
+
+    async def observe(self, now_ms: int, max_runs: int) -> FeedObservation:
+        self.started.set()
+        await self.go.wait()
+        self.started.clear()
+        self.go.clear()
+        return await self.inner.observe(now_ms, max_runs)
+
+
+async def test_a_socket_opened_during_a_reading_starts_from_its_state(s: Served) -> None:
+    c = s.client
+    await create_topic(c, "t")
+    feed = feed_of(s)
+    gated = Gated(feed.state_source)
+    feed.state_source = gated
+    gated.go.set()
+    first = await feed.subscribe()
+    frames(first)
+    await produce(c, "t", [{"value": "x"}])
+    tick = asyncio.ensure_future(feed.tick())
+    await gated.started.wait()  # the tick reads the state
+    second = asyncio.ensure_future(feed.subscribe())
+    await asyncio.sleep(0)
+    assert not second.done()  # one reading at a time: the socket waits for the tick's
+    gated.go.set()
+    await tick
+    sub = await second
+    (snap,) = frames(sub)  # the tick's state, no event of its changes besides
+    assert snap["topics"][0]["partitions"][0]["high_watermark"] == 1
+    assert frames(first)[-1]["changes"]["topics"][0]["partitions"][0]["high_watermark"] == 1
+
+
+async def test_the_state_read_after_the_last_socket_left_is_dropped(s: Served) -> None:
+    feed = feed_of(s)
+    gated = Gated(feed.state_source)
+    feed.state_source = gated
+    gated.go.set()
+    sub = await feed.subscribe()
+    tick = asyncio.ensure_future(feed.tick())
+    await gated.started.wait()
+    feed.unsubscribe(sub)  # the socket goes while the state is read
+    gated.go.set()
+    await tick
+    assert feed._state is None and feed._snapshot is None  # nothing held for no socket
+    assert [f["type"] for f in frames(sub)] == ["snapshot"]  # nothing merged after it left
 
 
 async def test_close_ends_every_subscription_with_1001(s: Served) -> None:
