@@ -2,8 +2,9 @@
 broker, as a real process: the snapshot lists a topic created over HTTP with its partitions'
 offsets, and events follow the cluster (a produce's high watermark, a consumer group's member
 and committed offset with its lag, a share group's member, an open transaction that leaves
-once committed, its partition's last stable offset held back until then); and a reading of
-the cluster that fails answering the last state read."""
+once committed, its partition's last stable offset held back until then); a reading of the
+cluster that fails answering the last state read; and a group named outside the contract's
+names left out, the rest shown."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from app.clock import SystemClock
 from app.config import Settings
 from app.kafka.cluster import Cluster
 from app.kafka.feed_state import KafkaFeedState
+from app.kafka.share import KafkaShareGroups
 from tests.conftest import ServerProcess
 from tests.kafka.native import TIMEOUT
 from tests.kafka.test_gateway_http import PRINCIPAL, api_key
@@ -231,3 +233,22 @@ async def test_a_reading_that_fails_answers_the_last_state(kafka_cluster: KafkaC
     again = await source.observe(1, 500)
     assert again == first
     assert again.state is not first.state  # a copy: the feed adds the rates to what it gets
+
+
+async def test_a_group_named_outside_the_contract_is_left_out(kafka_cluster: KafkaCluster) -> None:
+    settings = Settings(backend="kafka", kafka_bootstrap=kafka_cluster.bootstrap)
+    cluster = Cluster(kafka_cluster.bootstrap, client_id="gateway-test-feed", request_timeout=5)
+    try:
+        source = KafkaFeedState(cluster, settings, SystemClock())
+        topic = f"gw-feed-{uuid.uuid4().hex[:8]}"
+        await source.topics.create(topic, 1, {})
+        # Kafka takes a space in a group id; no route of the contract could name the group
+        odd, plain = f"gw feed {uuid.uuid4().hex[:8]}", f"gw-feed-s-{uuid.uuid4().hex[:8]}"
+        for group in (odd, plain):
+            await KafkaShareGroups(cluster).heartbeat(group, None, 0, [topic])
+        seen = await source.observe(0, 500)
+        assert topic in seen.state["topics"]
+        assert len(seen.state["share_groups"][plain]["members"]) == 1
+        assert odd not in seen.state["share_groups"]
+    finally:
+        await cluster.close()
