@@ -278,7 +278,11 @@ class EventFeed:
             if seen.totals is None
             else seen.totals
         )
-        seconds = self.rates.observe(self.clock.monotonic(), produced, consumed, seen.counts)
+        seconds = (
+            0
+            if seen.stale
+            else self.rates.observe(self.clock.monotonic(), produced, consumed, seen.counts)
+        )
         state = seen.state
         for name, entity in state["topics"].items():
             entity["rate"] = self.rates.topic_rate(name)

@@ -38,6 +38,10 @@ class FeedObservation(NamedTuple):
     # the records produced and consumed on the whole server, when the engine counts them
     # (the gateway: the growth of the high watermarks); None: the face's own counters
     totals: tuple[int, int] | None = None
+    # the engine could not read its state now and answers the last it read (or none): the
+    # feed shows it but takes no sample of the rates from it, so that the time it could not
+    # read is filled by the next reading's average, as a time without sockets is
+    stale: bool = False
 
 
 class FeedState(Protocol):

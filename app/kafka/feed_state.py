@@ -17,11 +17,11 @@ The requests go over a cluster connection of the feed's own, opened at the first
 connection until a socket opens): the brokers answer one connection's requests in order, so a
 reading never waits behind the gateway's produces and reads, nor they behind it. Reading
 everything is bounded by ``timeout_ms``; a reading that fails (a broker down, a timeout) is
-logged (once, until a reading succeeds again) and answers the last state read, so that the
-feed shows no change rather than losing its sockets. One entity that cannot be read while the
-others can (a partition without a leader) is as last read. The produce rate is the growth of the
-high watermarks (every gateway's and every client's records); the consume rate is not counted
-(0).
+logged (once, until a reading succeeds again) and answers the last state read, marked stale,
+so that the feed shows no change and samples no rates rather than losing its sockets. One
+entity that cannot be read while the others can (a partition without a leader) is as last
+read. The produce rate is the growth of the high watermarks (every gateway's and every
+client's records); the consume rate is not counted (0).
 """
 
 from __future__ import annotations
@@ -83,9 +83,9 @@ class KafkaFeedState:
             )
             self._failing = True
             if self._last is None:
-                return FeedObservation(empty_state(), {}, {}, (0, 0))
+                return FeedObservation(empty_state(), {}, {}, (0, 0), stale=True)
             # a copy: the feed adds the topics' rates to the entities it is given
-            return copy.deepcopy(self._last)
+            return copy.deepcopy(self._last)._replace(stale=True)
         if self._failing:
             log.info("the event feed reads the Kafka cluster again")
             self._failing = False

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from app._feed_state import empty_state
 from app.clock import FakeClock
 from app.config import Settings
 from app.engine.feed import FeedObservation, FeedState
@@ -348,6 +349,41 @@ async def test_the_state_read_after_the_last_socket_left_is_dropped(s: Served) -
     await tick
     assert feed._state is None and feed._snapshot is None  # nothing held for no socket
     assert [f["type"] for f in frames(sub)] == ["snapshot"]  # nothing merged after it left
+
+
+class Unreadable:
+    """The server's feed state, but its first reading fails (answered stale and empty, as the
+    gateway answers when it cannot read the cluster)."""
+
+    def __init__(self, inner: FeedState) -> None:
+        self.inner = inner
+        self.failed = False
+
+    async def observe(self, now_ms: int, max_runs: int) -> FeedObservation:
+        if not self.failed:
+            self.failed = True
+            return FeedObservation(empty_state(), {}, {}, stale=True)
+        return await self.inner.observe(now_ms, max_runs)
+
+
+async def test_a_stale_reading_is_shown_but_takes_no_rate_sample(
+    s: Served, clock: FakeClock
+) -> None:
+    c = s.client
+    await create_topic(c, "t")
+    await produce(c, "t", [{"value": "x"}] * 3)
+    feed = feed_of(s)
+    feed.state_source = Unreadable(feed.state_source)
+    sub = await feed.subscribe()
+    assert only(sub)["topics"] == []  # what the reading answered
+    clock.advance(1000)
+    await feed.tick()  # the first reading of the records: the rates' start, not a sample
+    (event,) = frames(sub)
+    assert event["changes"]["topics"][0]["rate"] == 0.0
+    assert "samples" not in event and feed.rates.history()["produce"] == []
+    clock.advance(1000)
+    await feed.tick()  # a second with no record: no rate, not the 3 records read late
+    assert feed.rates.history()["topics"] == {"t": [0.0]}
 
 
 async def test_close_ends_every_subscription_with_1001(s: Served) -> None:

@@ -61,7 +61,7 @@ async def test_the_gateway_feed_reads_the_cluster_and_survives_its_absence() -> 
     assert gateway.feed.state_source is gateway.feed_state is gateway.engine.feed_state
     seen = await gateway.feed_state.observe(0, 500)
     assert seen.state == empty_state()
-    assert (seen.counts, seen.txn_topics, seen.totals) == ({}, {}, (0, 0))
+    assert (seen.counts, seen.txn_topics, seen.totals, seen.stale) == ({}, {}, (0, 0), True)
     sub = await gateway.feed.subscribe()
     assert (await sub.next_frame() or b"").startswith(b'{"type":"snapshot"')
     await gateway.stop()
