@@ -11,7 +11,11 @@ pending whenever it can, as one frame. The publisher never awaits a socket: a sl
 socket holds coalesced state, never a queue, and slows nothing else.
 
 A new socket gets a snapshot of the latest state the publisher computed (serialised once per
-tick and shared), or of the state now when it is the only socket. ``close`` (shutdown) ends
+tick and shared), or of the state now when it is the only socket. Reading the state is
+awaited (on the Kafka backend it is a round of requests to the cluster): one reading at a time,
+so a socket that opens during a tick waits for it and starts from its state; the next tick
+starts ``events_interval_ms`` after the end of the last, so a slow reading spaces the ticks
+rather than piling them up. ``close`` (shutdown) ends
 every subscription: its sender closes the socket with 1001.
 
 A socket of a principal sees only what that principal may describe: its subscription carries a
@@ -142,22 +146,24 @@ class EventFeed:
         self._at = 0
         self._snapshot: bytes | None = None  # of ``_state``, serialised when first asked for
         self._wanted = asyncio.Event()  # set while a socket is subscribed
+        self._reading = asyncio.Lock()  # one reading of the state at a time (``_observe``)
 
     # -- subscriptions ------------------------------------------------------------------------
 
-    def subscribe(self, view: View | None = None) -> Subscription:
+    async def subscribe(self, view: View | None = None) -> Subscription:
         """A new socket: its subscription starts with a snapshot (closed at once after
         ``close``); with a ``view``, of what the view shows only."""
-        if self.closed:
-            sub = Subscription(None)
-            sub.close(GOING_AWAY)
+        async with self._reading:
+            if not self.closed and not self.subscriptions:
+                await self._observe()  # the publisher was idle: the state now
+            if self.closed:
+                sub = Subscription(None)
+                sub.close(GOING_AWAY)
+                return sub
+            sub = Subscription(self.snapshot() if view is None else self._snapshot_of(view), view)
+            self.subscriptions.append(sub)
+            self._wanted.set()
             return sub
-        if not self.subscriptions:
-            self._observe()  # the publisher was idle: the state now
-        sub = Subscription(self.snapshot() if view is None else self._snapshot_of(view), view)
-        self.subscriptions.append(sub)
-        self._wanted.set()
-        return sub
 
     def unsubscribe(self, sub: Subscription) -> None:
         if sub in self.subscriptions:
@@ -181,15 +187,23 @@ class EventFeed:
         while True:
             await self._wanted.wait()
             await asyncio.sleep(self.interval_ms / 1000)
-            self.tick()
+            await self.tick()
 
-    def tick(self) -> None:
+    async def tick(self) -> None:
         """Compute the state, and merge what changed into every subscription (nothing when no
         entity changed and no second closed)."""
-        if not self.subscriptions:
-            return
-        prev = self._state or empty_state()
-        seconds = self._observe()
+        async with self._reading:
+            if not self.subscriptions:
+                return
+            prev = self._state or empty_state()
+            seconds = await self._observe()
+            if not self.subscriptions:  # every socket went while the state was read
+                self._state = self._snapshot = None
+                return
+            self._publish(prev, seconds)
+
+    def _publish(self, prev: State, seconds: int) -> None:
+        """Merge what changed since ``prev`` into every subscription."""
         assert self._state is not None
         changes = diff(prev, self._state)
         if not changes and not seconds:
@@ -252,15 +266,22 @@ class EventFeed:
 
     # -- the state ----------------------------------------------------------------------------
 
-    def _observe(self) -> int:
+    async def _observe(self) -> int:
         """Compute the state now (and sample the rates); answers how many seconds closed."""
         now = self.clock.now_ms()
-        seen = self.state_source.observe(now, MAX_RUNS)
-        seconds = self.rates.observe(
-            self.clock.monotonic(),
-            total(self.metrics.records_in),
-            total(self.metrics.records_out) + total(self.metrics.delivered),
-            seen.counts,
+        seen = await self.state_source.observe(now, MAX_RUNS)
+        produced, consumed = (
+            (
+                total(self.metrics.records_in),
+                total(self.metrics.records_out) + total(self.metrics.delivered),
+            )
+            if seen.totals is None
+            else seen.totals
+        )
+        seconds = (
+            0
+            if seen.stale
+            else self.rates.observe(self.clock.monotonic(), produced, consumed, seen.counts)
         )
         state = seen.state
         for name, entity in state["topics"].items():

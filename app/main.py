@@ -36,7 +36,7 @@ from app.api.routes import (
 )
 from app.clock import Clock
 from app.config import Settings
-from app.errors import ErrorCode, SluiceError, Unavailable, Unsupported
+from app.errors import ErrorCode, SluiceError, Unavailable
 from app.runtime import Broker
 from app.security import permissions
 from app.security.authentication import Authenticator, selecting_subprotocol
@@ -100,7 +100,6 @@ class RequestGate:
         self.keys = self.engine.keys
         self.auth = Authenticator(self.engine.keys, broker.ws_tokens)
         self.cross_site = CrossSite(broker.settings)
-        self.on_kafka = broker.kafka is not None  # the gateway: no event feed yet
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -118,11 +117,6 @@ class RequestGate:
                     return
                 if not self.auth.websocket(scope):
                     await refuse(WebSocket(scope, receive, send))
-                    return
-                if self.on_kafka and (unsupported := unsupported_socket(scope)) is not None:
-                    # the gateway has no event feed yet: refused before the handshake
-                    # completes, as a 400 the client can read
-                    await refuse(WebSocket(scope, receive, send), unsupported)
                     return
             await self.app(scope, receive, send)
             return
@@ -230,14 +224,6 @@ class Sluice(FastAPI):
 
 
 _DIRECT = "sluice.direct"  # the scope's matched direct route, from Sluice to its gate
-
-
-def unsupported_socket(scope: Scope) -> Unsupported | None:
-    """Why the Kafka backend refuses an API WebSocket, or None when it serves it: the event
-    feed is not on the gateway yet; push sessions are."""
-    if scope["path"] == "/v1/events":
-        return Unsupported("event_feed", "the event feed is not served on the Kafka backend yet")
-    return None
 
 
 async def refuse(websocket: WebSocket, error: SluiceError = UNAUTHENTICATED) -> None:

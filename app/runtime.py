@@ -29,7 +29,7 @@ from app.flusher import Flusher
 from app.gauges import BrokerGauges
 from app.groups.coordinator import GroupCoordinator
 from app.groups.txn import GroupTxnParticipant
-from app.kafka.engine import KafkaEngine, NotOnKafka
+from app.kafka.engine import KafkaEngine
 from app.metadata.db import Database
 from app.metadata.groups import GroupStore
 from app.metadata.migrate import migrate
@@ -181,8 +181,9 @@ class Broker:
 
     def _build_kafka(self) -> None:
         """The gateway (docs/kafka.md): the face's objects over ``KafkaEngine``; no data
-        directory, no metadata database, no log. The face's acquisitions and event feed are
-        the engine's stand-ins, which answer UNSUPPORTED_ON_KAFKA_BACKEND."""
+        directory, no metadata database, no log. The face's acquisitions are the engine's
+        stand-in, which answers UNSUPPORTED_ON_KAFKA_BACKEND; the event feed is the face's,
+        over the engine's feed state (read from the cluster)."""
         kafka = KafkaEngine(self.settings, self.clock, self.quotas, self.authorizer)
         self.kafka = kafka
         self.keys = kafka.keys
@@ -190,7 +191,14 @@ class Broker:
         self.share = cast(ShareGroupCoordinator, kafka.share)
         self.share_admin = cast(ShareGroupAdmin, kafka.share_admin)
         self.acquisitions = kafka.acquisitions
-        self.feed = cast(EventFeed, NotOnKafka("event_feed", "the event feed"))
+        # the feed reads only what the seam's FeedState has
+        self.feed_state = cast(EmbeddedFeedState, kafka.feed_state)
+        self.feed = EventFeed(
+            interval_ms=self.settings.events_interval_ms,
+            clock=self.clock,
+            metrics=self.metrics,
+            state=self.feed_state,
+        )
         # the routes ask of these only what the seam's Acls and QuotaAdmin have
         self.acls = cast(AclStore, kafka.acls)
         self.quota_admin = cast(QuotaAdmin, kafka.quota_admin)
@@ -201,6 +209,7 @@ class Broker:
         Kafka backend, connect to the cluster and read it."""
         if self.kafka is not None:
             await self.kafka.start()
+            self.supervisor.spawn("events-publisher", self.feed.run)
             self.ready = True
             log.info("ready: the gateway of Kafka cluster %s", self.kafka.cluster.cluster_id)
             return
@@ -247,14 +256,15 @@ class Broker:
         self.ready = False
         if self.kafka is not None:
             self.kafka.begin_shutdown()
-            return
-        self.reads.begin_shutdown()
-        self.share.begin_shutdown()
+        else:
+            self.reads.begin_shutdown()
+            self.share.begin_shutdown()
         self.feed.close()
 
     async def stop(self) -> None:
         self.begin_shutdown()
         if self.kafka is not None:
+            await self.supervisor.stop()
             await self.kafka.close()
             self.stopped = True
             log.info("stopped cleanly")

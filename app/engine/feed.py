@@ -11,8 +11,10 @@ partitions' runs, ``GroupCoordinator.describe_all`` and ``TransactionCoordinator
 On Kafka (docs/kafka.md, "Event feed and dashboard") a gateway computes the same entities
 from Metadata, ListOffsets, ListGroups, the group descriptions and ListTransactions; a share
 group's ``runs`` are empty, ``runs_truncated`` false and its counts by state ``None``.
-``observe`` is then a round of requests to the cluster, so it becomes ``async`` there: the
-feed's publisher already runs in its own task, and awaits it when rewired.
+``observe`` is a round of requests to the cluster there, so it is ``async`` on both engines
+(the embedded one answers at once): the feed's publisher awaits it in its own task, and a new
+socket's snapshot awaits it when no other socket is open. The gateway's is
+``app.kafka.feed_state.KafkaFeedState``.
 """
 
 from __future__ import annotations
@@ -33,13 +35,21 @@ class FeedObservation(NamedTuple):
     # of each open transaction: how many partitions it wrote of each topic (what a principal
     # that may not describe some topics sees of the transaction's partition count)
     txn_topics: dict[str, dict[str, int]]
+    # the records produced and consumed on the whole server, when the engine counts them
+    # (the gateway: the growth of the high watermarks); None: the face's own counters
+    totals: tuple[int, int] | None = None
+    # the engine could not read its state now and answers the last it read (or none): the
+    # feed shows it but takes no sample of the rates from it, so that the time it could not
+    # read is filled by the next reading's average, as a time without sockets is
+    stale: bool = False
 
 
 class FeedState(Protocol):
-    def observe(self, now_ms: int, max_runs: int) -> FeedObservation:
+    async def observe(self, now_ms: int, max_runs: int) -> FeedObservation:
         """The state now: live topics (not being deleted) by name with their partitions'
         offsets; share groups with config, members and partitions (at most ``max_runs`` runs
         of records each, then ``runs_truncated``); consumer groups with their offsets and lag;
         the open transactions (``Ongoing``, ``PrepareCommit``, ``PrepareAbort``) with the
-        time left before ``now_ms`` times them out. Changes nothing and raises nothing."""
+        time left before ``now_ms`` times them out. Changes nothing and raises nothing (an engine
+        that cannot read its state answers the last state it read)."""
         ...

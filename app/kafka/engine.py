@@ -3,7 +3,7 @@
 
 It builds the connections to the cluster and the Kafka implementations of ``app/kafka/`` over
 them, and owns their start and stop. What the gateway does not have yet (push sessions,
-acquisitions by id, the event feed's state) is ``NotOnKafka`` or refuses itself: every use
+acquisitions by id) is ``NotOnKafka`` or refuses itself: every use
 answers 400 ``UNSUPPORTED_ON_KAFKA_BACKEND`` with the name of what is missing, never a 500.
 """
 
@@ -20,6 +20,7 @@ from app.engine.storage import StorageState
 from app.errors import ErrorCode, SluiceError, Unsupported
 from app.kafka.acls import KafkaAcls
 from app.kafka.cluster import Cluster
+from app.kafka.feed_state import KafkaFeedState
 from app.kafka.groups import KafkaGroups
 from app.kafka.idempotency import KafkaIdempotency
 from app.kafka.keys import KafkaKeys
@@ -176,7 +177,14 @@ class KafkaEngine:
             self.cluster, timeout_ms=settings.kafka_request_timeout_ms
         )
         self.acquisitions: Any = NotOnKafka("share_acquisitions", "acquisitions by id")
-        self.feed_state: Any = NotOnKafka("event_feed", "the event feed's changes")
+        # the event feed's readings, over connections of their own (opened at the first)
+        self.feed_state = KafkaFeedState(
+            Cluster(
+                settings.kafka_bootstrap, client_id="sluice-gateway-feed", request_timeout=timeout_s
+            ),
+            settings,
+            clock,
+        )
         self._tasks: list[asyncio.Task[None]] = []
         self._ready = False
 
@@ -234,5 +242,6 @@ class KafkaEngine:
             await self.share.close()
         await self.idempotency.close()
         await self.keys.close()
+        await self.feed_state.close()
         await self.read_cluster.close()
         await self.cluster.close()

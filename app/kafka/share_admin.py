@@ -341,9 +341,9 @@ class KafkaShareAdmin:
 
     # -- list and describe -----------------------------------------------------------------------
 
-    async def list(self) -> builtins.list[ShareGroupListing]:
-        """Every share group every broker's coordinator knows, by id, with its state and
-        number of members (a group gone between the list and its description is left out)."""
+    async def group_ids(self) -> builtins.list[str]:
+        """The ids of the share groups every broker's coordinator knows, sorted (ListGroups of
+        type share on every broker: each lists only the groups it coordinates)."""
         await self.cluster.refresh_metadata([])
         found: set[str] = set()
         for node_id in builtins.list(self.cluster.brokers):
@@ -352,8 +352,13 @@ class KafkaShareAdmin:
             if answer.error_code != NONE:
                 raise to_sluice(answer.error_code, None, f"ListGroups on broker {node_id}")
             found.update(g.group_id for g in answer.groups)
+        return sorted(found)
+
+    async def list(self) -> builtins.list[ShareGroupListing]:
+        """Every share group every broker's coordinator knows, by id, with its state and
+        number of members (a group gone between the list and its description is left out)."""
         out: builtins.list[ShareGroupListing] = []
-        for group_id in sorted(found):
+        for group_id in await self.group_ids():
             try:
                 d = await self._describe(group_id)
             except NotFound:

@@ -482,11 +482,13 @@ class KafkaTransactions:
     # -- description -----------------------------------------------------------------------------
 
     async def list_transactions(
-        self, state: TxnState | None = None, prefix: str | None = None
+        self, state: TxnState | Sequence[TxnState] | None = None, prefix: str | None = None
     ) -> list[str]:
-        """The transactional ids every broker's coordinator knows (of ``state``, starting
-        with ``prefix``), sorted. Each broker lists only the ids it coordinates."""
-        filters = [] if state is None else [state.value]
+        """The transactional ids every broker's coordinator knows (of ``state``, or of any of
+        the states, starting with ``prefix``), sorted. Each broker lists only the ids it
+        coordinates."""
+        states = [] if state is None else [state] if isinstance(state, TxnState) else state
+        filters = [s.value for s in states]
         pattern = None if prefix is None else prefix_pattern(prefix)
         await self.cluster.refresh_metadata([])
         found: set[str] = set()

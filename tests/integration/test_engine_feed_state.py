@@ -49,8 +49,8 @@ async def test_the_embedded_feed_state_is_what_the_feed_reads(s: Served, clock: 
     clock.advance(100)
 
     source: FeedState = EmbeddedFeedState(b.topics, b.share_admin, b.groups, b.transactions)
-    seen = source.observe(clock.now_ms(), MAX_RUNS)
-    b.feed.subscribe()  # the feed observes the state now
+    seen = await source.observe(clock.now_ms(), MAX_RUNS)
+    await b.feed.subscribe()  # the feed observes the state now
     assert b.feed._state is not None
     today = {
         **b.feed._state,

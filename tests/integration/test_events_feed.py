@@ -11,8 +11,10 @@ from typing import Any
 
 import pytest
 
+from app._feed_state import empty_state
 from app.clock import FakeClock
 from app.config import Settings
+from app.engine.feed import FeedObservation, FeedState
 from app.errors import ErrorCode, InvalidRequest
 from app.feed import GOING_AWAY, EventFeed, Subscription
 
@@ -50,7 +52,7 @@ async def test_snapshot_holds_what_exists(s: Served, clock: FakeClock) -> None:
     c = s.client
     await create_topic(c, "t", 2)
     await produce(c, "t", [{"value": "a"}] * 3)
-    sub = feed_of(s).subscribe()
+    sub = await feed_of(s).subscribe()
     snap = only(sub)
     assert snap["type"] == "snapshot" and snap["at"] == clock.now_ms()
     assert snap["interval_ms"] == 10_000
@@ -73,20 +75,20 @@ async def test_a_change_is_an_event_and_no_change_is_no_frame(s: Served, clock: 
     c = s.client
     await create_topic(c, "t")
     feed = feed_of(s)
-    sub = feed.subscribe()
+    sub = await feed.subscribe()
     frames(sub)
-    feed.tick()
+    await feed.tick()
     assert frames(sub) == []  # nothing changed and no second closed
     await produce(c, "t", [{"value": "a"}] * 4)
     clock.advance(250)
-    feed.tick()
+    await feed.tick()
     event = only(sub)
     assert event["type"] == "event" and event["at"] == clock.now_ms()
     assert "samples" not in event
     assert [p["high_watermark"] for p in event["changes"]["topics"][0]["partitions"]] == [4]
     assert event["removed"] == {"topics": [], "share_groups": [], "groups": [], "transactions": []}
     clock.advance(750)  # a second since the subscription: a sample, with the produce rate
-    feed.tick()
+    await feed.tick()
     event = only(sub)
     assert event["samples"] == {"produce": 4.0, "consume": 0.0, "topics": {"t": 4.0}}
     assert event["seconds"] == 1 and event["rates"] == {"produce": 4.0, "consume": 0.0}
@@ -100,8 +102,8 @@ async def test_a_socket_that_never_drains_holds_one_entry_per_entity(
     for name in ("a", "b", "c"):
         await create_topic(c, name)
     feed = feed_of(s)
-    stalled = feed.subscribe()
-    reader = feed.subscribe()
+    stalled = await feed.subscribe()
+    reader = await feed.subscribe()
     frames(reader)
     for i in range(60):
         await produce(c, "abc"[i % 3], [{"value": "x"}] * 10)
@@ -110,7 +112,7 @@ async def test_a_socket_that_never_drains_holds_one_entry_per_entity(
             r = await c.post("/v1/groups/g/heartbeat", json=body)
             assert r.status_code == 200, r.text
         clock.advance(250)
-        feed.tick()
+        await feed.tick()
         # three topics and one group: never more than four entries, however many ticks
         assert len(stalled.pending.entities) <= 4
         assert len(reader.pending.entities) <= 4
@@ -137,13 +139,13 @@ async def test_removed_entities(s: Served, clock: FakeClock) -> None:
     r = await c.patch("/v1/share-groups/sg/config", json={"delivery_count_limit": 3})
     assert r.status_code == 200, r.text
     feed = feed_of(s)
-    sub = feed.subscribe()
+    sub = await feed.subscribe()
     snap = only(sub)
     assert [t["topic"] for t in snap["topics"]] == ["gone", "kept"]
     assert [g["group_id"] for g in snap["share_groups"]] == ["sg"]
     assert (await c.delete("/v1/topics/gone")).status_code == 204
     assert (await c.delete("/v1/share-groups/sg")).status_code == 204
-    feed.tick()
+    await feed.tick()
     event = only(sub)
     assert event["removed"] == {
         "topics": ["gone"],
@@ -160,14 +162,14 @@ async def test_an_open_transaction_counts_down_and_leaves_when_it_ends(
     c = s.client
     await create_topic(c, "out")
     feed = feed_of(s)
-    sub = feed.subscribe()
+    sub = await feed.subscribe()
     frames(sub)
     pid, epoch = await init_producer(c, transactional_id="tx", transaction_timeout_ms=60_000)
-    feed.tick()
+    await feed.tick()
     assert frames(sub) == []  # Empty: not open, not shown, so nothing changed
     await produce_ok(c, pid, epoch, [batch("out", 0, 0, 2)], tid="tx")
     clock.advance(100)
-    feed.tick()
+    await feed.tick()
     (txn,) = only(sub)["changes"]["transactions"]
     assert txn == {
         "transactional_id": "tx",
@@ -179,11 +181,11 @@ async def test_an_open_transaction_counts_down_and_leaves_when_it_ends(
         "partitions": 1,
     }
     clock.advance(1000)
-    feed.tick()
+    await feed.tick()
     assert only(sub)["changes"]["transactions"][0]["time_left_ms"] == 60_000 - 1100
     r = await end_txn(c, "tx", pid, epoch)
     assert r.status_code == 200, r.text
-    feed.tick()
+    await feed.tick()
     event = only(sub)
     assert event["removed"]["transactions"] == ["tx"]
     assert [t["partitions"][0]["high_watermark"] for t in event["changes"]["topics"]] == [3]
@@ -203,7 +205,7 @@ async def test_share_group_entity(s: Served, clock: FakeClock) -> None:
     assert len(got["records"]) == 6
     await ack_ok(c, "sg", m, ack_item(0, 1, "accept"), ack_item(2, 3, "release"))
     feed = feed_of(s)
-    sub = feed.subscribe()
+    sub = await feed.subscribe()
     (group,) = only(sub)["share_groups"]
     lock = clock.now_ms() + 30_000
     assert group["group_id"] == "sg" and group["state"] == "Stable"
@@ -252,7 +254,7 @@ async def test_share_group_entity(s: Served, clock: FakeClock) -> None:
     got = await fetch(c, "sg", m)
     assert [r["offset"] for r in got["records"]] == [2, 3]
     await ack_ok(c, "sg", m, ack_item(2, 3, "release"))
-    feed.tick()
+    await feed.tick()
     (p,) = only(sub)["changes"]["share_groups"][0]["partitions"]
     assert p["delivery_limit_archived"] == 2 and p["start_offset"] == 4
 
@@ -261,18 +263,18 @@ async def test_no_work_while_no_socket_is_subscribed(s: Served, clock: FakeClock
     c = s.client
     await create_topic(c, "t")
     feed = feed_of(s)
-    feed.tick()
+    await feed.tick()
     clock.advance(5000)
-    feed.tick()
+    await feed.tick()
     assert not feed.rates.produce  # no tick sampled anything
-    sub = feed.subscribe()  # the first socket: the state now, the origin of the rates
+    sub = await feed.subscribe()  # the first socket: the state now, the origin of the rates
     frames(sub)
     await produce(c, "t", [{"value": "x"}] * 30)
     feed.unsubscribe(sub)
     clock.advance(3000)
-    feed.tick()
+    await feed.tick()
     assert not feed.rates.produce  # idle again
-    sub = feed.subscribe()  # the idle time is filled with its average rate
+    sub = await feed.subscribe()  # the idle time is filled with its average rate
     snap = only(sub)
     assert snap["history"]["produce"] == [10.0, 10.0, 10.0]
     assert snap["history"]["topics"] == {"t": [10.0, 10.0, 10.0]}
@@ -282,35 +284,125 @@ async def test_a_new_socket_gets_the_latest_computed_snapshot(s: Served, clock: 
     c = s.client
     await create_topic(c, "t")
     feed = feed_of(s)
-    first = feed.subscribe()
+    first = await feed.subscribe()
     frames(first)
     await produce(c, "t", [{"value": "x"}])
-    second = feed.subscribe()  # between ticks: the state of the last one, shared
+    second = await feed.subscribe()  # between ticks: the state of the last one, shared
     assert second.frames[0] is feed.snapshot()
     assert json.loads(second.frames[0])["topics"][0]["partitions"][0]["high_watermark"] == 0
-    feed.tick()  # the change reaches both
+    await feed.tick()  # the change reaches both
     for sub in (first, second):
         event = frames(sub)[-1]
         assert event["changes"]["topics"][0]["partitions"][0]["high_watermark"] == 1
 
 
+class Gated:
+    """The server's feed state, each reading held until the test lets it finish (a reading of
+    the cluster takes a while on the Kafka backend)."""
+
+    def __init__(self, inner: FeedState) -> None:
+        self.inner = inner
+        self.started = asyncio.Event()
+        self.go = asyncio.Event()
+
+    async def observe(self, now_ms: int, max_runs: int) -> FeedObservation:
+        self.started.set()
+        await self.go.wait()
+        self.started.clear()
+        self.go.clear()
+        return await self.inner.observe(now_ms, max_runs)
+
+
+async def test_a_socket_opened_during_a_reading_starts_from_its_state(s: Served) -> None:
+    c = s.client
+    await create_topic(c, "t")
+    feed = feed_of(s)
+    gated = Gated(feed.state_source)
+    feed.state_source = gated
+    gated.go.set()
+    first = await feed.subscribe()
+    frames(first)
+    await produce(c, "t", [{"value": "x"}])
+    tick = asyncio.ensure_future(feed.tick())
+    await gated.started.wait()  # the tick reads the state
+    second = asyncio.ensure_future(feed.subscribe())
+    await asyncio.sleep(0)
+    assert not second.done()  # one reading at a time: the socket waits for the tick's
+    gated.go.set()
+    await tick
+    sub = await second
+    (snap,) = frames(sub)  # the tick's state, no event of its changes besides
+    assert snap["topics"][0]["partitions"][0]["high_watermark"] == 1
+    assert frames(first)[-1]["changes"]["topics"][0]["partitions"][0]["high_watermark"] == 1
+
+
+async def test_the_state_read_after_the_last_socket_left_is_dropped(s: Served) -> None:
+    feed = feed_of(s)
+    gated = Gated(feed.state_source)
+    feed.state_source = gated
+    gated.go.set()
+    sub = await feed.subscribe()
+    tick = asyncio.ensure_future(feed.tick())
+    await gated.started.wait()
+    feed.unsubscribe(sub)  # the socket goes while the state is read
+    gated.go.set()
+    await tick
+    assert feed._state is None and feed._snapshot is None  # nothing held for no socket
+    assert [f["type"] for f in frames(sub)] == ["snapshot"]  # nothing merged after it left
+
+
+class Unreadable:
+    """The server's feed state, but its first reading fails (answered stale and empty, as the
+    gateway answers when it cannot read the cluster)."""
+
+    def __init__(self, inner: FeedState) -> None:
+        self.inner = inner
+        self.failed = False
+
+    async def observe(self, now_ms: int, max_runs: int) -> FeedObservation:
+        if not self.failed:
+            self.failed = True
+            return FeedObservation(empty_state(), {}, {}, stale=True)
+        return await self.inner.observe(now_ms, max_runs)
+
+
+async def test_a_stale_reading_is_shown_but_takes_no_rate_sample(
+    s: Served, clock: FakeClock
+) -> None:
+    c = s.client
+    await create_topic(c, "t")
+    await produce(c, "t", [{"value": "x"}] * 3)
+    feed = feed_of(s)
+    feed.state_source = Unreadable(feed.state_source)
+    sub = await feed.subscribe()
+    assert only(sub)["topics"] == []  # what the reading answered
+    clock.advance(1000)
+    await feed.tick()  # the first reading of the records: the rates' start, not a sample
+    (event,) = frames(sub)
+    assert event["changes"]["topics"][0]["rate"] == 0.0
+    assert "samples" not in event and feed.rates.history()["produce"] == []
+    clock.advance(1000)
+    await feed.tick()  # a second with no record: no rate, not the 3 records read late
+    assert feed.rates.history()["topics"] == {"t": [0.0]}
+
+
 async def test_close_ends_every_subscription_with_1001(s: Served) -> None:
     feed = feed_of(s)
-    sub = feed.subscribe()
+    sub = await feed.subscribe()
     assert json.loads(await sub.next_frame() or b"")["type"] == "snapshot"
     waiting = asyncio.ensure_future(sub.next_frame())
     await asyncio.sleep(0)
     assert not waiting.done()  # nothing pending: the sender waits
     feed.close()
     assert await waiting is None and sub.close_code == GOING_AWAY
-    late = feed.subscribe()
+    late = await feed.subscribe()
     assert late.close_code == GOING_AWAY and await late.next_frame() is None
     assert feed.subscriptions == []
 
 
 async def test_an_error_answer_waits_until_the_sender_takes_it(s: Served) -> None:
     feed = feed_of(s)
-    sub = feed.subscribe()
+    sub = await feed.subscribe()
     assert json.loads(await sub.next_frame() or b"")["type"] == "snapshot"
     rejected = asyncio.ensure_future(sub.reject(InvalidRequest(ErrorCode.INVALID_REQUEST, "no")))
     await asyncio.sleep(0)
@@ -331,14 +423,14 @@ async def test_consume_counts_reads_and_share_deliveries(s: Served, clock: FakeC
     assert r.status_code == 200
     await produce(c, "t", [{"value": "a"}] * 5)
     feed = feed_of(s)
-    sub = feed.subscribe()
+    sub = await feed.subscribe()
     frames(sub)
     member = await join(c, "g", ["t"])
     assert len((await fetch(c, "g", member))["records"]) == 5  # five delivered to the group
     r = await c.get("/v1/topics/t/partitions/0/records", params={"offset": 0, "max_records": 2})
     assert len(r.json()["records"]) == 2  # two read by offset
     clock.advance(1000)
-    feed.tick()
+    await feed.tick()
     (event,) = [f for f in frames(sub) if "samples" in f]
     assert event["rates"] == {"produce": 0.0, "consume": 7.0}
 
@@ -429,7 +521,7 @@ async def test_rates_count_only_the_topics_the_principal_may_describe(
         await produce(c, "b", [{"value": "x"}] * 4)
         assert len((await read(c, "b", offset=0, max_records=2))["records"]) == 2
         clock.advance(1000)
-        feed.tick()
+        await feed.tick()
         mine, theirs = await alice.receive(), await admin.receive()
         assert mine["rates"] == {"produce": 0.0, "consume": 0.0}, mine
         assert mine["samples"] == {"produce": 0.0, "consume": 0.0, "topics": {"a": 0.0}}
@@ -440,7 +532,7 @@ async def test_rates_count_only_the_topics_the_principal_may_describe(
         await produce(c, "a", [{"value": "y"}] * 3)
         assert len((await read(c, "a", offset=0, max_records=1))["records"]) == 1
         clock.advance(1000)
-        feed.tick()
+        await feed.tick()
         mine, theirs = await alice.receive(), await admin.receive()
         assert mine["rates"] == {"produce": 3.0, "consume": 1.0}, mine
         assert mine["samples"] == {"produce": 3.0, "consume": 1.0, "topics": {"a": 3.0}}
@@ -479,6 +571,6 @@ async def test_a_transaction_counts_only_the_partitions_the_principal_may_descri
         assert (await admin.receive())["transactions"][0]["partitions"] == 2
         await produce_ok(c, pid, epoch, [batch("b", 1, 0)], tid="tx")
         clock.advance(100)
-        feed.tick()
+        await feed.tick()
         assert (await alice.receive())["changes"]["transactions"][0]["partitions"] == 1
         assert (await admin.receive())["changes"]["transactions"][0]["partitions"] == 3

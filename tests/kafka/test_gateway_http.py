@@ -3,9 +3,9 @@ kafka, as a real process, driven over HTTP: a topic created, records with keys a
 produced as JSON and read back, a consumer group's offsets committed and fetched; the records
 checked with the native client, on the partition Kafka's own partitioner picks for their keys;
 a transaction committed; a share group's config set and the group described and listed with
-the member that joined it; and share acknowledgements in a transaction and the WebSockets
+the member that joined it; and share acknowledgements in a transaction and the push socket
 answering UNSUPPORTED_ON_KAFKA_BACKEND with their names, not a 500 (share-group members:
-test_gateway_share.py)."""
+test_gateway_share.py; the event feed: test_gateway_feed.py)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ import httpx
 import orjson
 import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
-from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from app.clock import SystemClock
@@ -358,28 +357,19 @@ def test_a_transaction_over_http_commits_on_kafka(
     assert acks.json()["error"]["unsupported"] == "transactional_share_acknowledgements"
 
 
-def test_the_event_feed_is_refused_before_the_handshake_with_its_name(
-    gateway: tuple[ServerProcess, str],
-) -> None:
+def test_both_api_websockets_are_served(gateway: tuple[ServerProcess, str]) -> None:
+    """The event feed and the push socket open on the gateway (their behaviour:
+    test_gateway_feed.py and test_gateway_push.py)."""
     server, key = gateway
-    with (
-        pytest.raises(InvalidStatus) as refused,
-        connect(
-            f"ws://127.0.0.1:{server.port}/v1/events",
-            open_timeout=TIMEOUT,
-            additional_headers={"Authorization": f"Bearer {key}"},
-        ),
-    ):
-        pass
-    response = refused.value.response
-    assert response.status_code == 400
-    error = orjson.loads(response.body or b"{}")["error"]
-    assert (error["code"], error["unsupported"]) == ("UNSUPPORTED_ON_KAFKA_BACKEND", "event_feed")
-    # the push socket is served (tests/kafka/test_gateway_push.py)
+    headers = {"Authorization": f"Bearer {key}"}
+    with connect(
+        f"ws://127.0.0.1:{server.port}/v1/events", open_timeout=TIMEOUT, additional_headers=headers
+    ) as ws:
+        assert orjson.loads(ws.recv(timeout=TIMEOUT))["type"] == "snapshot"
     with connect(
         f"ws://127.0.0.1:{server.port}/v1/share-groups/workers/consume",
         open_timeout=TIMEOUT,
-        additional_headers={"Authorization": f"Bearer {key}"},
+        additional_headers=headers,
     ) as ws:
         ws.send('{"type": "credit", "n": 1}')
         frame = orjson.loads(ws.recv(timeout=TIMEOUT))

@@ -29,7 +29,7 @@ async def events(websocket: WebSocket) -> None:
     feed = deps.feed(websocket)
     await websocket.accept()
     view = permissions.feed_view(websocket)  # a principal sees what it may describe
-    sub = feed.subscribe(None if view is None else View(*view))
+    sub = await feed.subscribe(None if view is None else View(*view))
     try:
         with deps.broker_of(websocket).keys.sockets.watch(websocket.scope) as revocation:
             async with anyio.create_task_group() as tg:

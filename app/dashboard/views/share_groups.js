@@ -56,9 +56,12 @@ function windowBar(group, sp, store) {
   const name = `${sp.topic}/${sp.partition}`;
   const log = store.partition(sp.topic, sp.partition);
   const readCommitted = group.config?.isolation_level === "read_committed";
-  const logEnd = log ? (readCommitted ? log.last_stable_offset : log.high_watermark) : sp.end_offset;
+  // null on the Kafka backend, which does not show where a share partition's window ends: the
+  // bar then runs from the start offset to the log's end
+  const known = sp.end_offset !== null && sp.end_offset !== undefined;
   const start = sp.start_offset;
-  const end = sp.end_offset;
+  const end = known ? sp.end_offset : start;
+  const logEnd = log ? (readCommitted ? log.last_stable_offset : log.high_watermark) : end;
   const span = Math.max(0, end - start);
   const tail = Math.max(0, logEnd - end);
   const tailUnits = tail > 0 ? (span > 0 ? (span * TAIL_SHARE) / (1 - TAIL_SHARE) : 1) : 0;
@@ -136,7 +139,10 @@ function windowBar(group, sp, store) {
             text: `SPEO ${count(end)}`,
           }),
         ]
-      : h("span", { class: "mark spso", text: `SPSO = SPEO ${count(start)}` }),
+      : h("span", {
+          class: "mark spso",
+          text: known ? `SPSO = SPEO ${count(start)}` : `SPSO ${count(start)}`,
+        }),
     tail > 0
       ? h("span", { class: "mark log-end", text: `+${count(tail)} to ${count(logEnd)}` })
       : null,
@@ -201,11 +207,14 @@ function memberList(group, store) {
         { class: "member", dataset: { member: m.member_id } },
         h("span", { class: "member-id mono", text: m.member_id }),
         h("span", { class: "member-topics", text: (m.subscribed_topics ?? []).join(", ") }),
-        h("span", {
-          class: "member-seen",
-          dataset: { lastSeen: m.last_seen_ms },
-          text: `seen ${countdown(store.now() - m.last_seen_ms)} ago`,
-        }),
+        // -1 on the Kafka backend, which keeps no time a member was last seen
+        m.last_seen_ms >= 0
+          ? h("span", {
+              class: "member-seen",
+              dataset: { lastSeen: m.last_seen_ms },
+              text: `seen ${countdown(store.now() - m.last_seen_ms)} ago`,
+            })
+          : null,
       ),
     ),
   );

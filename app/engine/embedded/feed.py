@@ -32,7 +32,8 @@ class EmbeddedFeedState:
         self.groups = groups
         self.transactions = transactions
 
-    def observe(self, now_ms: int, max_runs: int) -> FeedObservation:
+    async def observe(self, now_ms: int, max_runs: int) -> FeedObservation:
+        # everything is in memory: answered without awaiting
         live = sorted(
             (t for t in self.topics.topics.values() if not t.deleting), key=lambda t: t.name
         )

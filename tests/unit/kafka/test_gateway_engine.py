@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from app._feed_state import empty_state
 from app.config import Settings
 from app.errors import ErrorCode, Unsupported
+from app.feed import EventFeed
 from app.kafka.engine import GatewayProduce, KafkaEngine
+from app.kafka.feed_state import KafkaFeedState
 from app.kafka.groups import KafkaGroups
 from app.kafka.share_admin import KafkaShareAdmin
 from app.kafka.topics import KafkaTopics
@@ -37,17 +40,28 @@ def test_the_backend_setting_chooses_the_engine(tmp_path: Path) -> None:
     assert not data.exists()
 
 
-@pytest.mark.parametrize(
-    ("member", "name"),
-    [
-        ("acquisitions", "share_acquisitions"),
-        ("feed", "event_feed"),
-    ],
-)
-def test_what_the_gateway_lacks_answers_unsupported(member: str, name: str) -> None:
+def test_what_the_gateway_lacks_answers_unsupported() -> None:
     gateway = Broker(Settings(backend="kafka", kafka_bootstrap="127.0.0.1:9"))
     with pytest.raises(Unsupported) as refused:
-        getattr(gateway, member).groups  # noqa: B018 - any member refuses
+        gateway.acquisitions.fetch  # noqa: B018 - any member refuses
     assert refused.value.code is ErrorCode.UNSUPPORTED_ON_KAFKA_BACKEND
     assert refused.value.code.status == 400
-    assert refused.value.to_dict()["unsupported"] == name
+    assert refused.value.to_dict()["unsupported"] == "share_acquisitions"
+
+
+async def test_the_gateway_feed_reads_the_cluster_and_survives_its_absence() -> None:
+    """The event feed is the face's over the engine's feed state; with no broker answering, a
+    reading does not raise: it is an empty state, and later the last state read."""
+    settings = Settings(
+        backend="kafka", kafka_bootstrap="127.0.0.1:9", kafka_request_timeout_ms=1000
+    )
+    gateway = Broker(settings)
+    assert isinstance(gateway.feed, EventFeed)
+    assert isinstance(gateway.feed_state, KafkaFeedState)
+    assert gateway.feed.state_source is gateway.feed_state is gateway.engine.feed_state
+    seen = await gateway.feed_state.observe(0, 500)
+    assert seen.state == empty_state()
+    assert (seen.counts, seen.txn_topics, seen.totals, seen.stale) == ({}, {}, (0, 0), True)
+    sub = await gateway.feed.subscribe()
+    assert (await sub.next_frame() or b"").startswith(b'{"type":"snapshot"')
+    await gateway.stop()
