@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Collection, Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 
 KINDS = ("topics", "share_groups", "groups", "transactions")
 HISTORY_SECONDS = 300
+
+if TYPE_CHECKING:
+    from app.share.membership import ShareGroup
 
 Entity = dict[str, Any]
 State = dict[str, dict[str, Entity]]  # kind → id → entity, every kind present
@@ -235,3 +238,29 @@ def _summed(series: list[deque[float]], length: int) -> list[float]:
             if start + i >= 0:
                 out[start + i] += value
     return [_rate(v) for v in out]
+
+
+def share_group_entity(group: ShareGroup, partitions: list[Entity]) -> Entity:
+    """A share group as the feed shows it, with its partitions' entities (each engine builds
+    those from what it knows of the partitions)."""
+    cfg = group.config
+    return {
+        "group_id": group.group_id,
+        "state": group.state.value,
+        "group_epoch": group.group_epoch,
+        "config": {
+            "record_lock_duration_ms": cfg.record_lock_duration_ms,
+            "delivery_count_limit": cfg.delivery_count_limit,
+            "dead_letter_topic": cfg.dead_letter_topic,
+            "isolation_level": cfg.isolation_level,
+        },
+        "members": [
+            {
+                "member_id": m.member_id,
+                "subscribed_topics": list(m.subscribed_topics),
+                "last_seen_ms": m.last_seen_ms,
+            }
+            for _, m in sorted(group.members.items())
+        ],
+        "partitions": partitions,
+    }

@@ -31,7 +31,7 @@ import copy
 import logging
 from collections.abc import Awaitable, Callable
 
-from app._feed_state import Entity, TopicCounts, empty_state
+from app._feed_state import Entity, TopicCounts, empty_state, share_group_entity
 from app.clock import Clock
 from app.config import Settings
 from app.engine.feed import FeedObservation
@@ -224,26 +224,9 @@ class KafkaFeedState:
 
     async def _share_group(self, group_id: str) -> Entity:
         group, partitions = await self.share_admin.describe(group_id)
-        cfg = group.config
-        return {
-            "group_id": group.group_id,
-            "state": group.state.value,
-            "group_epoch": group.group_epoch,
-            "config": {
-                "record_lock_duration_ms": cfg.record_lock_duration_ms,
-                "delivery_count_limit": cfg.delivery_count_limit,
-                "dead_letter_topic": cfg.dead_letter_topic,
-                "isolation_level": cfg.isolation_level,
-            },
-            "members": [
-                {
-                    "member_id": m.member_id,
-                    "subscribed_topics": list(m.subscribed_topics),
-                    "last_seen_ms": m.last_seen_ms,
-                }
-                for _, m in sorted(group.members.items())
-            ],
-            "partitions": [
+        return share_group_entity(
+            group,
+            [
                 {
                     "topic": v.topic,
                     "partition": v.partition,
@@ -257,7 +240,7 @@ class KafkaFeedState:
                 }
                 for v in partitions
             ],
-        }
+        )
 
     async def _transactions(
         self, now_ms: int, last: FeedObservation

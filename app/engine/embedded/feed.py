@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app._feed_state import Entity, TopicCounts, empty_state
+from app._feed_state import Entity, TopicCounts, empty_state, share_group_entity
 from app.engine.feed import FeedObservation
 from app.groups.coordinator import GroupCoordinator
 from app.share.admin import ShareGroupAdmin, summary
@@ -89,7 +89,6 @@ class EmbeddedFeedState:
         return FeedObservation(state, counts, txn_topics)
 
     def _share_group(self, group: ShareGroup, max_runs: int) -> Entity:
-        cfg = group.config
         partitions: list[dict[str, Any]] = []
         for sp, end in self.share_admin.live_partitions(group):
             runs, truncated = sp.run_views(max_runs)
@@ -117,23 +116,4 @@ class EmbeddedFeedState:
                     "runs_truncated": truncated,
                 }
             )
-        return {
-            "group_id": group.group_id,
-            "state": group.state.value,
-            "group_epoch": group.group_epoch,
-            "config": {
-                "record_lock_duration_ms": cfg.record_lock_duration_ms,
-                "delivery_count_limit": cfg.delivery_count_limit,
-                "dead_letter_topic": cfg.dead_letter_topic,
-                "isolation_level": cfg.isolation_level,
-            },
-            "members": [
-                {
-                    "member_id": m.member_id,
-                    "subscribed_topics": list(m.subscribed_topics),
-                    "last_seen_ms": m.last_seen_ms,
-                }
-                for _, m in sorted(group.members.items())
-            ],
-            "partitions": partitions,
-        }
+        return share_group_entity(group, partitions)
