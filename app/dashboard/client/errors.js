@@ -176,6 +176,13 @@ export class InvalidTransactionTimeoutError extends BadRequestError {
   static kafkaCode = 50;
 }
 
+export class UnsupportedOnKafkaBackendError extends BadRequestError {
+  /** the Kafka backend does not have this; nothing of the request was applied */
+  static code = "UNSUPPORTED_ON_KAFKA_BACKEND";
+  static retriable = false;
+  static kafkaCode = null;
+}
+
 export class UnauthenticatedError extends AuthenticationError {
   /** missing or invalid credentials */
   static code = "UNAUTHENTICATED";
@@ -468,6 +475,7 @@ export const ERRORS = Object.freeze({
   UNSUPPORTED_COMPRESSION_TYPE: UnsupportedCompressionTypeError,
   UNKNOWN_PRODUCER_ID: UnknownProducerIdError,
   INVALID_TRANSACTION_TIMEOUT: InvalidTransactionTimeoutError,
+  UNSUPPORTED_ON_KAFKA_BACKEND: UnsupportedOnKafkaBackendError,
   UNAUTHENTICATED: UnauthenticatedError,
   TOPIC_AUTHORIZATION_FAILED: TopicAuthorizationFailedError,
   GROUP_AUTHORIZATION_FAILED: GroupAuthorizationFailedError,

@@ -63,6 +63,8 @@ export class UnsupportedCompressionTypeError extends BadRequestError {}
 export class UnknownProducerIdError extends BadRequestError {}
 /** the transaction timeout is outside the server's bounds */
 export class InvalidTransactionTimeoutError extends BadRequestError {}
+/** the Kafka backend does not have this; nothing of the request was applied */
+export class UnsupportedOnKafkaBackendError extends BadRequestError {}
 /** missing or invalid credentials */
 export class UnauthenticatedError extends AuthenticationError {}
 /** not authorized to access the topic */

@@ -204,6 +204,14 @@ class InvalidTransactionTimeoutError(BadRequestError):
     kafka_code: ClassVar[int | None] = 50
 
 
+class UnsupportedOnKafkaBackendError(BadRequestError):
+    """the Kafka backend does not have this; nothing of the request was applied"""
+
+    code: ClassVar[str] = "UNSUPPORTED_ON_KAFKA_BACKEND"
+    retriable: ClassVar[bool] = False
+    kafka_code: ClassVar[int | None] = None
+
+
 class UnauthenticatedError(AuthenticationError):
     """missing or invalid credentials"""
 
@@ -536,6 +544,7 @@ ERRORS: dict[str, type[SluiceError]] = {
     "UNSUPPORTED_COMPRESSION_TYPE": UnsupportedCompressionTypeError,
     "UNKNOWN_PRODUCER_ID": UnknownProducerIdError,
     "INVALID_TRANSACTION_TIMEOUT": InvalidTransactionTimeoutError,
+    "UNSUPPORTED_ON_KAFKA_BACKEND": UnsupportedOnKafkaBackendError,
     "UNAUTHENTICATED": UnauthenticatedError,
     "TOPIC_AUTHORIZATION_FAILED": TopicAuthorizationFailedError,
     "GROUP_AUTHORIZATION_FAILED": GroupAuthorizationFailedError,
