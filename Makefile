@@ -55,7 +55,8 @@ serve: $(SERVER_STAMP)
 
 # The whole suite, the tests marked kafka among them: they run on one native Kafka node that
 # their package starts (fetching its jars through Maven when missing) and stops when it is done,
-# or on the cluster make kafka left running. make test-kafka runs them alone.
+# or on the cluster make kafka left running. make test-kafka runs them alone, and then the
+# client and CLI suites a second time on a gateway (make test runs those once, embedded).
 test: $(STAMP) system-deps kafka-deps
 	$(PY) -m pytest --cov
 
@@ -85,9 +86,23 @@ kafka-protocol: $(STAMP) kafka-deps
 	@bash kafka/cluster.sh fetch
 	$(PY) kafka/gen_protocol.py
 
-# the kafka tests on the cluster make kafka runs, or on one broker they start and stop
+# The tests marked kafka, then the Python client's and the CLI's suites once more with a gateway
+# on the cluster as their server (SLUICE_TEST_BACKEND=kafka; the tests marked embedded_only are
+# left out, docs/kafka.md#tested). Both on the cluster make kafka runs, or on one node started
+# here for both and stopped when they are done.
+GATEWAY_SUITES := tests/clients/test_python_client.py tests/clients/test_python_consumer.py \
+	tests/clients/test_python_share_consumer.py tests/clients/test_python_transactions.py \
+	tests/clients/test_python_codec.py tests/clients/test_cli.py
 test-kafka: $(STAMP) kafka-deps
-	$(PY) -m pytest -m kafka
+	@started=""; \
+	if ! bash kafka/cluster.sh status >/dev/null 2>&1; then \
+		bash kafka/cluster.sh start 1 || exit 1; started=1; \
+	fi; \
+	status=0; \
+	$(PY) -m pytest -m kafka || status=$$?; \
+	SLUICE_TEST_BACKEND=kafka $(PY) -m pytest $(GATEWAY_SUITES) || status=$$?; \
+	if [ -n "$$started" ]; then bash kafka/cluster.sh stop; fi; \
+	exit $$status
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff format --check app tests benchmarks examples clients/python clients/spark clients/js/gen_errors.py kafka/gen_protocol.py

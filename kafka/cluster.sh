@@ -176,6 +176,10 @@ group.share.min.heartbeat.interval.ms=100
 # share groups: record locks from 1 s, the lowest Kafka accepts (Kafka: 15 s), so that a test
 # sees a lock expire and the record delivered again within seconds
 group.share.min.record.lock.duration.ms=1000
+# share groups: a member's assignment is computed as soon as it joins (Kafka: at most once a
+# second), so that the first fetch of a member that joins finds its partitions within a
+# short wait, as on the embedded engine
+group.share.assignment.interval.ms=0
 # Share groups need no setting here: Kafka 4.4 turns them on with the share.version feature,
 # which a new cluster's storage gets at the format (and group.coordinator.rebalance.protocols
 # is deprecated for it).

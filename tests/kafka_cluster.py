@@ -5,12 +5,18 @@ cluster that ``make kafka`` left running from kafka/run/, whatever its number of
 otherwise starts one broker with ``make kafka BROKERS=1`` and stops it after the package's last
 test, so that in ``make test`` the node does not run beside the rest of the suite. Either way
 the tests see the nodes' data directories, where the broker keeps each partition's log segments.
+
+The gateway pass (``SLUICE_TEST_BACKEND=kafka``, tests/conftest.py's ``server_factory``) takes
+the same fixture, and ``empty`` to leave the cluster as a new one between its tests.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import subprocess
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,3 +87,105 @@ def kafka_cluster() -> Iterator[KafkaCluster]:
     finally:
         if started:
             _make("kafka-stop")
+
+
+# what emptying the cluster between tests leaves: Kafka's own topics (``__consumer_offsets``,
+# ``__transaction_state``, ``__share_group_state``) and the gateway's keys topic, whose key
+# rows are removed by tombstones instead, so that a later gateway reads no key
+KEYS_TOPIC = "__sluice_keys"
+TOKEN_SECRET = b"ws-token-secret"  # app/kafka/keys.py: the record that is not a key
+EMPTY_TIMEOUT = 60.0
+
+
+def _keys_left(bootstrap: str) -> list[bytes]:
+    """The key ids of ``__sluice_keys`` whose last record is a row, not a tombstone."""
+    from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
+
+    consumer = Consumer(
+        {
+            "bootstrap.servers": bootstrap,
+            "group.id": "sluice-test-empty",
+            "enable.auto.commit": False,
+        }
+    )
+    try:
+        try:
+            _, high = consumer.get_watermark_offsets(
+                TopicPartition(KEYS_TOPIC, 0), timeout=EMPTY_TIMEOUT
+            )
+        except Exception:  # no keys topic yet: no key
+            return []
+        if high <= 0:
+            return []
+        consumer.assign([TopicPartition(KEYS_TOPIC, 0, OFFSET_BEGINNING)])
+        last: dict[bytes, bool] = {}
+        deadline = time.monotonic() + EMPTY_TIMEOUT
+        position = 0
+        while position < high:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{KEYS_TOPIC} not read to {high} in {EMPTY_TIMEOUT}s")
+            msg = consumer.poll(0.5)
+            if msg is None or msg.error() is not None:
+                continue
+            key = msg.key()
+            if key is not None and key != TOKEN_SECRET:
+                last[key] = msg.value() is not None
+            position = int(msg.offset() or 0) + 1
+        return [k for k, row in last.items() if row]
+    finally:
+        consumer.close()
+
+
+async def _groups(bootstrap: str) -> list[str]:
+    """Every group of every type (share groups too, which the native admin client does not
+    list), as each broker's coordinator lists them."""
+    from app.kafka.cluster import Cluster
+    from app.kafka.protocol.messages import ListGroupsRequest
+
+    cluster = Cluster(bootstrap, client_id="sluice-test-empty", request_timeout=EMPTY_TIMEOUT)
+    await cluster.start()
+    try:
+        await cluster.refresh_metadata([])
+        found: list[str] = []
+        for node_id in list(cluster.brokers):
+            conn = await cluster.connection(node_id)
+            answer = await conn.send(ListGroupsRequest(types_filter=[]))
+            found.extend(g.group_id for g in answer.groups)
+        return found
+    finally:
+        await cluster.close()
+
+
+def empty(bootstrap: str) -> None:
+    """Leave the cluster as a new one for the next test's gateway: delete every topic that is
+    not internal and every group, tombstone every key, and wait until the cluster no longer
+    lists them (Kafka deletes topics in the background, and a topic of the same name created
+    before that is done is refused)."""
+    from confluent_kafka import Producer
+    from confluent_kafka.admin import AdminClient
+
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    deadline = time.monotonic() + EMPTY_TIMEOUT
+    while True:
+        topics = [
+            t for t in admin.list_topics(timeout=EMPTY_TIMEOUT).topics if not t.startswith("__")
+        ]
+        groups = asyncio.run(_groups(bootstrap))
+        if not topics and not groups:
+            break
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"still listed after {EMPTY_TIMEOUT}s: {topics} {groups}")
+        for future in (admin.delete_topics(topics) if topics else {}).values():
+            with contextlib.suppress(Exception):  # already being deleted
+                future.result()
+        if groups:
+            for future in admin.delete_consumer_groups(groups).values():
+                with contextlib.suppress(Exception):  # a member not yet gone: tried again
+                    future.result()
+        time.sleep(0.2)  # Kafka deletes in the background: its listing is polled
+    keys = _keys_left(bootstrap)
+    if keys:
+        producer = Producer({"bootstrap.servers": bootstrap, "acks": "all"})
+        for key in keys:
+            producer.produce(KEYS_TOPIC, key=key, value=None, partition=0)
+        assert producer.flush(EMPTY_TIMEOUT) == 0

@@ -52,11 +52,14 @@ class NotOnKafka:
 
 
 # refusals of one batch of POST /v1/produce, answered in its result (the other batches are
-# sent): the seam's produce_batches answers these per batch, as the embedded engine does
+# sent): the seam's produce_batches answers these per batch, as the embedded engine does; a
+# partition the topic lacks and a record over the topic's limit too (docs/api.md)
 _PER_BATCH = frozenset(
     {
         ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
         ErrorCode.INVALID_PRODUCER_EPOCH,
+        ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+        ErrorCode.RECORD_TOO_LARGE,
     }
 )
 

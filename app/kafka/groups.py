@@ -47,6 +47,7 @@ from app.kafka.protocol.messages import (
     DeleteGroupsRequest,
     DeleteGroupsResponse,
     ListGroupsRequest,
+    ListGroupsResponse,
     OffsetCommitRequest,
     OffsetCommitResponse,
     OffsetDeleteRequest,
@@ -81,6 +82,12 @@ def owned_by(member_id: str, principal: str | None) -> bool:
     """Whether ``member_id`` may be acted on by ``principal`` (any id on a server without
     keys; an id with the principal's digest in front otherwise)."""
     return principal is None or member_id.startswith(principal_digest(principal) + ".")
+
+
+def _contract_group(g: ListGroupsResponse.ListedGroup) -> bool:
+    """A consumer group of the new protocol, or a classic group without members (one that
+    only holds offsets): the groups the contract lists."""
+    return g.group_type == "consumer" or g.group_state == "Empty"
 
 
 def _state(name: str) -> GroupState:
@@ -347,17 +354,31 @@ class KafkaGroups:
     # -- description -----------------------------------------------------------------------------
 
     async def list_groups(self) -> list[str]:
-        """The consumer groups (of the new protocol) every broker's coordinator knows, sorted.
-        Each broker lists only the groups it coordinates."""
+        """The consumer groups (of the new protocol) every broker's coordinator knows, and the
+        groups that only hold committed offsets, sorted. Each broker lists only the groups it
+        coordinates."""
         await self.cluster.refresh_metadata([])
         found: set[str] = set()
         for node_id in list(self.cluster.brokers):
             conn = await self.cluster.connection(node_id)
-            answer = await conn.send(ListGroupsRequest(types_filter=["consumer"]))
+            answer = await conn.send(ListGroupsRequest(types_filter=["consumer", "classic"]))
             if answer.error_code != NONE:
                 raise to_sluice(answer.error_code, None, f"ListGroups on broker {node_id}")
-            found.update(g.group_id for g in answer.groups)
+            found.update(g.group_id for g in answer.groups if _contract_group(g))
         return sorted(found)
+
+    async def _offsets_only(self, group_id: str) -> bool:
+        """Whether Kafka holds ``group_id`` as a group without members: offsets committed
+        outside of any membership (``POST /v1/groups/{g}/offsets`` of an empty group, a
+        transaction's offsets) make one of Kafka's classic type, which ConsumerGroupDescribe
+        does not describe, where the contract has an empty consumer group."""
+        answer: ListGroupsResponse = await self._send(
+            group_id,
+            lambda: ListGroupsRequest(types_filter=["classic"], states_filter=["Empty"]),
+            lambda a: a.error_code,
+            f"consumer group {group_id!r}",
+        )
+        return any(g.group_id == group_id for g in answer.groups)
 
     async def all(self) -> list[Group]:
         """Every consumer group, described, sorted by id (a group gone between the list and
@@ -407,6 +428,17 @@ class KafkaGroups:
         (d,) = answer.groups
         if d.error_code != NONE:
             if d.error_code == GROUP_ID_NOT_FOUND:
+                if await self._offsets_only(group_id):
+                    return Group(
+                        group_id=group_id,
+                        created_ms=-1,
+                        epoch=0,
+                        target_epoch=0,
+                        members={},
+                        targets={},
+                        state=GroupState.EMPTY,
+                        persisted=True,
+                    )
                 raise NotFound(ErrorCode.GROUP_ID_NOT_FOUND, f"{what} does not exist")
             raise to_sluice(d.error_code, d.error_message, what, answer.throttle_time_ms)
         if d.group_state == GroupState.DEAD.value:

@@ -328,6 +328,14 @@ class KafkaTransactions:
                         transactional_id=tid,
                     )
             except SluiceError as exc:
+                if exc.code is ErrorCode.INVALID_PRODUCER_EPOCH:
+                    # a stale epoch on the commit: the contract's PRODUCER_FENCED (a newer
+                    # instance took the id), or TRANSACTION_TIMED_OUT when the broker's timeout
+                    # ended that epoch, as for the offsets of a transaction
+                    d = await self.describe_one(tid, missing_ok=True)
+                    if d is not None and timed_out(d, producer_id, epoch, self.clock.now_ms()):
+                        raise _timed_out(tid, epoch) from None
+                    exc = to_sluice(PRODUCER_FENCED, None, f"{b.topic}/{b.partition}")
                 refused = _part(exc, i, f"batches[{i}] ({b.topic}/{b.partition})")
                 if written:
                     raise TransactionAbortable(refused.message) from None

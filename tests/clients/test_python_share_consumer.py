@@ -123,6 +123,7 @@ def members(url: str, group: str) -> int:
     return len(httpx.get(f"{url}/v1/share-groups/{group}").json()["members"])
 
 
+@pytest.mark.embedded_only("share_push")
 @WIRES
 def test_push_mode_within_the_credits_acknowledged_on_the_socket(
     server: ServerProcess, wire: Wire
@@ -155,6 +156,7 @@ def test_push_mode_within_the_credits_acknowledged_on_the_socket(
             client.share_consumer("p", push=True).poll(0.1)  # subscribe() first
 
 
+@pytest.mark.embedded_only("share_push")
 @WIRES
 def test_push_mode_async_twin_in_implicit_mode(server: ServerProcess, wire: Wire) -> None:
     url = server.url
@@ -219,6 +221,8 @@ WORKER = textwrap.dedent(
 )
 
 
+# the worker acknowledges its records in the transaction that writes its output
+@pytest.mark.embedded_only("transactional_share_acknowledgements")
 def test_consume_transform_produce_exactly_once_across_a_killed_worker(
     server_factory: Callable[..., ServerProcess], tmp_path: Path
 ) -> None:

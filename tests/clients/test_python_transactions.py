@@ -57,6 +57,7 @@ def test_commit_abort_and_offsets_in_the_transaction(server: ServerProcess, wire
         assert committed(server.url, "out", 1) == [f"big{i}" for i in range(1, 1200, 2)]
 
 
+@pytest.mark.embedded_only("transactional_share_acknowledgements", "share_record_view")
 def test_share_acknowledgements_in_the_transaction(server: ServerProcess) -> None:
     with sluice.Sluice(server.url) as client:
         client.admin.create_topic("jobs")

@@ -116,3 +116,28 @@ def test_references_in_the_code_name_existing_sections() -> None:
                 refs.append((source.relative_to(ROOT), name, anchor))
                 assert anchor in anchors.get(name, set()), f"{source}: docs/{name}#{anchor}"
     assert refs, "the code cites no section of docs/"
+
+
+def _unsupported_names() -> set[str]:
+    """The ``unsupported`` names kafka.md gives: its list of what a gateway answers
+    UNSUPPORTED_ON_KAFKA_BACKEND for (in "Choosing the backend"), and each name it gives
+    beside that code elsewhere (the tables, the summary)."""
+    text = _text("kafka.md")
+    start = text.index("**What answers `UNSUPPORTED_ON_KAFKA_BACKEND` today**")
+    end = text.index("**Not yet as this page specifies", start)
+    named = re.findall(r"`UNSUPPORTED_ON_KAFKA_BACKEND` \(`([a-z_]+)`\)", text)
+    return set(re.findall(r"\(`([a-z_]+)`\)", text[start:end])) | set(named)
+
+
+def test_every_name_of_an_embedded_only_test_is_one_kafka_md_lists() -> None:
+    listed = _unsupported_names()
+    assert "share_push" in listed and "event_feed" in listed  # the list is where it was
+    used: dict[str, set[str]] = {}
+    for source in sorted((ROOT / "tests").rglob("*.py")):
+        for args in re.findall(r"mark\.embedded_only\(([^)]*)\)", source.read_text()):
+            names = set(re.findall(r"\"([^\"]*)\"", args))
+            assert names, f"{source}: embedded_only({args}) names no unsupported feature"
+            used.setdefault(str(source.relative_to(ROOT)), set()).update(names)
+    assert used, "no test is marked embedded_only"
+    for path, names in used.items():
+        assert names <= listed, f"{path}: {sorted(names - listed)} are not in kafka.md's list"

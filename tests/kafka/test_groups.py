@@ -176,3 +176,24 @@ async def test_owner_and_unknown_group(groups: KafkaGroups, cluster: Cluster) ->
         await groups.describe(group_of())
     assert missing.value.code is ErrorCode.GROUP_ID_NOT_FOUND
     assert await groups.fetch_offsets(group_of(), None, False) == []
+
+
+async def test_a_group_of_offsets_only_is_listed_and_described_empty(
+    groups: KafkaGroups, cluster: Cluster
+) -> None:
+    """Offsets committed without a member make a group of Kafka's classic type, which
+    ConsumerGroupDescribe does not describe: the contract's empty consumer group all the same,
+    listed, described with no member, and deleted."""
+    topic = await create_topic(cluster, 1)
+    group = group_of()
+    assert await groups.commit_offsets(group, None, -1, [OffsetCommit(topic, 0, 3)], None) == [None]
+    assert group in await groups.list_groups()
+    g, lags = await groups.describe(group)
+    assert (g.group_id, g.state, g.members) == (group, GroupState.EMPTY, {})
+    assert [(x.partition, x.offset) for x in lags] == [(0, 3)]
+    assert group in [x.group_id for x in await groups.all()]
+    await groups.delete_group(group)
+    assert group not in await groups.list_groups()
+    with pytest.raises(SluiceError) as gone:
+        await groups.describe_group(group)
+    assert gone.value.code is ErrorCode.GROUP_ID_NOT_FOUND
