@@ -131,11 +131,14 @@ def test_share_groups_as_kafka_share_groups_prints_them(server: ServerProcess) -
         "START-OFFSET".ljust(13),
         "LAG",
     ]
+    # the start offset the server describes (4 on the embedded engine; on Kafka the one it last
+    # saved, which may trail the acknowledgements: docs/kafka.md#differences)
+    (described,) = httpx.get(f"{url}/v1/share-groups/workers").json()["partitions"]
     assert _columns(row, [15, 15, 10, 13]) == [
         "workers".ljust(15),
         "jobs".ljust(15),
         "0".ljust(10),
-        "4".ljust(13),
+        str(described["start_offset"]).ljust(13),
         "2",
     ]
     out = ok(url, "share-groups", "--describe", "--group", "workers", "--verbose")
@@ -205,7 +208,7 @@ def test_share_groups_as_kafka_share_groups_prints_them(server: ServerProcess) -
         "workers  jobs   0          0",
     ]
     state = httpx.get(f"{url}/v1/share-groups/workers").json()["partitions"][0]["start_offset"]
-    assert state == 4
+    assert state == described["start_offset"]  # the dry run moved nothing
     ok(
         url,
         "share-groups",

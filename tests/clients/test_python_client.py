@@ -250,6 +250,7 @@ def test_api_key_from_the_argument_or_the_environment(
     server.stop()
 
 
+@pytest.mark.embedded_only("share_group_by_config")
 def test_admin_of_groups_share_groups_and_transactions(server: ServerProcess) -> None:
     url = server.url
     with sluice.Sluice(url) as client:

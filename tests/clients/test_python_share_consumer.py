@@ -36,7 +36,19 @@ def produce(url: str, topic: str, values: list[str]) -> None:
 def view(url: str, group: str, topic: str) -> dict[str, int]:
     d = httpx.get(f"{url}/v1/share-groups/{group}").json()
     (p,) = [p for p in d["partitions"] if p["topic"] == topic]
-    return {k: p[k] for k in ("start_offset", "available", "acquired", "archived")}
+    return {k: p[k] for k in ("start_offset", "available", "acquired", "archived", "lag")}
+
+
+def settled(url: str, group: str, topic: str, lag: int) -> dict[str, int]:
+    """The partition's view once ``lag`` records are left to acknowledge: at once on the
+    embedded engine, a moment after the acknowledgements on Kafka (which describes the start
+    offset it last saved, behind the acknowledgements: docs/kafka.md#differences). A lag that
+    never gets there fails the test."""
+    deadline = time.monotonic() + 10
+    while (state := view(url, group, topic))["lag"] != lag:
+        assert time.monotonic() < deadline, state
+        time.sleep(0.05)
+    return state
 
 
 def setup(client: sluice.Sluice, url: str, group: str, n: int) -> None:
@@ -62,8 +74,8 @@ def test_implicit_mode_accepts_on_the_next_poll_and_close_releases(
         assert [r.text() for r in second] == ["j4", "j5", "j6", "j7"]
         consumer.commit_sync()  # accepts the second poll's records
         # j0-j7 done (j1 rejected): the window starts at j8
-        state = view(url, "g", "jobs")
-        assert (state["start_offset"], state["acquired"]) == (8, 0)
+        state = settled(url, "g", "jobs", 2)  # j8 and j9 left
+        assert state["acquired"] in (0, None)  # None: the server does not count them (Kafka)
         held = consumer.poll(2.0)
         assert [r.text() for r in held] == ["j8", "j9"]
         consumer.close()  # releases j8 and j9: delivered again, to another member
@@ -94,7 +106,7 @@ def test_explicit_mode_needs_every_record_acknowledged(server: ServerProcess, wi
         assert [(r.text(), r.delivery_count) for r in again] == [("j1", 2)]
         consumer.acknowledge(again[0])
         consumer.close()
-        assert view(url, "x", "jobs")["start_offset"] == 3
+        settled(url, "x", "jobs", 0)
 
 
 @WIRES
@@ -116,14 +128,13 @@ def test_async_twin(server: ServerProcess, wire: Wire) -> None:
             return got
 
     assert asyncio.run(main()) == [f"j{i}" for i in range(5)]
-    assert view(url, "a", "jobs")["start_offset"] == 5
+    settled(url, "a", "jobs", 0)
 
 
 def members(url: str, group: str) -> int:
     return len(httpx.get(f"{url}/v1/share-groups/{group}").json()["members"])
 
 
-@pytest.mark.embedded_only("share_push")
 @WIRES
 def test_push_mode_within_the_credits_acknowledged_on_the_socket(
     server: ServerProcess, wire: Wire
@@ -146,17 +157,16 @@ def test_push_mode_within_the_credits_acknowledged_on_the_socket(
         again = consumer.poll(2.0)  # j11 was released: pushed again
         assert [(r.text(), r.delivery_count) for r in again] == [("j11", 2)]
         consumer.close()  # the socket closes: the server releases j11, the member leaves
-        assert view(url, "p", "jobs")["start_offset"] == 11
+        settled(url, "p", "jobs", 1)  # j11, released
         deadline = time.monotonic() + 10  # the server ends the session once the socket is gone
         while members(url, "p") and time.monotonic() < deadline:
             time.sleep(0.05)
         assert members(url, "p") == 0
-        assert view(url, "p", "jobs")["acquired"] == 0
+        assert view(url, "p", "jobs")["acquired"] in (0, None)
         with pytest.raises(errors.InvalidRequestError):
             client.share_consumer("p", push=True).poll(0.1)  # subscribe() first
 
 
-@pytest.mark.embedded_only("share_push")
 @WIRES
 def test_push_mode_async_twin_in_implicit_mode(server: ServerProcess, wire: Wire) -> None:
     url = server.url
@@ -175,8 +185,8 @@ def test_push_mode_async_twin_in_implicit_mode(server: ServerProcess, wire: Wire
             return got
 
     assert asyncio.run(main()) == [f"j{i}" for i in range(20)]
-    state = view(url, "q", "jobs")
-    assert (state["start_offset"], state["acquired"]) == (20, 0)
+    state = settled(url, "q", "jobs", 0)
+    assert state["acquired"] in (0, None)
 
 
 WORKER = textwrap.dedent(
