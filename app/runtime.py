@@ -16,7 +16,7 @@ sweepers, become ready. Stop is the reverse, after releasing long polls.
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from app.clock import Clock, SystemClock
 from app.config import Settings
@@ -29,7 +29,6 @@ from app.flusher import Flusher
 from app.gauges import BrokerGauges
 from app.groups.coordinator import GroupCoordinator
 from app.groups.txn import GroupTxnParticipant
-from app.kafka.engine import KafkaEngine
 from app.metadata.db import Database
 from app.metadata.groups import GroupStore
 from app.metadata.migrate import migrate
@@ -59,6 +58,9 @@ from app.supervisor import Supervisor
 from app.topics import TopicRegistry
 from app.transactions.coordinator import TransactionCoordinator
 from app.transactions.participants import OffsetParticipant
+
+if TYPE_CHECKING:
+    from app.kafka.engine import KafkaEngine
 
 log = logging.getLogger("sluice")
 
@@ -184,6 +186,10 @@ class Broker:
         directory, no metadata database, no log. The face's acquisitions are the engine's
         stand-in, which answers UNSUPPORTED_ON_KAFKA_BACKEND; the event feed is the face's,
         over the engine's feed state (read from the cluster)."""
+        # imported here: the Kafka modules (the protocol's message classes above all, some 30 MB)
+        # are loaded by a gateway only, never by the embedded server
+        from app.kafka.engine import KafkaEngine
+
         kafka = KafkaEngine(self.settings, self.clock, self.quotas, self.authorizer)
         self.kafka = kafka
         self.keys = kafka.keys

@@ -5,6 +5,9 @@ before start."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -65,3 +68,24 @@ async def test_the_gateway_feed_reads_the_cluster_and_survives_its_absence() -> 
     sub = await gateway.feed.subscribe()
     assert (await sub.next_frame() or b"").startswith(b'{"type":"snapshot"')
     await gateway.stop()
+
+
+def test_the_embedded_server_loads_no_kafka_module_beyond_its_errors() -> None:
+    """The Kafka backend's modules (the protocol's message classes above all, some 30 MB of
+    resident memory) are loaded by a gateway only: an embedded server's application, built
+    whole, has none of them but the error table the face maps a broker's errors with."""
+    code = (
+        "import sys\n"
+        "from app.config import Settings\n"
+        "from app.main import create_app\n"
+        "create_app(Settings(data_dir=sys.argv[1]))\n"
+        "print(sorted(m for m in sys.modules if m.startswith('app.kafka')))\n"
+    )
+    with tempfile.TemporaryDirectory() as data:
+        done = subprocess.run(
+            [sys.executable, "-c", code, data], capture_output=True, text=True, timeout=60
+        )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(
+        ["app.kafka", "app.kafka.errors_map", "app.kafka.protocol", "app.kafka.protocol.errors"]
+    )
