@@ -6,6 +6,7 @@ the page made up."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -58,6 +59,16 @@ def test_the_dashboard_goes_live_on_the_gateway(
     assert joined.status_code == 200, joined.text
     member = joined.json()["member_id"]
     fetch_until(http, group, member, 1)  # Kafka starts the share partition at the earliest
+    # Kafka describes the share partition once its state is saved, a moment after the first
+    # fetch (more than the page's 30 s once, on a loaded machine): the page is asked to show
+    # it only once the gateway describes it
+    deadline = time.monotonic() + 2 * TIMEOUT
+    while not any(
+        (p["topic"], p["partition"]) == (topic, 0)
+        for p in http.get(f"/v1/share-groups/{group}").json().get("partitions", [])
+    ):
+        assert time.monotonic() < deadline, "Kafka never described the share partition"
+        time.sleep(0.2)
 
     with sync_playwright() as pw:
         browser = launch(pw)
