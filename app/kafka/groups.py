@@ -539,11 +539,22 @@ class KafkaGroups:
         error_of: Callable[[R], int],
         what: str,
     ) -> R:
-        """The request to the group's coordinator; one that cannot be found is Kafka's error."""
-        try:
-            return await self.cluster.send_to_coordinator(group_id, GROUP, build, error_of)
-        except BrokerError as exc:
-            raise to_sluice(exc.code, None, what) from None
+        return await send_to_group(self.cluster, group_id, build, error_of, what)
+
+
+async def send_to_group(
+    cluster: Cluster,
+    group_id: str,
+    build: Callable[[], Request[R]],
+    error_of: Callable[[R], int],
+    what: str,
+) -> R:
+    """The request to the group's coordinator (consumer or share group); a coordinator that
+    cannot be found is Kafka's error, as the contract's code."""
+    try:
+        return await cluster.send_to_coordinator(group_id, GROUP, build, error_of)
+    except BrokerError as exc:
+        raise to_sluice(exc.code, None, what) from None
 
 
 def _partitions(a: ConsumerGroupDescribeResponse.Assignment) -> frozenset[TopicPartition]:

@@ -32,8 +32,9 @@ from collections.abc import Callable, Mapping
 from typing import TypeVar
 
 from app.errors import Conflict, ErrorCode, InvalidRequest, NotFound
-from app.kafka.cluster import GROUP, Cluster
+from app.kafka.cluster import Cluster
 from app.kafka.errors_map import to_sluice
+from app.kafka.groups import send_to_group
 from app.kafka.offsets import (
     EARLIEST,
     LATEST,
@@ -609,11 +610,7 @@ class KafkaShareAdmin:
         error_of: Callable[[R], int],
         what: str,
     ) -> R:
-        """The request to the group's coordinator; one that cannot be found is Kafka's error."""
-        try:
-            return await self.cluster.send_to_coordinator(group_id, GROUP, build, error_of)
-        except BrokerError as exc:
-            raise to_sluice(exc.code, None, what) from None
+        return await send_to_group(self.cluster, group_id, build, error_of, what)
 
 
 def _state(d: ShareGroupDescribeResponse.DescribedGroup) -> ShareGroupState:
