@@ -25,6 +25,7 @@ from app.kafka.groups import KafkaGroups
 from app.kafka.idempotency import KafkaIdempotency
 from app.kafka.keys import KafkaKeys
 from app.kafka.produce import KafkaProduce
+from app.kafka.producer_owners import ProducerOwners
 from app.kafka.quotas import KafkaQuotaAdmin
 from app.kafka.reads import KafkaReads
 from app.kafka.share import KafkaShareGroups
@@ -66,13 +67,16 @@ _PER_BATCH = frozenset(
 
 class GatewayProduce:
     """The seam's ``Produce`` over ``KafkaProduce``; an ``Idempotency-Key`` through
-    ``KafkaIdempotency``. A producer id is not yet tied to the principal it was issued to (that
-    needs the producers' topic): Kafka checks its epoch and sequences, any principal may use
-    it."""
+    ``KafkaIdempotency``. A producer id without a transactional id is admitted only for the
+    principal it was issued to (``ProducerOwners``); Kafka then checks its epoch and
+    sequences."""
 
-    def __init__(self, produce: KafkaProduce, idempotency: KafkaIdempotency) -> None:
+    def __init__(
+        self, produce: KafkaProduce, idempotency: KafkaIdempotency, owners: ProducerOwners
+    ) -> None:
         self.kafka = produce
         self.idempotency = idempotency
+        self.owners = owners
 
     async def produce(self, topic_name: str, records: Placed) -> list[Produced]:
         return await self.kafka.produce_records(topic_name, records)
@@ -95,7 +99,13 @@ class GatewayProduce:
         tid: str | None,
         principal: str | None,
     ) -> list[BatchResult]:
-        return await self.kafka.produce_batches(topic_name, partition, body, tid)
+        return await self.kafka.produce_batches(
+            topic_name,
+            partition,
+            body,
+            tid,
+            check_producer=lambda pid: self.owners.check(pid, principal),
+        )
 
     async def produce_batches(
         self,
@@ -105,6 +115,14 @@ class GatewayProduce:
         batches: list[ProduceBatch],
         principal: str | None,
     ) -> list[BatchResult]:
+        if tid is None:
+            try:
+                await self.owners.check(producer_id, principal)
+            except SluiceError as exc:
+                if exc.code is not ErrorCode.INVALID_TXN_STATE:
+                    raise
+                # a transactional producer's id: every batch refused, as the embedded engine
+                return [BatchResult(b.topic, b.partition, -1, exc) for b in batches]
         results: list[BatchResult] = []
         for b in batches:
             try:
@@ -128,6 +146,32 @@ class GatewayProduce:
                 result = BatchResult(b.topic, b.partition, -1, exc)
             results.append(result)
         return results
+
+
+class GatewayTransactions(KafkaTransactions):
+    """The seam's ``Transactions``: ``KafkaTransactions`` with each producer id recorded as
+    issued to its principal (``ProducerOwners``) before it is answered. The keyed produce's
+    own producers (``KafkaIdempotency``) use a ``KafkaTransactions`` that records nothing."""
+
+    def __init__(
+        self, cluster: Cluster, produce: KafkaProduce, clock: Clock, owners: ProducerOwners
+    ) -> None:
+        super().__init__(cluster, produce, clock=clock)
+        self.owners = owners
+
+    async def init_producer_id(
+        self,
+        tid: str | None,
+        timeout_ms: int,
+        producer_id: int | None,
+        producer_epoch: int | None,
+        principal: str | None,
+    ) -> tuple[int, int]:
+        pid, epoch = await super().init_producer_id(
+            tid, timeout_ms, producer_id, producer_epoch, principal
+        )
+        await self.owners.issued(pid, principal, tid)
+        return pid, epoch
 
 
 class KafkaEngine:
@@ -158,15 +202,23 @@ class KafkaEngine:
         self.reads = KafkaReads(
             self.read_cluster, clock=clock, request_timeout_ms=settings.kafka_request_timeout_ms
         )
-        self.transactions = KafkaTransactions(self.cluster, self.kafka_produce, clock=clock)
+        self.producer_owners = ProducerOwners(
+            self.cluster,
+            self.kafka_produce,
+            clock,
+            expiration_ms=settings.producer_id_expiration_ms,
+        )
+        self.transactions = GatewayTransactions(
+            self.cluster, self.kafka_produce, clock, self.producer_owners
+        )
         self.idempotency = KafkaIdempotency(
             self.cluster,
             self.kafka_produce,
-            self.transactions,
+            KafkaTransactions(self.cluster, self.kafka_produce, clock=clock),
             clock,
             retention_ms=settings.idempotency_key_retention_ms,
         )
-        self.producers = GatewayProduce(self.kafka_produce, self.idempotency)
+        self.producers = GatewayProduce(self.kafka_produce, self.idempotency, self.producer_owners)
         self.groups = KafkaGroups(self.cluster, self.reads)
         self.keys = KafkaKeys(self.cluster, clock)
         self._acls = KafkaAcls(self.cluster, authorizer)
@@ -215,6 +267,7 @@ class KafkaEngine:
             await self.read_cluster.start()
             await self.keys.start()
             await self.idempotency.start()
+            await self.producer_owners.start()
             await self._acls.load()
             await self._quota_admin.load()
         except BaseException:
@@ -226,6 +279,7 @@ class KafkaEngine:
             asyncio.create_task(
                 self.share.run_reaper(self._idle_member_ms), name="kafka-share-reaper"
             ),
+            asyncio.create_task(self.producer_owners.run_expiry(), name="kafka-producer-expiry"),
         ]
         self._ready = True
 
@@ -244,6 +298,7 @@ class KafkaEngine:
         with contextlib.suppress(SluiceError, OSError):
             await self.share.close()
         await self.idempotency.close()
+        await self.producer_owners.close()
         await self.keys.close()
         await self.feed_state.close()
         await self.read_cluster.close()

@@ -29,7 +29,7 @@ here.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import NamedTuple
 
 from app.config import Settings
@@ -87,10 +87,12 @@ class KafkaProduce:
         body: bytes,
         transactional_id: str | None,
         acks: int = ACKS_ALL,
+        check_producer: Callable[[int], Awaitable[None]] | None = None,
     ) -> list[BatchResult]:
         """Produce the record batches of ``body`` to one partition as they are
         (docs/api.md#produce-batches); one result per batch, in order. Every batch is checked
-        before any is sent."""
+        before any is sent; ``check_producer`` admits (or raises for) the producer id of an
+        idempotent producer's batch, one without a transactional id."""
         _check_acks(acks)
         checked = record.check_client_batches(
             body,
@@ -105,6 +107,9 @@ class KafkaProduce:
                 f"{count} records; the limit is {self.settings.max_records_per_request} a request",
             )
         check_producer_fields([b.header for b in checked], transactional_id)
+        first = checked[0].header
+        if check_producer is not None and transactional_id is None and first.producer_id >= 0:
+            await check_producer(first.producer_id)
         if transactional_id is not None:
             await self._require_implicit_add(topic, partition)
         results: list[BatchResult] = []

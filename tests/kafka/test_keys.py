@@ -69,14 +69,15 @@ async def until(keys: KafkaKeys, condition: Callable[[], bool]) -> float:
     return loop.time() - began
 
 
-def topic_records(bootstrap: str) -> list[tuple[bytes, bytes | None]]:
-    """Every record of ``__sluice_keys`` as a native consumer reads it."""
+def topic_records(bootstrap: str, topic: str = TOPIC) -> list[tuple[bytes, bytes | None]]:
+    """Every record of ``topic`` (one partition; ``__sluice_keys`` unless named) as a native
+    consumer reads it."""
     consumer = Consumer(
         {"bootstrap.servers": bootstrap, "group.id": "unused", "enable.auto.commit": False}
     )
     try:
-        _, high = consumer.get_watermark_offsets(TopicPartition(TOPIC, 0), timeout=DEADLINE)
-        consumer.assign([TopicPartition(TOPIC, 0, 0)])
+        _, high = consumer.get_watermark_offsets(TopicPartition(topic, 0), timeout=DEADLINE)
+        consumer.assign([TopicPartition(topic, 0, 0)])
         out: list[tuple[bytes, bytes | None]] = []
         while len(out) < high:
             message = consumer.poll(DEADLINE)

@@ -17,11 +17,12 @@ from app.clock import SystemClock
 from app.config import Settings
 from app.kafka.acls import KafkaAcls
 from app.kafka.cluster import Cluster
-from app.kafka.engine import GatewayProduce, KafkaEngine
+from app.kafka.engine import GatewayProduce, GatewayTransactions, KafkaEngine
 from app.kafka.groups import KafkaGroups
 from app.kafka.idempotency import KafkaIdempotency
 from app.kafka.keys import KafkaKeys
 from app.kafka.produce import KafkaProduce
+from app.kafka.producer_owners import ProducerOwners
 from app.kafka.quotas import KafkaQuotaAdmin
 from app.kafka.reads import KafkaReads
 from app.kafka.share_admin import KafkaShareAdmin
@@ -44,8 +45,16 @@ quota_admin: engine.QuotaAdmin = KafkaQuotaAdmin(
     Cluster("127.0.0.1:9"), Quotas(SystemClock()), SystemClock()
 )
 
-transactions: engine.Transactions = KafkaTransactions(
-    Cluster("127.0.0.1:9"), KafkaProduce(Cluster("127.0.0.1:9"), Settings())
+transactions: engine.Transactions = GatewayTransactions(
+    Cluster("127.0.0.1:9"),
+    KafkaProduce(Cluster("127.0.0.1:9"), Settings()),
+    SystemClock(),
+    ProducerOwners(
+        Cluster("127.0.0.1:9"),
+        KafkaProduce(Cluster("127.0.0.1:9"), Settings()),
+        SystemClock(),
+        expiration_ms=1000,
+    ),
 )
 produce: engine.Produce = GatewayProduce(
     KafkaProduce(Cluster("127.0.0.1:9"), Settings()),
@@ -55,6 +64,12 @@ produce: engine.Produce = GatewayProduce(
         KafkaTransactions(Cluster("127.0.0.1:9"), KafkaProduce(Cluster("127.0.0.1:9"), Settings())),
         SystemClock(),
         retention_ms=1000,
+    ),
+    ProducerOwners(
+        Cluster("127.0.0.1:9"),
+        KafkaProduce(Cluster("127.0.0.1:9"), Settings()),
+        SystemClock(),
+        expiration_ms=1000,
     ),
 )
 gateway: engine.Engine = KafkaEngine(
@@ -69,7 +84,7 @@ CASES: list[tuple[type[Any], type[Any], set[str], dict[str, str]]] = [
     (engine.Topics, KafkaTopics, set(), {}),
     (engine.Reads, KafkaReads, set(), {}),
     (engine.Produce, GatewayProduce, set(), {}),
-    (engine.Transactions, KafkaTransactions, set(), {}),
+    (engine.Transactions, GatewayTransactions, set(), {}),
     (engine.Groups, KafkaGroups, set(), {}),
     (engine.ShareAdmin, KafkaShareAdmin, set(), {}),
     (engine.Keys, KafkaKeys, set(), {}),
