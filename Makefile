@@ -86,14 +86,15 @@ kafka-protocol: $(STAMP) kafka-deps
 	@bash kafka/cluster.sh fetch
 	$(PY) kafka/gen_protocol.py
 
-# The tests marked kafka, then the Python client's and the CLI's suites once more with a gateway
-# on the cluster as their server (SLUICE_TEST_BACKEND=kafka; the tests marked embedded_only are
-# left out, docs/kafka.md#tested). Both on the cluster make kafka runs, or on one node started
-# here for both and stopped when they are done.
+# The tests marked kafka, then the Python client's, the CLI's and the JavaScript client's suites
+# once more with a gateway on the cluster as their server (SLUICE_TEST_BACKEND=kafka; the tests
+# marked embedded_only are left out, docs/kafka.md#tested). Both on the cluster make kafka runs,
+# or on one node started here for both and stopped when they are done. The JavaScript suite
+# needs Node, npm and chromium: system-deps.
 GATEWAY_SUITES := tests/clients/test_python_client.py tests/clients/test_python_consumer.py \
 	tests/clients/test_python_share_consumer.py tests/clients/test_python_transactions.py \
-	tests/clients/test_python_codec.py tests/clients/test_cli.py
-test-kafka: $(STAMP) kafka-deps
+	tests/clients/test_python_codec.py tests/clients/test_cli.py tests/clients/test_js_client.py
+test-kafka: $(STAMP) system-deps kafka-deps
 	@started=""; \
 	if ! bash kafka/cluster.sh status >/dev/null 2>&1; then \
 		bash kafka/cluster.sh start 1 || exit 1; started=1; \

@@ -152,6 +152,9 @@ def test_make_test_runs_the_kafka_tests_with_the_rest(tmp_path: Path) -> None:
     assert f"{python} -m pytest -m kafka || status=$?; \\" in kafka_pass
     (gateway_pass,) = [line for line in kafka_pass if "SLUICE_TEST_BACKEND=kafka" in line]
     assert gateway_pass.startswith(f"SLUICE_TEST_BACKEND=kafka {python} -m pytest tests/clients/")
+    assert "tests/clients/test_js_client.py" in gateway_pass.split()  # Node's suite too
+    # system-deps first: Node, npm and chromium, which the JavaScript suite needs
+    assert any("node:nodejs" in line and "chromium:chromium" in line for line in kafka_pass)
     assert "\tbash kafka/cluster.sh start 1 || exit 1; started=1; \\" in kafka_pass
     assert kafka_pass[-1] == "exit $status"
     assert _dry_run("kafka", venv)[-1] == "bash kafka/cluster.sh start 3"
