@@ -3,7 +3,8 @@ kafka/cluster.sh start 1``, in a run directory of this module's own, stopped aft
 gateway logs in with SCRAM-SHA-512 over TLS checked against the node's authority, and serves a
 topic, records produced and read back and a share group's fetch and acknowledgement through
 it; the same gateway with a wrong password stops at start, saying why; and the password
-appears in neither gateway's log nor in any answer of /v1 or /metrics."""
+appears in neither gateway's log nor in any answer of /v1 or /metrics. Each mechanism the
+listener enables, and a wrong password for each, over the connection alone."""
 
 from __future__ import annotations
 
@@ -18,6 +19,12 @@ from pathlib import Path
 import httpx
 import pytest
 
+from app.config import Settings
+from app.kafka.connection import BrokerConnection
+from app.kafka.credentials import tls_context
+from app.kafka.protocol.errors import AuthenticationError
+from app.kafka.protocol.messages import MetadataRequest
+from app.kafka.sasl import MECHANISMS, SaslLogin
 from tests.conftest import ServerProcess, free_port
 from tests.kafka.native import TIMEOUT
 from tests.kafka_cluster import ROOT, SCRIPT, START_TIMEOUT
@@ -171,3 +178,33 @@ def test_a_wrong_password_stops_the_gateway_at_start_saying_why(
         f"{secure_cluster.bootstrap} failed: SASL_AUTHENTICATION_FAILED" in log
     ), log
     assert wrong not in log and secure_cluster.password not in log
+
+
+@pytest.mark.parametrize("mechanism", MECHANISMS)
+async def test_each_mechanism_logs_in_to_the_broker_and_a_wrong_password_is_refused(
+    secure_cluster: SecureCluster, mechanism: str
+) -> None:
+    host, _, port = secure_cluster.bootstrap.split(",")[0].rpartition(":")
+    settings = Settings(
+        backend="kafka",
+        kafka_bootstrap=secure_cluster.bootstrap,
+        kafka_security_protocol="SASL_SSL",
+        kafka_sasl_mechanism=mechanism,
+        kafka_sasl_username=secure_cluster.user,
+        kafka_sasl_password_file=str(secure_cluster.password_file),
+        kafka_tls_cafile=str(secure_cluster.ca_file),
+    )
+    tls = tls_context(settings)
+    # by the name the certificate gives besides the address
+    for name in (host, "localhost"):
+        login = SaslLogin(mechanism, secure_cluster.user, secure_cluster.password)
+        conn = await BrokerConnection.open(name, int(port), ssl=tls, sasl=login)
+        try:
+            answer = await conn.send(MetadataRequest(topics=None))
+            assert answer.brokers and answer.brokers[0].port == int(port)  # SASL_SSL's own
+        finally:
+            await conn.close()
+    wrong = SaslLogin(mechanism, secure_cluster.user, "wrong-" + secure_cluster.password)
+    with pytest.raises(AuthenticationError, match="SASL_AUTHENTICATION_FAILED") as info:
+        await BrokerConnection.open(host, int(port), ssl=tls, sasl=wrong)
+    assert secure_cluster.password not in str(info.value)
