@@ -31,7 +31,7 @@ from app.kafka.protocol.messages import (
     SaslHandshakeResponse,
 )
 from app.kafka.sasl import SaslLogin, ScramClient, ScramError, plain_message
-from tests.unit.kafka.fake_broker import FakeBroker
+from tests.unit.kafka.fake_broker import WAIT, FakeBroker
 from tests.unit.kafka.scram_server import ScramServer
 
 PASSWORD = "pencil-of-the-tests"
@@ -264,3 +264,32 @@ async def test_a_refused_login_is_answered_as_a_broker_that_cannot_be_reached(
     error = from_protocol(info.value)
     assert error.code is ErrorCode.INTERNAL and error.code.retriable
     assert "login of 'gw'" in error.message and PASSWORD not in error.message
+
+
+async def test_a_login_refused_after_the_start_fails_the_request_that_needed_it(
+    broker: FakeBroker,
+) -> None:
+    server = scram_sha_512_server()
+    server.username = "gw"
+    login = SaslLogin("SCRAM-SHA-512", "gw", PASSWORD)
+    served = asyncio.create_task(serve_scram(broker, server))
+    cluster = Cluster(f"127.0.0.1:{broker.port}", sasl=login)
+    try:
+        await cluster.start()
+        assert await served == ["SCRAM-SHA-512", "logged in", "metadata"]
+        assert cluster.cluster_id == "after-login"
+        # the broker restarts, and the user's password has changed meanwhile
+        conn = await cluster.any_connection()
+        broker.drop()
+        async with asyncio.timeout(WAIT):  # the connection sees its end
+            while not conn.closed:
+                await asyncio.sleep(0.01)
+        server.password = "changed-" + PASSWORD
+        server.__post_init__()
+        served = asyncio.create_task(serve_scram(broker, server))
+        with pytest.raises(ConnectionClosedError, match=r"login of 'gw' .* failed") as info:
+            await cluster.refresh_metadata()
+        assert await served == ["SCRAM-SHA-512", "refused"]
+        assert from_protocol(info.value).code is ErrorCode.INTERNAL
+    finally:
+        await cluster.close()
