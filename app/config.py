@@ -24,8 +24,14 @@ def _setting(
     lo: int | None = None,
     hi: int | None = None,
     choices: tuple[str, ...] | None = None,
+    secret: bool = False,
 ) -> Any:
-    return field(default=default, metadata={"doc": doc, "lo": lo, "hi": hi, "choices": choices})
+    # a secret stays out of the object's representation, so that no log or traceback shows it
+    return field(
+        default=default,
+        repr=not secret,
+        metadata={"doc": doc, "lo": lo, "hi": hi, "choices": choices},
+    )
 
 
 _BOOLEANS = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
@@ -58,9 +64,44 @@ class Settings:
     )
     kafka_security_protocol: str = _setting(
         "PLAINTEXT",
-        "how the Kafka backend connects to the brokers; only PLAINTEXT is supported yet (SSL "
-        "and SASL are refused at start)",
+        "how the Kafka backend connects to the brokers: PLAINTEXT, SSL (TLS), SASL_PLAINTEXT "
+        "(a SASL login without TLS) or SASL_SSL (a SASL login over TLS)",
         choices=("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"),
+    )
+    kafka_sasl_mechanism: str = _setting(
+        "SCRAM-SHA-512",
+        "the SASL mechanism of the Kafka backend's login (SASL_PLAINTEXT, SASL_SSL)",
+        choices=("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"),
+    )
+    kafka_sasl_username: str = _setting(
+        "", "the user the Kafka backend logs in to the brokers as (required with SASL)"
+    )
+    kafka_sasl_password: str = _setting(
+        "",
+        "that user's password (or kafka_sasl_password_file); never logged nor answered",
+        secret=True,
+    )
+    kafka_sasl_password_file: str = _setting(
+        "",
+        "a file holding that user's password (one trailing newline is not part of it), read at "
+        "start, so that the password need not be in the environment",
+    )
+    kafka_tls_cafile: str = _setting(
+        "",
+        "PEM certificates of the authorities that vouch for the brokers (SSL, SASL_SSL); "
+        "empty: the system's",
+    )
+    kafka_tls_certfile: str = _setting(
+        "",
+        "PEM certificate (chain) the Kafka backend shows brokers that ask for one; empty: none",
+    )
+    kafka_tls_keyfile: str = _setting(
+        "", "PEM private key of kafka_tls_certfile, unencrypted (empty: in kafka_tls_certfile)"
+    )
+    kafka_tls_check_hostname: bool = _setting(
+        True,
+        "whether a broker's certificate must name the host it was reached by (its bootstrap or "
+        "advertised address); its chain is checked either way",
     )
     host: str = _setting("127.0.0.1", "address to listen on")
     port: int = _setting(8080, "port to listen on", 0, 65535)
@@ -342,11 +383,9 @@ class Settings:
                 parse_bootstrap(self.kafka_bootstrap)
             except ValueError as exc:
                 raise SettingsError(f"SLUICE_KAFKA_BOOTSTRAP: {exc}") from None
-            if self.kafka_security_protocol != "PLAINTEXT":
-                raise SettingsError(
-                    f"SLUICE_KAFKA_SECURITY_PROTOCOL={self.kafka_security_protocol!r} is not "
-                    "supported yet: the Kafka backend connects to brokers over PLAINTEXT only"
-                )
+            from app.kafka.credentials import check
+
+            check(self)
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)

@@ -17,6 +17,14 @@
 # clashes with another program, nor with a cluster that another checkout runs. A second start
 # while the cluster of this run directory is up reuses it when it has as many brokers and takes
 # writes, and refuses otherwise.
+#
+# KAFKA_SECURITY=sasl_ssl (the default is plaintext) gives each node a SASL_SSL listener too,
+# for a gateway with SLUICE_KAFKA_SECURITY_PROTOCOL=SASL_SSL: a certificate for 127.0.0.1 and
+# localhost signed by an authority made at the start (openssl), and SCRAM-SHA-256,
+# SCRAM-SHA-512 and PLAIN for one user, whose SCRAM credentials the storage format writes. The
+# PLAINTEXT listener stays, for the nodes among themselves, the tools and the readiness check.
+# The start prints the SASL_SSL bootstrap list last; the user, its password file and the
+# authority's certificate are named in the run directory's secure/secure.env.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -33,6 +41,9 @@ NODE_JVM=(-XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercen
 TOOL_JVM=(-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.awt.headless=true
   "-Dlog4j2.configurationFile=$HERE/tools-log4j2.properties")
 READY_TOPIC=sluice-cluster-ready
+SECURITY=${KAFKA_SECURITY:-plaintext}
+SECURE=$RUN/secure
+SASL_USER=sluice-gateway
 
 say() { echo "kafka: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -124,20 +135,28 @@ PY
 
 # --- node configuration -----------------------------------------------------------------
 
-# write_config NODE_ID BROKER_PORT CONTROLLER_PORT VOTERS BROKERS
+# write_config NODE_ID BROKER_PORT CONTROLLER_PORT VOTERS BROKERS [SASL_SSL_PORT]
 write_config() {
-  local id=$1 bport=$2 cport=$3 voters=$4 brokers=$5 dir=$RUN/node-$1
-  local rf isr
+  local id=$1 bport=$2 cport=$3 voters=$4 brokers=$5 sport=${6:-} dir=$RUN/node-$1
+  local rf isr listeners advertised map
   if ((brokers >= 3)); then rf=3 isr=2; else rf=$brokers isr=1; fi
+  listeners=PLAINTEXT://127.0.0.1:$bport,CONTROLLER://127.0.0.1:$cport
+  advertised=PLAINTEXT://127.0.0.1:$bport
+  map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+  if [[ -n $sport ]]; then
+    listeners+=,SASL_SSL://127.0.0.1:$sport
+    advertised+=,SASL_SSL://127.0.0.1:$sport
+    map+=,SASL_SSL:SASL_SSL
+  fi
   mkdir -p "$dir/data"
   cat >"$dir/server.properties" <<EOF
 # node $id of a $brokers-node cluster written by kafka/cluster.sh; rewritten at each start
 process.roles=broker,controller
 node.id=$id
 controller.quorum.voters=$voters
-listeners=PLAINTEXT://127.0.0.1:$bport,CONTROLLER://127.0.0.1:$cport
-advertised.listeners=PLAINTEXT://127.0.0.1:$bport
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+listeners=$listeners
+advertised.listeners=$advertised
+listener.security.protocol.map=$map
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 log.dirs=$dir/data
@@ -204,8 +223,60 @@ log.retention.ms=-1
 # principal is the super user, so the bindings a test writes are kept and described but refuse
 # nothing to anyone who connects here; the gateway decides each HTTP request from them itself.
 authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
-super.users=User:ANONYMOUS
 EOF
+  if [[ -z $sport ]]; then
+    echo "super.users=User:ANONYMOUS" >>"$dir/server.properties"
+  else
+    write_secure_config "$dir/server.properties"
+  fi
+}
+
+# The SASL_SSL listener of KAFKA_SECURITY=sasl_ssl: TLS with the certificate of secure/, and
+# the SASL mechanisms a gateway may use, all for the one user, who is a super user as the
+# gateway must be (docs/kafka.md#security). SCRAM's credentials are in the cluster's metadata
+# (written at the format); PLAIN checks the password given here.
+write_secure_config() {
+  cat >>"$1" <<EOF
+super.users=User:ANONYMOUS;User:$SASL_USER
+
+# KAFKA_SECURITY=sasl_ssl: the SASL_SSL listener (the others stay PLAINTEXT)
+ssl.keystore.type=PKCS12
+ssl.keystore.location=$SECURE/broker.p12
+ssl.keystore.password=$(cat "$SECURE/store.password")
+listener.name.sasl_ssl.sasl.enabled.mechanisms=SCRAM-SHA-256,SCRAM-SHA-512,PLAIN
+listener.name.sasl_ssl.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_ssl.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_$SASL_USER="$(cat "$SECURE/password")";
+EOF
+}
+
+# The authority, the brokers' certificate (for 127.0.0.1 and localhost) in a PKCS12 keystore,
+# and the user's password, all new at each start; a gateway needs ca.pem and the password.
+make_secure() {
+  command -v openssl >/dev/null || die "openssl is needed for KAFKA_SECURITY=sasl_ssl"
+  mkdir -p "$SECURE"
+  # each step tested in turn: errexit does not hold inside a condition
+  local ec=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
+  if ! (
+    cd "$SECURE" && umask 077 &&
+      python3 -c 'import secrets; print(secrets.token_urlsafe(18))' >password &&
+      python3 -c 'import secrets; print(secrets.token_urlsafe(18))' >store.password &&
+      openssl req -x509 "${ec[@]}" -keyout ca.key -out ca.pem -days 30 \
+        -subj /CN=sluice-test-ca -addext basicConstraints=critical,CA:TRUE \
+        -addext keyUsage=critical,keyCertSign,cRLSign &&
+      openssl req "${ec[@]}" -keyout broker.key -out broker.csr -subj /CN=127.0.0.1 &&
+      printf '%s\n' "authorityKeyIdentifier=keyid" "basicConstraints=CA:FALSE" \
+        "subjectAltName=IP:127.0.0.1,DNS:localhost" "extendedKeyUsage=serverAuth" >broker.ext &&
+      openssl x509 -req -in broker.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 30 \
+        -extfile broker.ext -out broker.pem &&
+      openssl pkcs12 -export -in broker.pem -inkey broker.key -name broker -out broker.p12 \
+        -passout file:store.password &&
+      chmod 644 ca.pem
+  ) >"$SECURE/openssl.log" 2>&1; then
+    die "making the certificates failed: $(cat "$SECURE/openssl.log")"
+  fi
+  printf 'SASL_USER=%s\nSASL_PASSWORD_FILE=%s\nCA_FILE=%s\n' \
+    "$SASL_USER" "$SECURE/password" "$SECURE/ca.pem" >"$SECURE/secure.env"
 }
 
 # --- readiness --------------------------------------------------------------------------
@@ -275,33 +346,43 @@ status() {
   # shellcheck disable=SC1091
   source "$RUN/cluster.env"
   say "$BROKERS-node cluster running from $RUN, pids $(echo $pids)"
+  if [[ ${SECURITY:-plaintext} == sasl_ssl ]]; then
+    say "its SASL_SSL listeners: $SECURE_BOOTSTRAP (user and files: $SECURE/secure.env)"
+  fi
   echo "$BOOTSTRAP"
 }
 
 start() {
   local brokers=${1:-3}
   [[ $brokers =~ ^[1-9][0-9]*$ ]] || die "BROKERS must be a positive number, not '$brokers'"
+  [[ $SECURITY == plaintext || $SECURITY == sasl_ssl ]] ||
+    die "KAFKA_SECURITY must be plaintext or sasl_ssl, not '$SECURITY'"
+  local wanted_security=$SECURITY
   fetch
 
   local pids
   pids=$(live_pids)
   if [[ -n $pids ]]; then
-    local running_brokers=0 running_bootstrap=""
+    local running_brokers=0 running_bootstrap="" running_security=plaintext
     if [[ -f $RUN/cluster.env ]]; then
       # shellcheck disable=SC1091
       source "$RUN/cluster.env"
-      running_brokers=$BROKERS running_bootstrap=$BOOTSTRAP
+      running_brokers=$BROKERS running_bootstrap=$BOOTSTRAP running_security=${SECURITY:-plaintext}
     fi
     if [[ $running_brokers != "$brokers" ]]; then
       die "a $running_brokers-node cluster already runs from $RUN (pids $(echo $pids));" \
         "run 'make kafka-stop' before starting one of $brokers"
+    fi
+    if [[ $running_security != "$wanted_security" ]]; then
+      die "a cluster with KAFKA_SECURITY=$running_security already runs from $RUN" \
+        "(pids $(echo $pids)); run 'make kafka-stop' before starting one with $wanted_security"
     fi
     if [[ $(echo "$pids" | wc -l) -ne $brokers ]] || ! takes_writes "$running_bootstrap" "$brokers"; then
       die "the cluster running from $RUN (pids $(echo $pids)) does not take writes;" \
         "run 'make kafka-stop' and start again (node logs: $RUN/node-*/kafka.log)"
     fi
     say "reusing the $brokers-node cluster already running from $RUN"
-    echo "$running_bootstrap"
+    if [[ $wanted_security == sasl_ssl ]]; then echo "$SECURE_BOOTSTRAP"; else echo "$running_bootstrap"; fi
     return
   fi
 
@@ -309,25 +390,41 @@ start() {
   rm -rf "$RUN"
   mkdir -p "$RUN"
   local ports
-  read -r -a ports <<<"$(free_ports $((2 * brokers)))"
-  local i voters="" bootstrap=""
+  read -r -a ports <<<"$(free_ports $((3 * brokers)))"
+  # per node: the PLAINTEXT listener, the controller's, and (with sasl_ssl) the SASL_SSL one
+  local i voters="" bootstrap="" secure_bootstrap="" sport
   for ((i = 1; i <= brokers; i++)); do
-    voters+="${voters:+,}$i@127.0.0.1:${ports[2 * i - 1]}"
-    bootstrap+="${bootstrap:+,}127.0.0.1:${ports[2 * i - 2]}"
+    voters+="${voters:+,}$i@127.0.0.1:${ports[3 * i - 2]}"
+    bootstrap+="${bootstrap:+,}127.0.0.1:${ports[3 * i - 3]}"
+    secure_bootstrap+="${secure_bootstrap:+,}127.0.0.1:${ports[3 * i - 1]}"
   done
+  if [[ $SECURITY == sasl_ssl ]]; then make_secure; fi
   for ((i = 1; i <= brokers; i++)); do
-    write_config "$i" "${ports[2 * i - 2]}" "${ports[2 * i - 1]}" "$voters" "$brokers"
+    sport=""
+    if [[ $SECURITY == sasl_ssl ]]; then sport=${ports[3 * i - 1]}; fi
+    write_config "$i" "${ports[3 * i - 3]}" "${ports[3 * i - 2]}" "$voters" "$brokers" $sport
   done
-  printf 'BROKERS=%s\nBOOTSTRAP=%s\n' "$brokers" "$bootstrap" >"$RUN/cluster.env"
+  printf 'BROKERS=%s\nBOOTSTRAP=%s\nSECURITY=%s\n' "$brokers" "$bootstrap" "$SECURITY" \
+    >"$RUN/cluster.env"
+  if [[ $SECURITY == sasl_ssl ]]; then
+    printf 'SECURE_BOOTSTRAP=%s\n' "$secure_bootstrap" >>"$RUN/cluster.env"
+  fi
 
   # Format every node's storage for the same cluster id, at the release's own feature levels:
   # for a new 4.4 cluster those turn share groups on (share.version=2) and transactions'
   # second version (transaction.version=2). The formats run side by side.
-  local id fpids=()
+  # With sasl_ssl, the user's SCRAM credentials go into the metadata the format writes.
+  local id fpids=() scram=()
   id=$(cluster_id)
+  if [[ $SECURITY == sasl_ssl ]]; then
+    local password
+    password=$(cat "$SECURE/password")
+    scram=(--add-scram "SCRAM-SHA-256=[name=$SASL_USER,password=$password]"
+      --add-scram "SCRAM-SHA-512=[name=$SASL_USER,password=$password]")
+  fi
   for ((i = 1; i <= brokers; i++)); do
     tool kafka.tools.StorageTool format --cluster-id "$id" \
-      --config "$RUN/node-$i/server.properties" \
+      --config "$RUN/node-$i/server.properties" "${scram[@]}" \
       >"$RUN/node-$i/format.log" 2>&1 &
     fpids+=($!)
   done
@@ -377,7 +474,13 @@ start() {
     sleep 1
   done
   say "$brokers-node cluster ready in $((SECONDS - t0))s; pids $(echo $(live_pids)); data in $RUN"
-  echo "$bootstrap"
+  if [[ $SECURITY == sasl_ssl ]]; then
+    say "SASL_SSL listeners (printed last): user $SASL_USER, password in $SECURE/password," \
+      "authority $SECURE/ca.pem; PLAINTEXT listeners: $bootstrap"
+    echo "$secure_bootstrap"
+  else
+    echo "$bootstrap"
+  fi
 }
 
 cmd=${1:-}

@@ -47,6 +47,7 @@ from app.kafka.protocol.messages import (
     MetadataRequest,
     MetadataResponse,
 )
+from app.kafka.sasl import SaslLogin
 
 R = TypeVar("R", bound=Response)
 
@@ -127,6 +128,7 @@ class Cluster:
         client_id: str = "sluice",
         request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
         ssl: ssl_module.SSLContext | None = None,
+        sasl: SaslLogin | None = None,
         retries: int = 5,
         retry_backoff: float = 0.1,
     ) -> None:
@@ -134,6 +136,7 @@ class Cluster:
         self.client_id = client_id
         self.request_timeout = request_timeout
         self.ssl = ssl
+        self.sasl = sasl
         self.retries = retries
         self.retry_backoff = retry_backoff
         self.cluster_id: str | None = None
@@ -162,13 +165,16 @@ class Cluster:
 
     # -- connections -----------------------------------------------------------------------------
 
-    async def _open(self, host: str, port: int) -> BrokerConnection:
+    async def open_connection(self, host: str, port: int) -> BrokerConnection:
+        """A new connection to ``host:port`` with the cluster's settings (TLS, SASL login),
+        which the caller owns and closes."""
         return await BrokerConnection.open(
             host,
             port,
             client_id=self.client_id,
             request_timeout=self.request_timeout,
             ssl=self.ssl,
+            sasl=self.sasl,
         )
 
     async def connection(self, node_id: int) -> BrokerConnection:
@@ -198,7 +204,7 @@ class Cluster:
     async def _open_node(self, node_id: int, broker: Broker) -> BrokerConnection:
         # the opening itself keeps the connection, whichever of its callers are still waiting
         try:
-            conn = await self._open(broker.host, broker.port)
+            conn = await self.open_connection(broker.host, broker.port)
         finally:
             self._opening.pop(node_id, None)
         if self._closed:
@@ -227,7 +233,7 @@ class Cluster:
                 errors.append(str(e))
         for host, port in self.bootstrap:
             try:
-                self._bootstrap_connection = await self._open(host, port)
+                self._bootstrap_connection = await self.open_connection(host, port)
                 return self._bootstrap_connection
             except ProtocolError as e:
                 errors.append(str(e))

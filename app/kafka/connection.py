@@ -16,7 +16,10 @@ out, or ``close()``), every request in flight fails with ``ConnectionClosedError
 ``RequestTimeoutError`` for the one that timed out), and so does every later request: a
 connection is never reopened; the cluster makes a new one.
 
-Not done yet: SASL. TLS is a parameter (an ``ssl.SSLContext``) passed to the stream.
+TLS is a parameter (an ``ssl.SSLContext``) passed to the stream; SASL a login
+(``app/kafka/sasl.py``) made right after ApiVersions, before the connection is handed out. A
+login the broker refuses fails the opening with ``AuthenticationError``, a
+``ConnectionClosedError``.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from app.kafka.protocol.messages import (
     ResponseHeader,
 )
 from app.kafka.protocol.primitives import INT16, INT32
+from app.kafka.sasl import SaslLogin, authenticate
 
 R = TypeVar("R", bound=Response)
 
@@ -146,15 +150,20 @@ class BrokerConnection:
         request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
         connect_timeout: float | None = None,
         ssl: ssl_module.SSLContext | None = None,
+        sasl: SaslLogin | None = None,
         negotiate: bool = True,
     ) -> BrokerConnection:
-        """Connect, and (unless ``negotiate`` is false) learn the broker's API versions."""
+        """Connect, and (unless ``negotiate`` is false) learn the broker's API versions and log
+        in as ``sasl``."""
         address = f"{host}:{port}"
         try:
             async with asyncio.timeout(connect_timeout or request_timeout):
                 reader, writer = await asyncio.open_connection(host, port, ssl=ssl)
         except TimeoutError as e:
             raise ConnectionClosedError(f"could not connect to {address}: timed out") from e
+        except ssl_module.SSLError as e:
+            # a certificate the CA does not vouch for, or a name it was not issued to
+            raise ConnectionClosedError(f"TLS with {address} failed: {e}") from e
         except OSError as e:
             raise ConnectionClosedError(f"could not connect to {address}: {e}") from e
         conn = cls(
@@ -163,6 +172,8 @@ class BrokerConnection:
         if negotiate:
             try:
                 await conn.negotiate()
+                if sasl is not None:
+                    await authenticate(conn, sasl)
             except BaseException:
                 await conn.close()
                 raise

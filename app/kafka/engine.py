@@ -20,6 +20,7 @@ from app.engine.storage import StorageState
 from app.errors import ErrorCode, SluiceError, Unsupported
 from app.kafka.acls import KafkaAcls
 from app.kafka.cluster import Cluster
+from app.kafka.credentials import sasl_login, tls_context
 from app.kafka.feed_state import KafkaFeedState
 from app.kafka.groups import KafkaGroups
 from app.kafka.idempotency import KafkaIdempotency
@@ -183,14 +184,22 @@ class KafkaEngine:
         self, settings: Settings, clock: Clock, quotas: Quotas, authorizer: Authorizer
     ) -> None:
         timeout_s = settings.kafka_request_timeout_ms / 1000
-        self.cluster = Cluster(
-            settings.kafka_bootstrap, client_id="sluice-gateway", request_timeout=timeout_s
-        )
+        # one TLS context and one login for every connection to the brokers
+        tls, login = tls_context(settings), sasl_login(settings)
+
+        def cluster(client_id: str) -> Cluster:
+            return Cluster(
+                settings.kafka_bootstrap,
+                client_id=client_id,
+                request_timeout=timeout_s,
+                ssl=tls,
+                sasl=login,
+            )
+
+        self.cluster = cluster("sluice-gateway")
         # long polls over connections of their own: a broker answers one connection's
         # requests in order, so a produce or commit behind a poll would wait for its end
-        self.read_cluster = Cluster(
-            settings.kafka_bootstrap, client_id="sluice-gateway-reads", request_timeout=timeout_s
-        )
+        self.read_cluster = cluster("sluice-gateway-reads")
         self.topics = KafkaTopics(
             self.cluster,
             max_partitions=settings.max_partitions,
@@ -234,9 +243,7 @@ class KafkaEngine:
         self.acquisitions: Any = NotOnKafka("share_acquisitions", "acquisitions by id")
         # the event feed's readings, over connections of their own (opened at the first)
         self.feed_state = KafkaFeedState(
-            Cluster(
-                settings.kafka_bootstrap, client_id="sluice-gateway-feed", request_timeout=timeout_s
-            ),
+            cluster("sluice-gateway-feed"),
             settings,
             clock,
         )

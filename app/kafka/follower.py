@@ -70,6 +70,7 @@ class Follower:
             client_id=f"{cluster.client_id}-{topic.strip('_')}",
             request_timeout=cluster.request_timeout,
             ssl=cluster.ssl,
+            sasl=cluster.sasl,
         )
         self._reads = KafkaReads(self._own, clock=clock)
         self.next_offset = 0  # the offset of the next record to apply

@@ -331,13 +331,7 @@ class KafkaShareGroups:
             if node_id not in self.cluster.brokers:
                 await self.cluster.refresh_metadata(None)
             broker = self.cluster.brokers[node_id]
-            conn = await BrokerConnection.open(
-                broker.host,
-                broker.port,
-                client_id=self.cluster.client_id,
-                request_timeout=self.cluster.request_timeout,
-                ssl=self.cluster.ssl,
-            )
+            conn = await self.cluster.open_connection(broker.host, broker.port)
             session = member.sessions[node_id] = ShareSession(node_id, conn)
         return session
 

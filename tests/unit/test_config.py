@@ -43,7 +43,7 @@ def test_bad_settings_name_the_variable(env: dict[str, str], message: str) -> No
                 "SLUICE_KAFKA_BOOTSTRAP": "127.0.0.1:9092",
                 "SLUICE_KAFKA_SECURITY_PROTOCOL": "SASL_SSL",
             },
-            "SLUICE_KAFKA_SECURITY_PROTOCOL='SASL_SSL' is not supported yet",
+            "SLUICE_KAFKA_SECURITY_PROTOCOL=SASL_SSL needs SLUICE_KAFKA_SASL_USERNAME",
         ),
         ({"SLUICE_BACKEND": "cloud"}, "SLUICE_BACKEND='cloud': expected one of"),
     ],

@@ -218,8 +218,10 @@ class RequestTimeoutError(ProtocolError):
     the connection is closed, since its later answers can no longer be matched."""
 
 
-class AuthenticationError(ProtocolError):
-    """The broker refused the SASL mechanism or the credentials."""
+class AuthenticationError(ConnectionClosedError):
+    """The broker refused the SASL mechanism or the credentials (app/kafka/sasl.py). The
+    connection is not usable: a request that needed it fails as one whose connection could not
+    be opened."""
 
 
 class BrokerError(ProtocolError):

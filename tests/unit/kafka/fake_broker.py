@@ -7,6 +7,7 @@ that a connection can open.
 from __future__ import annotations
 
 import asyncio
+import ssl
 from dataclasses import dataclass, field
 
 from app.kafka.protocol.message import Request, Response
@@ -44,11 +45,12 @@ class FakeBroker:
     answer_api_versions: bool = True
     received: asyncio.Queue[Received] = field(default_factory=asyncio.Queue)
     connections: int = 0
+    tls: ssl.SSLContext | None = None  # the server side of TLS, when the broker speaks it
     _server: asyncio.Server | None = None
     _writer: asyncio.StreamWriter | None = None
 
     async def start(self) -> FakeBroker:
-        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0, ssl=self.tls)
         return self
 
     @property
@@ -87,7 +89,7 @@ class FakeBroker:
                     self.answer(got, self.versions_answer())
                 else:
                     self.received.put_nowait(got)
-        except (asyncio.IncompleteReadError, ConnectionError):
+        except (asyncio.IncompleteReadError, ConnectionError, ssl.SSLError):
             pass
         finally:
             writer.close()
