@@ -166,6 +166,10 @@ class ErrorCode(enum.Enum):
     # 503 Service Unavailable
     NOT_READY = _Code(503, True, None, "the server is starting or stopping")
     GROUPS_UNAVAILABLE = _Code(503, False, None, "consumer groups are not available on this server")
+    # SLUICE_BACKEND=kafka: a leader being elected, too few in-sync replicas, no broker answering
+    CLUSTER_UNAVAILABLE = _Code(
+        503, True, None, "the Kafka cluster cannot take the request now (a broker is away); retry"
+    )
 
     # 507 Insufficient Storage
     KAFKA_STORAGE_ERROR = _Code(

@@ -7,10 +7,12 @@ contract names the same condition differently (``MESSAGE_TOO_LARGE`` is ``RECORD
 ``DUPLICATE_SEQUENCE_NUMBER`` is no error: a batch the broker already holds is answered as
 written, at its first offsets, as the embedded engine answers a retry.
 
-Kafka's errors the contract has no code for are in ``UNMAPPED``: they are answered as
-``INTERNAL`` (500, retriable) with Kafka's name in the message, until the contract gives them a
-code of their own. The cluster retries the ones that mean its metadata is stale
-(NOT_LEADER_OR_FOLLOWER and the like) before any reaches this table.
+Kafka's errors that say a broker is away (a leader being elected, too few in-sync replicas, a
+coordinator moving) are in ``UNAVAILABLE``: 503 ``CLUSTER_UNAVAILABLE``, retriable, as is an
+exchange with a broker that failed (its connection closed, or the request timed out). The
+cluster retries the ones that mean its metadata is stale (NOT_LEADER_OR_FOLLOWER and the like)
+before any reaches this table. The few others the contract has no code for are in
+``UNMAPPED``: answered as ``INTERNAL`` (500, retriable) with Kafka's name in the message.
 """
 
 from __future__ import annotations
@@ -26,7 +28,13 @@ from app.errors import (
     TooLarge,
     Unavailable,
 )
-from app.kafka.protocol.errors import BrokerError, ProtocolError, error_name
+from app.kafka.protocol.errors import (
+    BrokerError,
+    ConnectionClosedError,
+    ProtocolError,
+    RequestTimeoutError,
+    error_name,
+)
 
 DUPLICATE_SEQUENCE_NUMBER = 46
 
@@ -79,22 +87,33 @@ KAFKA_TO_SLUICE: dict[int, ErrorCode] = {
     121: ErrorCode.INVALID_RECORD_STATE,
 }
 
+# Kafka's errors that say the cluster cannot take the request now, after the cluster's own
+# retries (a leader being elected or moved, too few in-sync replicas, a coordinator loading or
+# moving): 503 CLUSTER_UNAVAILABLE, retriable, Kafka's name in the message. A client retries
+# as it would a 503 of the embedded server; with producer ids and sequences, a retry of a
+# write that did happen is answered as a duplicate.
+UNAVAILABLE: frozenset[int] = frozenset(
+    {
+        5,  # LEADER_NOT_AVAILABLE
+        6,  # NOT_LEADER_OR_FOLLOWER
+        7,  # REQUEST_TIMED_OUT: acks=all not met within the request's timeout
+        13,  # NETWORK_EXCEPTION
+        14,  # COORDINATOR_LOAD_IN_PROGRESS
+        15,  # COORDINATOR_NOT_AVAILABLE
+        16,  # NOT_COORDINATOR
+        19,  # NOT_ENOUGH_REPLICAS: fewer in-sync replicas than min.insync.replicas
+        20,  # NOT_ENOUGH_REPLICAS_AFTER_APPEND
+        74,  # FENCED_LEADER_EPOCH
+        75,  # UNKNOWN_LEADER_EPOCH
+    }
+)
+
 # Kafka's errors a produce (or the transaction calls around it, or a share session) can answer
 # for which the contract has no code yet: answered as INTERNAL, Kafka's name in the message.
 UNMAPPED: frozenset[int] = frozenset(
     {
         -1,  # UNKNOWN_SERVER_ERROR
-        5,  # LEADER_NOT_AVAILABLE, after the cluster's retries
-        6,  # NOT_LEADER_OR_FOLLOWER, after the cluster's retries
-        7,  # REQUEST_TIMED_OUT: acks=all not met within the request's timeout
-        13,  # NETWORK_EXCEPTION
-        15,  # COORDINATOR_NOT_AVAILABLE, after the cluster's retries
-        16,  # NOT_COORDINATOR, after the cluster's retries
-        19,  # NOT_ENOUGH_REPLICAS: fewer in-sync replicas than min.insync.replicas
-        20,  # NOT_ENOUGH_REPLICAS_AFTER_APPEND
         35,  # UNSUPPORTED_VERSION
-        74,  # FENCED_LEADER_EPOCH, after the cluster's retries
-        75,  # UNKNOWN_LEADER_EPOCH, after the cluster's retries
         120,  # TRANSACTION_ABORTABLE (KIP-890): proposed in docs/kafka.md, not in the table
         # a member's share session the broker no longer holds at that epoch (the member's next
         # fetch opens a new one, app/kafka/share.py), or one session too many on the broker
@@ -116,6 +135,8 @@ _CLASS_BY_STATUS: dict[int, type[SluiceError]] = {
 
 def sluice_code(kafka_code: int) -> ErrorCode:
     """The contract's code for Kafka's ``kafka_code`` (INTERNAL for one it has none for)."""
+    if kafka_code in UNAVAILABLE:
+        return ErrorCode.CLUSTER_UNAVAILABLE
     return KAFKA_TO_SLUICE.get(kafka_code, ErrorCode.INTERNAL)
 
 
@@ -137,10 +158,16 @@ def to_sluice(
 
 def from_protocol(exc: ProtocolError) -> SluiceError:
     """The error a client sees when the gateway's exchange with a broker failed: a broker's
-    error code as ``to_sluice`` answers it; a connection that closed, a request that timed out
-    or an answer that could not be read as ``INTERNAL`` (500, retriable), saying so."""
+    error code as ``to_sluice`` answers it; a connection that closed (no broker answered, or a
+    login the broker refused) or a request that timed out as ``CLUSTER_UNAVAILABLE`` (503,
+    retriable); an answer that could not be read as ``INTERNAL`` (500, retriable), saying so."""
     if isinstance(exc, BrokerError):
         return to_sluice(exc.code, exc.message)
+    if isinstance(exc, ConnectionClosedError | RequestTimeoutError):
+        return Unavailable(
+            ErrorCode.CLUSTER_UNAVAILABLE,
+            f"no answer from the Kafka cluster: {type(exc).__name__}: {exc}",
+        )
     return SluiceError(
         ErrorCode.INTERNAL,
         f"the exchange with the Kafka cluster failed: {type(exc).__name__}: {exc}",

@@ -456,6 +456,13 @@ export class GroupsUnavailableError extends UnavailableError {
   static kafkaCode = null;
 }
 
+export class ClusterUnavailableError extends UnavailableError {
+  /** the Kafka cluster cannot take the request now (a broker is away); retry */
+  static code = "CLUSTER_UNAVAILABLE";
+  static retriable = true;
+  static kafkaCode = null;
+}
+
 export class KafkaStorageErrorError extends StorageError {
   /** the disk refused the write (full or failing); retry later */
   static code = "KAFKA_STORAGE_ERROR";
@@ -519,6 +526,7 @@ export const ERRORS = Object.freeze({
   INTERNAL: InternalError,
   NOT_READY: NotReadyError,
   GROUPS_UNAVAILABLE: GroupsUnavailableError,
+  CLUSTER_UNAVAILABLE: ClusterUnavailableError,
   KAFKA_STORAGE_ERROR: KafkaStorageErrorError,
 });
 

@@ -143,6 +143,8 @@ export class InternalError extends InternalServerError {}
 export class NotReadyError extends UnavailableError {}
 /** consumer groups are not available on this server */
 export class GroupsUnavailableError extends UnavailableError {}
+/** the Kafka cluster cannot take the request now (a broker is away); retry */
+export class ClusterUnavailableError extends UnavailableError {}
 /** the disk refused the write (full or failing); retry later */
 export class KafkaStorageErrorError extends StorageError {}
 

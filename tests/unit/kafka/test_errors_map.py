@@ -16,15 +16,23 @@ from app.errors import (
     StorageError,
     Throttled,
     TooLarge,
+    Unavailable,
 )
 from app.kafka.errors_map import (
     DUPLICATE_SEQUENCE_NUMBER,
     KAFKA_TO_SLUICE,
+    UNAVAILABLE,
     UNMAPPED,
+    from_protocol,
     sluice_code,
     to_sluice,
 )
-from app.kafka.protocol.errors import error_name
+from app.kafka.protocol.errors import (
+    ConnectionClosedError,
+    DecodeError,
+    RequestTimeoutError,
+    error_name,
+)
 
 # Kafka codes answered under a contract code of another Kafka code, or of none
 RENAMED = {
@@ -98,15 +106,44 @@ def test_the_error_is_of_the_class_of_its_status(
     assert error.message == f"orders-0: {error_name(kafka)}: the broker's message"
 
 
+def test_a_broker_away_is_a_retriable_503_with_kafka_s_name() -> None:
+    """A leader being elected, too few in-sync replicas, a coordinator moving: what clients
+    meet while a broker fails over is retriable, never a 500."""
+    assert not UNAVAILABLE & KAFKA_TO_SLUICE.keys() and not UNAVAILABLE & UNMAPPED
+    names = {error_name(k) for k in UNAVAILABLE}
+    assert {
+        "LEADER_NOT_AVAILABLE",
+        "NOT_LEADER_OR_FOLLOWER",
+        "NOT_ENOUGH_REPLICAS",
+        "NOT_ENOUGH_REPLICAS_AFTER_APPEND",
+        "REQUEST_TIMED_OUT",
+        "COORDINATOR_NOT_AVAILABLE",
+        "NOT_COORDINATOR",
+    } <= names
+    for k in UNAVAILABLE:
+        error = to_sluice(k, None, "orders-0")
+        assert type(error) is Unavailable
+        assert (error.code, error.code.status, error.code.retriable) == (
+            ErrorCode.CLUSTER_UNAVAILABLE,
+            503,
+            True,
+        )
+        assert error.message == f"orders-0: {error_name(k)}"
+
+
+def test_no_answer_from_the_cluster_is_a_retriable_503_and_a_garbled_one_internal() -> None:
+    closed = from_protocol(ConnectionClosedError("no broker answered: 127.0.0.1:9 refused"))
+    timed_out = from_protocol(RequestTimeoutError("Produce timed out after 30 s"))
+    for error in (closed, timed_out):
+        assert type(error) is Unavailable and error.code is ErrorCode.CLUSTER_UNAVAILABLE
+    assert "no broker answered" in closed.message
+    assert from_protocol(DecodeError("truncated")).code is ErrorCode.INTERNAL
+
+
 def test_codes_the_contract_lacks_are_internal_with_kafka_s_name() -> None:
     assert not UNMAPPED & KAFKA_TO_SLUICE.keys()
     names = {error_name(k) for k in UNMAPPED}
-    assert {
-        "NOT_LEADER_OR_FOLLOWER",
-        "NOT_ENOUGH_REPLICAS",
-        "TRANSACTION_ABORTABLE",
-        "REQUEST_TIMED_OUT",
-    } <= names
+    assert {"TRANSACTION_ABORTABLE", "UNKNOWN_SERVER_ERROR"} <= names
     for k in UNMAPPED:
         error = to_sluice(k, None, "orders-0")
         assert error.code is ErrorCode.INTERNAL

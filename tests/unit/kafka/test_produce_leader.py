@@ -76,7 +76,7 @@ async def test_a_leader_that_moved_is_learned_again_and_the_batch_sent_again_unc
         await cluster.close()
 
 
-async def test_a_leader_that_keeps_moving_is_internal_naming_kafka_s_error(
+async def test_a_leader_that_keeps_moving_is_a_retriable_503_naming_kafka_s_error(
     broker: FakeBroker,
 ) -> None:
     cluster = await started(broker, retries=1)
@@ -89,7 +89,8 @@ async def test_a_leader_that_keeps_moving_is_internal_naming_kafka_s_error(
         broker.answer(await expect(broker, ProduceRequest.API_KEY), answer(NOT_LEADER_OR_FOLLOWER))
         with pytest.raises(SluiceError) as refused:
             await sending
-        assert refused.value.code is ErrorCode.INTERNAL
+        assert refused.value.code is ErrorCode.CLUSTER_UNAVAILABLE
+        assert refused.value.code.retriable and refused.value.code.status == 503
         assert "NOT_LEADER_OR_FOLLOWER" in refused.value.message
     finally:
         await cluster.close()

@@ -259,10 +259,10 @@ async def test_a_refused_login_is_answered_as_a_broker_that_cannot_be_reached(
     await cluster.close()
     assert str(info.value).startswith("no broker answered: SCRAM-SHA-512 login of 'gw' to ")
     assert "SASL_AUTHENTICATION_FAILED" in str(info.value)
-    # later, a request that needed a new connection: the retriable 500 of a broker that
+    # later, a request that needed a new connection: the retriable 503 of a broker that
     # cannot be reached, not the 401 of a client's own credentials
     error = from_protocol(info.value)
-    assert error.code is ErrorCode.INTERNAL and error.code.retriable
+    assert error.code is ErrorCode.CLUSTER_UNAVAILABLE and error.code.retriable
     assert "login of 'gw'" in error.message and PASSWORD not in error.message
 
 
@@ -290,6 +290,6 @@ async def test_a_login_refused_after_the_start_fails_the_request_that_needed_it(
         with pytest.raises(ConnectionClosedError, match=r"login of 'gw' .* failed") as info:
             await cluster.refresh_metadata()
         assert await served == ["SCRAM-SHA-512", "refused"]
-        assert from_protocol(info.value).code is ErrorCode.INTERNAL
+        assert from_protocol(info.value).code is ErrorCode.CLUSTER_UNAVAILABLE
     finally:
         await cluster.close()

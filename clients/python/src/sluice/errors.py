@@ -525,6 +525,14 @@ class GroupsUnavailableError(UnavailableError):
     kafka_code: ClassVar[int | None] = None
 
 
+class ClusterUnavailableError(UnavailableError):
+    """the Kafka cluster cannot take the request now (a broker is away); retry"""
+
+    code: ClassVar[str] = "CLUSTER_UNAVAILABLE"
+    retriable: ClassVar[bool] = True
+    kafka_code: ClassVar[int | None] = None
+
+
 class KafkaStorageErrorError(StorageError):
     """the disk refused the write (full or failing); retry later"""
 
@@ -588,6 +596,7 @@ ERRORS: dict[str, type[SluiceError]] = {
     "INTERNAL": InternalError,
     "NOT_READY": NotReadyError,
     "GROUPS_UNAVAILABLE": GroupsUnavailableError,
+    "CLUSTER_UNAVAILABLE": ClusterUnavailableError,
     "KAFKA_STORAGE_ERROR": KafkaStorageErrorError,
 }
 
