@@ -62,6 +62,13 @@ class Settings:
         "and SASL are refused at start)",
         choices=("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"),
     )
+    gateway_advertised_url: str = _setting(
+        "",
+        "the address other gateways of the cluster reach this gateway at, 'http://host:port' "
+        "(backend=kafka; empty: http://<host>:<port> it serves on, the machine's name for a "
+        "wildcard host); a share-group member's requests that reach another gateway are "
+        "forwarded there",
+    )
     host: str = _setting("127.0.0.1", "address to listen on")
     port: int = _setting(8080, "port to listen on", 0, 65535)
     data_dir: str = _setting("./data", "directory holding the logs and the metadata database")
@@ -346,6 +353,12 @@ class Settings:
                 raise SettingsError(
                     f"SLUICE_KAFKA_SECURITY_PROTOCOL={self.kafka_security_protocol!r} is not "
                     "supported yet: the Kafka backend connects to brokers over PLAINTEXT only"
+                )
+            url = self.gateway_advertised_url
+            scheme, _, rest = url.partition("://")
+            if url and (scheme not in ("http", "https") or not rest.strip("/")):
+                raise SettingsError(
+                    f"SLUICE_GATEWAY_ADVERTISED_URL={url!r}: expected http://host:port"
                 )
 
     def replace(self, **changes: Any) -> Settings:
