@@ -59,8 +59,7 @@ CONNECT_TIMEOUT_S = 5.0  # an owner that does not take the connection within thi
 # what a forwarded request's answer may take on top of the owner's own bounds
 ANSWER_MARGIN_S = 10.0
 _KEY_LABEL = b"sluice gateway forwarding"  # the signing key's derivation from the secret
-# headers of one connection, not of the request or answer (and the body's framing, which the
-# forward sets anew)
+# headers of one connection, not of the request or answer
 _HOP = frozenset(
     {
         b"connection",
@@ -70,10 +69,13 @@ _HOP = frozenset(
         b"trailer",
         b"upgrade",
         b"proxy-connection",
-        b"content-length",
-        HEADER,
     }
 )
+# left out of the request sent on: the body's length, which the forward sets anew, and the
+# header of a forward, which it signs anew
+_NOT_SENT_ON = _HOP | {b"content-length", HEADER}
+# left out of the answer given back: what this gateway's server adds to every answer itself
+_NOT_GIVEN_BACK = _HOP | {b"date", b"server"}
 # what httpx adds to a request that lacks them: left out unless the client sent them
 _ADDED = ("accept", "accept-encoding", "user-agent")
 
@@ -234,7 +236,7 @@ class Forwarder:
         target = url + (scope.get("raw_path") or path.encode()).decode("latin-1")
         if scope.get("query_string"):
             target += "?" + scope["query_string"].decode("latin-1")
-        headers = [(k, v) for k, v in scope["headers"] if k not in _HOP]
+        headers = [(k, v) for k, v in scope["headers"] if k not in _NOT_SENT_ON]
         headers.append(
             (HEADER, sign(self._key(), self.kafka.gateways.id, self.clock.now_ms(), method, path))
         )
@@ -257,7 +259,9 @@ class Forwarder:
                     "type": "http.response.start",
                     "status": answer.status_code,
                     "headers": [
-                        (k.lower(), v) for k, v in answer.headers.raw if k.lower() not in _HOP
+                        (k.lower(), v)
+                        for k, v in answer.headers.raw
+                        if k.lower() not in _NOT_GIVEN_BACK
                     ],
                 }
             )

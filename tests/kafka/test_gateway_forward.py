@@ -108,6 +108,9 @@ def test_a_member_joined_at_one_gateway_is_served_through_the_other(
         f"/v1/share-groups/{group}/heartbeat", json={"member_id": member, "member_epoch": 1}
     )
     assert beat.status_code == 200, beat.text
+    # the owner's answer as it came, with the headers of one answer, not of two servers
+    for name in ("content-type", "content-length", "date", "server"):
+        assert len(beat.headers.get_list(name)) == 1, (name, beat.headers)
     assert beat.json()["member_id"] == member
     assert beat.json()["assignment"] == [{"topic": topic, "partitions": [0]}]
 
