@@ -31,6 +31,7 @@ to the application, which refuses it.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import logging
@@ -150,6 +151,7 @@ class Forwarder:
         self.clock = clock
         settings = kafka.settings
         self.max_body = settings.max_request_bytes
+        self.body_timeout_ms = settings.body_timeout_ms
         answer_s = (
             settings.max_wait_ms + 2 * settings.kafka_request_timeout_ms
         ) / 1000 + ANSWER_MARGIN_S
@@ -198,7 +200,19 @@ class Forwarder:
         complete = True
         member_id = route.member_id
         if member_id is None:
-            complete = await _read(receive, body, self.max_body)
+            declared = next((v for k, v in scope["headers"] if k == b"content-length"), b"")
+            if declared.isdigit() and int(declared) > self.max_body:
+                await app(scope, receive, send)  # refused there before it is read
+                return
+            try:
+                complete = await _read(receive, body, self.max_body, self.body_timeout_ms)
+            except TimeoutError:
+                slow = SluiceError(
+                    ErrorCode.REQUEST_TIMEOUT,
+                    f"the body did not arrive within {self.body_timeout_ms} ms",
+                )
+                await self._answer(scope, receive, send, route, started, slow)
+                return
             if complete:
                 m = _MEMBER_ID.search(b"".join(body))
                 member_id = None if m is None else m.group(1).decode()
@@ -276,21 +290,28 @@ class Forwarder:
         return answer.status_code
 
 
-async def _read(receive: Receive, into: list[bytes], limit: int) -> bool:
+async def _read(receive: Receive, into: list[bytes], limit: int, timeout_ms: int) -> bool:
     """Read the request's body into ``into``; False (having read a little more than
-    ``limit``) when it is larger, so that the application refuses it."""
-    size = 0
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            return False
-        chunk = message.get("body", b"")
-        into.append(chunk)
-        size += len(chunk)
-        if size > limit:
-            return False
-        if not message.get("more_body", False):
-            return True
+    ``limit``, or the client having left) when the application is to refuse it. A body that
+    came with its headers is taken at once; the rest of one must arrive within
+    ``timeout_ms`` (``TimeoutError``), as ``app.api.deps.read_body`` requires."""
+    message = await receive()
+    if message["type"] == "http.request" and not message.get("more_body", False):
+        into.append(message.get("body", b""))
+        return len(into[0]) <= limit
+    async with asyncio.timeout(timeout_ms / 1000):
+        size = 0
+        while True:
+            if message["type"] != "http.request":
+                return False
+            chunk = message.get("body", b"")
+            into.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                return False
+            if not message.get("more_body", False):
+                return True
+            message = await receive()
 
 
 def _replay(body: list[bytes], receive: Receive, complete: bool = True) -> Receive:

@@ -7,6 +7,7 @@ forwarding one and the embedded server's is not."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from app.kafka.forward import (
     _MEMBER_ID,
     SIGNATURE_VALID_MS,
     GatewayApp,
+    _read,
     member_route,
     sign,
     signing_key,
@@ -97,3 +99,37 @@ def test_only_a_gateway_forwards(tmp_path: Any) -> None:
     assert isinstance(gateway, GatewayApp)
     embedded = create_app(Settings(data_dir=str(tmp_path / "data")))
     assert type(embedded) is Sluice
+
+
+def receiving(*messages: dict[str, Any]) -> Any:
+    """An ASGI ``receive`` answering ``messages`` in turn, then waiting for ever."""
+    pending = list(messages)
+
+    async def receive() -> dict[str, Any]:
+        if pending:
+            return pending.pop(0)
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    return receive
+
+
+async def test_a_body_is_read_within_its_limit_and_its_time() -> None:
+    whole: list[bytes] = []
+    assert await _read(receiving(body_message(b"{}", False)), whole, 10, 1000)
+    assert whole == [b"{}"]
+    parts: list[bytes] = []
+    two = receiving(body_message(b"{", True), body_message(b"}", False))
+    assert await _read(two, parts, 10, 1000) and b"".join(parts) == b"{}"
+    # larger than the limit: left for the application to refuse, with what was read
+    large: list[bytes] = []
+    assert not await _read(receiving(body_message(b"x" * 11, False)), large, 10, 1000)
+    over = receiving(body_message(b"x" * 6, True), body_message(b"x" * 6, True))
+    assert not await _read(over, [], 10, 1000)
+    # the rest of a body that does not come in time
+    with pytest.raises(TimeoutError):
+        await _read(receiving(body_message(b"{", True)), [], 10, 20)
+
+
+def body_message(body: bytes, more: bool) -> dict[str, Any]:
+    return {"type": "http.request", "body": body, "more_body": more}
