@@ -3,11 +3,13 @@ member joined at one is served through the other, which forwards its requests to
 holding it (fetch, acknowledge, heartbeat and leave, records acquired through one acknowledged
 through the other); the member of a gateway killed with SIGKILL is unknown to the other, and
 its records come again, their delivery count one higher, to the member that joins in its
-place; a forwarding header a client makes up is refused; and the announcements of
-``__sluice_gateways``, a killed gateway's taken over by the next one started at its address."""
+place; a forwarding header a client makes up is refused, and one a gateway signed is never
+sent on; and the announcements of ``__sluice_gateways``, a killed gateway's taken over by the
+next one started at its address."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -21,6 +23,7 @@ from app.clock import SystemClock
 from app.kafka.cluster import Cluster
 from app.kafka.forward import HEADER, sign, signing_key
 from app.kafka.gateways import Gateways
+from app.kafka.keys import KafkaKeys
 from app.kafka.share_members import gateway_of
 from tests.conftest import ServerProcess
 from tests.kafka.native import TIMEOUT
@@ -178,6 +181,32 @@ def test_a_forwarding_header_made_up_by_a_client_is_refused(
         assert refused.json()["error"]["code"] == "UNAUTHENTICATED"
     # without it, the same request is forwarded and served
     assert b.post(path, json={"member_id": member, "max_wait_ms": 0}).status_code == 200
+    # one a gateway signed is served where it arrives, never sent on: B does not hold the
+    # member, A does
+    signed = sign(
+        signing_key(cluster_secret(kafka_cluster.bootstrap)), "ffffff", now_ms, "POST", path
+    )
+    forwarded = {HEADER.decode(): signed.decode()}
+    body = {"member_id": member, "max_wait_ms": 0}
+    assert unknown(b.post(path, json=body, headers=forwarded))
+    assert a.post(path, json=body, headers=forwarded).status_code == 200
+
+
+def cluster_secret(bootstrap: str) -> bytes:
+    """The secret every gateway of the cluster reads from ``__sluice_keys``."""
+
+    async def read() -> bytes:
+        cluster = Cluster(bootstrap, client_id="gw-forward-test-keys", request_timeout=TIMEOUT)
+        await cluster.start()
+        keys = KafkaKeys(cluster, SystemClock())
+        try:
+            await keys.start()
+            return keys.token_secret
+        finally:
+            await keys.close()
+            await cluster.close()
+
+    return asyncio.run(read())
 
 
 async def test_gateways_announce_themselves_and_a_killed_ones_address_is_taken_over(
