@@ -34,8 +34,9 @@ $(STAMP): $(SERVER_STAMP) pyproject.toml clients/python/pyproject.toml clients/s
 # apt when missing: each entry is tool:Debian package.
 SYSTEM_TOOLS := curl:curl chromium:chromium openssl:openssl node:nodejs npm:npm \
 	java:openjdk-17-jre-headless
-# The native Kafka cluster (make kafka) runs on Java 17 and fetches its jars with Maven.
-KAFKA_TOOLS := java:openjdk-17-jre-headless mvn:maven
+# The native Kafka cluster (make kafka) runs on Java 17 and fetches its jars with Maven; nginx
+# is the load balancer of the tests of two gateways (kafka/nginx-gateways.conf).
+KAFKA_TOOLS := java:openjdk-17-jre-headless mvn:maven nginx:nginx
 define install_missing
 	@missing=""; for tp in $(1); do \
 	  command -v $${tp%%:*} >/dev/null || missing="$$missing $${tp##*:}"; done; \

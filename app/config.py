@@ -103,6 +103,13 @@ class Settings:
         "whether a broker's certificate must name the host it was reached by (its bootstrap or "
         "advertised address); its chain is checked either way",
     )
+    gateway_advertised_url: str = _setting(
+        "",
+        "the address other gateways of the cluster reach this gateway at, 'http://host:port' "
+        "(backend=kafka; empty: http://<host>:<port> it serves on, the machine's name for a "
+        "wildcard host); a share-group member's requests that reach another gateway are "
+        "forwarded there",
+    )
     host: str = _setting("127.0.0.1", "address to listen on")
     port: int = _setting(8080, "port to listen on", 0, 65535)
     data_dir: str = _setting("./data", "directory holding the logs and the metadata database")
@@ -386,6 +393,12 @@ class Settings:
             from app.kafka.credentials import check
 
             check(self)
+            url = self.gateway_advertised_url
+            scheme, _, rest = url.partition("://")
+            if url and (scheme not in ("http", "https") or not rest.strip("/")):
+                raise SettingsError(
+                    f"SLUICE_GATEWAY_ADVERTISED_URL={url!r}: expected http://host:port"
+                )
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)

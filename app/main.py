@@ -263,7 +263,13 @@ def create_app(
         finally:
             await the_broker.stop()
 
-    app = Sluice(
+    app_class = Sluice
+    if the_broker.kafka is not None:
+        # a gateway forwards a share member's requests to the gateway holding the member
+        from app.kafka.forward import GatewayApp
+
+        app_class = GatewayApp
+    app = app_class(
         title="Sluice",
         version=__version__,
         lifespan=lifespan,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from typing import Any, NoReturn
 
 from app.clock import Clock
@@ -22,6 +23,7 @@ from app.kafka.acls import KafkaAcls
 from app.kafka.cluster import Cluster
 from app.kafka.credentials import sasl_login, tls_context
 from app.kafka.feed_state import KafkaFeedState
+from app.kafka.gateways import Gateways, advertised_url
 from app.kafka.groups import KafkaGroups
 from app.kafka.idempotency import KafkaIdempotency
 from app.kafka.keys import KafkaKeys
@@ -183,6 +185,8 @@ class KafkaEngine:
     def __init__(
         self, settings: Settings, clock: Clock, quotas: Quotas, authorizer: Authorizer
     ) -> None:
+        self.settings = settings
+        self.clock = clock
         timeout_s = settings.kafka_request_timeout_ms / 1000
         # one TLS context and one login for every connection to the brokers
         tls, login = tls_context(settings), sasl_login(settings)
@@ -236,6 +240,9 @@ class KafkaEngine:
             self.cluster, request_timeout_ms=settings.kafka_request_timeout_ms
         )
         self.share = GatewayShareGroups(self.kafka_share, clock)
+        # this gateway's id and address, and the other gateways' (share members' requests
+        # that reach a gateway not holding the member are forwarded: app/kafka/forward.py)
+        self.gateways = Gateways(self.cluster, clock, advertised_url(settings))
         self._idle_member_ms = settings.share_session_timeout_ms
         self.share_admin = KafkaShareAdmin(
             self.cluster, timeout_ms=settings.kafka_request_timeout_ms
@@ -249,6 +256,12 @@ class KafkaEngine:
         )
         self._tasks: list[asyncio.Task[None]] = []
         self._ready = False
+        # what the application built over the engine and closes with it
+        self._closers: list[Callable[[], Awaitable[None]]] = []
+
+    def on_close(self, closer: Callable[[], Awaitable[None]]) -> None:
+        """Await ``closer`` when the engine closes."""
+        self._closers.append(closer)
 
     @property
     def ready(self) -> bool:
@@ -275,6 +288,8 @@ class KafkaEngine:
             await self.keys.start()
             await self.idempotency.start()
             await self.producer_owners.start()
+            await self.gateways.start()
+            self.share.membership.gateway_id = self.gateways.id
             await self._acls.load()
             await self._quota_admin.load()
         except BaseException:
@@ -304,6 +319,10 @@ class KafkaEngine:
         self._tasks = []
         with contextlib.suppress(SluiceError, OSError):
             await self.share.close()
+        await self.gateways.close()
+        for closer in self._closers:
+            with contextlib.suppress(Exception):
+                await closer()
         await self.idempotency.close()
         await self.producer_owners.close()
         await self.keys.close()

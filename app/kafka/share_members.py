@@ -16,7 +16,10 @@ What this adds to Kafka's protocol (docs/kafka.md#share-groups):
   again (within the fetch's wait) until the member has some.
 
 Members live in the gateway that joined them (their share sessions are bound to its
-connections): a request for a member of another gateway is answered ``UNKNOWN_MEMBER_ID``.
+connections), and the member ids it chooses name it: after the principal's digest, the
+gateway's id and a dash (``app.kafka.gateways``). A request for a member that another gateway
+holds is forwarded there before it reaches this module (``app.kafka.forward``); one that
+reaches it for a member this gateway does not hold is answered ``UNKNOWN_MEMBER_ID``.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import re
+import secrets
 import uuid
 from typing import TYPE_CHECKING
 
@@ -50,13 +55,30 @@ REAP_EVERY_S = 5.0  # how often members whose client went away are looked for
 MAX_MEMBER_ID = 36  # characters: Kafka's bound on a share-group member id
 
 
-def new_member_id(principal: str | None) -> str:
+ANONYMOUS_MEMBER_ID = 32  # characters of a member id the gateway chooses without keys
+# the part of a member id after its principal's digest that names the gateway holding it
+_GATEWAY_PART = re.compile(r"([0-9a-f]{6})-[0-9a-f]+")
+
+
+def new_member_id(principal: str | None, gateway_id: str | None = None) -> str:
     """A member id for a join: 32 hex digits, or the principal's digest, a dot and 19 hex
-    digits (Kafka refuses share-group member ids longer than 36 characters)."""
-    if principal is None:
+    digits (Kafka refuses share-group member ids longer than 36 characters). With
+    ``gateway_id``, the random digits start with it and a dash: the member's requests that
+    reach another gateway are forwarded to this one."""
+    if principal is None and gateway_id is None:
         return uuid.uuid4().hex
-    prefix = principal_digest(principal) + "."
-    return prefix + uuid.uuid4().hex[: MAX_MEMBER_ID - len(prefix)]
+    prefix = "" if principal is None else principal_digest(principal) + "."
+    if gateway_id is not None:
+        prefix += gateway_id + "-"
+    size = MAX_MEMBER_ID if principal is not None else ANONYMOUS_MEMBER_ID
+    return prefix + secrets.token_hex(size)[: size - len(prefix)]
+
+
+def gateway_of(member_id: str) -> str | None:
+    """The id of the gateway that chose ``member_id``, or None for an id that names none (a
+    client's own, or one chosen before gateways named themselves in it)."""
+    m = _GATEWAY_PART.fullmatch(member_id.rpartition(".")[2])
+    return None if m is None else m.group(1)
 
 
 def unknown_member(group_id: str, member_id: str) -> NotFound:
@@ -81,9 +103,13 @@ def as_member(m: KafkaMember, principal: str | None, now_ms: int) -> Member:
 class GatewayShareMembership:
     """``ShareMembership`` on the gateway."""
 
-    def __init__(self, kafka: KafkaShareGroups, clock: Clock) -> None:
+    def __init__(
+        self, kafka: KafkaShareGroups, clock: Clock, gateway_id: str | None = None
+    ) -> None:
         self.kafka = kafka
         self.clock = clock
+        # named in the member ids chosen here (set once the gateway has announced itself)
+        self.gateway_id = gateway_id
         # (group, member) → when the coordinator last answered a heartbeat for it
         self.beats: dict[tuple[str, str], int] = {}
         # (group, member) → when its client last heartbeated, fetched or acknowledged
@@ -136,7 +162,7 @@ class GatewayShareMembership:
         ):
             raise unknown_member(group_id, member_id)
         if member_epoch == JOIN_EPOCH and member_id is None:
-            member_id = new_member_id(principal)
+            member_id = new_member_id(principal, self.gateway_id)
         try:
             member = await self.kafka.heartbeat(group_id, member_id, member_epoch, subscribed)
         except SluiceError:
