@@ -27,6 +27,7 @@ from app.kafka.gateways import Gateways, advertised_url
 from app.kafka.groups import KafkaGroups
 from app.kafka.idempotency import KafkaIdempotency
 from app.kafka.keys import KafkaKeys
+from app.kafka.poll_connections import PollConnections
 from app.kafka.produce import KafkaProduce
 from app.kafka.producer_owners import ProducerOwners
 from app.kafka.quotas import KafkaQuotaAdmin
@@ -212,8 +213,12 @@ class KafkaEngine:
         self.kafka_produce = KafkaProduce(
             self.cluster, settings, timeout_ms=settings.kafka_request_timeout_ms
         )
+        self.polls = PollConnections(self.read_cluster)
         self.reads = KafkaReads(
-            self.read_cluster, clock=clock, request_timeout_ms=settings.kafka_request_timeout_ms
+            self.read_cluster,
+            clock=clock,
+            request_timeout_ms=settings.kafka_request_timeout_ms,
+            polls=self.polls,
         )
         self.producer_owners = ProducerOwners(
             self.cluster,
@@ -327,5 +332,6 @@ class KafkaEngine:
         await self.producer_owners.close()
         await self.keys.close()
         await self.feed_state.close()
+        await self.polls.close()
         await self.read_cluster.close()
         await self.cluster.close()

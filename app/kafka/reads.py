@@ -25,6 +25,9 @@ another from past them, at once while the partition holds more below its end (a 
 answer fewer batches than it holds), then for the rest of a long poll's wait: as the embedded
 engine reads on past what it leaves out.
 
+A Fetch that may wait goes on a connection of its own (``PollConnections``), so that one
+client's poll of a quiet topic does not hold up the reads of others behind its wait.
+
 The seam's ``Reads.list_offsets`` is synchronous; here it is a request to the leader, and
 async (docs/engine.md#kafka-async).
 """
@@ -48,6 +51,7 @@ from app.kafka.offsets import (
     READ_UNCOMMITTED,
     list_offsets,
 )
+from app.kafka.poll_connections import PollConnections
 from app.kafka.protocol.errors import NONE, BrokerError
 from app.kafka.protocol.messages import FetchRequest, FetchResponse
 from app.reads import BatchesAnswer, ReadAnswer
@@ -202,10 +206,14 @@ class KafkaReads:
         *,
         clock: Clock | None = None,
         request_timeout_ms: int = DEFAULT_TIMEOUT_MS,
+        polls: PollConnections | None = None,
     ) -> None:
         self.cluster = cluster
         self.clock: Clock = clock or SystemClock()
         self.request_timeout_ms = request_timeout_ms
+        # with ``polls``, a Fetch that may wait goes on a connection of its own, so that the
+        # reads of other clients are not held up behind its wait
+        self.polls = polls
 
     async def read(
         self,
@@ -332,8 +340,12 @@ class KafkaReads:
                 info, p = await cluster.leader(topic, partition)
             except BrokerError as exc:
                 raise to_sluice(exc.code, None, where) from None
-            conn = await cluster.connection(p.leader_id)
-            answer = await conn.send(build(info, p), timeout=timeout)
+            if self.polls is not None and max_wait_ms > 0:
+                async with self.polls.lease(p.leader_id) as conn:
+                    answer = await conn.send(build(info, p), timeout=timeout)
+            else:
+                conn = await cluster.connection(p.leader_id)
+                answer = await conn.send(build(info, p), timeout=timeout)
             code = answer.error_code
             part: FetchResponse.PartitionData | None = None
             if code == NONE:
