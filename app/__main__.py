@@ -10,6 +10,7 @@ import logging
 import socket
 import sys
 from collections.abc import Generator
+from functools import partial
 from typing import Any
 
 import uvicorn
@@ -17,10 +18,11 @@ import uvicorn
 from app.api.connections import protocol_class, raise_fd_limit
 from app.config import Settings, SettingsError, describe
 from app.datadir import DataDirLocked
+from app.errors import SluiceError
 from app.main import create_app
 from app.runtime import Broker
 from app.security import acls_cli, keys_cli, quotas_cli
-from app.security.exposure import refusal
+from app.security.exposure import has_keys, refusal
 
 # how long the WebSocket handlers get to send their own close frames at shutdown
 SOCKETS_CLOSE_S = 0.2
@@ -105,6 +107,22 @@ def _parser(prog: str) -> argparse.ArgumentParser:
     return p
 
 
+def _keyed(settings: Settings, broker: Broker) -> bool:
+    """Whether the server has an API key: in its data directory, or on the Kafka backend in
+    the cluster (read here, before the gateway starts)."""
+    if broker.kafka is None:
+        return has_keys(broker.data.metadata)
+    # imported here: the embedded server never loads the Kafka client
+    from app.kafka.errors_map import from_protocol
+    from app.kafka.keys import cluster_has_keys
+    from app.kafka.protocol.errors import ProtocolError
+
+    try:
+        return asyncio.run(cluster_has_keys(settings))
+    except ProtocolError as exc:
+        raise from_protocol(exc) from None
+
+
 def main(argv: list[str] | None = None, prog: str = "sluice-server") -> int:
     """The console command ``sluice-server`` (pyproject.toml) calls this with no arguments;
     ``python -m app`` names itself as typed."""
@@ -144,9 +162,10 @@ def main(argv: list[str] | None = None, prog: str = "sluice-server") -> int:
         except DataDirLocked as exc:
             print(f"sluice: {exc}", file=sys.stderr)
             return 1
-    # the gateway's keys are in the cluster, read only once it starts: before that it
-    # counts as a server without keys
-    refused = refusal(settings, broker.data.metadata if broker.kafka is None else None)
+    try:
+        refused = refusal(settings, partial(_keyed, settings, broker))
+    except SluiceError as exc:
+        refused = f"cannot read the API keys from the Kafka cluster: {exc.message}"
     if refused is not None:
         if broker.kafka is None:
             broker.data.unlock()

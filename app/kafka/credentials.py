@@ -13,6 +13,7 @@ import ssl
 from pathlib import Path
 
 from app.config import Settings, SettingsError
+from app.kafka.cluster import Cluster
 from app.kafka.sasl import SaslLogin
 
 TLS_PROTOCOLS = frozenset({"SSL", "SASL_SSL"})
@@ -145,3 +146,21 @@ def tls_context(settings: Settings) -> ssl.SSLContext | None:
 
 def _reason(e: OSError) -> str:
     return str(e.strerror or e)
+
+
+def cluster_for(
+    settings: Settings,
+    client_id: str,
+    *,
+    tls: ssl.SSLContext | None = None,
+    login: SaslLogin | None = None,
+) -> Cluster:
+    """A cluster of the settings' brokers, with their TLS and login (``tls`` and ``login``
+    when the caller made them once for many clusters), not started."""
+    return Cluster(
+        settings.kafka_bootstrap,
+        client_id=client_id,
+        request_timeout=settings.kafka_request_timeout_ms / 1000,
+        ssl=tls if tls is not None else tls_context(settings),
+        sasl=login if login is not None else sasl_login(settings),
+    )

@@ -21,7 +21,7 @@ from app.engine.storage import StorageState
 from app.errors import ErrorCode, SluiceError, Unsupported
 from app.kafka.acls import KafkaAcls
 from app.kafka.cluster import Cluster
-from app.kafka.credentials import sasl_login, tls_context
+from app.kafka.credentials import cluster_for, sasl_login, tls_context
 from app.kafka.feed_state import KafkaFeedState
 from app.kafka.gateways import Gateways, advertised_url
 from app.kafka.groups import KafkaGroups
@@ -188,18 +188,11 @@ class KafkaEngine:
     ) -> None:
         self.settings = settings
         self.clock = clock
-        timeout_s = settings.kafka_request_timeout_ms / 1000
         # one TLS context and one login for every connection to the brokers
         tls, login = tls_context(settings), sasl_login(settings)
 
         def cluster(client_id: str) -> Cluster:
-            return Cluster(
-                settings.kafka_bootstrap,
-                client_id=client_id,
-                request_timeout=timeout_s,
-                ssl=tls,
-                sasl=login,
-            )
+            return cluster_for(settings, client_id, tls=tls, login=login)
 
         self.cluster = cluster("sluice-gateway")
         # long polls over connections of their own: a broker answers one connection's

@@ -25,9 +25,10 @@ import asyncio
 import json
 import logging
 import os
-from typing import Any, cast
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar, cast
 
-from app.clock import Clock
+from app.clock import Clock, SystemClock
 from app.config import Settings
 from app.errors import ErrorCode, NotFound, SluiceError
 from app.kafka.cluster import Cluster
@@ -51,6 +52,8 @@ TOPIC = "__sluice_keys"
 PARTITION = 0  # one partition: one order of every change
 TOKEN_SECRET = b"ws-token-secret"  # the record key of the WebSocket tokens' secret
 TOKEN_SECRET_BYTES = 32
+
+T = TypeVar("T")
 
 
 def encode_row(row: KeyRow) -> bytes:
@@ -211,3 +214,30 @@ class KafkaKeys(KeyStore):
         before = self.next_offset
         await self.sync()
         return self.next_offset != before
+
+
+async def on_cluster(settings: Settings, fn: Callable[[KafkaKeys], Awaitable[T]]) -> T:
+    """``fn`` on the keys of the settings' cluster, read to their end, outside a gateway: the
+    keys command and the start-up check of a gateway on an address other than loopback."""
+    from app.kafka.credentials import cluster_for
+
+    cluster = cluster_for(settings, "sluice-keys")
+    await cluster.start()
+    try:
+        keys = KafkaKeys(cluster, SystemClock())
+        await keys.start()
+        try:
+            return await fn(keys)
+        finally:
+            await keys.close()
+    finally:
+        await cluster.close()
+
+
+async def cluster_has_keys(settings: Settings) -> bool:
+    """Whether the cluster holds an API key (revoked ones count: keys stay required)."""
+
+    async def any_key(keys: KafkaKeys) -> bool:
+        return bool(keys.list())
+
+    return await on_cluster(settings, any_key)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import sqlite3
+from collections.abc import Callable
 
 from app.config import Settings
 
@@ -39,10 +40,10 @@ def has_keys(metadata_path: str) -> bool:
         conn.close()
 
 
-def refusal(settings: Settings, metadata_path: str | None) -> str | None:
-    """Why ``serve`` must not start with these settings, or None. ``metadata_path`` None:
-    the Kafka backend, whose keys are read from the cluster only once it has started, so it
-    counts as a server without keys here."""
+def refusal(settings: Settings, keyed: Callable[[], bool]) -> str | None:
+    """Why ``serve`` must not start with these settings, or None. ``keyed`` tells whether
+    the server has an API key (asked only for an address other than loopback): the data
+    directory's metadata database, or on the Kafka backend the cluster's keys."""
     if bool(settings.tls_certfile) != bool(settings.tls_keyfile):
         return "TLS needs both --tls-certfile and --tls-keyfile (SLUICE_TLS_CERTFILE/KEYFILE)"
     for path in (settings.tls_certfile, settings.tls_keyfile):
@@ -50,11 +51,16 @@ def refusal(settings: Settings, metadata_path: str | None) -> str | None:
             return f"cannot read the TLS file {path}"
     if is_loopback(settings.host) or settings.allow_anonymous:
         return None
-    if metadata_path is not None and has_keys(metadata_path):
+    if keyed():
         return None
+    where = (
+        "--kafka-bootstrap of the same cluster"
+        if settings.backend == "kafka"
+        else "the same --data-dir"
+    )
     return (
         f"refusing to serve on {settings.host} without API keys: anyone who can reach it could "
         "read, write and delete everything. Create a key first (python -m app keys create "
-        "--principal NAME, on the same --data-dir), bind a loopback address, or pass "
+        f"--principal NAME, on {where}), bind a loopback address, or pass "
         "--allow-anonymous (SLUICE_ALLOW_ANONYMOUS=true) to serve without keys anyway"
     )

@@ -2,7 +2,10 @@
 
 It works on the data directory of a running server: it takes no lock of the directory, only
 SQLite's own (WAL, waiting out a busy writer), applies the migrations when the database is new,
-and the server notices the change within about a second (``KeyStore.watch``).
+and the server notices the change within about a second (``KeyStore.watch``). With
+``--kafka-bootstrap`` (or ``SLUICE_BACKEND=kafka``), on the keys of a Kafka cluster instead
+(``__sluice_keys``), which every gateway of the cluster follows: the way to give a gateway on
+an address other than loopback its first key.
 """
 
 from __future__ import annotations
@@ -46,6 +49,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     revoke.add_argument("key_id")
     for p in (create, listing, revoke):
         p.add_argument("--data-dir", help="the server's data directory (SLUICE_DATA_DIR)")
+        p.add_argument(
+            "--kafka-bootstrap",
+            help="host:port,... of a Kafka cluster: its keys, which its gateways serve "
+            "(SLUICE_BACKEND=kafka with SLUICE_KAFKA_BOOTSTRAP)",
+        )
 
 
 def _now_ms() -> int:
@@ -83,10 +91,16 @@ def _table(rows: list[KeyRow]) -> str:
 
 def main(args: argparse.Namespace) -> int:
     try:
-        settings = Settings.from_env(data_dir=args.data_dir)
+        settings = Settings.from_env(
+            data_dir=args.data_dir,
+            kafka_bootstrap=args.kafka_bootstrap,
+            backend="kafka" if args.kafka_bootstrap else None,
+        )
     except SettingsError as exc:
         print(f"sluice: {exc}", file=sys.stderr)
         return 2
+    if settings.backend == "kafka":
+        return _on_kafka(settings, args)
     data = DataDir(settings.data_dir)
     data.create()
     path = data.metadata
@@ -114,4 +128,45 @@ def main(args: argparse.Namespace) -> int:
     except SluiceError as exc:
         print(f"sluice: {exc.message}", file=sys.stderr)
         return 2
+    return 0
+
+
+def _on_kafka(settings: Settings, args: argparse.Namespace) -> int:
+    """The same three commands on the cluster's keys."""
+    # imported here: the embedded server's command never loads the Kafka client
+    from app.kafka.errors_map import from_protocol
+    from app.kafka.keys import KafkaKeys, on_cluster
+    from app.kafka.protocol.errors import ProtocolError
+
+    async def create(keys: KafkaKeys) -> tuple[KeyRow, str]:
+        return await keys.create(args.principal, args.description)
+
+    async def listing(keys: KafkaKeys) -> list[KeyRow]:
+        return sorted(keys.list(), key=lambda r: (r.created_ms, r.key_id))
+
+    async def revoke(keys: KafkaKeys) -> None:
+        await keys.revoke(args.key_id)
+
+    try:
+        try:
+            if args.keys_command == "create":
+                check_principal(args.principal)
+                check_description(args.description)
+                row, key = asyncio.run(on_cluster(settings, create))
+                print(key, flush=True)
+                print(
+                    f"created key {row.key_id} for principal {row.principal!r} in the cluster; "
+                    "it is shown only now: keep it secret",
+                    file=sys.stderr,
+                )
+            elif args.keys_command == "list":
+                print(_table(asyncio.run(on_cluster(settings, listing))))
+            else:
+                asyncio.run(on_cluster(settings, revoke))
+                print(f"revoked key {args.key_id}", file=sys.stderr)
+        except ProtocolError as exc:
+            raise from_protocol(exc) from None
+    except SluiceError as exc:
+        print(f"sluice: {exc.message}", file=sys.stderr)
+        return 2 if exc.code.status != 404 else 1
     return 0

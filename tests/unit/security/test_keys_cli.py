@@ -4,6 +4,7 @@ directory (the end-to-end tests run them as processes beside a server)."""
 from __future__ import annotations
 
 import sqlite3
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -64,17 +65,18 @@ def test_refusal_without_keys_on_a_public_address(
     db = str(tmp_path / "metadata.db")
     public = Settings(host="0.0.0.0", data_dir=str(tmp_path))
     assert not has_keys(db)  # no database yet
-    assert refusal(public, db) is not None
-    assert refusal(public.replace(allow_anonymous=True), db) is None
-    assert refusal(Settings(data_dir=str(tmp_path)), db) is None  # loopback
+    keyed = partial(has_keys, db)
+    assert refusal(public, keyed) is not None
+    assert refusal(public.replace(allow_anonymous=True), keyed) is None
+    assert refusal(Settings(data_dir=str(tmp_path)), keyed) is None  # loopback
     sqlite3.connect(db).close()  # a database without the table yet
     assert not has_keys(db)
     assert main(["keys", "create", "--principal", "admin", "--data-dir", str(tmp_path)]) == 0
-    assert has_keys(db) and refusal(public, db) is None
+    assert has_keys(db) and refusal(public, keyed) is None
     cert = tmp_path / "cert.pem"
-    assert "--tls-keyfile" in (refusal(public.replace(tls_certfile=str(cert)), db) or "")
+    assert "--tls-keyfile" in (refusal(public.replace(tls_certfile=str(cert)), keyed) or "")
     unreadable = public.replace(tls_certfile=str(cert), tls_keyfile=str(cert))
-    assert "cannot read the TLS file" in (refusal(unreadable, db) or "")
+    assert "cannot read the TLS file" in (refusal(unreadable, keyed) or "")
     # serve itself, in this process: refused before anything starts
     empty = tmp_path / "empty"
     assert main(["serve", "--host", "0.0.0.0", "--data-dir", str(empty)]) == 2
@@ -88,19 +90,28 @@ def test_key_ids_are_letters_and_digits() -> None:
         assert key_id.isalnum() and len(key_id) == 12 and split(key) == (key_id, _secret)
 
 
-def test_the_kafka_backend_counts_as_a_server_without_keys_before_it_starts(
-    tmp_path: Path,
+def test_the_kafka_backend_asks_the_cluster_for_keys_only_off_loopback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     public = Settings(
         host="0.0.0.0", data_dir=str(tmp_path), backend="kafka", kafka_bootstrap="127.0.0.1:9"
     )
-    assert refusal(public, None) is not None
-    assert refusal(public.replace(allow_anonymous=True), None) is None
-    assert refusal(public.replace(host="127.0.0.1"), None) is None
-    # serve refuses before connecting and without a data directory
+    asked: list[bool] = []
+
+    def keyless() -> bool:
+        asked.append(True)
+        return False
+
+    assert "--kafka-bootstrap of the same cluster" in (refusal(public, keyless) or "")
+    assert refusal(public.replace(allow_anonymous=True), keyless) is None
+    assert refusal(public.replace(host="127.0.0.1"), keyless) is None
+    assert len(asked) == 1  # loopback and --allow-anonymous never ask the cluster
+    # serve refuses, without a data directory, when the cluster cannot be asked (nothing
+    # listens on port 9): saying so, not as a server without keys
     empty = tmp_path / "empty"
     args = ["serve", "--host", "0.0.0.0", "--data-dir", str(empty), "--backend", "kafka"]
     assert main([*args, "--kafka-bootstrap", "127.0.0.1:9"]) == 2
+    assert "cannot read the API keys from the Kafka cluster" in capsys.readouterr().err
     assert not empty.exists()
     # a gateway without its bootstrap brokers does not start either
     assert main(["serve", "--data-dir", str(empty), "--backend", "kafka"]) == 2
