@@ -87,14 +87,15 @@ kafka-protocol: $(STAMP) kafka-deps
 	@bash kafka/cluster.sh fetch
 	$(PY) kafka/gen_protocol.py
 
-# The tests marked kafka, then the Python client's, the CLI's and the JavaScript client's suites
-# once more with a gateway on the cluster as their server (SLUICE_TEST_BACKEND=kafka; the tests
-# marked embedded_only are left out, docs/kafka.md#tested). Both on the cluster make kafka runs,
-# or on one node started here for both and stopped when they are done. The JavaScript suite
-# needs Node, npm and chromium: system-deps.
+# The tests marked kafka, then the Python client's, the CLI's, the JavaScript client's and the
+# Spark data source's suites once more with a gateway on the cluster as their server
+# (SLUICE_TEST_BACKEND=kafka; the tests marked embedded_only are left out, docs/kafka.md#tested).
+# Both on the cluster make kafka runs, or on one node started here for both and stopped when
+# they are done. The JavaScript suite needs Node, npm and chromium: system-deps.
 GATEWAY_SUITES := tests/clients/test_python_client.py tests/clients/test_python_consumer.py \
 	tests/clients/test_python_share_consumer.py tests/clients/test_python_transactions.py \
-	tests/clients/test_python_codec.py tests/clients/test_cli.py tests/clients/test_js_client.py
+	tests/clients/test_python_codec.py tests/clients/test_cli.py tests/clients/test_js_client.py \
+	tests/spark
 test-kafka: $(STAMP) system-deps kafka-deps
 	@started=""; \
 	if ! bash kafka/cluster.sh status >/dev/null 2>&1; then \

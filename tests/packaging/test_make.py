@@ -146,7 +146,7 @@ def test_make_test_runs_the_kafka_tests_with_the_rest(tmp_path: Path) -> None:
     python = f"{venv}/bin/python"
     assert _dry_run("test", venv)[-1] == f"{python} -m pytest --cov"
     assert _dry_run("test-fast", venv)[-1] == f'{python} -m pytest -m "not slow and not kafka"'
-    # the tests marked kafka, then the client and CLI suites with gateways as their servers,
+    # the tests marked kafka, then the client, CLI and Spark suites with gateways as their servers,
     # on the cluster make kafka left running or on one node started (and stopped) for both
     kafka_pass = _dry_run("test-kafka", venv)
     assert f"{python} -m pytest -m kafka || status=$?; \\" in kafka_pass
@@ -155,6 +155,7 @@ def test_make_test_runs_the_kafka_tests_with_the_rest(tmp_path: Path) -> None:
     assert "tests/clients/test_js_client.py" in gateway_pass.split()  # Node's suite too
     # system-deps first: Node, npm and chromium, which the JavaScript suite needs
     assert any("node:nodejs" in line and "chromium:chromium" in line for line in kafka_pass)
+    assert " tests/spark || status=$?; \\" in gateway_pass  # the Spark data source's suite
     assert "\tbash kafka/cluster.sh start 1 || exit 1; started=1; \\" in kafka_pass
     assert kafka_pass[-1] == "exit $status"
     assert _dry_run("kafka", venv)[-1] == "bash kafka/cluster.sh start 3"

@@ -1,6 +1,10 @@
 """One local Spark (``local[2,2]``: two cores, a failed task tried once more) and one real
 Sluice server process for the whole Spark suite; each test takes its own topics.
 
+With ``SLUICE_TEST_BACKEND=kafka`` (the gateway pass of ``make test-kafka``) that server is a
+gateway on the Kafka cluster of tests/kafka_cluster.py, emptied before the suite and after it;
+the tests marked ``embedded_only`` are left out of that pass (docs/kafka.md#tested).
+
 Spark's Python workers are other processes: they reach the server on its loopback port and
 import the connector from the installed package (``pip install -e clients/spark``), never from
 this process's path.
@@ -24,7 +28,8 @@ import pytest
 from pyspark import SparkContext
 from sluice_spark.local import local_session
 
-from tests.conftest import ServerProcess, free_port
+from tests.conftest import GATEWAY, ServerProcess, free_port
+from tests.kafka_cluster import empty
 
 HERE = Path(__file__).resolve().parent
 
@@ -113,14 +118,26 @@ class Sluice:
 # package scope: torn down right after the last test here, so that nothing of Spark's (its
 # JVM, the sockets it leaves to the garbage collector) outlives this suite into the next
 @pytest.fixture(scope="package")
-def sluice(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sluice]:
+def sluice(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Sluice]:
     data = tmp_path_factory.mktemp("spark-server") / "data"
     env = dict(os.environ)
     env["SLUICE_TXN_TIMEOUT_CHECK_INTERVAL_MS"] = "200"
+    bootstrap = ""
+    if GATEWAY:
+        # the cluster's broker aborts a transaction past its timeout itself (its cleanup
+        # interval, a second on the test cluster): the check interval above is the embedded
+        # engine's alone
+        bootstrap = request.getfixturevalue("kafka_cluster").bootstrap
+        env.update({"SLUICE_BACKEND": "kafka", "SLUICE_KAFKA_BOOTSTRAP": bootstrap})
+        empty(bootstrap)  # what other suites left on the cluster, their keys too
     s = ServerProcess(data, free_port(), env)
     s.start()
     yield Sluice(s)
     s.stop()
+    if GATEWAY:
+        empty(bootstrap)
 
 
 @pytest.fixture(scope="package")

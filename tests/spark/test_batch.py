@@ -11,6 +11,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 from sluice._partitioner import partition_for_key
 
+from tests.conftest import GATEWAY
 from tests.spark.conftest import Sluice
 
 
@@ -55,7 +56,7 @@ def _end(sluice: Sluice, tid: str, pid: int, epoch: int, commit: bool) -> None:
     assert r.status_code == 200, r.text
 
 
-def test_round_trip_rows_schema_and_one_spark_partition_per_topic_partition(
+def test_rows_schema_and_one_spark_partition_per_topic_partition(
     sluice: Sluice, reader: Any
 ) -> None:
     src = sluice.topic(3)
@@ -81,7 +82,16 @@ def test_round_trip_rows_schema_and_one_spark_partition_per_topic_partition(
         assert r["headers"] == [{"key": "n", "value": str(i).encode()}]
     assert sorted(int(r["value"][1:]) for r in rows) == list(range(900))
 
-    # write it to another topic: same keys, so the same partitions, every record once
+
+# the sink's driver commits every task's transaction at once (commit-all), which Kafka cannot
+@pytest.mark.embedded_only("commit_all")
+def test_a_dataframe_read_is_written_to_another_topic_with_its_keys_partitions_and_headers(
+    sluice: Sluice, reader: Any
+) -> None:
+    src = sluice.topic(3)
+    sluice.produce(src, _records(900))
+    df = reader(src)
+    # same keys, so the same partitions, every record once
     dst = sluice.topic(3)
     (
         df.select("key", "value", "headers")
@@ -178,6 +188,7 @@ def _values(spark: Any, n: int, parts: int = 2) -> Any:
     return spark.range(n).repartition(parts).select(F.format_string("r%d", "id").alias("value"))
 
 
+@pytest.mark.embedded_only("commit_all")
 def test_a_task_that_fails_once_is_retried_and_written_once(spark: Any, sluice: Sluice) -> None:
     out = sluice.topic(2)
     _write(
@@ -242,6 +253,7 @@ _HEADERS = T.ArrayType(
 )
 
 
+@pytest.mark.embedded_only("commit_all")
 @pytest.mark.parametrize("wire", ["batches", "json"])
 def test_each_wire_writes_a_jobs_rows_once_with_their_keys_values_headers_and_partitions(
     spark: Any, sluice: Sluice, wire: str
@@ -316,6 +328,27 @@ def test_a_record_the_server_refuses_fails_the_job_and_leaves_nothing_visible(
     assert sluice.open_transactions(f"{out}-job") == []
 
 
+def test_a_job_is_committed_whole_or_refused_by_a_gateway_with_nothing_visible(
+    spark: Any, sluice: Sluice
+) -> None:
+    """The driver commits the tasks' transactions with commit-all: the embedded engine commits
+    them at once; a gateway on Kafka answers UNSUPPORTED_ON_KAFKA_BACKEND (``commit_all``,
+    docs/kafka.md), and the job fails with every task's transaction aborted."""
+    out = sluice.topic(2)
+    if GATEWAY:
+        with pytest.raises(PySparkException, match=r"UNSUPPORTED_ON_KAFKA_BACKEND.*commit_all"):
+            _write(_values(spark, 200), sluice, out, transactionalIdPrefix=f"{out}-job")
+        assert sluice.read_all(out) == []
+        assert len(sluice.read_all(out, committed=False)) == 200  # written, then aborted
+    else:
+        _write(_values(spark, 200), sluice, out, transactionalIdPrefix=f"{out}-job")
+        assert sorted(r["value"] for r in sluice.read_all(out)) == sorted(
+            f"r{i}" for i in range(200)
+        )
+    assert sluice.open_transactions(f"{out}-job") == []
+
+
+@pytest.mark.embedded_only("commit_all")
 def test_write_id_makes_a_rerun_of_a_committed_job_a_no_op(spark: Any, sluice: Sluice) -> None:
     out = sluice.topic(2)
     _write(_values(spark, 200), sluice, out, writeId=f"{out}-nightly")

@@ -8,8 +8,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.conftest import ROOT
 from tests.spark.conftest import Sluice
+
+# the sink's driver commits every task's transaction at once (commit-all), which Kafka cannot
+pytestmark = pytest.mark.embedded_only("commit_all")
 
 
 def _example() -> Any:

@@ -7,8 +7,13 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.conftest import ROOT
 from tests.spark.conftest import Sluice
+
+# the sink's driver commits every task's transaction at once (commit-all), which Kafka cannot
+pytestmark = pytest.mark.embedded_only("commit_all")
 
 
 def _blocks() -> list[str]:

@@ -14,6 +14,9 @@ from pyspark.sql import functions as F
 
 from tests.spark.conftest import Sluice
 
+# the source acquires by id, and the sink commits with commit-all: Kafka can do neither
+pytestmark = pytest.mark.embedded_only("share_acquisitions", "commit_all")
+
 
 def _run(
     spark: Any,

@@ -15,6 +15,9 @@ from pyspark.sql import functions as F
 
 from tests.spark.conftest import Sluice
 
+# the sink's driver commits every task's transaction at once (commit-all), which Kafka cannot
+pytestmark = pytest.mark.embedded_only("commit_all")
+
 
 def _stream(
     spark: Any, sluice: Sluice, src: str, dst: str, checkpoint: Path, **options: Any
