@@ -35,6 +35,7 @@ import logging
 import re
 import secrets
 import uuid
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from app.clock import Clock
@@ -240,9 +241,13 @@ class GatewayShareMembership:
 class GatewayShareGroups:
     """``ShareGroups`` on the gateway: fetch and acknowledge as a member it holds."""
 
-    def __init__(self, kafka: KafkaShareGroups, clock: Clock) -> None:
+    def __init__(
+        self, kafka: KafkaShareGroups, clock: Clock, consumed: Counter[str] | None = None
+    ) -> None:
         self.kafka = kafka
         self.clock = clock
+        # records delivered, by topic: the event feed's consume rate
+        self.consumed: Counter[str] = Counter() if consumed is None else consumed
         self._membership = GatewayShareMembership(kafka, clock)
         self._stopped = asyncio.Event()
         # (group, member) of the members a push socket consumes: no second socket takes them
@@ -350,9 +355,15 @@ class GatewayShareGroups:
                 with contextlib.suppress(asyncio.CancelledError):
                     await beating
         self._membership.touch(member)
+        self.count(got.answer)
         if not batches:
             return got.answer
         return dataclasses.replace(got.answer, batches=got.batches)
+
+    def count(self, answer: FetchAnswer) -> None:
+        """Count the records ``answer`` delivers (a fetch's or a push's)."""
+        for fr in answer.records:
+            self.consumed[fr.topic] += len(fr.records)
 
     async def acknowledge(
         self, group_id: str, member_id: str, acks: AckRequest, principal: str | None
