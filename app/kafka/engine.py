@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any, NoReturn
 
@@ -207,11 +208,15 @@ class KafkaEngine:
             self.cluster, settings, timeout_ms=settings.kafka_request_timeout_ms
         )
         self.polls = PollConnections(self.read_cluster)
+        # records answered to reads, share fetches and push sockets, by topic: the feed's
+        # consume rate
+        self.consumed: Counter[str] = Counter()
         self.reads = KafkaReads(
             self.read_cluster,
             clock=clock,
             request_timeout_ms=settings.kafka_request_timeout_ms,
             polls=self.polls,
+            consumed=self.consumed,
         )
         self.producer_owners = ProducerOwners(
             self.cluster,
@@ -237,7 +242,7 @@ class KafkaEngine:
         self.kafka_share = KafkaShareGroups(
             self.cluster, request_timeout_ms=settings.kafka_request_timeout_ms
         )
-        self.share = GatewayShareGroups(self.kafka_share, clock)
+        self.share = GatewayShareGroups(self.kafka_share, clock, self.consumed)
         # this gateway's id and address, and the other gateways' (share members' requests
         # that reach a gateway not holding the member are forwarded: app/kafka/forward.py)
         self.gateways = Gateways(self.cluster, clock, advertised_url(settings))
@@ -248,9 +253,7 @@ class KafkaEngine:
         self.acquisitions: Any = NotOnKafka("share_acquisitions", "acquisitions by id")
         # the event feed's readings, over connections of their own (opened at the first)
         self.feed_state = KafkaFeedState(
-            cluster("sluice-gateway-feed"),
-            settings,
-            clock,
+            cluster("sluice-gateway-feed"), settings, clock, self.consumed
         )
         self._tasks: list[asyncio.Task[None]] = []
         self._ready = False

@@ -21,7 +21,8 @@ logged (once, until a reading succeeds again) and answers the last state read, m
 so that the feed shows no change and samples no rates rather than losing its sockets. One
 entity that cannot be read while the others can (a partition without a leader) is as last
 read. The produce rate is the growth of the high watermarks (every gateway's and every
-client's records); the consume rate is not counted (0).
+client's records); the consume rate counts the records this gateway answered to reads, share
+fetches and push sockets (another gateway's clients are counted by that gateway's feed).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
 from app._feed_state import Entity, TopicCounts, empty_state, share_group_entity
 from app.clock import Clock
@@ -58,8 +59,16 @@ Offsets = dict[int, tuple[int, int, int]]
 class KafkaFeedState:
     """The feed's state over ``cluster`` (not started: it connects at the first reading)."""
 
-    def __init__(self, cluster: Cluster, settings: Settings, clock: Clock) -> None:
+    def __init__(
+        self,
+        cluster: Cluster,
+        settings: Settings,
+        clock: Clock,
+        consumed: Mapping[str, int] | None = None,
+    ) -> None:
         self.cluster = cluster
+        # records this gateway answered to reads, share fetches and push sockets, by topic
+        self.consumed: Mapping[str, int] = {} if consumed is None else consumed
         self.timeout_ms = settings.kafka_request_timeout_ms
         self.topics = KafkaTopics(cluster, timeout_ms=self.timeout_ms)
         self.groups = KafkaGroups(
@@ -129,8 +138,9 @@ class KafkaFeedState:
             }
             appended = sum(hw for _, hw, _ in parts.values())
             # Kafka keeps no count of a topic's produced or read records: what was produced is
-            # what was appended, by any client; reads are not counted
-            counts[info.name] = TopicCounts(info.topic_id.int, appended, appended, 0)
+            # what was appended, by any client; what was read, what this gateway answered
+            consumed = self.consumed.get(info.name, 0)
+            counts[info.name] = TopicCounts(info.topic_id.int, appended, appended, consumed)
         hws = {
             name: {p["partition"]: p["high_watermark"] for p in e["partitions"]}
             for name, e in state["topics"].items()

@@ -294,6 +294,7 @@ class KafkaPushSession:
             await self.pause()
             return None
         answer = got.answer
+        self.share.count(answer)
         if not answer.records or self.state is not SessionState.SUBSCRIBED:
             return None
         self.lock_ms = answer.lock_timeout_ms

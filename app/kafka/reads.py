@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import heapq
+from collections import Counter
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -207,6 +208,7 @@ class KafkaReads:
         clock: Clock | None = None,
         request_timeout_ms: int = DEFAULT_TIMEOUT_MS,
         polls: PollConnections | None = None,
+        consumed: Counter[str] | None = None,
     ) -> None:
         self.cluster = cluster
         self.clock: Clock = clock or SystemClock()
@@ -214,6 +216,8 @@ class KafkaReads:
         # with ``polls``, a Fetch that may wait goes on a connection of its own, so that the
         # reads of other clients are not held up behind its wait
         self.polls = polls
+        # records answered, by topic: the event feed's consume rate (the gateway's engine)
+        self.consumed = consumed
 
     async def read(
         self,
@@ -288,13 +292,15 @@ class KafkaReads:
             part = await self._fetch(topic, partition, at, max_bytes, wait_ms, committed)
             result = cut(Batches(part.records or b"", part.aborted_transactions), at)
             if result.next_offset == at or count(result):
+                if self.consumed is not None:
+                    self.consumed[topic] += count(result)
                 return result, part  # records, or nothing at all (the wait ended)
             # only batches left out came (markers, aborted transactions). A broker may answer
             # fewer batches than it holds below its end: read on from past them at once while
             # there is more, then for the rest of the wait
             end = part.last_stable_offset if committed else part.high_watermark
             if result.next_offset >= end and (wait_ms == 0 or self.clock.monotonic() >= deadline):
-                return result, part
+                return result, part  # only batches left out: no record to count
             at = result.next_offset
 
     async def _fetch(

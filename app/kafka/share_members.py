@@ -11,9 +11,13 @@ What this adds to Kafka's protocol (docs/kafka.md#share-groups):
   without heartbeating. Before a fetch, the gateway heartbeats for the member when the
   coordinator's heartbeat interval has passed since the last one, which also brings the
   member's assignment up to date.
+- **A long poll keeps its member alive too.** While a fetch waits longer than the member's
+  heartbeat interval, the gateway heartbeats for the member at that interval, so that a poll
+  longer than the group's session timeout does not lose it.
 - **A fetch may join.** A fetch without a member id joins with its subscription first. The
   coordinator may answer a join before it has assigned partitions; the gateway heartbeats
-  again (within the fetch's wait) until the member has some.
+  again (within the fetch's wait) until the member has some. So does a fetch of a member that
+  has none yet, rather than answer at once.
 
 Members live in the gateway that joined them (their share sessions are bound to its
 connections), and the member ids it chooses name it: after the principal's digest, the
@@ -31,6 +35,7 @@ import logging
 import re
 import secrets
 import uuid
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from app.clock import Clock
@@ -51,6 +56,7 @@ JOIN_EPOCH = 0
 LEAVE_EPOCH = -1
 # how often a join that has no partitions yet asks again, within the fetch's wait
 ASSIGNMENT_POLL_S = 0.05
+MIN_BEAT_MS = 100  # heartbeats during a wait, at most this often (Kafka allows 100 ms at least)
 REAP_EVERY_S = 5.0  # how often members whose client went away are looked for
 MAX_MEMBER_ID = 36  # characters: Kafka's bound on a share-group member id
 
@@ -194,6 +200,23 @@ class GatewayShareMembership:
         await self.kafka.heartbeat(member.group_id, member.member_id, member.member_epoch, None)
         self.beats[key] = self.clock.now_ms()
 
+    async def beat_while_waiting(self, member: KafkaMember) -> None:
+        """Heartbeat for ``member`` at its interval until cancelled (by the end of the fetch
+        that waits). A heartbeat that fails ends the beating: the fetch answers what it finds,
+        and the member's next request meets the error."""
+        while True:
+            await asyncio.sleep(max(member.heartbeat_interval_ms, MIN_BEAT_MS) / 1000)
+            try:
+                await self.keep_alive(member)
+            except (SluiceError, ProtocolError):
+                log.warning(
+                    "heartbeat for %s of %s during a fetch failed",
+                    member.member_id,
+                    member.group_id,
+                    exc_info=True,
+                )
+                return
+
     async def join_assigned(
         self, group_id: str, subscribed: list[str], principal: str | None, wait_ms: int
     ) -> KafkaMember:
@@ -201,20 +224,30 @@ class GatewayShareMembership:
         member some partitions or ``wait_ms`` has passed."""
         member, _ = await self.heartbeat(group_id, None, JOIN_EPOCH, subscribed, principal)
         joined = self.kafka.members[(group_id, member.member_id)]
-        deadline = self.clock.now_ms() + wait_ms
-        while not joined.assignment and self.clock.now_ms() < deadline:
-            await asyncio.sleep(ASSIGNMENT_POLL_S)
-            await self.kafka.heartbeat(group_id, joined.member_id, joined.member_epoch, None)
-            self.beats[(group_id, joined.member_id)] = self.clock.now_ms()
+        await self.assigned(joined, wait_ms)
         return joined
+
+    async def assigned(self, member: KafkaMember, wait_ms: int) -> None:
+        """Heartbeat until the coordinator has assigned ``member`` some partitions or
+        ``wait_ms`` has passed: a fetch of a member without partitions would answer at once,
+        and its client would ask again and again."""
+        deadline = self.clock.now_ms() + wait_ms
+        while not member.assignment and self.clock.now_ms() < deadline:
+            await asyncio.sleep(ASSIGNMENT_POLL_S)
+            await self.kafka.heartbeat(member.group_id, member.member_id, member.member_epoch, None)
+            self.beats[(member.group_id, member.member_id)] = self.clock.now_ms()
 
 
 class GatewayShareGroups:
     """``ShareGroups`` on the gateway: fetch and acknowledge as a member it holds."""
 
-    def __init__(self, kafka: KafkaShareGroups, clock: Clock) -> None:
+    def __init__(
+        self, kafka: KafkaShareGroups, clock: Clock, consumed: Counter[str] | None = None
+    ) -> None:
         self.kafka = kafka
         self.clock = clock
+        # records delivered, by topic: the event feed's consume rate
+        self.consumed: Counter[str] = Counter() if consumed is None else consumed
         self._membership = GatewayShareMembership(kafka, clock)
         self._stopped = asyncio.Event()
         # (group, member) of the members a push socket consumes: no second socket takes them
@@ -279,6 +312,12 @@ class GatewayShareGroups:
                 await self.kafka.heartbeat(group_id, member_id, member.member_epoch, subscribed)
             else:
                 await membership.keep_alive(member)
+            if not member.assignment and max_wait_ms > 0:
+                # no partitions yet (just joined, or the assignor gave them all to others): the
+                # wait for some counts toward the fetch's
+                started = self.clock.now_ms()
+                await membership.assigned(member, max_wait_ms)
+                max_wait_ms = max(0, max_wait_ms - (self.clock.now_ms() - started))
         return await self._fetch(
             member, max_records, max_wait_ms, record_limit, acks, max_bytes, batches
         )
@@ -294,19 +333,37 @@ class GatewayShareGroups:
         batches: bool,
     ) -> FetchAnswer:
         self._membership.touch(member)
-        got = await self.kafka.fetch(
-            member.group_id,
-            member.member_id,
-            max_records=max_records,
-            max_wait_ms=max_wait_ms,
-            max_bytes=max_bytes,
-            record_limit=record_limit,
-            acks=acks,
+        # Kafka counts heartbeats only: a wait longer than the interval heartbeats meanwhile
+        beating = (
+            asyncio.create_task(self._membership.beat_while_waiting(member))
+            if max_wait_ms > member.heartbeat_interval_ms
+            else None
         )
+        try:
+            got = await self.kafka.fetch(
+                member.group_id,
+                member.member_id,
+                max_records=max_records,
+                max_wait_ms=max_wait_ms,
+                max_bytes=max_bytes,
+                record_limit=record_limit,
+                acks=acks,
+            )
+        finally:
+            if beating is not None:
+                beating.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await beating
         self._membership.touch(member)
+        self.count(got.answer)
         if not batches:
             return got.answer
         return dataclasses.replace(got.answer, batches=got.batches)
+
+    def count(self, answer: FetchAnswer) -> None:
+        """Count the records ``answer`` delivers (a fetch's or a push's)."""
+        for fr in answer.records:
+            self.consumed[fr.topic] += len(fr.records)
 
     async def acknowledge(
         self, group_id: str, member_id: str, acks: AckRequest, principal: str | None

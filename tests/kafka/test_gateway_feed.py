@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,10 +24,14 @@ from app.clock import SystemClock
 from app.config import Settings
 from app.kafka.cluster import Cluster
 from app.kafka.feed_state import KafkaFeedState
+from app.kafka.produce import KafkaProduce
+from app.kafka.reads import KafkaReads
 from app.kafka.share import KafkaShareGroups
+from app.kafka.share_members import GatewayShareGroups
 from tests.conftest import ServerProcess
 from tests.kafka.native import TIMEOUT
 from tests.kafka.test_gateway_http import PRINCIPAL, api_key
+from tests.kafka.test_share import new_group, new_topic, produce
 from tests.kafka_cluster import KafkaCluster
 
 pytestmark = pytest.mark.kafka
@@ -252,4 +257,46 @@ async def test_a_group_named_outside_the_contract_is_left_out(kafka_cluster: Kaf
         assert len(seen.state["share_groups"][plain]["members"]) == 1
         assert odd not in seen.state["share_groups"]
     finally:
+        await cluster.close()
+
+
+async def test_the_consume_rate_counts_what_the_gateway_answered(
+    kafka_cluster: KafkaCluster,
+) -> None:
+    """The feed's consume rate on a gateway: the records it answered to reads and to share
+    fetches, by topic (Kafka counts no reads)."""
+    settings = Settings(backend="kafka", kafka_bootstrap=kafka_cluster.bootstrap)
+    cluster = Cluster(kafka_cluster.bootstrap, client_id="gateway-test-feed", request_timeout=30)
+    await cluster.start()
+    consumed: Counter[str] = Counter()
+    source = KafkaFeedState(cluster, settings, SystemClock(), consumed)
+    reads = KafkaReads(cluster, consumed=consumed)
+    share = GatewayShareGroups(KafkaShareGroups(cluster), SystemClock(), consumed)
+    try:
+        topic = await new_topic(cluster)
+        group = await new_group(cluster)
+        await produce(KafkaProduce(cluster, settings), topic, [(0, b"a"), (0, b"b"), (0, b"c")])
+        read = await reads.read(topic, 0, 0, max_records=2, max_bytes=1 << 20, max_wait_ms=0)
+        assert len(read.result.records) == 2 and consumed[topic] == 2
+        fetched, member_id = 0, None
+        deadline = time.monotonic() + TIMEOUT
+        while fetched < 3 and time.monotonic() < deadline:
+            got = await share.fetch(
+                group,
+                member_id,
+                [topic] if member_id is None else None,
+                max_records=10,
+                max_wait_ms=1_000,
+                record_limit=False,
+                acks={},
+                principal=None,
+            )
+            member_id = got.member_id
+            fetched += sum(len(fr.records) for fr in got.records)
+        assert fetched == 3 and consumed[topic] == 5
+        seen = await source.observe(0, 500)
+        assert seen.counts[topic].consumed == 5
+    finally:
+        await share.close()
+        await source.close()
         await cluster.close()

@@ -48,11 +48,14 @@ async def new_topic(cluster: Cluster, partitions: int = 1) -> str:
     return name
 
 
-async def new_group(cluster: Cluster, renew: bool = False) -> str:
+async def new_group(
+    cluster: Cluster, renew: bool = False, more: dict[str, str] | None = None
+) -> str:
     """A group id whose share partitions start at the earliest offset (Kafka's default is the
-    latest: records produced before the first fetch would never be delivered)."""
+    latest: records produced before the first fetch would never be delivered), with the group
+    configs of ``more``."""
     group = f"ksg-{uuid.uuid4().hex[:12]}"
-    configs = {"share.auto.offset.reset": "earliest"}
+    configs = {"share.auto.offset.reset": "earliest", **(more or {})}
     if renew:
         configs["share.renew.acknowledge.enable"] = "true"
     conn = await cluster.any_connection()
