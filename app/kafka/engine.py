@@ -303,6 +303,7 @@ class KafkaEngine:
                 self.share.run_reaper(self._idle_member_ms), name="kafka-share-reaper"
             ),
             asyncio.create_task(self.producer_owners.run_expiry(), name="kafka-producer-expiry"),
+            asyncio.create_task(self.idempotency.run_expiry(), name="kafka-idempotency-expiry"),
         ]
         self._ready = True
 

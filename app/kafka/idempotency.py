@@ -24,8 +24,11 @@ records. Two requests with one key at once: the later fences the earlier, which 
 (after a short random pause, up to 10 times) and then finds the answer of whichever committed.
 
 Keys older than ``SLUICE_IDEMPOTENCY_KEY_RETENTION_MS`` are treated as absent, as on the
-embedded engine; their records stay in the compacted topic until the key is used again (no
-tombstones are written yet).
+embedded engine, and forgotten: each gateway writes a tombstone for every key it finds expired
+(every tenth of the retention, at most every 10 minutes; several gateways may write the same
+tombstone, which is harmless), so that neither the topic, once compacted, nor a gateway's copy
+of it grows with every key ever used. A tombstone is written only while the key's record is
+still the expired one: a key used again meanwhile keeps its new answer.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from app.errors import Conflict, ErrorCode, InvalidRequest, SluiceError
 from app.kafka.cluster import Cluster
 from app.kafka.follower import Behind, Follower, ensure_compacted_topic
 from app.kafka.produce import KafkaProduce
+from app.kafka.protocol.errors import ProtocolError
 from app.kafka.transactions import KafkaTransactions
 from app.producers.produce import Placed, Produced
 from app.storage.record import Record
@@ -124,9 +128,40 @@ class KafkaIdempotency:
         except (ValueError, KeyError, TypeError):
             log.warning("record %r of %s is not a key's answer; left out", key, TOPIC)
 
+    def _expired(self, written_ms: int) -> bool:
+        return written_ms < self.clock.now_ms() - self.retention_ms
+
+    async def expire(self) -> int:
+        """Write a tombstone for every key older than the retention; answers how many."""
+        await self.follower.sync()
+        expired = [k for k, row in self.answers.items() if self._expired(row[2])]
+        written = 0
+        for scoped_key in expired:
+            row = self.answers.get(scoped_key)
+            if row is None or not self._expired(row[2]):
+                continue  # answered again meanwhile
+            await self.produce.produce_records(
+                TOPIC, [(PARTITION, Record(self.clock.now_ms(), scoped_key.encode(), None))]
+            )
+            self.answers.pop(scoped_key, None)
+            written += 1
+        return written
+
+    async def run_expiry(self) -> None:
+        """``expire()`` every tenth of the retention (at most every 10 minutes), for as long as
+        the gateway runs."""
+        period_s = min(self.retention_ms // 10, 600_000) / 1000
+        while True:
+            await asyncio.sleep(max(period_s, 1.0))
+            try:
+                await self.expire()
+            except (SluiceError, ProtocolError):
+                # the broker went or moved: the next round tries again
+                log.warning("expiring the keys of %s failed", TOPIC, exc_info=True)
+
     def _found(self, scoped_key: str, digest: str) -> list[Produced] | None:
         row = self.answers.get(scoped_key)
-        if row is None or row[2] < self.clock.now_ms() - self.retention_ms:
+        if row is None or self._expired(row[2]):
             return None
         if row[0] != digest:
             raise Conflict(

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from confluent_kafka.admin import AdminClient, NewTopic
 
-from app.clock import SystemClock
+from app.clock import FakeClock, SystemClock
 from app.config import Settings
 from app.kafka.cluster import Cluster
 from app.kafka.idempotency import TOPIC as IDEMPOTENCY_TOPIC
@@ -181,6 +181,59 @@ async def test_an_answer_committed_above_another_open_transaction_is_found(
             topic, 0, 0, max_records=10, max_bytes=1 << 20, max_wait_ms=0, committed=True
         )
         assert [r.value for r in got.result.records] == [b"v"]
+    finally:
+        await a.close()
+        if b is not None:
+            await b.close()
+        for c in clusters:
+            await c.close()
+
+
+async def test_an_expired_key_is_tombstoned_and_forgotten_by_every_gateway(
+    kafka_cluster: KafkaCluster,
+) -> None:
+    """A key older than the retention: ``expire`` writes its tombstone, the gateway forgets it,
+    a gateway started later never holds it, and the key used again writes its records again;
+    a younger key is kept."""
+    retention = 60_000
+    clock = FakeClock()
+    settings = Settings()
+    clusters = [
+        Cluster(kafka_cluster.bootstrap, client_id=f"idem-exp-{n}", request_timeout=30.0)
+        for n in ("a", "b")
+    ]
+    for c in clusters:
+        await c.start()
+
+    def gateway(cluster: Cluster) -> KafkaIdempotency:
+        produce = KafkaProduce(cluster, settings)
+        txns = KafkaTransactions(cluster, produce, clock=clock)
+        return KafkaIdempotency(cluster, produce, txns, clock, retention_ms=retention)
+
+    a = gateway(clusters[0])
+    await a.start()
+    b: KafkaIdempotency | None = None
+    try:
+        topic = f"idem-exp-{uuid.uuid4().hex[:8]}"
+        admin = AdminClient({"bootstrap.servers": kafka_cluster.bootstrap})
+        for f in admin.create_topics([NewTopic(topic, 1, 1)]).values():
+            f.result(TIMEOUT)
+        old, young = f"old-{uuid.uuid4().hex}", f"young-{uuid.uuid4().hex}"
+        body = b'{"records":[{"value":"v"}]}'
+        records: Placed = [(0, Record(clock.now_ms(), None, b"v"))]
+        first = await a.produce_keyed(topic, records, old, body, None)
+        clock.advance(retention // 2)
+        await a.produce_keyed(topic, records, young, body, None)
+        clock.advance(retention // 2 + 1)
+        assert await a.expire() == 1
+        assert old not in a.answers and young in a.answers
+
+        b = gateway(clusters[1])
+        await b.start()  # reads the topic from its start: the tombstone too
+        assert old not in b.answers and young in b.answers
+        again = await b.produce_keyed(topic, records, old, body, None)
+        # written again: after the two keyed produces, each a record and its commit marker
+        assert again[0].offset == first[0].offset + 4
     finally:
         await a.close()
         if b is not None:
