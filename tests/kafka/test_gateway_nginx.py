@@ -1,8 +1,8 @@
-"""Two gateways behind nginx, round-robin, with the configuration of kafka/nginx-gateways.conf
-(its ports changed to free ones; docs/kafka.md#several-gateways): the Python client's
-producer and share consumer, pointed at nginx, get every record produced once, none delivered
-again, while the consumer's fetches and acknowledgements reach both gateways (the one not
-holding the member forwards them)."""
+"""Three gateways behind nginx, round-robin, with the configuration of
+kafka/nginx-gateways.conf (its ports changed to free ones; docs/kafka.md#several-gateways): the
+Python client's producer and share consumer, pointed at nginx, get every record produced once,
+none delivered again, while the consumer's fetches and acknowledgements reach every gateway
+(those not holding the member forward them)."""
 
 from __future__ import annotations
 
@@ -12,17 +12,17 @@ import subprocess
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 import sluice
 
-from tests.conftest import ROOT, free_port
+from tests.conftest import ROOT, ServerProcess, free_port
 from tests.kafka.native import TIMEOUT
 from tests.kafka.test_gateway_forward import Gateway
-from tests.kafka.test_gateway_forward import gateways as gateways
+from tests.kafka.test_gateway_http import PRINCIPAL, api_key
 from tests.kafka.test_gateway_share import new_group
 from tests.kafka_cluster import KafkaCluster
 
@@ -43,12 +43,43 @@ def nginx() -> str:
 
 
 @pytest.fixture
-def balancer(gateways: tuple[Gateway, Gateway], tmp_path: Path) -> Iterator[str]:
-    """nginx in front of the two gateways; its URL."""
-    (a, _), (b, _) = gateways
+def gateways(
+    kafka_cluster: KafkaCluster,
+    server_factory: Callable[..., ServerProcess],
+    tmp_path: Path,
+) -> Iterator[list[Gateway]]:
+    """Three gateways of one cluster, each with a client of the test's key."""
+    key = api_key(kafka_cluster.bootstrap)
+    servers = [
+        server_factory(
+            data_dir=tmp_path / f"unused-{n}",
+            SLUICE_BACKEND="kafka",
+            SLUICE_KAFKA_BOOTSTRAP=kafka_cluster.bootstrap,
+            SLUICE_SUPER_USERS=PRINCIPAL,
+        )
+        for n in range(3)
+    ]
+    for s in servers:
+        s.start(timeout=60)
+    headers = {"Authorization": f"Bearer {key}"}
+    clients = [httpx.Client(base_url=s.url, timeout=TIMEOUT, headers=headers) for s in servers]
+    try:
+        yield list(zip(servers, clients, strict=True))
+    finally:
+        for c in clients:
+            c.close()
+        for s in servers:
+            if s.proc is not None and s.proc.poll() is None:
+                s.stop()
+
+
+@pytest.fixture
+def balancer(gateways: list[Gateway], tmp_path: Path) -> Iterator[str]:
+    """nginx in front of the three gateways; its URL."""
     port = free_port()
     text = CONF.read_text()
-    for fixed, free in ((8080, port), (8081, a.port), (8082, b.port)):
+    upstreams = [(8081 + n, server.port) for n, (server, _) in enumerate(gateways)]
+    for fixed, free in ((8080, port), *upstreams):
         assert text.count(f"127.0.0.1:{fixed};") == 1
         text = text.replace(f"127.0.0.1:{fixed};", f"127.0.0.1:{free};")
     run = tmp_path / "nginx"
@@ -95,14 +126,14 @@ def member_requests(http: httpx.Client) -> float:
 
 
 def test_a_producer_and_a_share_consumer_through_round_robin(
-    kafka_cluster: KafkaCluster, gateways: tuple[Gateway, Gateway], balancer: str
+    kafka_cluster: KafkaCluster, gateways: list[Gateway], balancer: str
 ) -> None:
-    (_, a), (_, b) = gateways
-    key = a.headers["Authorization"].removeprefix("Bearer ")
+    https = [http for _, http in gateways]
+    key = https[0].headers["Authorization"].removeprefix("Bearer ")
     group = new_group(kafka_cluster.bootstrap)
     topic = f"gw-lb-{uuid.uuid4().hex[:8]}"
     total = 300
-    before = member_requests(a), member_requests(b)
+    before = [member_requests(http) for http in https]
     with sluice.Sluice(balancer, api_key=key) as client:
         client.admin.create_topic(topic, partitions=2)
         producer = client.producer()
@@ -126,5 +157,5 @@ def test_a_producer_and_a_share_consumer_through_round_robin(
         consumer.close()
     assert Counter(v for v, _ in seen) == Counter(f"r{i}" for i in range(total))
     assert {count for _, count in seen} == {1}  # the member kept its session: none came again
-    after = member_requests(a), member_requests(b)
-    assert after[0] > before[0] and after[1] > before[1], (before, after)
+    after = [member_requests(http) for http in https]
+    assert all(x > y for x, y in zip(after, before, strict=True)), (before, after)
