@@ -86,13 +86,26 @@ kafka-protocol: $(STAMP) kafka-deps
 	@bash kafka/cluster.sh fetch
 	$(PY) kafka/gen_protocol.py
 
-# The tests marked kafka, then the Python client's and the CLI's suites once more with a gateway
-# on the cluster as their server (SLUICE_TEST_BACKEND=kafka; the tests marked embedded_only are
-# left out, docs/kafka.md#tested). Both on the cluster make kafka runs, or on one node started
-# here for both and stopped when they are done.
+# The tests marked kafka, then the Python client's and the CLI's suites and the end-to-end suites
+# once more with a gateway on the cluster as their server (SLUICE_TEST_BACKEND=kafka; the tests
+# marked embedded_only are left out, docs/kafka.md#tested). Both on the cluster make kafka runs,
+# or on one node started here for both and stopped when they are done.
 GATEWAY_SUITES := tests/clients/test_python_client.py tests/clients/test_python_consumer.py \
 	tests/clients/test_python_share_consumer.py tests/clients/test_python_transactions.py \
 	tests/clients/test_python_codec.py tests/clients/test_cli.py
+# the end-to-end suites (docs/kafka.md#tested: the tests and files left out, and why)
+GATEWAY_SUITES += tests/e2e/test_groups_server.py
+GATEWAY_SUITES += tests/e2e/test_transactions_e2e.py
+GATEWAY_SUITES += tests/e2e/test_zombie_fencing.py
+GATEWAY_SUITES += tests/e2e/test_push_consume.py
+GATEWAY_SUITES += tests/e2e/test_events_e2e.py
+GATEWAY_SUITES += tests/e2e/test_acls_server.py
+GATEWAY_SUITES += tests/e2e/test_keys_server.py
+GATEWAY_SUITES += tests/e2e/test_exposure.py
+GATEWAY_SUITES += tests/e2e/test_cross_site_server.py
+GATEWAY_SUITES += tests/e2e/test_dashboard.py
+GATEWAY_SUITES += tests/e2e/test_dashboard_auth.py
+GATEWAY_SUITES += tests/e2e/hostile
 test-kafka: $(STAMP) kafka-deps
 	@started=""; \
 	if ! bash kafka/cluster.sh status >/dev/null 2>&1; then \

@@ -156,11 +156,52 @@ async def _groups(bootstrap: str) -> list[str]:
         await cluster.close()
 
 
+async def _remove_quotas(bootstrap: str) -> None:
+    """Remove every user's quotas and the default user's: a quota a test set on
+    ``ANONYMOUS`` is also the brokers' quota on every later gateway, whose own connections are
+    ``User:ANONYMOUS`` on these PLAINTEXT listeners."""
+    from app.kafka.cluster import Cluster
+    from app.kafka.protocol.messages import (
+        AlterClientQuotasRequest,
+        DescribeClientQuotasRequest,
+    )
+    from app.kafka.quotas import USER, ops_of
+    from app.security.quotas import Override
+
+    cluster = Cluster(bootstrap, client_id="sluice-test-empty", request_timeout=EMPTY_TIMEOUT)
+    await cluster.start()
+    try:
+        conn = await cluster.any_connection()
+        names: list[str | None] = []
+        for match_type in (1, 2):  # the default user, every named user
+            component = DescribeClientQuotasRequest.ComponentData(
+                entity_type=USER, match_type=match_type, match=None
+            )
+            answer = await conn.send(
+                DescribeClientQuotasRequest(components=[component], strict=False)
+            )
+            names += [e.entity[0].entity_name for e in answer.entries or [] if e.values]
+        if names:
+            await conn.send(
+                AlterClientQuotasRequest(
+                    entries=[
+                        AlterClientQuotasRequest.EntryData(
+                            entity=[AlterClientQuotasRequest.EntityData(USER, name)],
+                            ops=ops_of(Override()),
+                        )
+                        for name in names
+                    ]
+                )
+            )
+    finally:
+        await cluster.close()
+
+
 def empty(bootstrap: str) -> None:
     """Leave the cluster as a new one for the next test's gateway: delete every topic that is
-    not internal and every group, tombstone every key, and wait until the cluster no longer
-    lists them (Kafka deletes topics in the background, and a topic of the same name created
-    before that is done is refused)."""
+    not internal and every group, tombstone every key, remove every quota, and wait until the
+    cluster no longer lists them (Kafka deletes topics in the background, and a topic of the
+    same name created before that is done is refused)."""
     from confluent_kafka import Producer
     from confluent_kafka.admin import AdminClient
 
@@ -183,6 +224,7 @@ def empty(bootstrap: str) -> None:
                 with contextlib.suppress(Exception):  # a member not yet gone: tried again
                     future.result()
         time.sleep(0.2)  # Kafka deletes in the background: its listing is polled
+    asyncio.run(_remove_quotas(bootstrap))
     keys = _keys_left(bootstrap)
     if keys:
         producer = Producer({"bootstrap.servers": bootstrap, "acks": "all"})

@@ -85,8 +85,11 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture(scope="module")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    s = ServerProcess(tmp_path_factory.mktemp("dashboard") / "data", free_port(), dict(os.environ))
+def live_server(
+    tmp_path_factory: pytest.TempPathFactory, backend_env: dict[str, str]
+) -> Iterator[ServerProcess]:
+    env = {**os.environ, **backend_env}  # a gateway in the gateway pass
+    s = ServerProcess(tmp_path_factory.mktemp("dashboard") / "data", free_port(), env)
     s.start()
     yield s
     assert s.stop() == 0, s.logs()
