@@ -101,6 +101,7 @@ GATEWAY_SUITES += tests/e2e/test_push_consume.py
 GATEWAY_SUITES += tests/e2e/test_events_e2e.py
 GATEWAY_SUITES += tests/e2e/test_acls_server.py
 GATEWAY_SUITES += tests/e2e/test_keys_server.py
+GATEWAY_SUITES += tests/e2e/test_quotas_e2e.py
 GATEWAY_SUITES += tests/e2e/test_exposure.py
 GATEWAY_SUITES += tests/e2e/test_cross_site_server.py
 GATEWAY_SUITES += tests/e2e/test_dashboard.py
