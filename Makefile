@@ -106,7 +106,10 @@ GATEWAY_SUITES += tests/e2e/test_exposure.py
 GATEWAY_SUITES += tests/e2e/test_cross_site_server.py
 GATEWAY_SUITES += tests/e2e/test_dashboard.py
 GATEWAY_SUITES += tests/e2e/test_dashboard_auth.py
-GATEWAY_SUITES += tests/e2e/hostile
+GATEWAY_SUITES += tests/e2e/hostile/test_bodies.py
+GATEWAY_SUITES += tests/e2e/hostile/test_headers.py
+GATEWAY_SUITES += tests/e2e/hostile/test_names.py
+GATEWAY_SUITES += tests/e2e/hostile/test_websocket_frames.py
 test-kafka: $(STAMP) kafka-deps
 	@started=""; \
 	if ! bash kafka/cluster.sh status >/dev/null 2>&1; then \

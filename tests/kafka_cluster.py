@@ -18,6 +18,7 @@ import os
 import subprocess
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -201,7 +202,19 @@ def empty(bootstrap: str) -> None:
     """Leave the cluster as a new one for the next test's gateway: delete every topic that is
     not internal and every group, tombstone every key, remove every quota, and wait until the
     cluster no longer lists them (Kafka deletes topics in the background, and a topic of the
-    same name created before that is done is refused)."""
+    same name created before that is done is refused). It runs event loops of its own, which
+    asyncio refuses in a thread that runs one already (a test's browser runs one in the
+    test's thread): then in a thread of its own."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        _empty(bootstrap)
+        return
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(_empty, bootstrap).result()
+
+
+def _empty(bootstrap: str) -> None:
     from confluent_kafka import Producer
     from confluent_kafka.admin import AdminClient
 
