@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -198,13 +199,35 @@ async def _remove_quotas(bootstrap: str) -> None:
         await cluster.close()
 
 
+def _every_binding() -> Any:
+    """A filter that matches every ACL binding."""
+    from confluent_kafka.admin import (
+        AclBindingFilter,
+        AclOperation,
+        AclPermissionType,
+        ResourcePatternType,
+        ResourceType,
+    )
+
+    anything: Any = None  # no name, principal or host to match: any (the stubs say str)
+    return AclBindingFilter(
+        ResourceType.ANY,
+        anything,
+        ResourcePatternType.ANY,
+        anything,
+        anything,
+        AclOperation.ANY,
+        AclPermissionType.ANY,
+    )
+
+
 def empty(bootstrap: str) -> None:
     """Leave the cluster as a new one for the next test's gateway: delete every topic that is
-    not internal and every group, tombstone every key, remove every quota, and wait until the
-    cluster no longer lists them (Kafka deletes topics in the background, and a topic of the
-    same name created before that is done is refused). It runs event loops of its own, which
-    asyncio refuses in a thread that runs one already (a test's browser runs one in the
-    test's thread): then in a thread of its own."""
+    not internal and every group, tombstone every key, remove every quota and ACL binding, and
+    wait until the cluster no longer lists them (Kafka deletes topics in the background, and a
+    topic of the same name created before that is done is refused). It runs event loops of
+    its own, which asyncio refuses in a thread that runs one already (a test's browser runs
+    one in the test's thread): then in a thread of its own."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -238,6 +261,10 @@ def _empty(bootstrap: str) -> None:
                     future.result()
         time.sleep(0.2)  # Kafka deletes in the background: its listing is polled
     asyncio.run(_remove_quotas(bootstrap))
+    # every ACL binding: the gateway keeps its bindings in the cluster, where the next test's
+    # gateway would find them
+    for future in admin.delete_acls([_every_binding()]).values():
+        future.result(timeout=EMPTY_TIMEOUT)
     keys = _keys_left(bootstrap)
     if keys:
         producer = Producer({"bootstrap.servers": bootstrap, "acks": "all"})
