@@ -18,8 +18,10 @@ import os
 import subprocess
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -156,11 +158,86 @@ async def _groups(bootstrap: str) -> list[str]:
         await cluster.close()
 
 
+async def _remove_quotas(bootstrap: str) -> None:
+    """Remove every user's quotas and the default user's: a quota a test set on
+    ``ANONYMOUS`` is also the brokers' quota on every later gateway, whose own connections are
+    ``User:ANONYMOUS`` on these PLAINTEXT listeners."""
+    from app.kafka.cluster import Cluster
+    from app.kafka.protocol.messages import (
+        AlterClientQuotasRequest,
+        DescribeClientQuotasRequest,
+    )
+    from app.kafka.quotas import USER, ops_of
+    from app.security.quotas import Override
+
+    cluster = Cluster(bootstrap, client_id="sluice-test-empty", request_timeout=EMPTY_TIMEOUT)
+    await cluster.start()
+    try:
+        conn = await cluster.any_connection()
+        names: list[str | None] = []
+        for match_type in (1, 2):  # the default user, every named user
+            component = DescribeClientQuotasRequest.ComponentData(
+                entity_type=USER, match_type=match_type, match=None
+            )
+            answer = await conn.send(
+                DescribeClientQuotasRequest(components=[component], strict=False)
+            )
+            names += [e.entity[0].entity_name for e in answer.entries or [] if e.values]
+        if names:
+            await conn.send(
+                AlterClientQuotasRequest(
+                    entries=[
+                        AlterClientQuotasRequest.EntryData(
+                            entity=[AlterClientQuotasRequest.EntityData(USER, name)],
+                            ops=ops_of(Override()),
+                        )
+                        for name in names
+                    ]
+                )
+            )
+    finally:
+        await cluster.close()
+
+
+def _every_binding() -> Any:
+    """A filter that matches every ACL binding."""
+    from confluent_kafka.admin import (
+        AclBindingFilter,
+        AclOperation,
+        AclPermissionType,
+        ResourcePatternType,
+        ResourceType,
+    )
+
+    anything: Any = None  # no name, principal or host to match: any (the stubs say str)
+    return AclBindingFilter(
+        ResourceType.ANY,
+        anything,
+        ResourcePatternType.ANY,
+        anything,
+        anything,
+        AclOperation.ANY,
+        AclPermissionType.ANY,
+    )
+
+
 def empty(bootstrap: str) -> None:
     """Leave the cluster as a new one for the next test's gateway: delete every topic that is
-    not internal and every group, tombstone every key, and wait until the cluster no longer
-    lists them (Kafka deletes topics in the background, and a topic of the same name created
-    before that is done is refused)."""
+    not internal and every group, tombstone every key, remove every quota and ACL binding, and
+    wait until the cluster no longer lists them (Kafka deletes topics in the background, and a
+    topic of the same name created before that is done is refused). It runs event loops of
+    its own, which asyncio refuses in a thread that runs one already (a test's browser runs
+    one in the test's thread): then in a thread of its own."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        _empty(bootstrap)
+        return
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(_empty, bootstrap).result()
+
+
+def _empty(bootstrap: str) -> None:
     from confluent_kafka import Producer
     from confluent_kafka.admin import AdminClient
 
@@ -183,6 +260,11 @@ def empty(bootstrap: str) -> None:
                 with contextlib.suppress(Exception):  # a member not yet gone: tried again
                     future.result()
         time.sleep(0.2)  # Kafka deletes in the background: its listing is polled
+    asyncio.run(_remove_quotas(bootstrap))
+    # every ACL binding: the gateway keeps its bindings in the cluster, where the next test's
+    # gateway would find them
+    for future in admin.delete_acls([_every_binding()]).values():
+        future.result(timeout=EMPTY_TIMEOUT)
     keys = _keys_left(bootstrap)
     if keys:
         producer = Producer({"bootstrap.servers": bootstrap, "acks": "all"})

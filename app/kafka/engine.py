@@ -146,7 +146,10 @@ class GatewayProduce:
                     )
                     result = BatchResult(b.topic, b.partition, produced[0].offset, None)
             except SluiceError as exc:
-                if exc.code not in _PER_BATCH:
+                # with a transactional id, a stale epoch is the whole request's: the producer
+                # was fenced or its transaction timed out (docs/api.md)
+                stale = tid is not None and exc.code is ErrorCode.INVALID_PRODUCER_EPOCH
+                if exc.code not in _PER_BATCH or stale:
                     raise
                 result = BatchResult(b.topic, b.partition, -1, exc)
             results.append(result)

@@ -49,14 +49,18 @@ async def by_leader(
     partitions: Sequence[int],
     build: Callable[[TopicInfo, list[PartitionInfo]], Request[R]],
     results_of: Callable[[R], Iterable[tuple[int, int, T]]],
+    retries: int | None = None,
 ) -> dict[int, T]:
     """For each partition of ``partitions``, the value ``results_of`` reads from its leader's
     answer (``(partition, error code, value)`` per partition) to the request ``build`` makes
     for that leader's partitions. Raises the contract's error of the first partition that
-    failed otherwise than by stale metadata, or still stale after the retries."""
+    failed otherwise than by stale metadata, or still stale after the retries (the
+    cluster's, unless ``retries`` says how many)."""
+    if retries is None:
+        retries = cluster.retries
     remaining = list(dict.fromkeys(partitions))
     out: dict[int, T] = {}
-    for attempt in range(cluster.retries + 1):
+    for attempt in range(retries + 1):
         groups: dict[int, tuple[TopicInfo, list[PartitionInfo]]] = {}
         for p in remaining:
             try:
@@ -77,7 +81,7 @@ async def by_leader(
             for p, code, value in results_of(answer):
                 if code == NONE:
                     out[p] = value
-                elif cluster.stale(topic, code) and attempt < cluster.retries:
+                elif cluster.stale(topic, code) and attempt < retries:
                     stale.append(p)
                 else:
                     raise to_sluice(code, None, f"{topic}-{p}")
@@ -99,9 +103,11 @@ async def list_offsets(
     isolation_level: int = READ_UNCOMMITTED,
     *,
     timeout_ms: int = DEFAULT_TIMEOUT_MS,
+    retries: int | None = None,
 ) -> dict[int, Found]:
     """ListOffsets for each ``partition: timestamp`` (``EARLIEST``, ``LATEST`` or a time in
-    ms): the offset and timestamp the leader answers (-1, -1 for a time past every record)."""
+    ms): the offset and timestamp the leader answers (-1, -1 for a time past every record);
+    ``retries`` as ``by_leader`` takes them."""
 
     def build(info: TopicInfo, parts: list[PartitionInfo]) -> ListOffsetsRequest:
         return ListOffsetsRequest(
@@ -128,7 +134,7 @@ async def list_offsets(
             for p in t.partitions:
                 yield p.partition_index, p.error_code, Found(p.offset, p.timestamp)
 
-    return await by_leader(cluster, topic, list(timestamps), build, results)
+    return await by_leader(cluster, topic, list(timestamps), build, results, retries)
 
 
 async def delete_records(

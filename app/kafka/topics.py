@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import builtins
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from app.engine.topics import TopicListing
@@ -33,6 +33,7 @@ from app.kafka.offsets import (
     LATEST,
     READ_COMMITTED,
     READ_UNCOMMITTED,
+    Found,
     delete_records,
     list_offsets,
 )
@@ -62,6 +63,11 @@ DYNAMIC_TOPIC_CONFIG = 1  # DescribeConfigs' config_source: set on the topic its
 SET, DELETE = 0, 1  # IncrementalAlterConfigs' operations
 # Kafka's own internal topics are flagged by Metadata; the gateway's (docs/kafka.md) by name
 GATEWAY_TOPIC_PREFIX = "__sluice_"
+# A new partition's leader may be named by Metadata before it answers for the partition
+# (NOT_LEADER_OR_FOLLOWER): a broker takes up hundreds of new partitions one after another.
+# How many times a new topic's description asks again (the backoff doubling to at most a
+# second: some 20 s).
+NEW_PARTITION_RETRIES = 25
 
 
 def kafka_configs(config: Mapping[str, int | None]) -> dict[str, str | None]:
@@ -157,16 +163,22 @@ class KafkaTopics:
             if not t.is_internal and not t.name.startswith(GATEWAY_TOPIC_PREFIX)
         )
 
-    async def get(self, name: str) -> KafkaTopic:
-        """The topic's description, asked of the cluster now. Raises
-        ``UNKNOWN_TOPIC_OR_PARTITION``."""
+    async def get(self, name: str, retries: int | None = None) -> KafkaTopic:
+        """The topic's description, asked of the cluster now (``retries``: for each
+        partition whose leader does not answer for it yet, as ``list_offsets`` takes them).
+        Raises ``UNKNOWN_TOPIC_OR_PARTITION``."""
         info = await self._learn(name)
         partitions = sorted(info.partitions)
+
+        def offsets(at: int, isolation: int) -> Awaitable[dict[int, Found]]:
+            wanted = dict.fromkeys(partitions, at)
+            return list_offsets(self.cluster, name, wanted, isolation, retries=retries)
+
         config, earliest, latest, stable = await asyncio.gather(
             self._describe_config(name),
-            list_offsets(self.cluster, name, dict.fromkeys(partitions, EARLIEST), READ_UNCOMMITTED),
-            list_offsets(self.cluster, name, dict.fromkeys(partitions, LATEST), READ_UNCOMMITTED),
-            list_offsets(self.cluster, name, dict.fromkeys(partitions, LATEST), READ_COMMITTED),
+            offsets(EARLIEST, READ_UNCOMMITTED),
+            offsets(LATEST, READ_UNCOMMITTED),
+            offsets(LATEST, READ_COMMITTED),
         )
         logs = [
             PartitionView(earliest[p].offset, latest[p].offset, stable[p].offset)
@@ -252,7 +264,7 @@ class KafkaTopics:
         for attempt in range(self.cluster.retries + 1):
             last = attempt == self.cluster.retries
             try:
-                described = await self.get(name)
+                described = await self.get(name, retries=NEW_PARTITION_RETRIES)
             except NotFound:
                 if last:
                     raise

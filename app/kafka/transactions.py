@@ -78,6 +78,8 @@ INVALID_TXN_STATE = 48
 INVALID_PRODUCER_EPOCH = 47
 PRODUCER_FENCED = 90
 TRANSACTIONAL_ID_NOT_FOUND = 105
+ILLEGAL_GENERATION = 22
+STALE_MEMBER_EPOCH = 113
 # how long a call waits for the broker to finish an end (its markers) or an abort it started
 DEFAULT_WAIT_MS = 30_000
 _BACKOFF_S = (0.02, 0.05, 0.1, 0.2)
@@ -484,6 +486,11 @@ class KafkaTransactions:
             if d is not None and timed_out(d, producer_id, epoch, self.clock.now_ms()):
                 raise _timed_out(tid, epoch)
             code = PRODUCER_FENCED
+        elif code == STALE_MEMBER_EPOCH:
+            # Kafka 4.4 answers a transaction's offsets at a stale member epoch as it answers
+            # an offset commit; the contract's code for offsets in a transaction is
+            # ILLEGAL_GENERATION (docs/api.md)
+            code = ILLEGAL_GENERATION
         topic, partition = _first_offset_error_partition(answer, names)
         raise to_sluice(code, None, f"{what} ({topic}/{partition})", answer.throttle_time_ms)
 

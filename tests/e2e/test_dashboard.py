@@ -85,8 +85,11 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture(scope="module")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    s = ServerProcess(tmp_path_factory.mktemp("dashboard") / "data", free_port(), dict(os.environ))
+def live_server(
+    tmp_path_factory: pytest.TempPathFactory, backend_env: dict[str, str]
+) -> Iterator[ServerProcess]:
+    env = {**os.environ, **backend_env}  # a gateway in the gateway pass
+    s = ServerProcess(tmp_path_factory.mktemp("dashboard") / "data", free_port(), env)
     s.start()
     yield s
     assert s.stop() == 0, s.logs()
@@ -255,6 +258,7 @@ def test_produced_records_move_the_offsets_and_the_rate_charts_without_reload(
     dash.assert_not_reloaded()
 
 
+@pytest.mark.embedded_only("share_record_counts")
 def test_share_acquisitions_show_as_acquired_then_acknowledged(
     dash: Dashboard, api: httpx.Client
 ) -> None:
@@ -327,6 +331,7 @@ def test_share_acquisitions_show_as_acquired_then_acknowledged(
     dash.assert_not_reloaded()
 
 
+@pytest.mark.embedded_only("read_segment_end")
 def test_the_record_browser_shows_text_as_text_and_binary_as_hex(
     dash: Dashboard, api: httpx.Client
 ) -> None:
@@ -457,6 +462,7 @@ def _high_watermark(api: httpx.Client, topic: str, partition: int) -> int:
     return int(answer["offset"])
 
 
+@pytest.mark.embedded_only("dead_letter_topic_name")
 def test_dead_letters_are_redriven_once_after_confirmation(
     dash: Dashboard, api: httpx.Client
 ) -> None:
@@ -524,6 +530,7 @@ def test_dead_letters_are_redriven_once_after_confirmation(
     assert _high_watermark(api, "work", 1) == 5
 
 
+@pytest.mark.embedded_only("share_start_offset")
 def test_share_offset_reset_previews_refuses_a_live_group_and_applies_on_confirmation(
     dash: Dashboard, api: httpx.Client
 ) -> None:
@@ -631,6 +638,7 @@ def test_the_feed_reconnects_after_the_server_restarts(
         d.assert_not_reloaded()
 
 
+@pytest.mark.embedded_only("dead_letter_topic_name")
 def test_a_screenshot_of_the_scene_is_written(browser: Browser, server: ServerProcess) -> None:
     with httpx.Client(base_url=server.url, timeout=30) as c:
         scene = dashboard_scene.set_scene(c)

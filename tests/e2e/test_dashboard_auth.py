@@ -31,9 +31,12 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture(scope="module")
-def keyed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    # super-users: this test is about keys in the browser; ACLs are tested on their own
-    env = {**os.environ, "SLUICE_SUPER_USERS": "admin,viewer"}
+def keyed_server(
+    tmp_path_factory: pytest.TempPathFactory, backend_env: dict[str, str]
+) -> Iterator[ServerProcess]:
+    # super-users: this test is about keys in the browser; ACLs are tested on their own (a
+    # gateway in the gateway pass)
+    env = {**os.environ, **backend_env, "SLUICE_SUPER_USERS": "admin,viewer"}
     s = ServerProcess(tmp_path_factory.mktemp("keyed") / "data", free_port(), env)
     s.start()
     yield s

@@ -1,6 +1,7 @@
 """``serve``'s safe default and TLS, on real processes: no key on a non-loopback address is
 refused unless anonymous access is allowed; the self-signed example of docs/security.md, run as
-written, serves HTTPS and wss:// to clients trusting that certificate."""
+written, serves HTTPS and wss:// to clients trusting that certificate. In the gateway pass
+(SLUICE_TEST_BACKEND=kafka) each server is a gateway on the tests' Kafka cluster."""
 
 from __future__ import annotations
 
@@ -36,20 +37,23 @@ def serve(data_dir: Path, *args: str, **env: str) -> subprocess.Popen[bytes]:
     )
 
 
-def test_no_keys_on_a_public_address_is_refused(tmp_path: Path) -> None:
+def test_no_keys_on_a_public_address_is_refused(
+    tmp_path: Path, backend_env: dict[str, str]
+) -> None:
     port = str(free_port())
-    proc = serve(tmp_path / "data", "--host", "0.0.0.0", "--port", port)
+    proc = serve(tmp_path / "data", "--host", "0.0.0.0", "--port", port, **backend_env)
     out, _ = proc.communicate(timeout=60)
     assert proc.returncode == 2
     message = out.decode()
     assert "refusing to serve on 0.0.0.0 without API keys" in message
     assert "keys create" in message and "--allow-anonymous" in message
     # TLS: a certificate without its key
-    proc = serve(tmp_path / "data", "--tls-certfile", str(tmp_path / "none.pem"))
+    proc = serve(tmp_path / "data", "--tls-certfile", str(tmp_path / "none.pem"), **backend_env)
     out, _ = proc.communicate(timeout=60)
     assert proc.returncode == 2 and b"--tls-keyfile" in out
 
 
+@pytest.mark.embedded_only("keys_at_start")
 def test_allow_anonymous_or_a_key_lets_it_start(server_factory: ServerFactory) -> None:
     anonymous = server_factory(SLUICE_HOST="0.0.0.0", SLUICE_ALLOW_ANONYMOUS="true")
     anonymous.start()
@@ -84,7 +88,9 @@ def documented_tls_commands() -> tuple[str, str]:
     return openssl, serve_line
 
 
-async def test_the_documented_self_signed_example_serves_https_and_wss(tmp_path: Path) -> None:
+async def test_the_documented_self_signed_example_serves_https_and_wss(
+    tmp_path: Path, backend_env: dict[str, str]
+) -> None:
     openssl, serve_line = documented_tls_commands()
     subprocess.run(openssl, shell=True, cwd=tmp_path, check=True, capture_output=True, timeout=60)
     cert = tmp_path / "cert.pem"
@@ -94,7 +100,7 @@ async def test_the_documented_self_signed_example_serves_https_and_wss(tmp_path:
     proc = subprocess.Popen(
         [sys.executable, "-m", "app", *args, "--port", str(port), "--data-dir", "data"],
         cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, **backend_env, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.conftest import ServerProcess
+from tests.conftest import GATEWAY, ServerProcess
 
 pytestmark = pytest.mark.slow
 
@@ -41,10 +41,12 @@ def owned(answer: dict[str, Any]) -> list[int]:
 
 
 def test_a_silent_member_loses_its_partitions_and_its_late_commit(
-    server_factory: ServerFactory,
+    server_factory: ServerFactory, group_session_timeout: Callable[[str, int], None]
 ) -> None:
     server = server_factory(**GROUP_ENV)
     server.start()
+    for group in ("workers", "lonely"):  # on a gateway, the groups' own timeouts
+        group_session_timeout(group, 1000)
     with httpx.Client(base_url=server.url, timeout=10) as c:
         assert c.post("/v1/topics", json={"name": "orders", "partitions": 4}).status_code == 201
         a = ok(heartbeat(c, "a", 0))
@@ -109,7 +111,10 @@ def test_a_silent_member_loses_its_partitions_and_its_late_commit(
             if not d["members"]:
                 break
             time.sleep(0.1)
-        assert d["state"] == "Empty" and d["members"] == [] and d["group_epoch"] == 2
+        assert d["state"] == "Empty" and d["members"] == []
+        # the removal is a new group epoch; Kafka's coordinator has counted one more epoch
+        # than the embedded engine by then
+        assert d["group_epoch"] == (3 if GATEWAY else 2)
     assert server.stop() == 0
 
 
@@ -168,4 +173,7 @@ def test_committed_offsets_and_membership_survive_kill_9(server_factory: ServerF
         ]
         assert c.get("/v1/groups/workers").json() == before
         assert ok(heartbeat(c, "m", joined["member_epoch"])) == joined
+        # the member leaves: on a gateway it would otherwise outlive the test by Kafka's
+        # session timeout, and its group could not be deleted until then
+        assert ok(heartbeat(c, "m", -1))["member_epoch"] == -1
     assert server.stop() == 0

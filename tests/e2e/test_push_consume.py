@@ -22,16 +22,20 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+def srv(
+    tmp_path_factory: pytest.TempPathFactory, backend_env: dict[str, str]
+) -> Iterator[ServerProcess]:
     import os
 
     s = ServerProcess(
         tmp_path_factory.mktemp("push") / "data",
         free_port(),
-        {**os.environ, "SLUICE_WS_MAX_FRAME_BYTES": "4096"},
+        {**os.environ, **backend_env, "SLUICE_WS_MAX_FRAME_BYTES": "4096"},
     )
     s.start()
     yield s
+    if backend_env:  # a gateway's members leave before the cluster is emptied
+        s.stop()
     s.kill()
 
 
@@ -138,6 +142,7 @@ async def until(check: Callable[[], Any], timeout: float = 10) -> Any:
         await asyncio.sleep(0.05)
 
 
+@pytest.mark.embedded_only("share_record_view")
 async def test_window_honoured_under_a_burst_and_reopened_by_acks(
     srv: ServerProcess, http: httpx.AsyncClient
 ) -> None:
@@ -175,6 +180,7 @@ async def test_window_honoured_under_a_burst_and_reopened_by_acks(
         assert sorted(states) == list(range(4, 20)) and set(states.values()) == {"acquired"}
 
 
+@pytest.mark.embedded_only("share_record_view", "release_delay")
 async def test_ack_types_on_the_socket(srv: ServerProcess, http: httpx.AsyncClient) -> None:
     await setup(http, "types", "g-types", dead_letter_topic=None)
     await produce(http, "types", 4)
@@ -210,6 +216,7 @@ async def test_ack_types_on_the_socket(srv: ServerProcess, http: httpx.AsyncClie
         await nothing_more(ws, 0.3)
 
 
+@pytest.mark.embedded_only("share_record_view")
 async def test_auto_renew_keeps_a_record_past_its_lock(
     srv: ServerProcess, http: httpx.AsyncClient
 ) -> None:
@@ -248,6 +255,7 @@ async def test_without_auto_renew_an_expired_lock_reopens_the_window(
         assert again["offset"] == first["offset"] and again["delivery_count"] == 2
 
 
+@pytest.mark.embedded_only("share_record_view", "released_delivery_count")
 @pytest.mark.parametrize("how", ["close", "drop"])
 async def test_session_end_releases_with_delivery_count_lowered(
     srv: ServerProcess, http: httpx.AsyncClient, how: str
@@ -356,6 +364,7 @@ async def test_frame_errors_keep_the_socket_open(
     assert described["members"] == []
 
 
+@pytest.mark.embedded_only("share_record_view")
 async def test_resume_a_member_joined_over_http(
     srv: ServerProcess, http: httpx.AsyncClient
 ) -> None:
@@ -379,6 +388,7 @@ async def test_resume_a_member_joined_over_http(
         assert (await recv(ws))["results"][0]["error"] is None
 
 
+@pytest.mark.embedded_only("killed_gateway_members")
 async def test_kill_minus_9_mid_stream_loses_no_acknowledgement(
     tmp_path: Path, server_factory: Callable[..., ServerProcess]
 ) -> None:
@@ -440,6 +450,7 @@ async def test_kill_minus_9_mid_stream_loses_no_acknowledgement(
     s.stop()
 
 
+@pytest.mark.embedded_only("share_record_counts")
 async def test_a_socket_that_never_reads_gets_only_its_window(
     srv: ServerProcess, http: httpx.AsyncClient
 ) -> None:

@@ -229,6 +229,7 @@ def acknowledged(api: Api, ends: dict[int, int]) -> int:
     return sum(min(starts.get(p, 0), end) for p, end in ends.items())
 
 
+@pytest.mark.embedded_only("transactional_share_acknowledgements")
 @pytest.mark.parametrize(
     ("one_request", "env"),
     [(False, ENV), (True, {**ENV, "SLUICE_TXN_ANSWER": "prepare"})],

@@ -14,6 +14,7 @@ from tests.conftest import ServerProcess
 pytestmark = pytest.mark.slow
 
 
+@pytest.mark.embedded_only("dead_letter_topic_name", "share_record_view", "share_start_offset")
 def test_share_group_end_to_end(server: ServerProcess) -> None:
     with httpx.Client(base_url=server.url, timeout=30) as c:
         for name, n in (("orders", 2), ("orders.dlq", 1)):

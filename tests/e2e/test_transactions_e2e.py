@@ -107,6 +107,7 @@ def topic(url: str, name: str, partitions: int = 1) -> None:
     assert r.status_code == 201, r.text
 
 
+@pytest.mark.embedded_only("transaction_timeout_epochs")
 def test_kip588_timed_out_producer_recovers_and_carries_on(server_factory: ServerFactory) -> None:
     s = server_factory(**FAST_SWEEP)
     s.start()
@@ -144,6 +145,7 @@ def test_kip588_timed_out_producer_recovers_and_carries_on(server_factory: Serve
     assert "Traceback" not in s.logs()
 
 
+@pytest.mark.embedded_only("transaction_timeout_epochs")
 def test_kip588_recovery_across_a_restart(server_factory: ServerFactory) -> None:
     s = server_factory(**FAST_SWEEP)
     s.start()
@@ -188,6 +190,7 @@ def test_kill9_with_an_open_transaction_keeps_it_open(server_factory: ServerFact
     s2.stop()
 
 
+@pytest.mark.embedded_only("data_directory")
 def test_kill9_in_prepare_commit_finishes_the_commit_at_restart(
     server_factory: ServerFactory,
 ) -> None:
@@ -225,6 +228,7 @@ def test_kill9_in_prepare_commit_finishes_the_commit_at_restart(
     s2.stop()
 
 
+@pytest.mark.embedded_only("data_directory")
 def test_kill9_racing_a_commit_is_all_or_nothing(server_factory: ServerFactory) -> None:
     """Kill -9 at several moments after sending a commit: after restart the transaction is
     either still open (nothing visible) or committed on every partition, never in between."""

@@ -50,9 +50,13 @@ def until(what: str, probe: Callable[[], T | None], timeout: float = 20) -> T:
 
 
 @pytest.fixture
-def api(server_factory: Callable[..., ServerProcess]) -> Iterator[Api]:
+def api(
+    server_factory: Callable[..., ServerProcess],
+    group_session_timeout: Callable[[str, int], None],
+) -> Iterator[Api]:
     s = server_factory(**ENV)
     s.start()
+    group_session_timeout(GROUP, 1000)  # on a gateway, the group's own timeout
     a = Api(s.url)
     yield a
     a.close()

@@ -357,6 +357,36 @@ def test_a_transaction_over_http_commits_on_kafka(
     assert acks.json()["error"]["unsupported"] == "transactional_share_acknowledgements"
 
 
+def test_a_stale_epoch_on_a_transactional_produce_refuses_the_whole_request(
+    http: httpx.Client,
+) -> None:
+    """docs/api.md: with a transactional id, a fenced or timed-out epoch is the request's
+    409 ``INVALID_PRODUCER_EPOCH``, not one batch's error in a 200."""
+    topic = f"gw-stale-{uuid.uuid4().hex[:8]}"
+    assert http.post("/v1/topics", json={"name": topic, "partitions": 1}).status_code == 201
+    tid = f"tx-{uuid.uuid4().hex[:8]}"
+    init = http.post("/v1/producers", json={"transactional_id": tid})
+    assert init.status_code == 200, init.text
+    pid, epoch = init.json()["producer_id"], init.json()["producer_epoch"]
+    # a second instance fences the first: its epoch is stale from now on
+    again = http.post("/v1/producers", json={"transactional_id": tid})
+    assert again.status_code == 200, again.text
+    assert again.json()["producer_epoch"] > epoch
+    batch = {"topic": topic, "partition": 0, "base_sequence": 0, "records": [{"value": "z"}]}
+    stale = http.post(
+        "/v1/produce",
+        json={
+            "producer_id": pid,
+            "producer_epoch": epoch,
+            "transactional_id": tid,
+            "batches": [batch],
+        },
+    )
+    assert stale.status_code == 409, stale.text
+    assert stale.json()["error"]["code"] == "INVALID_PRODUCER_EPOCH"
+    assert http.get(f"/v1/topics/{topic}").json()["partitions"][0]["high_watermark"] == 0
+
+
 def test_both_api_websockets_are_served(gateway: tuple[ServerProcess, str]) -> None:
     """The event feed and the push socket open on the gateway (their behaviour:
     test_gateway_feed.py and test_gateway_push.py)."""

@@ -296,3 +296,15 @@ async def test_a_partition_added_by_another_client_is_found(
     with pytest.raises(BrokerError) as refused:
         await cluster.leader(topic, 3)
     assert refused.value.code == UNKNOWN_TOPIC_OR_PARTITION
+
+
+async def test_a_topic_of_many_partitions_is_described_once_created(cluster: Cluster) -> None:
+    """A new topic's partitions become led one after another: Metadata may name a leader that
+    does not answer for its partition yet (NOT_LEADER_OR_FOLLOWER) for longer than a request's
+    retries on a loaded broker. The creation waits for them, rather than answering an
+    error for a topic it made."""
+    many = KafkaTopics(cluster, replication_factor=-1, max_partitions=1000)
+    topic = name()
+    created = await many.create(topic, 500, {})
+    assert created.partitions == 500
+    assert all(p.high_watermark == 0 for p in created.logs)

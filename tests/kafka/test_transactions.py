@@ -14,14 +14,17 @@ import pytest
 from app.errors import ErrorCode, SluiceError
 from app.groups.group import OffsetCommit
 from app.kafka.cluster import GROUP, Cluster, PartitionInfo, TopicInfo
+from app.kafka.groups import KafkaGroups
 from app.kafka.produce import KafkaProduce
 from app.kafka.protocol.errors import NONE
 from app.kafka.protocol.messages import FetchRequest, FetchResponse, OffsetFetchRequest
+from app.kafka.reads import KafkaReads
 from app.kafka.transactions import KafkaTransactions
 from app.producers.appender import ProduceBatch
 from app.storage.record import Record, check_batch, decode_records
 from app.transactions.state import TxnState
 from app.transactions.work import GroupOffsets, TxnWork
+from tests.kafka.test_groups import join, parts, settle
 from tests.kafka.test_produce import READ_COMMITTED, create_topic
 from tests.kafka.test_produce import produce as produce
 
@@ -356,3 +359,33 @@ async def committed_values(
                 out.extend(r.value for r in decode_records(data, pos, h))
             pos += h.size
             offset = h.base_offset + h.last_offset_delta + 1
+
+
+async def test_offsets_at_a_stale_member_epoch_answer_illegal_generation(
+    cluster: Cluster, produce: KafkaProduce, txns: KafkaTransactions
+) -> None:
+    """docs/api.md: offsets in a transaction with a member epoch that is not current are
+    ``ILLEGAL_GENERATION`` (the offset commit's ``STALE_MEMBER_EPOCH`` is outside one)."""
+    groups = KafkaGroups(cluster, KafkaReads(cluster))
+    topic = await create_topic(cluster, 2)
+    group = tid_of("g-")
+    (a,) = await settle(groups, group, [await join(groups, group, topic)], 2)
+    b = await join(groups, group, topic)
+    a, b = await settle(groups, group, [a, b], 2)
+    _, given_away = min(parts(b))
+    tid = tid_of()
+    pid, epoch = await txns.init_producer_id(tid, 60_000, None, None, None)
+    with pytest.raises(SluiceError) as stale:
+        await txns.add_offsets(
+            tid,
+            pid,
+            epoch,
+            group,
+            a.member_id,
+            a.member_epoch - 1,
+            None,
+            [OffsetCommit(topic, given_away, 1)],
+            None,
+        )
+    assert stale.value.code is ErrorCode.ILLEGAL_GENERATION, stale.value
+    await txns.end_txn(tid, pid, epoch, commit=False)

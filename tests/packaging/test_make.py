@@ -156,7 +156,9 @@ def test_make_test_runs_the_kafka_tests_with_the_rest(tmp_path: Path) -> None:
     assert "tests/clients/test_js_client.py" in gateway_pass.split()  # Node's suite too
     # system-deps first: Node, npm and chromium, which the JavaScript suite needs
     assert any("node:nodejs" in line and "chromium:chromium" in line for line in kafka_pass)
-    assert " tests/spark || status=$?; \\" in gateway_pass  # the Spark data source's suite
+    suites = gateway_pass.split()
+    assert "tests/spark" in suites  # the Spark data source's suite
+    assert "tests/e2e/test_dashboard.py" in suites  # the end-to-end suites
     assert "\tbash kafka/cluster.sh start 1 || exit 1; started=1; \\" in kafka_pass
     assert kafka_pass[-1] == "exit $status"
     assert _dry_run("kafka", venv)[-1] == "bash kafka/cluster.sh start 3"

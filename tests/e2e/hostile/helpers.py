@@ -21,11 +21,23 @@ from tests.conftest import ServerProcess, free_port
 
 MiB = 1024 * 1024
 
+# the backend's settings each server of these modules starts with: a gateway's in the gateway
+# pass (SLUICE_TEST_BACKEND=kafka), set by this package's conftest; empty on the embedded engine
+BACKEND_ENV: dict[str, str] = {}
+
 
 def start_server(data_dir: Path, **env: str) -> ServerProcess:
-    server = ServerProcess(data_dir, free_port(), {**os.environ, **env})
+    server = ServerProcess(data_dir, free_port(), {**os.environ, **BACKEND_ENV, **env})
     server.start()
     return server
+
+
+def end_server(server: ServerProcess) -> None:
+    """At a module's end: a gateway is stopped, so that its share-group members leave before
+    the cluster is emptied; an embedded server is killed."""
+    if BACKEND_ENV:
+        server.stop()
+    server.kill()
 
 
 def pid(server: ServerProcess) -> int:

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from tests.conftest import ServerProcess
-from tests.e2e.hostile.helpers import MiB, healthy, peak_rss_kib, start_server
+from tests.e2e.hostile.helpers import MiB, end_server, healthy, peak_rss_kib, start_server
 
 pytestmark = pytest.mark.slow
 
@@ -25,7 +25,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     with httpx.Client(base_url=s.url) as c:
         assert c.post("/v1/topics", json={"name": "t"}).status_code == 201
     yield s
-    s.kill()
+    end_server(s)
 
 
 def empty_arrays(size: int) -> bytes:

@@ -14,6 +14,7 @@ from tests.conftest import ServerProcess
 from tests.e2e.hostile.helpers import (
     MiB,
     assert_error,
+    end_server,
     exchange,
     healthy,
     memory_bound,
@@ -28,7 +29,7 @@ pytestmark = pytest.mark.slow
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     s = start_server(tmp_path_factory.mktemp("headers") / "data")
     yield s
-    s.kill()
+    end_server(s)
 
 
 HUGE = {

@@ -19,7 +19,15 @@ import pytest
 from app.api.wire.batches import REQUEST_MEDIA_TYPE as BATCH_TYPE
 from app.errors import ErrorCode
 from tests.conftest import ServerProcess
-from tests.e2e.hostile.helpers import Answer, exchange, files_under, healthy, request, start_server
+from tests.e2e.hostile.helpers import (
+    Answer,
+    end_server,
+    exchange,
+    files_under,
+    healthy,
+    request,
+    start_server,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -57,7 +65,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     with httpx.Client(base_url=s.url) as c:
         assert c.post("/v1/topics", json={"name": "t"}).status_code == 201
     yield s
-    s.kill()
+    end_server(s)
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,7 @@ from tests.e2e.hostile.helpers import (
     assert_error,
     closed_by_server,
     connect,
+    end_server,
     healthy,
     memory_bound,
     read_answer,
@@ -43,7 +44,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     r = httpx.post(s.url + "/v1/topics", json={"name": "t"})
     assert r.status_code == 201, r.text
     yield s
-    s.kill()
+    end_server(s)
 
 
 async def trickle(

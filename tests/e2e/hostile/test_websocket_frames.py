@@ -19,7 +19,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from tests.conftest import ServerProcess
-from tests.e2e.hostile.helpers import healthy, memory_bound, start_server
+from tests.e2e.hostile.helpers import end_server, healthy, memory_bound, start_server
 
 pytestmark = pytest.mark.slow
 
@@ -32,7 +32,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     s = start_server(tmp_path_factory.mktemp("ws") / "data", SLUICE_WS_MAX_FRAME_BYTES=str(LIMIT))
     assert httpx.post(s.url + "/v1/topics", json={"name": "t"}).status_code == 201
     yield s
-    s.kill()
+    end_server(s)
 
 
 def url(server: ServerProcess, path: str) -> str:
