@@ -28,8 +28,9 @@ own (the cluster's replication factor).
 
 For each: records/s, ms a request, the gateway's own CPU a record (user + system time from
 ``/proc/<pid>/stat`` over the timed phase, divided by the records: the pass figure, at most
-3 µs a record), the brokers' CPU a record (when their processes are on this machine) and the
-client's CPU per wall second; and the gateway's rate against the native client's, run by run.
+3 µs a record) and the system time's share of it, the brokers' CPU a record (when their
+processes are on this machine) and the client's CPU per wall second; and the gateway's rate
+against the native client's, run by run.
 The result also carries the cluster's brokers and the load average before and after each run:
 the machine is shared, and a loaded machine slows both sides.
 
@@ -118,28 +119,43 @@ class Meter(u.Meter):
     def __init__(self, server_pid: int, brokers: list[int]) -> None:
         super().__init__(server_pid)
         self.brokers = brokers
-        self.b0 = self.b1 = 0.0
+        self.b0 = self.b1 = self.sys0 = self.sys1 = 0.0
 
     def _brokers(self) -> float:
         return sum(process_cpu_seconds(p) for p in self.brokers)
 
     def begin(self) -> None:
-        self.b0 = self._brokers()
+        self.b0, self.sys0 = self._brokers(), system_cpu_seconds(self.server_pid)
         super().begin()
 
     def end(self) -> None:
         super().end()
-        self.b1 = self._brokers()
+        self.b1, self.sys1 = self._brokers(), system_cpu_seconds(self.server_pid)
 
     def report(self, records: int, transactions: int = 0) -> Json:
         out = super().report(records, transactions)
         out["gateway_cpu_s"] = out.pop("server_cpu_s")
         out["gateway_cpu"] = out.pop("server_cpu")
         out["gateway_us_per_record"] = out.pop("server_us_per_record")
+        # the kernel's part (the sockets' system calls, loopback TCP included) of the gateway's
+        gateway = out["gateway_cpu_s"]
+        out["gateway_system_share"] = (
+            round((self.sys1 - self.sys0) / gateway, 3) if gateway else None
+        )
         brokers = self.b1 - self.b0
         out["broker_cpu_s"] = round(brokers, 4) if self.brokers else None
         out["broker_us_per_record"] = u.per_record_us(brokers, records) if self.brokers else None
         return out
+
+
+def system_cpu_seconds(pid: int) -> float:
+    """System CPU seconds of a process (all its threads), from /proc/PID/stat."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return int(fields[12]) / os.sysconf("SC_CLK_TCK")  # stime, field 15 of the file
 
 
 def _values(seed: int, count: int) -> list[bytes]:
@@ -730,6 +746,7 @@ def summarise(raw: dict[str, list[Json]]) -> Json:
             sp(f"{key}_{latency}_mean", runs, f"{form}.{latency}.mean")
             sp(f"{key}_broker_us_per_record", runs, f"{form}.broker_us_per_record")
             sp(f"{key}_client_cpu", runs, f"{form}.client_cpu")
+            sp(f"{key}_gateway_system_share", runs, f"{form}.gateway_system_share")
             cpu = sp(f"{key}_gateway_us_per_record", runs, f"{form}.gateway_us_per_record")
             if form != "native":
                 t = h.target(

@@ -39,6 +39,7 @@ def test_the_summary_keeps_every_form_and_a_target_for_each_gateway_form() -> No
         return {
             "records_per_s": rate,
             "gateway_us_per_record": us,
+            "gateway_system_share": 0.25,
             "broker_us_per_record": 10.0,
             "client_cpu": 0.5,
             "request_ms": {"mean": 2.0},
@@ -100,6 +101,7 @@ def test_a_small_run_measures_both_sides(tmp_path: Path, kafka_cluster: KafkaClu
             assert m["broker_us_per_record"] > 0, (kind, f, m)
             if f != "native":
                 assert m["gateway_us_per_record"] > 0, (kind, f, m)
+                assert 0 <= m["gateway_system_share"] <= 1, (kind, f, m)
         assert all(v > 0 for k, v in measured.items() if k.endswith("_to_native"))
     for f in gateway.SHARE_FORMS:
         assert 0 < share[f]["records_per_fetch"] <= gateway.BATCH
