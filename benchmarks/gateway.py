@@ -16,8 +16,10 @@ own (the cluster's replication factor).
   codec, as ``benchmarks.batches``); *native*, a ``Producer`` with ``acks=all``,
   ``max.in.flight.requests.per.connection=1``, ``batch.num.messages=100`` and a linger long
   enough that no smaller batch leaves, which gets 100 ``produce`` calls and then ``flush``:
-  one Produce request of 100 records, answered before the next. Every answer is checked
-  (offsets one after another).
+  one Produce request of 100 records, answered before the next; and *gateway-batch-1000*, one
+  batch of 1,000 records a request, only to split the gateway's CPU into a part a request and
+  a part a record (cpu = a × requests + b × records over the two batch forms, as
+  ``benchmarks.batches``). Every answer is checked (offsets one after another).
 - **share** one consumer of a share group of its own, on a topic pre-filled with
   ``--share-records`` (300,000) records by a native producer, until it is drained or the time is
   up: *gateway*, ``POST /v1/share-groups/{g}/fetch`` (``max_records`` 100, ``record_limit``,
@@ -65,12 +67,16 @@ import orjson
 from benchmarks import _harness as h
 from benchmarks import users as u
 from benchmarks._loadgen import process_cpu_seconds
+from benchmarks.batches import split_cost
 
 NAME = "gateway"
 BATCH = 100
 VALUE_BYTES = 256
 BATCH_MEDIA_TYPE = "application/vnd.sluice.record-batch"
-PRODUCE_FORMS = ("gateway-json", "gateway-batch", "native")
+PRODUCE_FORMS = ("gateway-json", "gateway-batch", "native", "gateway-batch-1000")
+# records a request of each produce form: 1,000 only to split the gateway's CPU into a part a
+# request and a part a record, beside the batches of 100
+PER_REQUEST = {"gateway-batch-1000": 1000}
 SHARE_FORMS = ("gateway", "gateway-piggyback", "native")
 WORKLOADS = ("produce", "share")
 TARGET_US = 3.0  # the gateway's own CPU a record at 100 records a request
@@ -165,13 +171,14 @@ def _values(seed: int, count: int) -> list[bytes]:
 
 async def _gateway_produce(spec: Json, meter: Meter) -> Json:
     pool = _values(1, 997)
-    batch = spec["form"] == "gateway-batch"
+    batch = spec["form"].startswith("gateway-batch")
+    per = PER_REQUEST.get(spec["form"], BATCH)
     topic = spec["topic"]
     path = f"/v1/topics/{topic}/partitions/0/batches" if batch else f"/v1/topics/{topic}/records"
     headers = {"content-type": BATCH_MEDIA_TYPE if batch else "application/json"}
 
     def body(i: int) -> bytes:
-        values = [pool[(i + k) % len(pool)] for k in range(BATCH)]
+        values = [pool[(i + k) % len(pool)] for k in range(per)]
         if batch:
             from sluice._codec import encode_batch
 
@@ -185,7 +192,7 @@ async def _gateway_produce(spec: Json, meter: Meter) -> Json:
             (b,) = answer["batches"]
             if b["error"] is not None:
                 raise u.Broken(f"batch refused: {b}")
-            return list(range(b["base_offset"], b["base_offset"] + BATCH))
+            return list(range(b["base_offset"], b["base_offset"] + per))
         return [o["offset"] for o in answer["offsets"]]
 
     latencies: list[float] = []
@@ -207,10 +214,10 @@ async def _gateway_produce(spec: Json, meter: Meter) -> Json:
             if r.status_code != 200:
                 raise u.Broken(f"produce answered {r.status_code}: {r.text[:300]}")
             got = offsets(r.content)
-            if len(got) != BATCH or not contiguous(got, last):
+            if len(got) != per or not contiguous(got, last):
                 raise u.Broken(f"produce answered offsets {got[:3]}… after {last}")
             last = got[-1]
-            sent += BATCH
+            sent += per
             requests += 1
         meter.end()
     return {**meter.report(sent), "requests": requests, "request_ms": h.latency_summary(latencies)}
@@ -684,6 +691,15 @@ def run_produce(
     _delete_topic(server, warmup)
     out["gateway_json_to_native"] = _ratio(out, "gateway-json", "native")
     out["gateway_batch_to_native"] = _ratio(out, "gateway-batch", "native")
+    parts = split_cost(
+        *(
+            (out[f]["gateway_cpu_s"], out[f]["requests"], out[f]["records"])
+            for f in ("gateway-batch", "gateway-batch-1000")
+        )
+    )
+    if parts is not None:
+        out["gateway_batch_us_per_request"], out["gateway_batch_us_per_record"] = parts
+        h.log(f"  produce batches: gateway {parts[0]} µs a request + {parts[1]} µs a record")
     return out
 
 
@@ -748,7 +764,7 @@ def summarise(raw: dict[str, list[Json]]) -> Json:
             sp(f"{key}_client_cpu", runs, f"{form}.client_cpu")
             sp(f"{key}_gateway_system_share", runs, f"{form}.gateway_system_share")
             cpu = sp(f"{key}_gateway_us_per_record", runs, f"{form}.gateway_us_per_record")
-            if form != "native":
+            if form != "native" and form not in PER_REQUEST:
                 t = h.target(
                     f"gateway {kind} {form}: its CPU a record",
                     cpu,
@@ -759,6 +775,9 @@ def summarise(raw: dict[str, list[Json]]) -> Json:
                 s["targets"].append(t)
         for ratio in [k for k in runs[0] if k.endswith("_to_native")]:
             sp(f"{kind}_{ratio}", runs, ratio)
+        for part in ("gateway_batch_us_per_request", "gateway_batch_us_per_record"):
+            if part in runs[0]:
+                sp(f"{kind}_{part}", runs, part)
     return s
 
 

@@ -46,12 +46,17 @@ def test_the_summary_keeps_every_form_and_a_target_for_each_gateway_form() -> No
             "fetch_ms": {"mean": 3.0},
         }
 
-    produce = {f: form(1000, 2.0) for f in gateway.PRODUCE_FORMS} | {"gateway_json_to_native": 0.5}
+    produce = {f: form(1000, 2.0) for f in gateway.PRODUCE_FORMS} | {
+        "gateway_json_to_native": 0.5,
+        "gateway_batch_us_per_request": 150.0,
+        "gateway_batch_us_per_record": 0.5,
+    }
     share = {f: form(500, 4.0) for f in gateway.SHARE_FORMS} | {"gateway_to_native": 0.25}
     s = gateway.summarise({"produce": [produce], "share": [share]})
     assert s["produce_gateway_batch_gateway_us_per_record"]["median"] == 2.0
     assert s["share_gateway_fetch_ms_mean"]["median"] == 3.0
     assert s["produce_gateway_json_to_native"]["median"] == 0.5
+    assert s["produce_gateway_batch_us_per_request"]["median"] == 150.0
     verdicts = {t["name"]: t["ok"] for t in s["targets"]}
     assert verdicts == {
         "gateway produce gateway-json: its CPU a record": True,
@@ -109,8 +114,9 @@ def test_a_small_run_measures_both_sides(tmp_path: Path, kafka_cluster: KafkaClu
         f"gateway {kind} {f}: its CPU a record"
         for kind, forms in (("produce", gateway.PRODUCE_FORMS), ("share", gateway.SHARE_FORMS))
         for f in forms
-        if f != "native"
+        if f != "native" and f not in gateway.PER_REQUEST
     }
+    assert produce["gateway_batch_us_per_request"] is not None
 
 
 def test_the_command_line_answers_help() -> None:
