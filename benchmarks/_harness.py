@@ -538,10 +538,12 @@ def write_result(
     results: dict[str, Any],
     out_dir: Path | None = None,
     git: dict[str, Any] | None = None,
+    suffix: str = "",
 ) -> Path:
-    """Write ``<out_dir>/<name>-<short commit>.json`` and return its path. ``git`` is the
-    commit the measurement ran at, read when it started (``git_info()``): a long run must not
-    be filed under a commit made while it ran; by default, the commit now."""
+    """Write ``<out_dir>/<name>-<short commit><suffix>.json`` and return its path. ``git`` is
+    the commit the measurement ran at, read when it started (``git_info()``): a long run must
+    not be filed under a commit made while it ran; by default, the commit now. ``suffix`` tells
+    apart the results of one commit measured in different set-ups."""
     git = git or git_info()
     doc = {
         "benchmark": name,
@@ -554,7 +556,7 @@ def write_result(
     }
     directory = out_dir or RESULTS_DIR
     directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"{name}-{git['short']}.json"
+    path = directory / f"{name}-{git['short']}{suffix}.json"
     tmp = path.with_suffix(".json.tmp")
     tmp.write_bytes(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n")
     tmp.replace(path)
