@@ -53,16 +53,16 @@ def test_no_keys_on_a_public_address_is_refused(
     assert proc.returncode == 2 and b"--tls-keyfile" in out
 
 
-@pytest.mark.embedded_only("keys_at_start")
 def test_allow_anonymous_or_a_key_lets_it_start(server_factory: ServerFactory) -> None:
     anonymous = server_factory(SLUICE_HOST="0.0.0.0", SLUICE_ALLOW_ANONYMOUS="true")
     anonymous.start()
     assert httpx.get(anonymous.url + "/v1/auth/whoami").json()["keys_required"] is False
     assert anonymous.stop() == 0
+    # the server's own settings: its data directory, or on a gateway its cluster's keys
     created = subprocess.run(
         [sys.executable, "-m", "app", "keys", "create", "--principal", "admin"],
         cwd=ROOT,
-        env={**os.environ, "SLUICE_DATA_DIR": str(anonymous.data_dir)},
+        env={**anonymous.env, "SLUICE_DATA_DIR": str(anonymous.data_dir)},
         capture_output=True,
         text=True,
         check=True,
