@@ -135,6 +135,63 @@ def members(url: str, group: str) -> int:
     return len(httpx.get(f"{url}/v1/share-groups/{group}").json()["members"])
 
 
+def test_a_member_the_server_forgot_joins_again_at_the_next_poll(
+    server_factory: Callable[..., ServerProcess],
+) -> None:
+    """The server removes a member whose client was silent past the session timeout (on a
+    gateway also: the gateway that held it went away); its records are released. The
+    consumer's next poll is answered UNKNOWN_MEMBER_ID: it joins again in the same poll and
+    gets the records again, and a commit of acknowledgements the server can no longer apply
+    says so."""
+    server = server_factory(SLUICE_SHARE_SESSION_TIMEOUT_MS="1000")
+    server.start()
+    url = server.url
+    with sluice.Sluice(url) as client:
+        setup(client, url, "f", 3)
+        # the records a removed member held keep their locks until they expire (on Kafka, its
+        # sessions' end releases them): short locks
+        locks = httpx.patch(
+            f"{url}/v1/share-groups/f/config", json={"record_lock_duration_ms": 2000}
+        )
+        assert locks.status_code == 200, locks.text
+        consumer = client.share_consumer("f", max_records=3, acknowledgement_mode="explicit")
+        consumer.subscribe(["jobs"])
+        first = consumer.poll(2.0)
+        assert [r.text() for r in first] == ["j0", "j1", "j2"]
+        forgotten = consumer.member_id
+        deadline = time.monotonic() + 30
+        while members(url, "f"):
+            assert time.monotonic() < deadline, "the member was never removed"
+            time.sleep(0.1)
+        for r in first:
+            consumer.acknowledge(r)
+        with pytest.raises(errors.UnknownMemberIdError):
+            consumer.commit_sync()  # too late: nothing of it applied
+        again = consumer.poll(1.0)  # joins again, in this poll
+        assert consumer.member_id not in (None, forgotten)
+        while not again:  # until the old locks expire
+            assert time.monotonic() < deadline + 30, "the records never came again"
+            again = consumer.poll(1.0)
+        assert sorted(r.text() or "" for r in again) == ["j0", "j1", "j2"]
+        for r in again:
+            consumer.acknowledge(r)
+        consumer.commit_sync()
+        settled(url, "f", "jobs", 0)
+        # forgotten again, now with nothing held: the poll itself joins again
+        deadline = time.monotonic() + 30
+        while members(url, "f"):
+            assert time.monotonic() < deadline, "the member was never removed"
+            time.sleep(0.1)
+        rejoined = consumer.member_id
+        produce(url, "jobs", ["j3"])
+        later: list[str | None] = []
+        while not later:
+            assert time.monotonic() < deadline + 30
+            later = [r.text() for r in consumer.poll(2.0)]
+        assert later == ["j3"] and consumer.member_id != rejoined
+        consumer.close()
+
+
 @WIRES
 def test_push_mode_within_the_credits_acknowledged_on_the_socket(
     server: ServerProcess, wire: Wire

@@ -26,7 +26,7 @@ from sluice import _codec
 from sluice._core import Call, Wire, as_object, unbase64
 from sluice._push import AsyncSocket, SyncSocket
 from sluice.client import AsyncSluice, Sluice
-from sluice.errors import InvalidRequestError, SluiceError, raise_first
+from sluice.errors import InvalidRequestError, SluiceError, UnknownMemberIdError, raise_first
 
 AckType = Literal["accept", "release", "reject", "renew"]
 
@@ -235,6 +235,14 @@ class _Session:
         self.member_id = None
         self.delivered.clear()
 
+    def lost(self) -> None:
+        """The server no longer knows the member (its session timed out, or the gateway that
+        held it went away): what it held was released and comes again, to this consumer once
+        it has joined again or to another member, so the acknowledgements not sent are
+        dropped."""
+        self.ended()
+        self.pending.clear()
+
     def settle(self, record: ShareRecord) -> None:
         """Acknowledged elsewhere (in a transaction that committed): no longer held."""
         self.delivered.pop((record.topic, record.partition, record.offset), None)
@@ -302,7 +310,12 @@ class ShareConsumer:
     def poll(self, timeout: float = 1.0) -> list[ShareRecord]:
         """Records acquired for this member (waiting up to ``timeout`` s for some)."""
         if self._push is None:
-            return self._s.fetched(self._c.run(self._s.fetch_call(timeout)))
+            try:
+                return self._s.fetched(self._c.run(self._s.fetch_call(timeout)))
+            except UnknownMemberIdError:
+                # forgotten by the server: join again at once
+                self._s.lost()
+                return self._s.fetched(self._c.run(self._s.fetch_call(timeout)))
         self._s.ready()
         push = self._push
         if not push.open:
@@ -333,12 +346,20 @@ class ShareConsumer:
             self._s.settle(r)
 
     def commit_sync(self) -> None:
-        """Send the acknowledgements now (implicit mode: with the last poll's records accepted)."""
+        """Send the acknowledgements now (implicit mode: with the last poll's records accepted).
+        ``UnknownMemberIdError`` when the server no longer knows the member (its session timed
+        out, or the gateway holding it went away): the acknowledgements did not apply, the
+        records come again, and the next poll joins again."""
         acks = self._s.take_acks(implicit=True)
         if acks and self._push is not None and self._push.open:
             raise_first(self._push.acknowledge(acks))
         elif acks and self._s.member_id is not None:
-            raise_first(self._c.run(self._s.ack_call(acks))["results"])
+            try:
+                raise_first(self._c.run(self._s.ack_call(acks))["results"])
+            except UnknownMemberIdError:
+                # the records come again; the next poll joins again
+                self._s.lost()
+                raise
 
     def commit_async(self) -> None:
         """Leave the acknowledgements for the next poll to carry (one request fewer); in push
@@ -409,7 +430,12 @@ class AsyncShareConsumer:
 
     async def poll(self, timeout: float = 1.0) -> list[ShareRecord]:
         if self._push is None:
-            return self._s.fetched(await self._c.run(self._s.fetch_call(timeout)))
+            try:
+                return self._s.fetched(await self._c.run(self._s.fetch_call(timeout)))
+            except UnknownMemberIdError:
+                # forgotten by the server: join again at once
+                self._s.lost()
+                return self._s.fetched(await self._c.run(self._s.fetch_call(timeout)))
         self._s.ready()
         push = self._push
         if not push.open:
@@ -442,7 +468,12 @@ class AsyncShareConsumer:
         if acks and self._push is not None and self._push.open:
             raise_first(await self._push.acknowledge(acks))
         elif acks and self._s.member_id is not None:
-            raise_first((await self._c.run(self._s.ack_call(acks)))["results"])
+            try:
+                raise_first((await self._c.run(self._s.ack_call(acks)))["results"])
+            except UnknownMemberIdError:
+                # the records come again; the next poll joins again
+                self._s.lost()
+                raise
 
     async def commit_async(self) -> None:
         """Leave the acknowledgements for the next poll to carry; in push mode send them now,
