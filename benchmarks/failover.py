@@ -571,10 +571,17 @@ async def share_trial(cluster: Cluster, urls: list[str], seq: int) -> dict[str, 
             await asyncio.sleep(0.1)
         trial.stopping.set()
         await asyncio.gather(drain, return_exceptions=True)
-    never = sorted(set(ids) - accepted.keys() - unsure)
+        never = sorted(set(ids) - accepted.keys() - unsure)
+        described = None
+        if never:
+            # where the group's window starts says whether the records were skipped
+            r = await http.get(f"{urls[0]}/v1/share-groups/{group}", timeout=60)
+            described = r.json()
     twice = sorted(v for v, c in accepted.items() if c > 1)
     if never:
-        trial.failures.append(f"{len(never)} ids never accepted: {never[:10]}")
+        trial.failures.append(
+            f"{len(never)} ids never accepted: {never[:10]}; the group: {described}"
+        )
     if twice:
         trial.failures.append(f"{len(twice)} ids accepted twice: {twice[:10]}")
     if after_accept:
