@@ -7,6 +7,15 @@
 #   kafka/cluster.sh tool CLASS ARGS   run one of Kafka's command-line tools (a main class)
 #   kafka/cluster.sh fetch             fetch the jars only
 #   kafka/cluster.sh cluster-id [N]    print N cluster ids of the kind a start formats with
+#   kafka/cluster.sh kill N            kill node N at once (SIGKILL), as a crash would end it
+#   kafka/cluster.sh restart N         start node N again on its data and ports, and wait until
+#                                      it listens (the other nodes keep running)
+#
+# KAFKA_BROKER_SESSION_TIMEOUT_MS and KAFKA_BROKER_HEARTBEAT_INTERVAL_MS, when set at a start,
+# are written into every node's broker.session.timeout.ms and broker.heartbeat.interval.ms: how
+# soon the controllers fence a broker that stopped heartbeating and move its partitions'
+# leadership (Kafka: 9 s and 2 s). The failover trials lower them to see a leader change within
+# a few seconds.
 #
 # The jars come from Maven Central through kafka/pom.xml into kafka/lib/ (fetched when missing
 # or when the pom changed). Each node is a combined broker and controller of a KRaft quorum; its
@@ -31,6 +40,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 LIB=$HERE/lib
 RUN=${KAFKA_RUN_DIR:-$HERE/run}
 START_TIMEOUT=${KAFKA_START_TIMEOUT:-180}
+BROKER_SESSION_TIMEOUT_MS=${KAFKA_BROKER_SESSION_TIMEOUT_MS:-}
+BROKER_HEARTBEAT_INTERVAL_MS=${KAFKA_BROKER_HEARTBEAT_INTERVAL_MS:-}
 STOP_TIMEOUT=${KAFKA_STOP_TIMEOUT:-60}
 # Two cores and a few GB are what the machines here have: small heaps, and G1 as Kafka runs it.
 NODE_HEAP=${KAFKA_HEAP:--Xms256m -Xmx512m}
@@ -229,6 +240,14 @@ EOF
   else
     write_secure_config "$dir/server.properties"
   fi
+  # how soon a broker that stopped heartbeating is fenced and loses its leaderships: Kafka's
+  # own unless asked (the failover trials ask for a few seconds)
+  if [[ -n $BROKER_SESSION_TIMEOUT_MS ]]; then
+    echo "broker.session.timeout.ms=$BROKER_SESSION_TIMEOUT_MS" >>"$dir/server.properties"
+  fi
+  if [[ -n $BROKER_HEARTBEAT_INTERVAL_MS ]]; then
+    echo "broker.heartbeat.interval.ms=$BROKER_HEARTBEAT_INTERVAL_MS" >>"$dir/server.properties"
+  fi
 }
 
 # The SASL_SSL listener of KAFKA_SECURITY=sasl_ssl: TLS with the certificate of secure/, and
@@ -277,6 +296,21 @@ make_secure() {
   fi
   printf 'SASL_USER=%s\nSASL_PASSWORD_FILE=%s\nCA_FILE=%s\n' \
     "$SASL_USER" "$SECURE/password" "$SECURE/ca.pem" >"$SECURE/secure.env"
+}
+
+# launch N: start node N's JVM on the configuration and data already in its directory
+launch() {
+  local i=$1
+  rm -f "$RUN/node-$i/pid"
+  # setsid: the node outlives the shell that started it and a Ctrl-C meant for make. The
+  # node writes its own pid file just before it becomes the JVM: $! would name a process that
+  # is still a copy of this shell for a moment (whose command line does not name the node, so
+  # a busy machine saw a live node as exited) or, when setsid must fork, one that exits. The
+  # log is appended to, so that a restarted node's log keeps the lines before its crash.
+  # shellcheck disable=SC2016,SC2086
+  setsid bash -c 'echo $$ >"$1"; shift; exec "$@"' node-pid "$RUN/node-$i/pid" \
+    "$(java_bin)" $NODE_HEAP "${NODE_JVM[@]}" -cp "$LIB/*" kafka.Kafka \
+    "$RUN/node-$i/server.properties" </dev/null >>"$RUN/node-$i/kafka.log" 2>&1 &
 }
 
 # --- readiness --------------------------------------------------------------------------
@@ -334,6 +368,49 @@ stop() {
   done
   rm -f "$RUN"/node-*/pid
   say "stopped; the data and logs stay in $RUN until the next start"
+}
+
+# the node number N of the cluster of this run directory, or an error
+node_arg() {
+  local n=${1:-}
+  [[ -f $RUN/cluster.env ]] || die "no cluster in $RUN"
+  # shellcheck disable=SC1091
+  source "$RUN/cluster.env"
+  if ! [[ $n =~ ^[1-9][0-9]*$ ]] || ((n > BROKERS)); then
+    die "N must be a node of 1..$BROKERS, not '$n'"
+  fi
+  echo "$n"
+}
+
+kill_node() {
+  local n pid
+  n=$(node_arg "${1:-}")
+  alive "$RUN/node-$n/pid" || die "node $n is not running"
+  pid=$(cat "$RUN/node-$n/pid")
+  kill -KILL "$pid"
+  while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
+  rm -f "$RUN/node-$n/pid"
+  say "killed node $n (pid $pid)"
+}
+
+restart_node() {
+  local n port
+  n=$(node_arg "${1:-}")
+  alive "$RUN/node-$n/pid" && die "node $n is running"
+  fetch
+  port=$(sed -n 's|^advertised.listeners=PLAINTEXT://127.0.0.1:\([0-9]*\)$|\1|p' \
+    "$RUN/node-$n/server.properties")
+  launch "$n"
+  local deadline=$((SECONDS + START_TIMEOUT))
+  until [[ -s $RUN/node-$n/pid ]] && port_open "$port"; do
+    if [[ -s $RUN/node-$n/pid ]] && ! alive "$RUN/node-$n/pid"; then
+      tail -n 30 "$RUN/node-$n/kafka.log" >&2
+      die "node $n exited"
+    fi
+    ((SECONDS < deadline)) || die "node $n did not listen within ${START_TIMEOUT}s"
+    sleep 0.1
+  done
+  say "node $n restarted (pid $(cat "$RUN/node-$n/pid")), listening on $port"
 }
 
 status() {
@@ -433,15 +510,7 @@ start() {
   done
 
   for ((i = 1; i <= brokers; i++)); do
-    rm -f "$RUN/node-$i/pid"
-    # setsid: the node outlives the shell that started it and a Ctrl-C meant for make. The
-    # node writes its own pid file just before it becomes the JVM: $! would name a process that
-    # is still a copy of this shell for a moment (whose command line does not name the node, so
-    # a busy machine saw a live node as exited) or, when setsid must fork, one that exits.
-    # shellcheck disable=SC2016,SC2086
-    setsid bash -c 'echo $$ >"$1"; shift; exec "$@"' node-pid "$RUN/node-$i/pid" \
-      "$(java_bin)" $NODE_HEAP "${NODE_JVM[@]}" -cp "$LIB/*" kafka.Kafka \
-      "$RUN/node-$i/server.properties" </dev/null >"$RUN/node-$i/kafka.log" 2>&1 &
+    launch "$i"
   done
   say "starting $brokers node(s) in $RUN (logs: $RUN/node-*/kafka.log)"
 
@@ -491,9 +560,11 @@ case $cmd in
   status) status ;;
   fetch) fetch ;;
   cluster-id) cluster_id "$@" ;; # the ids a start formats its nodes with
+  kill) kill_node "$@" ;;
+  restart) restart_node "$@" ;;
   tool)
     fetch
     tool "$@"
     ;;
-  *) die "usage: kafka/cluster.sh start [BROKERS] | stop | status | fetch | cluster-id [N] | tool CLASS ARGS..." ;;
+  *) die "usage: kafka/cluster.sh start [BROKERS] | stop | status | fetch | cluster-id [N] | kill N | restart N | tool CLASS ARGS..." ;;
 esac

@@ -11,7 +11,12 @@ bounded number of times.
 
 A request whose connection ends is not sent again here: the broker may have acted on it, and
 only the caller knows whether sending it twice is safe. The dead connection is dropped, so the
-next request makes a new one.
+next request makes a new one. A broker that cannot be reached (its connection refused or
+ended) is taken for one that may have died: what the cluster learned that names it (the
+leaderships of its partitions, the coordinators it was) is dropped, so that the next lookup
+asks Metadata or FindCoordinator again and finds the broker that took over once the controllers
+fenced the dead one. ``send_to_leader`` and ``send_to_coordinator`` also look up again and send
+when the connection could not even be made, since then nothing was sent.
 """
 
 from __future__ import annotations
@@ -199,7 +204,25 @@ class Cluster:
             opening = asyncio.ensure_future(self._open_node(node_id, self.brokers[node_id]))
             self._opening[node_id] = opening
         # shielded: a caller that gives up does not end the opening the others wait on
-        return await asyncio.shield(opening)
+        try:
+            return await asyncio.shield(opening)
+        except ConnectionClosedError:
+            self.forget_node(node_id)
+            raise
+
+    def forget_node(self, node_id: int) -> None:
+        """Drop what was learned that names broker ``node_id`` as a leader or a coordinator,
+        after it could not be reached: a broker killed keeps its leaderships in the cluster's
+        metadata until the controllers fence it, and a cache that is never asked again would
+        send to it for as long as the gateway runs."""
+        for name in [
+            name
+            for name, info in self.topics.items()
+            if any(p.leader_id == node_id for p in info.partitions.values())
+        ]:
+            del self.topics[name]
+        for key in [k for k, n in self._coordinators.items() if n == node_id]:
+            del self._coordinators[key]
 
     async def _open_node(self, node_id: int, broker: Broker) -> BrokerConnection:
         # the opening itself keeps the connection, whichever of its callers are still waiting
@@ -358,7 +381,14 @@ class Cluster:
         """
         for attempt in range(self.retries + 1):
             info, p = await self.leader(topic, partition)
-            conn = await self.connection(p.leader_id)
+            try:
+                conn = await self.connection(p.leader_id)
+            except ConnectionClosedError:
+                # nothing was sent: the leader is looked up again (``connection`` forgot it)
+                if attempt == self.retries:
+                    raise
+                await self._backoff(attempt)
+                continue
             answer = await self._send(p.leader_id, conn, build(info, p))
             if not self.stale(topic, error_of(answer)) or attempt == self.retries:
                 return answer
@@ -369,9 +399,11 @@ class Cluster:
         try:
             return await conn.send(request)
         except ConnectionClosedError:
-            # the next request to this broker opens a new connection
+            # the next request to this broker opens a new connection, and the next lookup of
+            # what it led or coordinated asks again
             if self._connections.get(node_id) is conn:
                 del self._connections[node_id]
+            self.forget_node(node_id)
             raise
 
     # -- coordinators ----------------------------------------------------------------------------
@@ -421,7 +453,14 @@ class Cluster:
         to ``retries`` times. The last answer is returned as it came."""
         for attempt in range(self.retries + 1):
             node_id = await self.coordinator(key, key_type)
-            conn = await self.connection(node_id)
+            try:
+                conn = await self.connection(node_id)
+            except ConnectionClosedError:
+                # nothing was sent: the coordinator is looked up again (``connection`` forgot it)
+                if attempt == self.retries:
+                    raise
+                await self._backoff(attempt)
+                continue
             answer = await self._send(node_id, conn, build())
             if not self.stale_coordinator(key, key_type, error_of(answer)):
                 return answer

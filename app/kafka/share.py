@@ -331,7 +331,13 @@ class KafkaShareGroups:
             if node_id not in self.cluster.brokers:
                 await self.cluster.refresh_metadata(None)
             broker = self.cluster.brokers[node_id]
-            conn = await self.cluster.open_connection(broker.host, broker.port)
+            try:
+                conn = await self.cluster.open_connection(broker.host, broker.port)
+            except ConnectionClosedError:
+                # the leader may have died: its partitions' leaders are looked up again, or
+                # every fetch would go to it until some other request learned the new ones
+                self.cluster.forget_node(node_id)
+                raise
             session = member.sessions[node_id] = ShareSession(node_id, conn)
         return session
 
@@ -555,6 +561,7 @@ class KafkaShareGroups:
                 answer = await session.conn.send(request, timeout=timeout)
             except ConnectionClosedError:
                 member.sessions.pop(node_id, None)
+                self.cluster.forget_node(node_id)  # its leaderships are looked up again
                 raise
             if answer.error_code != NONE:
                 if answer.error_code in LOST_SESSION:
@@ -722,6 +729,7 @@ class KafkaShareGroups:
                     )
                 except ConnectionClosedError:
                     member.sessions.pop(node_id, None)  # the session ended with its connection
+                    self.cluster.forget_node(node_id)  # its leaderships are looked up again
                     raise
                 if answer.error_code != NONE:
                     if answer.error_code in LOST_SESSION:

@@ -306,6 +306,19 @@ class KafkaTransactions:
         d = await self.describe_one(tid, missing_ok=True)
         if (
             d is not None
+            and d.state is TxnState.PREPARE_COMMIT
+            and d.producer_id == producer_id
+            and d.producer_epoch in (epoch, epoch + 1)
+        ):
+            # this commit, sent again after its answer was lost while its markers are still
+            # being written (the leader of one of its partitions died, and the markers wait
+            # for the next): its batches would be refused at the old epoch and answered as
+            # fenced. The commit is decided; its end is awaited as the first answer's was.
+            deadline = self.clock.monotonic() + self.wait_ms / 1000
+            await self._wait_complete(tid, producer_id, deadline)
+            d = await self.describe_one(tid, missing_ok=True)
+        if (
+            d is not None
             and d.state is TxnState.COMPLETE_COMMIT
             and (d.producer_id, d.producer_epoch) == (producer_id, epoch + 1)
         ):

@@ -7,15 +7,17 @@ learned again when the broker says so."""
 from __future__ import annotations
 
 import asyncio
+import socket
 import uuid
 
 import pytest
 
-from app.kafka.cluster import GROUP, TRANSACTION, Cluster, PartitionInfo, TopicInfo
+from app.kafka.cluster import GROUP, TRANSACTION, Broker, Cluster, PartitionInfo, TopicInfo
 from app.kafka.connection import BrokerConnection
 from app.kafka.protocol.errors import NONE, UNKNOWN_TOPIC_ID
 from app.kafka.protocol.messages import (
     REQUESTS,
+    ConsumerGroupDescribeRequest,
     CreateTopicsRequest,
     FetchRequest,
     FetchResponse,
@@ -223,3 +225,71 @@ async def test_a_transactional_id_gets_a_producer_id_from_its_coordinator(
     assert answer.error_code == NONE
     assert answer.producer_id >= 0
     assert await cluster.coordinator(txn, TRANSACTION) in cluster.brokers
+
+
+def refusing_broker(cluster: Cluster) -> tuple[int, socket.socket]:
+    """A broker in the cluster's cache whose address refuses connections, as a broker killed
+    does until the controllers fence it: a port bound and not listening (the socket is
+    returned, to be closed by the caller)."""
+    held = socket.socket()
+    held.bind(("127.0.0.1", 0))
+    node_id = max(cluster.brokers) + 100
+    cluster.brokers[node_id] = Broker(node_id, "127.0.0.1", held.getsockname()[1])
+    return node_id, held
+
+
+async def test_a_leader_that_refuses_connections_is_forgotten_and_the_request_sent_again(
+    cluster: Cluster,
+) -> None:
+    topic = await create_topic(cluster)
+    info, part = await cluster.leader(topic, 0)
+    dead, held = refusing_broker(cluster)
+    try:
+        # the cache names a leader that died; the metadata the cluster answers now names the
+        # one that took over
+        cluster.topics[topic] = TopicInfo(
+            topic,
+            info.topic_id,
+            {0: PartitionInfo(0, dead, part.leader_epoch, part.replicas, part.isr, NONE)},
+        )
+
+        def fetch(t: TopicInfo, p: PartitionInfo) -> FetchRequest:
+            return FetchRequest(
+                max_wait_ms=0,
+                topics=[
+                    FetchRequest.FetchTopic(
+                        topic_id=t.topic_id,
+                        partitions=[
+                            FetchRequest.FetchPartition(
+                                partition=p.partition, fetch_offset=0, partition_max_bytes=1024
+                            )
+                        ],
+                    )
+                ],
+            )
+
+        answer = await cluster.send_to_leader(topic, 0, fetch, fetch_error)
+        assert fetch_error(answer) == NONE
+        assert cluster.topics[topic].partitions[0].leader_id == part.leader_id
+    finally:
+        held.close()
+
+
+async def test_a_coordinator_that_refuses_connections_is_forgotten_and_found_again(
+    cluster: Cluster,
+) -> None:
+    group = f"gw-group-{uuid.uuid4().hex[:8]}"
+    live = await cluster.coordinator(group, GROUP)
+    dead, held = refusing_broker(cluster)
+    try:
+        cluster._coordinators[(GROUP, group)] = dead
+        answer = await cluster.send_to_coordinator(
+            group,
+            GROUP,
+            lambda: ConsumerGroupDescribeRequest(group_ids=[group]),
+            lambda a: a.groups[0].error_code,
+        )
+        assert answer.groups[0].group_id == group
+        assert await cluster.coordinator(group, GROUP) == live
+    finally:
+        held.close()
