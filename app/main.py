@@ -84,9 +84,10 @@ class RequestGate:
     The routes of ``direct`` (the hot endpoints) are matched here and their endpoint called
     straight away: routing, dependency solving and the exception layers below cost more than
     the work of a produce request. The endpoints take only their path parameters and the
-    request, so the call is the one the router would make; a ``SluiceError`` is answered by the
-    same ``error_response`` the exception handler uses, anything else goes up to the server
-    error handler as before. Every other request, and these routes' documentation, stay with
+    request, so the call is the one the router would make; a ``SluiceError`` (and on a gateway
+    an error of its exchange with the brokers, ``translate``) is answered by the same
+    ``error_response`` the exception handler uses, anything else goes up to the server error
+    handler as before. Every other request, and these routes' documentation, stay with
     the router. Once the server has started, ``Sluice`` brings these routes' requests to a
     gate of its own (``http``) before FastAPI's layers; this one, a middleware, then sees
     them only before start-up or with FastAPI's telemetry configured.
@@ -100,6 +101,9 @@ class RequestGate:
         self.keys = self.engine.keys
         self.auth = Authenticator(self.engine.keys, broker.ws_tokens)
         self.cross_site = CrossSite(broker.settings)
+        # the gateway's answer for an error of its exchanges with the brokers (None: not one),
+        # which the application's handler gives the other routes (app.kafka.forward)
+        self.translate: Callable[[Exception], SluiceError | None] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -179,6 +183,11 @@ class RequestGate:
             response = await route.endpoint(request=Request(scope, receive, send), **params)
         except SluiceError as exc:
             response = error_response(exc)
+        except Exception as exc:
+            error = self.translate(exc) if self.translate is not None else None
+            if error is None:
+                raise
+            response = error_response(error)
         await response(scope, receive, send)
 
 

@@ -163,10 +163,14 @@ class KafkaTopics:
             if not t.is_internal and not t.name.startswith(GATEWAY_TOPIC_PREFIX)
         )
 
-    async def get(self, name: str, retries: int | None = None) -> KafkaTopic:
-        """The topic's description, asked of the cluster now (``retries``: for each
-        partition whose leader does not answer for it yet, as ``list_offsets`` takes them).
-        Raises ``UNKNOWN_TOPIC_OR_PARTITION``."""
+    async def get(self, name: str) -> KafkaTopic:
+        """The topic's description, asked of the cluster now. Raises
+        ``UNKNOWN_TOPIC_OR_PARTITION``."""
+        return await self._described(name, None)
+
+    async def _described(self, name: str, retries: int | None) -> KafkaTopic:
+        """``get``, with ``retries`` for each partition whose leader does not answer for it
+        yet, as ``list_offsets`` takes them (a topic just created)."""
         info = await self._learn(name)
         partitions = sorted(info.partitions)
 
@@ -264,7 +268,7 @@ class KafkaTopics:
         for attempt in range(self.cluster.retries + 1):
             last = attempt == self.cluster.retries
             try:
-                described = await self.get(name, retries=NEW_PARTITION_RETRIES)
+                described = await self._described(name, NEW_PARTITION_RETRIES)
             except NotFound:
                 if last:
                     raise

@@ -8,6 +8,7 @@ forwarding one and the embedded server's is not."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import pytest
@@ -21,11 +22,13 @@ from app.kafka.forward import (
     member_route,
     sign,
     signing_key,
+    translated,
     verify,
 )
 from app.kafka.gateways import advertised_url, new_gateway_id
+from app.kafka.protocol.errors import ConnectionClosedError
 from app.kafka.share_members import MAX_MEMBER_ID, gateway_of, new_member_id
-from app.main import Sluice, create_app
+from app.main import RequestGate, Sluice, create_app
 
 
 def test_member_ids_name_their_gateway_within_kafkas_bound() -> None:
@@ -133,3 +136,39 @@ async def test_a_body_is_read_within_its_limit_and_its_time() -> None:
 
 def body_message(body: bytes, more: bool) -> dict[str, Any]:
     return {"type": "http.request", "body": body, "more_body": more}
+
+
+async def test_a_hot_route_answers_a_broker_away_as_the_other_routes_do() -> None:
+    """On a gateway, an error of the exchange with a broker raised by a hot route (produce,
+    share fetch and acknowledge, commit: answered by ``RequestGate`` itself, below no exception
+    handler) is the 503 CLUSTER_UNAVAILABLE the other routes answer, not a 500; any other
+    error still goes up to the server error handler."""
+
+    class Route:
+        def __init__(self, exc: Exception) -> None:
+            self.exc = exc
+
+        async def endpoint(self, request: Any) -> Any:
+            raise self.exc
+
+    async def answer(exc: Exception) -> list[dict[str, Any]]:
+        gate = object.__new__(RequestGate)
+        gate.translate = translated
+        sent: list[dict[str, Any]] = []
+
+        async def send(message: Any) -> None:
+            sent.append(message)
+
+        async def receive() -> Any:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        scope = {"type": "http", "method": "POST", "path": "/v1/produce", "headers": []}
+        await gate._direct(scope, receive, send, Route(exc), {})  # type: ignore[arg-type]
+        return sent
+
+    start, body = await answer(ConnectionClosedError("no broker answered: 127.0.0.1:9 refused"))
+    assert start["status"] == 503
+    error = json.loads(body["body"])["error"]
+    assert error["code"] == "CLUSTER_UNAVAILABLE" and error["retriable"] is True
+    with pytest.raises(RuntimeError):
+        await answer(RuntimeError("a bug"))
