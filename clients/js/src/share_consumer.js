@@ -22,7 +22,7 @@
 // the consumer; acknowledge a record before leaving to keep it from coming back.
 
 import { openEnvelope } from "./codec.js";
-import { CorruptMessageError, InvalidRequestError, SluiceError, ConnectionError, errorFrom, throwFirst } from "./errors.js";
+import { CorruptMessageError, InvalidRequestError, SluiceError, ConnectionError, UnknownMemberIdError, errorFrom, throwFirst } from "./errors.js";
 import { Record } from "./records.js";
 import { openSocket } from "./websocket.js";
 
@@ -166,6 +166,24 @@ export class ShareConsumer {
   }
 
   async #fetch(timeoutMs) {
+    try {
+      return await this.#fetchOnce(timeoutMs);
+    } catch (error) {
+      if (!(error instanceof UnknownMemberIdError)) throw error;
+      // forgotten by the server (its session timed out, or its gateway went away): join again
+      this.#lost();
+      return this.#fetchOnce(timeoutMs);
+    }
+  }
+
+  /** The member is gone: what it held comes again, so what was not sent is dropped. */
+  #lost() {
+    this.memberId = null;
+    this.delivered.clear();
+    this.pending = [];
+  }
+
+  async #fetchOnce(timeoutMs) {
     const body = {
       max_records: this.maxRecords,
       acquire_mode: this.strict ? "record_limit" : "batch_optimized",
@@ -188,7 +206,9 @@ export class ShareConsumer {
     return this.#handOut(acquiredRecords(head.partitions, batches));
   }
 
-  /** Send the acknowledgements now (implicit mode: with the last poll's records accepted). */
+  /** Send the acknowledgements now (implicit mode: with the last poll's records accepted).
+   * Throws `UnknownMemberIdError` when the server no longer knows the member: they did not
+   * apply, the records come again, and the next poll joins again. */
   async commitSync() {
     const acks = this.#takeAcks(true);
     if (!acks.length || this.memberId === null) return;
@@ -196,7 +216,13 @@ export class ShareConsumer {
       throwFirst(await this.#ackOnSocket(acks));
     } else {
       const body = { member_id: this.memberId, acknowledgements: acks };
-      throwFirst((await this.client.request("POST", `${this.path}/acknowledge`, { body })).results);
+      try {
+        throwFirst((await this.client.request("POST", `${this.path}/acknowledge`, { body })).results);
+      } catch (error) {
+        // the records come again; the next poll joins again
+        if (error instanceof UnknownMemberIdError) this.#lost();
+        throw error;
+      }
     }
   }
 

@@ -11,7 +11,7 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { test } from "node:test";
 
-import { InvalidRequestError, openEnvelope } from "../src/index.js";
+import { InvalidRequestError, openEnvelope, UnknownMemberIdError } from "../src/index.js";
 import { client, fresh, GATEWAY, readAll, until, URL_ } from "./helpers.js";
 
 /** A topic of `count` records j0, j1, ... (a batch each, or all in one batch: `together`). */
@@ -244,4 +244,34 @@ test("consume-transform-produce exactly once across a killed worker", async () =
   assert.deepEqual(committed, Array.from({ length: 60 }, (_, i) => `thumb img-${i}`).sort()); // each once
   const everything = [...(await readAll(output, 0, "read_uncommitted")), ...(await readAll(output, 1, "read_uncommitted"))];
   assert.ok(everything.length > 60); // the killed worker's records are in the log, aborted
+});
+
+test("a member the server forgot joins again at the next poll", async () => {
+  const sluice = client();
+  const { topic, group } = await setup(sluice, 3);
+  const consumer = sluice.shareConsumer(group, { maxRecords: 3, acknowledgementMode: "explicit" });
+  consumer.subscribe([topic]);
+  const first = await until(async () => {
+    const got = await consumer.poll(1000);
+    return got.length ? got : null;
+  }, "the first records");
+  assert.deepEqual(texts(first), ["j0", "j1", "j2"]);
+  const forgotten = consumer.memberId;
+  // the member removed behind the consumer's back (as a session timeout or a gateway that
+  // went away removes it): what it held is released
+  const removed = await fetch(`${URL_}/v1/share-groups/${group}/members/${forgotten}`, { method: "DELETE" });
+  assert.ok(removed.ok, await removed.text());
+  for (const r of first) consumer.acknowledge(r);
+  await assert.rejects(consumer.commitSync(), UnknownMemberIdError); // nothing of it applied
+  const again = await until(async () => {
+    const got = await consumer.poll(1000); // joins again, in this poll
+    return got.length ? got : null;
+  }, "the records again");
+  assert.notEqual(consumer.memberId, forgotten);
+  assert.notEqual(consumer.memberId, null);
+  assert.deepEqual(texts(again).sort(), ["j0", "j1", "j2"]);
+  for (const r of again) consumer.acknowledge(r);
+  await consumer.commitSync();
+  await settled(group, topic, { lag: 0, start: 3, wait: true });
+  await consumer.close();
 });
