@@ -59,7 +59,7 @@ serve: $(SERVER_STAMP)
 # or on the cluster make kafka left running. make test-kafka runs them alone, and then the
 # client and CLI suites a second time on a gateway (make test runs those once, embedded).
 test: $(STAMP) system-deps kafka-deps
-	$(PY) -m pytest --cov
+	$(PY) -m pytest --cov -m "not trials"
 
 test-fast: $(STAMP)
 	$(PY) -m pytest -m "not slow and not kafka"
@@ -114,15 +114,17 @@ GATEWAY_SUITES += tests/e2e/hostile/test_bodies.py
 GATEWAY_SUITES += tests/e2e/hostile/test_headers.py
 GATEWAY_SUITES += tests/e2e/hostile/test_names.py
 GATEWAY_SUITES += tests/e2e/hostile/test_websocket_frames.py
-# GATEWAY_ONLY=1: the gateway pass alone (.ci/run, whose make test ran the tests marked kafka)
-GATEWAY_ONLY ?=
+# AFTER_TEST=1: what make test leaves out (.ci/run, after make test, which ran the other tests
+# marked kafka): the trials, then the gateway pass
+AFTER_TEST ?=
 test-kafka: $(STAMP) system-deps kafka-deps
 	@started=""; \
 	if ! bash kafka/cluster.sh status >/dev/null 2>&1; then \
 		bash kafka/cluster.sh start 1 || exit 1; started=1; \
 	fi; \
 	status=0; \
-	if [ -z "$(GATEWAY_ONLY)" ]; then $(PY) -m pytest -m kafka || status=$$?; fi; \
+	if [ -z "$(AFTER_TEST)" ]; then $(PY) -m pytest -m kafka || status=$$?; \
+	else $(PY) -m pytest -m trials || status=$$?; fi; \
 	SLUICE_TEST_BACKEND=kafka $(PY) -m pytest $(GATEWAY_SUITES) || status=$$?; \
 	if [ -n "$$started" ]; then bash kafka/cluster.sh stop; fi; \
 	exit $$status

@@ -20,7 +20,7 @@ import pytest
 from benchmarks import failover
 from benchmarks.failover import KINDS, Cluster
 
-pytestmark = [pytest.mark.kafka, pytest.mark.slow]
+pytestmark = [pytest.mark.kafka, pytest.mark.slow, pytest.mark.trials]
 
 
 @pytest.fixture(scope="module")

@@ -30,7 +30,7 @@ from tests.kafka.test_gateway_share import new_group
 from tests.kafka.test_keys import topic_records
 from tests.kafka_cluster import KafkaCluster
 
-pytestmark = [pytest.mark.kafka, pytest.mark.slow]
+pytestmark = [pytest.mark.kafka, pytest.mark.slow, pytest.mark.trials]
 
 TOTAL = 400
 

@@ -29,7 +29,7 @@ from tests.conftest import ServerProcess, free_port
 from tests.kafka.native import TIMEOUT
 from tests.kafka_cluster import ROOT, SCRIPT, START_TIMEOUT
 
-pytestmark = pytest.mark.kafka
+pytestmark = [pytest.mark.kafka, pytest.mark.trials]
 
 
 @dataclass(frozen=True)

@@ -144,13 +144,15 @@ def test_make_serve_into_a_fresh_virtualenv_serves_without_the_test_tools(tmp_pa
 def test_make_test_runs_the_kafka_tests_with_the_rest(tmp_path: Path) -> None:
     venv = _venv(tmp_path, SERVER_STAMP, TEST_STAMP)
     python = f"{venv}/bin/python"
-    assert _dry_run("test", venv)[-1] == f"{python} -m pytest --cov"
+    # the fault trials on Kafka nodes of their own are make test-kafka's
+    assert _dry_run("test", venv)[-1] == f'{python} -m pytest --cov -m "not trials"'
     assert _dry_run("test-fast", venv)[-1] == f'{python} -m pytest -m "not slow and not kafka"'
     # the tests marked kafka, then the client, CLI and Spark suites with gateways as their servers,
     # on the cluster make kafka left running or on one node started (and stopped) for both
     kafka_pass = _dry_run("test-kafka", venv)
-    marked = f'if [ -z "{{}}" ]; then {python} -m pytest -m kafka || status=$?; fi; \\'
-    assert marked.format("") in kafka_pass
+    marked = f'if [ -z "{{}}" ]; then {python} -m pytest -m kafka || status=$?; \\'
+    trials = f"else {python} -m pytest -m trials || status=$?; fi; \\"
+    assert marked.format("") in kafka_pass and trials in kafka_pass
     (gateway_pass,) = [line for line in kafka_pass if "SLUICE_TEST_BACKEND=kafka" in line]
     assert gateway_pass.startswith(f"SLUICE_TEST_BACKEND=kafka {python} -m pytest tests/clients/")
     assert "tests/clients/test_js_client.py" in gateway_pass.split()  # Node's suite too
@@ -164,14 +166,14 @@ def test_make_test_runs_the_kafka_tests_with_the_rest(tmp_path: Path) -> None:
     assert _dry_run("kafka", venv)[-1] == "bash kafka/cluster.sh start 3"
     assert _dry_run("kafka", venv, "BROKERS=1")[-1] == "bash kafka/cluster.sh start 1"
     assert _dry_run("kafka-stop", venv) == ["bash kafka/cluster.sh stop"]
-    # GATEWAY_ONLY=1 (.ci/run, after make test): the gateway pass alone
-    gateway_only = _dry_run("test-kafka", venv, "GATEWAY_ONLY=1")
-    assert marked.format("1") in gateway_only and marked.format("") not in gateway_only
-    assert any(line.startswith("SLUICE_TEST_BACKEND=kafka ") for line in gateway_only)
+    # AFTER_TEST=1 (.ci/run, after make test): the trials, then the gateway pass
+    after_test = _dry_run("test-kafka", venv, "AFTER_TEST=1")
+    assert marked.format("1") in after_test and marked.format("") not in after_test
+    assert any(line.startswith("SLUICE_TEST_BACKEND=kafka ") for line in after_test)
 
 
-def test_ci_runs_the_whole_suite_and_then_the_gateway_pass() -> None:
+def test_ci_runs_the_whole_suite_then_the_trials_and_the_gateway_pass() -> None:
     script = (ROOT / ".ci" / "run").read_text().splitlines()
     runs = [line for line in script if line.startswith("make ")]
-    assert runs == ["make test || status=$?", "make test-kafka GATEWAY_ONLY=1 || status=$?"]
+    assert runs == ["make test || status=$?", "make test-kafka AFTER_TEST=1 || status=$?"]
     assert script[-1] == "exit $status"
