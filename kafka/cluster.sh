@@ -532,7 +532,7 @@ start() {
     done
     up=1
     for ((i = 1; i <= brokers; i++)); do
-      port_open "${ports[2 * i - 2]}" || up=0
+      port_open "${ports[3 * i - 3]}" || up=0
     done
     if ((up)) && takes_writes "$bootstrap" "$brokers"; then break; fi
     if ((SECONDS >= deadline)); then
