@@ -26,8 +26,8 @@ from app.kafka.gateways import Gateways
 from app.kafka.keys import KafkaKeys
 from app.kafka.share_members import gateway_of
 from tests.conftest import ServerProcess
+from tests.kafka.conftest import keyed_gateways
 from tests.kafka.native import TIMEOUT
-from tests.kafka.test_gateway_http import PRINCIPAL, api_key
 from tests.kafka.test_gateway_share import (
     acknowledge,
     fetch,
@@ -49,28 +49,8 @@ def gateways(
     server_factory: Callable[..., ServerProcess],
     tmp_path: Path,
 ) -> Iterator[tuple[Gateway, Gateway]]:
-    key = api_key(kafka_cluster.bootstrap)
-    servers = [
-        server_factory(
-            data_dir=tmp_path / f"unused-{n}",
-            SLUICE_BACKEND="kafka",
-            SLUICE_KAFKA_BOOTSTRAP=kafka_cluster.bootstrap,
-            SLUICE_SUPER_USERS=PRINCIPAL,
-        )
-        for n in range(2)
-    ]
-    for s in servers:
-        s.start(timeout=60)
-    headers = {"Authorization": f"Bearer {key}"}
-    a, b = (httpx.Client(base_url=s.url, timeout=TIMEOUT, headers=headers) for s in servers)
-    try:
-        yield (servers[0], a), (servers[1], b)
-    finally:
-        a.close()
-        b.close()
-        for s in servers:
-            if s.proc is not None and s.proc.poll() is None:
-                assert s.stop() == 0
+    with keyed_gateways(kafka_cluster.bootstrap, server_factory, tmp_path, 2) as (a, b):
+        yield a, b
 
 
 def join(http: httpx.Client, group: str, topic: str) -> str:

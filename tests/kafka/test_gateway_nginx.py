@@ -20,9 +20,9 @@ import pytest
 import sluice
 
 from tests.conftest import ROOT, ServerProcess, free_port
+from tests.kafka.conftest import keyed_gateways
 from tests.kafka.native import TIMEOUT
 from tests.kafka.test_gateway_forward import Gateway
-from tests.kafka.test_gateway_http import PRINCIPAL, api_key
 from tests.kafka.test_gateway_share import new_group
 from tests.kafka_cluster import KafkaCluster
 
@@ -49,28 +49,10 @@ def gateways(
     tmp_path: Path,
 ) -> Iterator[list[Gateway]]:
     """Three gateways of one cluster, each with a client of the test's key."""
-    key = api_key(kafka_cluster.bootstrap)
-    servers = [
-        server_factory(
-            data_dir=tmp_path / f"unused-{n}",
-            SLUICE_BACKEND="kafka",
-            SLUICE_KAFKA_BOOTSTRAP=kafka_cluster.bootstrap,
-            SLUICE_SUPER_USERS=PRINCIPAL,
-        )
-        for n in range(3)
-    ]
-    for s in servers:
-        s.start(timeout=60)
-    headers = {"Authorization": f"Bearer {key}"}
-    clients = [httpx.Client(base_url=s.url, timeout=TIMEOUT, headers=headers) for s in servers]
-    try:
-        yield list(zip(servers, clients, strict=True))
-    finally:
-        for c in clients:
-            c.close()
-        for s in servers:
-            if s.proc is not None and s.proc.poll() is None:
-                s.stop()
+    with keyed_gateways(
+        kafka_cluster.bootstrap, server_factory, tmp_path, 3, check_stop=False
+    ) as three:
+        yield three
 
 
 @pytest.fixture
