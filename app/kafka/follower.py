@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from app.clock import Clock
 from app.errors import ErrorCode, SluiceError
@@ -143,6 +143,19 @@ class Follower:
         end = ends[self.partition].offset
         if end > 0:
             await self.applied(end - 1)
+
+
+async def every(period_s: float, work: Callable[[], Awaitable[object]], what: str) -> None:
+    """``work`` every ``period_s`` seconds for as long as the gateway runs (the expiry of an
+    internal topic's records); a round the cluster fails is logged, and the next one tries
+    again."""
+    while True:
+        await asyncio.sleep(period_s)
+        try:
+            await work()
+        except (SluiceError, ProtocolError):
+            # the broker went or moved
+            log.warning("%s failed", what, exc_info=True)
 
 
 TOPIC_ALREADY_EXISTS = 36

@@ -42,9 +42,8 @@ import random
 from app.clock import Clock
 from app.errors import Conflict, ErrorCode, InvalidRequest, SluiceError
 from app.kafka.cluster import Cluster
-from app.kafka.follower import Behind, Follower, ensure_compacted_topic
+from app.kafka.follower import Behind, Follower, ensure_compacted_topic, every
 from app.kafka.produce import KafkaProduce
-from app.kafka.protocol.errors import ProtocolError
 from app.kafka.transactions import KafkaTransactions
 from app.producers.produce import Placed, Produced
 from app.storage.record import Record
@@ -150,14 +149,11 @@ class KafkaIdempotency:
     async def run_expiry(self) -> None:
         """``expire()`` every tenth of the retention (at most every 10 minutes), for as long as
         the gateway runs."""
-        period_s = min(self.retention_ms // 10, 600_000) / 1000
-        while True:
-            await asyncio.sleep(max(period_s, 1.0))
-            try:
-                await self.expire()
-            except (SluiceError, ProtocolError):
-                # the broker went or moved: the next round tries again
-                log.warning("expiring the keys of %s failed", TOPIC, exc_info=True)
+        await every(
+            max(min(self.retention_ms // 10, 600_000) / 1000, 1.0),
+            self.expire,
+            f"expiring the keys of {TOPIC}",
+        )
 
     def _found(self, scoped_key: str, digest: str) -> list[Produced] | None:
         row = self.answers.get(scoped_key)

@@ -27,17 +27,15 @@ that is harmless), and compaction then removes them.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from dataclasses import dataclass
 
 from app.clock import Clock
-from app.errors import Conflict, ErrorCode, InvalidRequest, SluiceError
+from app.errors import Conflict, ErrorCode, InvalidRequest
 from app.kafka.cluster import Cluster
-from app.kafka.follower import Follower, ensure_compacted_topic
+from app.kafka.follower import Follower, ensure_compacted_topic, every
 from app.kafka.produce import KafkaProduce
-from app.kafka.protocol.errors import ProtocolError
 from app.storage.record import Record
 
 log = logging.getLogger("sluice.kafka.producer_owners")
@@ -190,11 +188,8 @@ class ProducerOwners:
     async def run_expiry(self) -> None:
         """``expire()`` every quarter of the expiration time (at most every 10 minutes), for as
         long as the gateway runs."""
-        period_s = min(self.expiration_ms // 4, 600_000) / 1000
-        while True:
-            await asyncio.sleep(period_s)
-            try:
-                await self.expire()
-            except (SluiceError, ProtocolError):
-                # the broker went or moved: the next round tries again
-                log.warning("expiring the records of %s failed", TOPIC, exc_info=True)
+        await every(
+            min(self.expiration_ms // 4, 600_000) / 1000,
+            self.expire,
+            f"expiring the records of {TOPIC}",
+        )
