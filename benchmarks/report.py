@@ -536,7 +536,7 @@ ROWS: list[Row] = [
             "fsyncs as the server's group-commit rounds)"
         ),
         lambda d: (
-            f"{sig(median(d, 'p32_ratio_to_disk'), 2)} "
+            f"{sig(median(d, 'p32_ratio_to_disk'), 3)} "
             f"({sig(median(d, 'p32_records_per_s'), 3)} / "
             f"{sig(median(d, 'p32_disk_ceiling_records_per_s'), 3)} records/s, "
             f"{sig(median(d, 'p32_fsync_rounds'), 3)} fsync rounds)"
