@@ -16,7 +16,7 @@ def test_options_are_case_insensitive_typed_and_checked() -> None:
     assert o.http_headers == {"Authorization": "Bearer sk_1_x"}
     assert parse({**URL, "header.X-Trace": "1"}).http_headers == {"X-Trace": "1"}
     assert parse({**URL, "partitions": "2, 0,2"}).partitions == (0, 2)
-    assert parse(URL).wire == "json"
+    assert parse(URL).wire == "batches"
     assert parse({**URL, "WIRE": "BATCHES"}).wire == "batches"
     for bad, match in [
         ({"topic": "t"}, "url is required"),

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 ISOLATION_LEVELS = ("read_committed", "read_uncommitted")
 WIRES = ("batches", "json")  # how the sink sends records (the option wire)
-DEFAULT_WIRE = "json"
+DEFAULT_WIRE = "batches"
 _ID_CHARS = re.compile(r"^[A-Za-z0-9._-]+$")
 
 
