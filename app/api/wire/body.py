@@ -17,6 +17,8 @@ The wire rules every body follows:
   refused as missing;
 - a number with a zero fraction (``3.0``, ``1e2``) is the integer it is, as JSON Schema has it;
 - a JSON boolean is never an integer (msgspec never takes one for an ``int``);
+- a body is JSON throughout, the fields the server skips included: UTF-8, every number within
+  a double's range (``strict``, ``check_json``);
 - every integer is a 64-bit one (``Int64``) unless its field says less;
 - a malformed body is ``InvalidRequest`` (400) with a message naming the field by its path
   (``records[3].value: expected …``) in the words of the schema the document shows; the code
@@ -33,9 +35,23 @@ import copy
 import re
 from collections.abc import Callable, Mapping
 from functools import cache, partial
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Optional, TypeAlias, TypeVar
+from types import UnionType
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    ClassVar,
+    Optional,
+    TypeAlias,
+    TypeVar,
+    Union,
+    cast,
+    get_args,
+    get_origin,
+)
 
 import msgspec
+import orjson
 from msgspec import Meta
 
 from app.api.wire import bounded_json
@@ -175,14 +191,33 @@ def decode(raw: bytes, body: type[B], settings: Settings, *, optional: bool = Fa
         decoded: B = _decoder(body).decode(raw)
         return decoded
     except msgspec.ValidationError as exc:
+        # the decode stopped here: what follows is read before the body is judged, so that
+        # text that is not JSON is refused as such wherever it is
+        check_json(raw)
+        if str(exc).startswith("Object contains unknown field"):
+            # a field the declaration does not have: skipped, or refused where it says so
+            return _lenient(raw, body)
         if "got `float`" in str(exc):
             # perhaps a number with a zero fraction for an integer: taken as the integer
-            return _integral_retry(raw, body, exc)
+            return _integral_retry(raw, body)
         raise refusal(body, exc) from None
     except (msgspec.DecodeError, UnicodeDecodeError) as exc:  # text that is not UTF-8 is the latter
-        raise InvalidRequest(
-            ErrorCode.INVALID_REQUEST, f"the body is not valid JSON: {exc}"
-        ) from None
+        raise not_json(exc) from None
+
+
+def not_json(exc: Exception) -> InvalidRequest:
+    return InvalidRequest(ErrorCode.INVALID_REQUEST, f"the body is not valid JSON: {exc}")
+
+
+def check_json(raw: bytes) -> None:
+    """400 unless ``raw`` (within the bounds already) is JSON throughout, as the server reads
+    JSON: UTF-8, every number within a double's range. The decode reads every byte of a body
+    that has only declared fields up to its first fault; the rest of such a body, and the
+    parts of a body it skips (fields it does not declare), are read here."""
+    try:
+        orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise not_json(exc) from None
 
 
 def convert(value: Any, body: type[B], where: str = "") -> B:
@@ -196,16 +231,98 @@ def convert(value: Any, body: type[B], where: str = "") -> B:
 
 @cache
 def _decoder(body: type[B]) -> msgspec.json.Decoder[B]:
+    """The decoder of a body that has only the fields it declares: everything in it is read
+    (and checked) on the way. A body with any other field is taken by ``_lenient``."""
+    return msgspec.json.Decoder(strict(body))
+
+
+@cache
+def _lenient_decoder(body: type[B]) -> msgspec.json.Decoder[B]:
     return msgspec.json.Decoder(body)
 
 
-def _integral_retry(raw: bytes, body: type[B], first: msgspec.ValidationError) -> B:
-    value = msgspec.json.decode(raw)  # valid JSON: the typed decode got past it
+def _lenient(raw: bytes, body: type[B]) -> B:
+    """``raw``, which has fields ``body`` does not declare, as ``body``: those fields skipped,
+    or refused where the declaration says so (``forbid_unknown_fields``); ``raw`` is JSON
+    (``check_json``)."""
+    try:
+        decoded: B = _lenient_decoder(body).decode(raw)
+        return decoded
+    except msgspec.ValidationError as exc:
+        if "got `float`" in str(exc):
+            return _integral_retry(raw, body)
+        raise refusal(body, exc) from None
+
+
+def _integral_retry(raw: bytes, body: type[B]) -> B:
+    value = msgspec.json.decode(raw)  # JSON (``check_json``): the decode stopped at a number
     fixed = _integral(value, _walker(body), ())
     try:
         return msgspec.convert(fixed, body)
     except msgspec.ValidationError as exc:
         raise refusal(body, exc) from None
+
+
+@cache
+def strict(body: type[B]) -> type[B]:
+    """``body`` as a subclass that refuses any field it does not declare, in its parts too.
+
+    The decode skips an undeclared field without reading all of it (a number there is not
+    checked against a double's range, a string's bytes not checked as UTF-8); the strict
+    subclass makes such a body fail the first decode, and ``_lenient`` has it read whole
+    before it is decoded again. A body of declared fields only, as the API's clients send,
+    is read once. The subclass's instances equal the declaration's of the same values."""
+    overrides: list[tuple[str, Any] | tuple[str, Any, Any]] = []
+    for f in msgspec.structs.fields(body):
+        t = _strict_type(f.type)
+        if t is f.type:
+            continue
+        if f.default_factory is not msgspec.NODEFAULT:
+            overrides.append((f.name, t, msgspec.field(default_factory=f.default_factory)))
+        elif f.default is not msgspec.NODEFAULT:
+            overrides.append((f.name, t, f.default))
+        else:
+            overrides.append((f.name, t))
+
+    def same(self: msgspec.Struct, other: object) -> Any:
+        # equal to the declaration's instance of the same values, as a body decoded is
+        if not isinstance(other, body):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in body.__struct_fields__)
+
+    def differs(self: msgspec.Struct, other: object) -> Any:
+        equal = same(self, other)
+        return equal if equal is NotImplemented else not equal
+
+    made = msgspec.defstruct(
+        body.__name__,
+        overrides,
+        bases=(body,),
+        kw_only=True,
+        forbid_unknown_fields=True,
+        module=body.__module__,
+        namespace={"__eq__": same, "__ne__": differs},
+    )
+    return cast("type[B]", made)
+
+
+def _strict_type(t: Any) -> Any:
+    """``t`` with every Struct in it made ``strict``; ``t`` itself when it holds none."""
+    if isinstance(t, type) and issubclass(t, msgspec.Struct):
+        return strict(t)
+    args = get_args(t)
+    if not args:
+        return t
+    origin = get_origin(t)
+    if origin is Annotated:
+        inner = _strict_type(args[0])
+        return t if inner is args[0] else Annotated[(inner, *t.__metadata__)]
+    made = tuple(_strict_type(a) for a in args)
+    if all(m is a for m, a in zip(made, args, strict=True)):
+        return t
+    if origin in (Union, UnionType):
+        return Union[made]  # noqa: UP007  (a union built from a tuple)
+    return origin[made if len(made) > 1 else made[0]]
 
 
 def integral(value: Any) -> Any:

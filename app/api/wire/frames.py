@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-import msgspec
 import orjson
 from msgspec import Meta
 
@@ -89,8 +88,11 @@ def frame_type(data: str | bytes, max_values: int, max_depth: int) -> tuple[str,
     raw = data.encode() if isinstance(data, str) else data
     bounded_json.check(raw, max_values, max_depth, "the frame")
     try:
-        body = msgspec.json.decode(raw)
-    except (msgspec.DecodeError, UnicodeDecodeError):
+        # read whole, as a body is (app.api.wire.body.check_json): UTF-8, every number within
+        # a double's range; an integer beyond 64 bits is read as a float, which a declared
+        # integer (an ack's id) refuses, so an answer never has to echo one
+        body = orjson.loads(raw)
+    except orjson.JSONDecodeError:
         raise InvalidRequest(ErrorCode.INVALID_REQUEST, "a frame must be a JSON object") from None
     if not isinstance(body, dict):
         raise InvalidRequest(ErrorCode.INVALID_REQUEST, 'the frame: expected {"type": …}')

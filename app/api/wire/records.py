@@ -19,7 +19,7 @@ import orjson
 from msgspec import Meta
 from pybase64 import b64decode, b64encode_as_string
 
-from app.api.wire.body import Body, Nullable, Part, Partition, decode, is_, unset, when
+from app.api.wire.body import Body, BodyError, Nullable, Part, Partition, decode, is_, unset, when
 from app.config import Settings
 from app.errors import ErrorCode, InvalidRequest, TooLarge
 from app.storage.record import REC_FIXED, Header, Record, StoredRecord, record_size
@@ -116,17 +116,37 @@ class ProduceRequest(Body):
     encoding: Nullable[Encoding] = "utf8"
 
 
-def _json_bytes(value: Any) -> bytes:
+def _json_bytes(value: Any, where: str) -> bytes:
     """A JSON value's compact serialisation, integers of any size kept exactly."""
     try:
         return orjson.dumps(value)
     except orjson.JSONEncodeError:  # an integer beyond 64 bits
+        _within_double(value, where)
         return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _within_double(value: Any, where: str) -> None:
+    """Refuse a number beyond a double's range (about 1.8e308), as the server refuses one
+    anywhere else in a body (``app.api.wire.body.check_json``)."""
+    if type(value) is int:
+        try:
+            float(value)
+        except OverflowError:
+            raise InvalidRequest(
+                ErrorCode.INVALID_REQUEST,
+                f"{where}: a number beyond the range of a double; send it as a string",
+            ) from None
+    elif type(value) is dict:
+        for v in value.values():
+            _within_double(v, where)
+    elif type(value) is list:
+        for v in value:
+            _within_double(v, where)
 
 
 def _bytes(value: Any, encoding: str, where: str) -> bytes | None:
     if encoding == "json":
-        return None if value is None else _json_bytes(value)
+        return None if value is None else _json_bytes(value, where)
     if value is None:
         return None
     if not isinstance(value, str):
@@ -166,7 +186,7 @@ def parse_produce(raw: bytes, s: Settings, now_ms: int) -> list[tuple[int | None
     each record."""
     try:
         body = decode(raw, ProduceRequest, s)
-    except InvalidRequest:
+    except BodyError:  # JSON within the bounds, not as declared: safe to read untyped
         # the size limit first: a request too large is refused whatever else is wrong in it
         records = untyped(raw).get("records")
         if isinstance(records, list):

@@ -14,6 +14,7 @@ from app.api.wire.body import (
     MAX_INT32,
     MAX_INT64,
     Body,
+    BodyError,
     Int64,
     MemberId,
     Name,
@@ -384,7 +385,7 @@ def parse_producer(raw: bytes, s: Settings) -> ProducerIdentity:
 def parse_produce(raw: bytes, s: Settings, now_ms: int) -> StatefulProduce:
     try:
         b = decode(raw, StatefulProduceRequest, s)
-    except InvalidRequest:
+    except BodyError:  # JSON within the bounds, not as declared: safe to read untyped
         _records_first(raw, s)
         raise
     batches = _batches(b.batches, b.encoding, now_ms, s)
@@ -436,7 +437,7 @@ def parse_commit(raw: bytes, s: Settings, now_ms: int) -> tuple[ProducerIdentity
     POST …/acknowledgements)."""
     try:
         b, bad = decode_acked(raw, TxnCommitRequest, s)
-    except InvalidRequest:
+    except BodyError:  # JSON within the bounds, not as declared: safe to read untyped
         _records_first(raw, s)
         raise
     batches = _batches(b.batches, b.encoding, now_ms, s)
@@ -458,7 +459,7 @@ def parse_commit_all(raw: bytes, s: Settings) -> CommitAllRequest:
     epoch, each id once; an optional idempotency key."""
     try:
         b = decode(raw, TxnCommitAllRequest, s)
-    except InvalidRequest:
+    except BodyError:  # JSON within the bounds, not as declared: safe to read untyped
         # the size limit first: a request too large is refused whatever else is wrong in it
         txns = untyped(raw).get("transactions")
         if isinstance(txns, list):

@@ -135,3 +135,41 @@ def test_a_body_part_keeps_no_default_restoring() -> None:
     # the records of a produce request are Parts: no call per record
     assert "__post_init__" not in vars(kit.Part)
     assert msgspec.convert({"partition": 1}, Item).name is None
+
+
+def test_fields_the_body_does_not_declare_are_skipped_and_still_read_as_json() -> None:
+    b = kit.decode(
+        b'{"items": [{"partition": 1, "x": [1, "a"]}], "y": {"z": null}}', Sample, SETTINGS
+    )
+    assert b.items == [Item(partition=1)] and b.size == 5
+    for extra in (b"1e400", b"-1e400", b"9" * 400, b'"\xff\xfe"', b'{"\xff": 1}'):
+        for raw in (
+            b'{"items": [{"partition": 1}], "extra": ' + extra + b"}",
+            b'{"items": [{"partition": 1, "extra": ' + extra + b"}]}",
+            b'{"extra": ' + extra + b', "items": [{"partition": 1}]}',
+        ):
+            with pytest.raises(InvalidRequest) as info:
+                kit.decode(raw, Sample, SETTINGS)
+            assert info.value.code is ErrorCode.INVALID_REQUEST, raw
+            assert info.value.message.startswith("the body is not valid JSON"), raw
+
+
+def test_what_follows_a_fault_is_read_as_json_before_the_fault_is_named() -> None:
+    for raw in (
+        b'{"items": [], "extra": 1e400}',
+        b'{"items": [{"partition": -1}], "topic": "\xff"}',
+        b'{"size": 1.0, "items": [{"partition": 1}], "extra": ' + b"9" * 400 + b"}",
+    ):
+        with pytest.raises(InvalidRequest) as info:
+            kit.decode(raw, Sample, SETTINGS)
+        assert info.value.message.startswith("the body is not valid JSON"), raw
+
+
+def test_a_body_decoded_equals_its_declaration_of_the_same_values() -> None:
+    b = decode({"items": [{"partition": 3}], "topic": "t"})
+    assert (
+        b == Sample(items=[Item(partition=3)], topic="t")
+        and Sample(items=[Item(partition=3)], topic="t") == b
+    )
+    assert b != Sample(items=[Item(partition=4)], topic="t")
+    assert isinstance(b, Sample) and isinstance(b.items[0], Item)
