@@ -26,6 +26,17 @@ odd: st.SearchStrategy[Any] = st.one_of(
     st.fixed_dictionaries({"value": text, "headers": st.just([])}),
     st.fixed_dictionaries({"value": text, "timestamp": st.integers(0, 10)}),
     st.fixed_dictionaries({"value": text, "encoding": st.sampled_from(wire.ENCODINGS)}),
+    # json values: nested, beyond 64 bits, beyond a double
+    st.fixed_dictionaries(
+        {
+            "key": st.one_of(st.lists(st.integers(), max_size=3), st.just(2**70)),
+            "value": st.one_of(
+                st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+                st.just(10**400),
+                st.just([-(2**64)]),
+            ),
+        }
+    ),
 )
 
 
@@ -36,7 +47,7 @@ def _outcome(call: Any) -> Any:
         return (exc.code, exc.message)
 
 
-@pytest.mark.parametrize("encoding", ["utf8", "base64"])
+@pytest.mark.parametrize("encoding", ["utf8", "base64", "json"])
 @settings(max_examples=300, deadline=None)
 @given(records=st.lists(st.one_of(plain, odd), min_size=1, max_size=8))
 def test_fast_path_equals_the_general_path(encoding: str, records: list[Any]) -> None:
@@ -52,7 +63,7 @@ def test_fast_path_equals_the_general_path(encoding: str, records: list[Any]) ->
 
 
 def test_oversized_records_are_refused_on_the_fast_path_too() -> None:
-    for value, encoding in (("x" * 100, "utf8"), ("eHh4" * 25, "base64")):
+    for value, encoding in (("x" * 100, "utf8"), ("eHh4" * 25, "base64"), ("x" * 100, "json")):
         declared = [wire.WireRecord(value=value)]
         with pytest.raises(SluiceError) as err:
             wire.parse_records(declared, encoding, 1, 64)
