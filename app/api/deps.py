@@ -1,4 +1,4 @@
-"""Request helpers: the services off app.state, bounded body reading and parsing, JSON answers.
+"""Request helpers: the services off app.state, bounded body reading, JSON answers.
 
 Routers reach the engine through the functions here: ``engine_of(request)``, the seam's
 interfaces (``app.engine.Engine``), in the routes moved onto it (docs/engine.md, "Order of the
@@ -24,7 +24,6 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 from starlette.types import Message
 
-from app.api.wire import bounded_json
 from app.engine import Engine
 from app.errors import ErrorCode, InvalidRequest, SluiceError, TooLarge
 from app.feed import EventFeed
@@ -95,12 +94,6 @@ async def _rest_of_body(request: Request, message: Message, limit: int) -> bytes
         message = await request.receive()
 
 
-async def read_json(request: Request, limit: int, *, optional: bool = False) -> tuple[Any, bytes]:
-    """Parse the body once as JSON, whatever the Content-Type says."""
-    raw = await read_body(request, limit)
-    return parse_json(request, raw, optional=optional), raw
-
-
 @asynccontextmanager
 async def produce_body(request: Request) -> AsyncIterator[bytes]:
     """The body of a produce request, counted against the principal's produce quota: over the
@@ -114,36 +107,6 @@ async def produce_body(request: Request) -> AsyncIterator[bytes]:
     finally:
         if quota is not None:
             quota.record(len(raw))
-
-
-def parse_json(request: Request, raw: bytes, *, optional: bool = False) -> Any:
-    """A body read by ``read_body``, parsed as JSON once its values and nesting are within
-    the server's bounds (413 ``REQUEST_TOO_COMPLEX`` otherwise, before any object is built)."""
-    if not raw.strip():
-        if optional:
-            return {}
-        raise InvalidRequest(ErrorCode.INVALID_REQUEST, "the body is empty; expected a JSON object")
-    s = broker_of(request).settings
-    bounded_json.check(raw, s.max_json_values, s.max_json_depth)
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        raise InvalidRequest(
-            ErrorCode.INVALID_REQUEST, f"the body is not valid JSON: {exc}"
-        ) from None
-
-
-def json_object(body: Any) -> dict[str, Any]:
-    """A parsed body that must be a JSON object."""
-    if not isinstance(body, dict):
-        raise InvalidRequest(ErrorCode.INVALID_REQUEST, "the body must be a JSON object")
-    return body
-
-
-async def read_object(request: Request, limit: int) -> dict[str, Any]:
-    """The body, parsed once, as a JSON object (400 INVALID_REQUEST otherwise)."""
-    body, _ = await read_json(request, limit)
-    return json_object(body)
 
 
 def json_response(content: Any, status_code: int = 200) -> Response:

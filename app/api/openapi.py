@@ -1,49 +1,47 @@
-"""The OpenAPI document (``/openapi.json``): what every route and request model declares, made
-exact where the declarations say less than the parsers check.
+"""The OpenAPI document (``/openapi.json``): what every route declares, with the request bodies'
+schemas generated from their declarations (``app.api.wire``), and completed where a number's
+bounds are the server's settings or a parameter's rule is checked in code.
 
-Request bodies are parsed by hand (``app.api.wire``), and the routes and models declare most
-names and numbers as plain strings and integers; so the document is completed here with what the
-parsers accept: the name patterns, the bounds of numbers (some of them the server's settings),
-the closed sets of values. Fuzzing against the document (benchmarks/fuzz.py) is what keeps the
-two in step: a request the document allows and the server refuses fails it, and the reverse.
+A request body's schema is its declaration's (``msgspec.json.schema_components``), with the
+body's examples and the rules between its fields; only bounds that are settings are added here
+(``settings_bounds``). Path and query parameters are declared as plain strings and integers by
+the routes, so the names and numbers they take are stated here (``describe_parameters``).
+Fuzzing against the document (benchmarks/fuzz.py) checks the server against it: a request the
+document allows and the server refuses fails it, and the reverse.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import msgspec
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
-from app.api.schemas import REQUEST_MODELS
+from app.api.schemas import REQUEST_BODIES
+from app.api.wire.body import Part
 from app.config import Settings
 from app.security import permissions
 from app.security.authentication import is_public
 from app.topics import NAME_PATTERN
 from app.transactions.state import TxnState
 
-# The names and numbers the API takes wherever they appear (a path or query parameter, or a
-# property of a request body): app.topics.validate_name, app.api.wire, app.security.keys.
+# The names and numbers the API takes in path and query parameters (the routes check them in
+# code: app.topics.validate_name, app.api.wire, app.security.keys).
 NAME: dict[str, Any] = {"pattern": NAME_PATTERN, "maxLength": 249}
 STRINGS: dict[str, dict[str, Any]] = {
     "topic": NAME,
     "group_id": NAME,
     "tid": NAME,
-    "transactional_id": NAME,
-    "dead_letter_topic": NAME,
     "principal": {"pattern": r"^[A-Za-z0-9._@:-]{1,255}$", "maxLength": 255},
     "member_id": {"minLength": 1, "maxLength": 255},
-    "group_instance_id": NAME,
     # ListOffsets: a timestamp in ms (a negative one is INVALID_TIMESTAMP)
     "at": {"pattern": r"^(earliest|latest|[0-9]{1,18})$"},
 }
 PARTITION: dict[str, Any] = {"minimum": 0, "maximum": 2**31 - 1}
-INTEGERS: dict[str, dict[str, Any]] = {
-    "producer_id": {"minimum": 0, "maximum": 2**63 - 1},
-    "producer_epoch": {"minimum": 0, "maximum": 32767},
-    "partition": PARTITION,
-}
-# every integer the parsers take is a 64-bit one (app.api.wire._fields.integer)
+INTEGERS: dict[str, dict[str, Any]] = {"partition": PARTITION}
+# every integer parameter is a 64-bit one
 INT64: dict[str, Any] = {"minimum": -(2**63), "maximum": 2**63 - 1}
 # query parameters with a closed set of values that the route declares as a plain string
 QUERY_ENUMS: dict[str, dict[str, Any]] = {"state": {"enum": [s.value for s in TxnState]}}
@@ -62,15 +60,45 @@ def settings_bounds(settings: Settings) -> dict[str, dict[str, Any]]:
     }
 
 
+def _declared(base: type[Part]) -> Iterator[type[Part]]:
+    for cls in base.__subclasses__():
+        yield cls
+        yield from _declared(cls)
+
+
+def body_components() -> dict[str, dict[str, Any]]:
+    """The schemas of the request bodies and their parts, as declared, each with its examples
+    and the rules between its fields."""
+    _, components = msgspec.json.schema_components(
+        REQUEST_BODIES, ref_template="#/components/schemas/{name}"
+    )
+    for cls in _declared(Part):
+        schema = components.get(cls.__name__)
+        if schema is None:
+            continue
+        if cls.examples:
+            schema["examples"] = cls.examples
+        if cls.rules:
+            schema["allOf"] = cls.rules
+    return components
+
+
 def openapi_document(app: FastAPI, settings: Settings) -> dict[str, Any]:
     doc = get_openapi(
         title=app.title, version=app.version, description=app.description, routes=app.routes
     )
     components = doc.setdefault("components", {}).setdefault("schemas", {})
-    for model in REQUEST_MODELS:
-        schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
-        components.update(schema.pop("$defs", {}))
-        components[model.__name__] = schema
+    bodies = body_components()
+    bounds = settings_bounds(settings)
+    for schema in bodies.values():
+        _settings_bounds(schema, bounds)
+    clash = set(bodies) & set(components)
+    assert not clash, f"request bodies and answers share component names: {clash}"
+    components.update(bodies)
+    # an answer shaped as a body: a share group's config is every key its PATCH takes
+    components["ShareGroupDescription"]["properties"]["config"] = {
+        "$ref": "#/components/schemas/ShareGroupConfig"
+    }
     # Malformed requests are 400 INVALID_REQUEST (see ErrorBody), never 422. Once API keys exist
     # every non-public operation needs one (401 without), and the ACLs its entry in
     # app.security.permissions names (403 without).
@@ -95,34 +123,14 @@ def openapi_document(app: FastAPI, settings: Settings) -> dict[str, Any]:
                 operation.setdefault("responses", {})["403"] = forbidden
     components.pop("HTTPValidationError", None)
     components.pop("ValidationError", None)
-    describe_names(doc, settings_bounds(settings))
+    describe_parameters(doc)
     return doc
 
 
-def describe_names(doc: dict[str, Any], bounds: dict[str, dict[str, Any]]) -> None:
-    """Give the name and number parameters and request-body properties of the OpenAPI document
-    the bounds their parsers apply (``bounds``: more, for request-body properties). Response
-    schemas are left as they are."""
-    components = doc.get("components", {}).get("schemas", {})
-    requested: set[str] = set()
-
-    def refs(node: Any) -> None:
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
-                name = ref.rsplit("/", 1)[1]
-                if name not in requested:
-                    requested.add(name)
-                    refs(components.get(name))
-            for value in node.values():
-                refs(value)
-        elif isinstance(node, list):
-            for value in node:
-                refs(value)
-
+def describe_parameters(doc: dict[str, Any]) -> None:
+    """Give the name and number parameters of the document the rules their checks apply."""
     for operations in doc.get("paths", {}).values():
         for operation in operations.values():
-            refs(operation.get("requestBody"))
             for param in operation.get("parameters", ()):
                 name, where = param.get("name", ""), param.get("in")
                 schema = param.setdefault("schema", {})
@@ -132,54 +140,21 @@ def describe_names(doc: dict[str, Any], bounds: dict[str, dict[str, Any]]) -> No
                 if where == "query" and name in QUERY_ENUMS:
                     _constrain(schema, "string", QUERY_ENUMS[name])
 
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            _int64(node)
-            props = node.get("properties")
-            if isinstance(props, dict):
-                required = set(node.get("required", ()))
-                for name, schema in props.items():
-                    if not isinstance(schema, dict):
-                        continue
-                    if name not in required and not _takes_null(schema):
-                        # the parsers read a null as absent (app.api.wire._fields)
-                        props[name] = schema = {"anyOf": [schema, {"type": "null"}]}
-                    _constrain_named(name, schema)
-                    if name in bounds:
-                        _bound(schema, bounds[name])
-                    for alt in [schema, *schema.get("anyOf", ())]:
-                        items = alt.get("items")
-                        if not isinstance(items, dict):
-                            continue
-                        if name in ("subscribed_topics", "topics"):
-                            _constrain(items, "string", NAME)
-                        elif name == "partitions":
-                            _constrain(items, "integer", PARTITION)
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
 
-    for name in requested:
-        walk(components.get(name))
-    for operations in doc.get("paths", {}).values():
-        for operation in operations.values():
-            walk(operation.get("requestBody"))
-
-
-def _takes_null(schema: dict[str, Any]) -> bool:
-    """Whether a property schema allows null (or anything: no type given)."""
-    if "$ref" in schema:
-        return False
-    if "anyOf" in schema:
-        return any(_takes_null(alt) for alt in schema["anyOf"])
-    if "enum" in schema:
-        return None in schema["enum"]
-    if "const" in schema:
-        return schema["const"] is None
-    kind = schema.get("type")
-    return kind is None or kind == "null" or (isinstance(kind, list) and "null" in kind)
+def _settings_bounds(node: Any, bounds: dict[str, dict[str, Any]]) -> None:
+    """The bounds that are settings, on the properties of those names (the tighter of the
+    declared and the setting's)."""
+    if isinstance(node, dict):
+        props = node.get("properties")
+        if isinstance(props, dict):
+            for name, schema in props.items():
+                if name in bounds and isinstance(schema, dict):
+                    _bound(schema, bounds[name])
+        for value in node.values():
+            _settings_bounds(value, bounds)
+    elif isinstance(node, list):
+        for value in node:
+            _settings_bounds(value, bounds)
 
 
 def _int64(schema: dict[str, Any]) -> None:

@@ -40,9 +40,10 @@ from app.security.keys import (
     SALT_BYTES,
     KeyRow,
     KeyStore,
+    check_description,
+    check_principal,
     digest,
     new_key,
-    parse_create,
 )
 from app.storage.record import Record
 
@@ -181,7 +182,7 @@ class KafkaKeys(KeyStore):
         await self.sync()
 
     async def create(self, principal: str, description: str = "") -> tuple[KeyRow, str]:
-        name, text = parse_create({"principal": principal, "description": description})
+        name, text = check_principal(principal), check_description(description)
         key_id, secret, key = new_key()
         salt = os.urandom(SALT_BYTES)
         row = KeyRow(key_id, name, salt, digest(salt, secret), text, self.clock.now_ms(), None)

@@ -109,11 +109,6 @@ def check_description(description: object) -> str:
     return description
 
 
-def parse_create(body: dict[str, Any]) -> tuple[str, str]:
-    """(principal, description) of the body of ``POST /v1/admin/keys``."""
-    return check_principal(body.get("principal")), check_description(body.get("description", ""))
-
-
 @dataclass(frozen=True, slots=True)
 class KeyRow:
     key_id: str
@@ -270,7 +265,7 @@ class KeyStore:
         self.sockets.revoke(gone, anonymous=self.required)
 
     async def create(self, principal: str, description: str = "") -> tuple[KeyRow, str]:
-        name, text = parse_create({"principal": principal, "description": description})
+        name, text = check_principal(principal), check_description(description)
         now = self.clock.now_ms()
         row, key = await self.db.run(lambda conn: insert_key(conn, name, text, now))
         await self.load()

@@ -603,3 +603,27 @@ async def test_json_integers_beyond_64_bits_are_kept_exactly_on_every_produce_pa
     assert all("encoding" not in g for g in got)
     shown = (await read(client, "big", 0, offset=3, encoding="base64"))["records"]
     assert base64.b64decode(shown[0]["value"]) == text.encode()
+
+
+async def test_numbers_beyond_a_double_are_refused_in_json_records_as_anywhere(
+    client: httpx.AsyncClient,
+) -> None:
+    """A JSON number must be within a double's range (about 1.8e308) wherever it is in a
+    body, a record's json value included: an integer of 400 digits is refused as 1e400 is."""
+    await client.post("/v1/topics", json={"name": "huge"})
+    huge = b"9" * 400
+    for value in (huge, b"[-" + huge + b"]", b'{"n": ' + huge + b"}", b"1e400"):
+        body = b'{"encoding": "json", "records": [{"value": ' + value + b"}]}"
+        r = await client.post("/v1/topics/huge/records", content=body)
+        assert_error(r, 400, "INVALID_REQUEST")
+        header = b'{"encoding": "json", "records": [{"headers": [{"key": "h", "value": '
+        r = await client.post("/v1/topics/huge/records", content=header + value + b"}]}]}")
+        assert_error(r, 400, "INVALID_REQUEST")
+    pid, epoch = await init_producer(client)
+    body = (
+        b'{"producer_id": %d, "producer_epoch": %d, "encoding": "json", "batches": [{"topic": '
+        b'"huge", "partition": 0, "base_sequence": 0, "records": [{"key": %s}]}]}'
+        % (pid, epoch, huge)
+    )
+    assert_error(await client.post("/v1/produce", content=body), 400, "INVALID_REQUEST")
+    assert await watermarks(client, "huge") == [0]

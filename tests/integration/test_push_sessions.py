@@ -123,6 +123,15 @@ async def test_socket_errors(app_on_clock: Served) -> None:
         for wrong in wrongs:
             await ws.send(wrong)
             assert (await ws.receive())["error"]["code"] == "INVALID_REQUEST", wrong
+        # numbers a double does not hold, an id beyond 64 bits (which no answer could echo)
+        for raw in (
+            '{"type": "ack", "acknowledgements": [], "id": 18446744073709551616}',
+            '{"type": "ack", "acknowledgements": [], "id": ' + "9" * 400 + "}",
+            '{"type": "ack", "acknowledgements": [], "id": 1e400}',
+            '{"type": "ack", "acknowledgements": [], "padding": ' + "9" * 400 + "}",
+        ):
+            await ws.send(raw)
+            assert (await ws.receive())["error"]["code"] == "INVALID_REQUEST", raw
         await ws.send({"type": "ack", "acknowledgements": [ack_item(3, 1, "accept")]})
         (res,) = (await ws.receive())["results"]
         assert res["error"]["code"] == "INVALID_REQUEST"

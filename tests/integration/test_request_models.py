@@ -1,28 +1,28 @@
-"""The request models of ``app.api.schemas`` (the OpenAPI document) against the parsers the
-server really runs: every example parses, and dropping any field a model documents as required
-(nested ones too) makes the parser refuse the body.
+"""The request bodies of ``app.api.wire`` (each one declaration: the parse and the OpenAPI
+schema) against the parsers the server runs: every example parses, and dropping any field a
+body declares as required (nested ones too) makes the parser refuse the body.
 
-Most bodies have a parser function, called directly here. Four share-group bodies are parsed
-inline by the share router; those are posted to a running app instead.
+Most bodies parse without state, called directly here. Four share-group bodies succeed only
+against a group with acquired records: those are posted to a running app instead.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterator, Mapping
-from types import UnionType
-from typing import Any, Union, get_args, get_origin
+from typing import Any
 
 import httpx
+import msgspec
+import msgspec.inspect as mi
 import orjson
 import pytest
-from pydantic import BaseModel
 
 from app.api import schemas
-from app.api.wire import acls, groups, quotas, records, share, topics, txn
+from app.api.wire import acls, groups, keys, quotas, records, share, topics, txn
+from app.api.wire.body import Part
 from app.config import Settings
 from app.errors import ErrorCode, InvalidRequest, SluiceError
-from app.security import keys
 from app.security.quota_admin import validate_override
 from app.share import group_config
 
@@ -41,83 +41,79 @@ def _no_ack_errors(acks: Mapping[Any, Any]) -> None:
         raise bad[0]
 
 
-def _txn_acks(body: dict[str, Any]) -> None:
-    _no_ack_errors(txn.parse_acknowledgements(body, SETTINGS.share_max_release_delay_ms).acks)
+def _txn_acks(raw: bytes) -> None:
+    _no_ack_errors(txn.parse_acknowledgements(raw, SETTINGS).acks)
 
 
-def _txn_commit(body: dict[str, Any]) -> None:
-    _, work = txn.parse_commit(
-        body,
-        NOW_MS,
-        SETTINGS.max_records_per_request,
-        SETTINGS.max_record_bytes,
-        SETTINGS.share_max_release_delay_ms,
-    )
+def _txn_commit(raw: bytes) -> None:
+    _, work = txn.parse_commit(raw, SETTINGS, NOW_MS)
     for group in work.acks:
         _no_ack_errors(group.acks)
 
 
-PARSERS: dict[type[BaseModel], Callable[[dict[str, Any]], object]] = {
-    schemas.ProduceRequest: lambda b: records.parse_produce(
-        b, NOW_MS, SETTINGS.max_records_per_request, SETTINGS.max_record_bytes, orjson.dumps(b)
+PARSERS: dict[type[Part], Callable[[bytes], object]] = {
+    records.ProduceRequest: lambda b: records.parse_produce(b, SETTINGS, NOW_MS),
+    topics.TopicCreate: lambda b: topics.parse_create(b, SETTINGS),
+    topics.TopicPatch: lambda b: topics.parse_patch(b, SETTINGS),
+    topics.DeleteRecordsRequest: lambda b: topics.parse_delete_records(b, SETTINGS),
+    txn.InitProducerRequest: lambda b: txn.parse_init(b, SETTINGS),
+    txn.ProducerIdentity: lambda b: txn.parse_producer(b, SETTINGS),
+    txn.StatefulProduceRequest: lambda b: txn.parse_produce(b, SETTINGS, NOW_MS),
+    txn.TxnOffsetsRequest: lambda b: txn.parse_offsets(b, SETTINGS),
+    txn.TxnCommitRequest: _txn_commit,
+    txn.TxnCommitAllRequest: lambda b: txn.parse_commit_all(b, SETTINGS),
+    txn.TxnAbortPrefixRequest: lambda b: txn.parse_abort_prefix(b, SETTINGS),
+    groups.GroupHeartbeatRequest: lambda b: groups.parse_heartbeat(b, SETTINGS),
+    groups.OffsetCommitRequest: lambda b: groups.parse_commit(b, SETTINGS),
+    share.ShareGroupConfig: lambda b: group_config.validate(
+        share.config_changes(b, SETTINGS), {}, SETTINGS
     ),
-    schemas.TopicCreate: lambda b: topics.parse_create(
-        b, SETTINGS.default_partitions, SETTINGS.max_partitions
-    ),
-    schemas.TopicPatch: lambda b: topics.parse_patch(b, SETTINGS.max_partitions),
-    schemas.DeleteRecordsRequest: topics.parse_delete_records,
-    schemas.InitProducerRequest: txn.parse_init,
-    schemas.ProducerIdentity: txn.parse_producer,
-    schemas.StatefulProduceRequest: lambda b: txn.parse_produce(
-        b, NOW_MS, SETTINGS.max_records_per_request, SETTINGS.max_record_bytes
-    ),
-    schemas.TxnOffsetsRequest: txn.parse_offsets,
-    schemas.TxnCommitRequest: _txn_commit,
-    schemas.TxnCommitAllRequest: lambda b: txn.parse_commit_all(b, SETTINGS.txn_commit_all_max),
-    schemas.TxnAbortPrefixRequest: txn.parse_abort_prefix,
-    schemas.GroupHeartbeatRequest: groups.parse_heartbeat,
-    schemas.OffsetCommitRequest: groups.parse_commit,
-    schemas.ShareGroupConfig: lambda b: group_config.validate(b, {}, SETTINGS),
-    schemas.ShareAcquisitionsAcknowledgeRequest: share.parse_acquisitions_ack,
-    schemas.TxnAcknowledgementsRequest: _txn_acks,
-    schemas.AclBindingRequest: acls.parse_binding,
-    schemas.QuotaSet: lambda b: validate_override(quotas.parse_set(b)),
-    schemas.KeyCreate: keys.parse_create,
+    share.ShareAcquisitionsAcknowledgeRequest: lambda b: share.parse_acquisitions_ack(b, SETTINGS),
+    txn.TxnAcknowledgementsRequest: _txn_acks,
+    acls.AclBindingRequest: lambda b: acls.parse_binding(b, SETTINGS),
+    quotas.QuotaSet: lambda b: validate_override(quotas.parse_set(b, SETTINGS)),
+    keys.KeyCreate: lambda b: keys.parse_create(b, SETTINGS),
 }
 
-# share-group bodies (app.api.wire.share) succeed only against a group with acquired
-# records: checked over HTTP below
-SHARE_ROUTER_PARSED: tuple[type[BaseModel], ...] = (
-    schemas.ShareHeartbeatRequest,
-    schemas.ShareFetchRequest,
-    schemas.ShareAcknowledgeRequest,
-    schemas.ShareOffsetsReset,
+# share-group bodies succeed only against a group with acquired records: checked over HTTP
+# below
+SHARE_ROUTER_PARSED: tuple[type[Part], ...] = (
+    share.ShareHeartbeatRequest,
+    share.ShareFetchRequest,
+    share.ShareAcknowledgeRequest,
+    share.ShareOffsetsReset,
 )
 
 
-def _model_in(annotation: Any) -> type[BaseModel] | None:
-    """The model inside ``X``, ``list[X]``, ``X | None``…, or None."""
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    if get_origin(annotation) in (list, Union, UnionType):
-        for arg in get_args(annotation):
-            found = _model_in(arg)
+def _struct_in(t: mi.Type) -> type[msgspec.Struct] | None:
+    """The struct inside ``X``, ``list[X]``, ``X | None``…, or None."""
+    if isinstance(t, mi.Metadata):
+        return _struct_in(t.type)
+    if isinstance(t, mi.StructType):
+        return t.cls
+    if isinstance(t, mi.ListType):
+        return _struct_in(t.item_type)
+    if isinstance(t, mi.UnionType):
+        for alt in t.types:
+            found = _struct_in(alt)
             if found is not None:
                 return found
     return None
 
 
 def required_paths(
-    model: type[BaseModel], example: dict[str, Any], at: Path = ()
+    body: type[msgspec.Struct], example: dict[str, Any], at: Path = ()
 ) -> Iterator[Path]:
-    """Paths of the example's fields that ``model`` documents as required, nested models
+    """Paths of the example's fields that ``body`` declares as required, nested bodies
     included (through the first item of a list)."""
-    for field_name, info in model.model_fields.items():
-        key = info.alias or field_name
-        if info.is_required():
-            assert key in example, f"the example of {model.__name__} lacks required {key}"
+    info = mi.type_info(body)
+    assert isinstance(info, mi.StructType)
+    for field in info.fields:
+        key = field.encode_name
+        if field.required:
+            assert key in example, f"the example of {body.__name__} lacks required {key}"
             yield (*at, key)
-        sub = _model_in(info.annotation)
+        sub = _struct_in(field.type)
         value = example.get(key)
         if sub is None or value is None:
             continue
@@ -137,49 +133,51 @@ def without(example: dict[str, Any], path: Path) -> dict[str, Any]:
     return body
 
 
-def cases(models: tuple[type[BaseModel], ...] | list[type[BaseModel]]) -> list[Any]:
+def examples(body: type[Part]) -> list[dict[str, Any]]:
+    return copy.deepcopy(body.examples)
+
+
+def cases(bodies: tuple[type[Part], ...] | list[type[Part]]) -> list[Any]:
     return [
-        pytest.param(m, i, id=f"{m.__name__}[{i}]")
-        for m in models
-        for i in range(len(schemas.examples(m)))
+        pytest.param(m, i, id=f"{m.__name__}[{i}]") for m in bodies for i in range(len(m.examples))
     ]
 
 
 # -- coverage -----------------------------------------------------------------------------------
 
 
-def test_every_request_model_has_an_example_and_a_parser() -> None:
-    for model in schemas.REQUEST_MODELS:
-        assert schemas.examples(model), f"{model.__name__} has no example"
-    assert set(PARSERS) | set(SHARE_ROUTER_PARSED) == set(schemas.REQUEST_MODELS)
+def test_every_request_body_has_an_example_and_a_parser() -> None:
+    for body in schemas.REQUEST_BODIES:
+        assert body.examples, f"{body.__name__} has no example"
+    assert set(PARSERS) | set(SHARE_ROUTER_PARSED) == set(schemas.REQUEST_BODIES)
     assert not set(PARSERS) & set(SHARE_ROUTER_PARSED)
 
 
 async def test_examples_are_in_the_openapi_document(client: httpx.AsyncClient) -> None:
     components = (await client.get("/openapi.json")).json()["components"]["schemas"]
-    for model in schemas.REQUEST_MODELS:
-        assert components[model.__name__]["examples"] == schemas.examples(model)
+    for body in schemas.REQUEST_BODIES:
+        assert components[body.__name__]["examples"] == body.examples
 
 
 # -- parser functions ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("model", "i"), cases(list(PARSERS)))
-def test_example_parses(model: type[BaseModel], i: int) -> None:
-    PARSERS[model](schemas.examples(model)[i])
+@pytest.mark.parametrize(("body", "i"), cases(list(PARSERS)))
+def test_example_parses(body: type[Part], i: int) -> None:
+    PARSERS[body](orjson.dumps(examples(body)[i]))
 
 
-@pytest.mark.parametrize(("model", "i"), cases(list(PARSERS)))
-def test_required_fields_are_required(model: type[BaseModel], i: int) -> None:
-    example = schemas.examples(model)[i]
-    for path in required_paths(model, example):
+@pytest.mark.parametrize(("body", "i"), cases(list(PARSERS)))
+def test_required_fields_are_required(body: type[Part], i: int) -> None:
+    example = examples(body)[i]
+    for path in required_paths(body, example):
         with pytest.raises(InvalidRequest):
-            PARSERS[model](without(example, path))
+            PARSERS[body](orjson.dumps(without(example, path)))
 
 
-def test_required_paths_walks_nested_models() -> None:
-    example = schemas.examples(schemas.StatefulProduceRequest)[0]
-    paths = set(required_paths(schemas.StatefulProduceRequest, example))
+def test_required_paths_walks_nested_bodies() -> None:
+    example = examples(txn.StatefulProduceRequest)[0]
+    paths = set(required_paths(txn.StatefulProduceRequest, example))
     assert {
         ("producer_id",),
         ("batches",),
@@ -191,14 +189,8 @@ def test_required_paths_walks_nested_models() -> None:
 def test_every_share_fetch_example_parses() -> None:
     """The router's parser, on each example (the first is also posted below; the others, a
     fetch by acquisition id among them, need no state to parse)."""
-    for example in schemas.examples(schemas.ShareFetchRequest):
-        fetch = share.parse_fetch(
-            example,
-            SETTINGS.max_read_records,
-            SETTINGS.max_wait_ms,
-            SETTINGS.share_max_release_delay_ms,
-        )
-        _no_ack_errors(fetch.acks)
+    for example in examples(share.ShareFetchRequest):
+        _no_ack_errors(share.parse_fetch(orjson.dumps(example), SETTINGS).acks)
 
 
 # -- share groups, over HTTP -------------------------------------------------------------------
@@ -225,13 +217,13 @@ async def test_share_router_examples(served: Served) -> None:
     c = served.client
     await create_topic(c, "orders", 2)
     await create_topic(c, "orders-dlq", 1)
-    config = schemas.examples(schemas.ShareGroupConfig)[0]  # reads from the earliest offset
+    config = examples(share.ShareGroupConfig)[0]  # reads from the earliest offset
     for group in ("analytics", "reporting"):
         r = await c.patch(f"/v1/share-groups/{group}/config", json=config)
         assert r.status_code == 200, r.text
     r = await c.post(
         "/v1/share-groups/analytics/heartbeat",
-        json=schemas.examples(schemas.ShareHeartbeatRequest)[0],
+        json=examples(share.ShareHeartbeatRequest)[0],
     )
     assert r.status_code == 200, r.text
     member = r.json()["member_id"]  # the examples' member ids are replaced by this one
@@ -244,30 +236,28 @@ async def test_share_router_examples(served: Served) -> None:
         (a["partition"], a["first_offset"], a["last_offset"]) for a in r.json()["acquired"]
     ] == [(0, 0, 29)]
 
-    bodies: list[tuple[type[BaseModel], str, dict[str, Any]]] = [
+    bodies: list[tuple[type[Part], str, dict[str, Any]]] = [
         (
-            schemas.ShareAcknowledgeRequest,
+            share.ShareAcknowledgeRequest,
             "/v1/share-groups/analytics/acknowledge",
-            {**schemas.examples(schemas.ShareAcknowledgeRequest)[0], "member_id": member},
+            {**examples(share.ShareAcknowledgeRequest)[0], "member_id": member},
         ),
         (
-            schemas.ShareFetchRequest,
+            share.ShareFetchRequest,
             "/v1/share-groups/analytics/fetch",
-            {**schemas.examples(schemas.ShareFetchRequest)[0], "member_id": member},
+            {**examples(share.ShareFetchRequest)[0], "member_id": member},
         ),
         (
-            schemas.ShareOffsetsReset,
+            share.ShareOffsetsReset,
             "/v1/share-groups/reporting/offsets",
-            schemas.examples(schemas.ShareOffsetsReset)[0],
+            examples(share.ShareOffsetsReset)[0],
         ),
     ]
     # the heartbeat example (a join) was posted above and has no required field
     assert not list(
-        required_paths(
-            schemas.ShareHeartbeatRequest, schemas.examples(schemas.ShareHeartbeatRequest)[0]
-        )
+        required_paths(share.ShareHeartbeatRequest, examples(share.ShareHeartbeatRequest)[0])
     )
-    assert {m for m, _, _ in bodies} | {schemas.ShareHeartbeatRequest} == set(SHARE_ROUTER_PARSED)
+    assert {m for m, _, _ in bodies} | {share.ShareHeartbeatRequest} == set(SHARE_ROUTER_PARSED)
     for model, path, body in bodies:
         for field in required_paths(model, body):
             r = await c.post(path, json=without(body, field))

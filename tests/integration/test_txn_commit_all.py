@@ -458,7 +458,7 @@ GOOD = {"transactional_id": "a", "producer_id": 0, "producer_epoch": 0}
         ({}, "transactions: required"),
         ({"transactions": []}, "transactions: expected a non-empty list"),
         ({"transactions": {"a": 1}}, "transactions: expected a non-empty list"),
-        ({"transactions": ["a"]}, "transactions[0]: expected {"),
+        ({"transactions": ["a"]}, "transactions[0]: expected an object"),
         (
             {"transactions": [{**GOOD, "transactional_id": None}]},
             "transactions[0].transactional_id",

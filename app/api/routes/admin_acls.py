@@ -10,7 +10,7 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.api import deps, schemas
-from app.api.deps import json_response, read_json
+from app.api.deps import json_response, read_body
 from app.api.schemas import acls as acl_schemas
 from app.api.wire import acls as wire
 from app.security import acls, permissions
@@ -48,7 +48,7 @@ def _filter(
     "",
     status_code=201,
     summary="Add an ACL binding (201; 200 when it was there already)",
-    openapi_extra=schemas.documented_body(acl_schemas.AclBindingRequest),
+    openapi_extra=schemas.documented_body(wire.AclBindingRequest),
     responses={
         201: {"model": acl_schemas.AclBinding},
         200: {"model": acl_schemas.AclBinding},
@@ -58,8 +58,7 @@ def _filter(
 async def add(request: Request) -> Response:
     permissions.require_cluster(request, Operation.ALTER)
     b = deps.broker_of(request)
-    body, _ = await read_json(request, b.settings.max_request_bytes)
-    binding = wire.parse_binding(body)
+    binding = wire.parse_binding(await read_body(request, b.settings.max_request_bytes), b.settings)
     created = await b.engine.acls.add(binding)
     return json_response(binding.to_dict(), 201 if created else 200)
 

@@ -8,11 +8,11 @@ from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from app.api import deps, schemas
-from app.api.deps import json_response, read_object
+from app.api.deps import json_response, read_body
 from app.api.schemas import ERRORS
+from app.api.wire import keys as wire
 from app.security import permissions
 from app.security.acls import Operation
-from app.security.keys import parse_create
 
 router = APIRouter(prefix="/v1/admin/keys", tags=["admin"])
 
@@ -21,13 +21,15 @@ router = APIRouter(prefix="/v1/admin/keys", tags=["admin"])
     "",
     status_code=201,
     summary="Create an API key",
-    openapi_extra=schemas.documented_body(schemas.KeyCreate),
+    openapi_extra=schemas.documented_body(wire.KeyCreate),
     responses={201: {"model": schemas.KeyCreated}, **ERRORS},
 )
 async def create_key(request: Request) -> Response:
     permissions.require_cluster(request, Operation.ALTER)
     b = deps.broker_of(request)
-    principal, description = parse_create(await read_object(request, b.settings.max_request_bytes))
+    principal, description = wire.parse_create(
+        await read_body(request, b.settings.max_request_bytes), b.settings
+    )
     row, key = await b.engine.keys.create(principal, description)
     return json_response(
         {

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from app.api import deps, schemas
-from app.api.deps import json_response, read_object
+from app.api.deps import json_response, read_body
 from app.api.wire import quotas as wire
 from app.security import permissions
 from app.security.acls import Operation
@@ -29,14 +29,14 @@ async def list_quotas(request: Request) -> Response:
 @router.put(
     "/{principal}",
     summary="Set a principal's own quotas (a kind left out takes the default)",
-    openapi_extra=schemas.documented_body(schemas.QuotaSet),
+    openapi_extra=schemas.documented_body(wire.QuotaSet),
     responses={200: {"model": schemas.PrincipalQuota}, **schemas.ERRORS},
 )
 async def set_quota(principal: str, request: Request) -> Response:
     permissions.require_cluster(request, Operation.ALTER)
     check_principal(principal)
     b = deps.broker_of(request)
-    override = wire.parse_set(await read_object(request, b.settings.max_request_bytes))
+    override = wire.parse_set(await read_body(request, b.settings.max_request_bytes), b.settings)
     return json_response(wire.show_quota(await b.engine.quota_admin.set(principal, override)))
 
 

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.api import deps, schemas
-from app.api.deps import json_response, read_object
+from app.api.deps import json_response, read_body
 from app.api.wire import groups as wire
 from app.security import permissions, principal_of
 from app.security.acls import Operation, ResourceType
@@ -28,13 +28,13 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 @router.post(
     "/{group_id}/heartbeat",
     summary="Join, heartbeat or leave a consumer group",
-    openapi_extra=schemas.documented_body(schemas.GroupHeartbeatRequest),
+    openapi_extra=schemas.documented_body(wire.GroupHeartbeatRequest),
     responses={200: {"model": schemas.GroupHeartbeatResponse}, **ERRORS},
 )
 async def heartbeat(group_id: str, request: Request) -> Response:
     permissions.require_group(request, Operation.READ, group_id)
-    limit = deps.broker_of(request).settings.max_request_bytes
-    req = wire.parse_heartbeat(await read_object(request, limit))
+    s = deps.broker_of(request).settings
+    req = wire.parse_heartbeat(await read_body(request, s.max_request_bytes), s)
     permissions.require_all(request, Operation.READ, ResourceType.TOPIC, req.subscribed or ())
     answer = await deps.engine_of(request).groups.heartbeat(
         group_id,
@@ -52,13 +52,13 @@ async def heartbeat(group_id: str, request: Request) -> Response:
 @router.post(
     "/{group_id}/offsets",
     summary="Commit offsets (per-partition errors)",
-    openapi_extra=schemas.documented_body(schemas.OffsetCommitRequest),
+    openapi_extra=schemas.documented_body(wire.OffsetCommitRequest),
     responses={200: {"model": schemas.OffsetCommitResponse}, **ERRORS},
 )
 async def commit_offsets(group_id: str, request: Request) -> Response:
     permissions.require_group(request, Operation.READ, group_id)
-    limit = deps.broker_of(request).settings.max_request_bytes
-    req = wire.parse_commit(await read_object(request, limit))
+    s = deps.broker_of(request).settings
+    req = wire.parse_commit(await read_body(request, s.max_request_bytes), s)
     permissions.require_all(
         request, Operation.READ, ResourceType.TOPIC, (o.topic for o in req.offsets)
     )

@@ -4,7 +4,7 @@ from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from app.api import deps, schemas
-from app.api.deps import json_response, parse_json, read_json
+from app.api.deps import json_response, read_body
 from app.api.wire import txn as wire
 from app.security import permissions, principal_of
 from app.security.acls import Operation, ResourceType
@@ -16,14 +16,13 @@ router = APIRouter(prefix="/v1", tags=["producers"])
     "/producers",
     summary="InitProducerId: a producer id and epoch (fences older "
     "instances of a transactional id)",
-    openapi_extra=schemas.documented_body(schemas.InitProducerRequest, required=False),
-    responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS},
+    openapi_extra=schemas.documented_body(wire.InitProducerRequest, required=False),
+    responses={200: schemas.answered_by(wire.ProducerIdentity), **schemas.ERRORS},
 )
 async def init_producer(request: Request) -> Response:
     permissions.require_some_producer(request)
     b = deps.broker_of(request)
-    body, _ = await read_json(request, b.settings.max_request_bytes, optional=True)
-    req = wire.parse_init(body)
+    req = wire.parse_init(await read_body(request, b.settings.max_request_bytes), b.settings)
     if req.transactional_id is None:
         permissions.require_idempotent_write(request)
     else:
@@ -32,7 +31,7 @@ async def init_producer(request: Request) -> Response:
         )
     pid, epoch = await b.engine.transactions.init_producer_id(
         req.transactional_id,
-        req.timeout_ms,
+        req.transaction_timeout_ms,
         req.producer_id,
         req.producer_epoch,
         principal_of(request),
@@ -43,7 +42,7 @@ async def init_producer(request: Request) -> Response:
 @router.post(
     "/produce",
     summary="Produce with producer state (idempotent, transactional)",
-    openapi_extra=schemas.documented_body(schemas.StatefulProduceRequest),
+    openapi_extra=schemas.documented_body(wire.StatefulProduceRequest),
     responses={200: {"model": schemas.StatefulProduceResponse}, **schemas.ERRORS},
 )
 async def produce(request: Request) -> Response:
@@ -51,13 +50,7 @@ async def produce(request: Request) -> Response:
     b = deps.broker_of(request)
     s = b.settings
     async with deps.produce_body(request) as raw:
-        req = wire.parse_produce(
-            parse_json(request, raw),
-            b.clock.now_ms(),
-            s.max_records_per_request,
-            s.max_record_bytes,
-            raw,
-        )
+        req = wire.parse_produce(raw, s, b.clock.now_ms())
         if req.transactional_id is not None:
             permissions.require(
                 request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID, req.transactional_id

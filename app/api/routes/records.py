@@ -6,10 +6,10 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.api import deps, schemas
-from app.api.deps import json_response, parse_json
+from app.api.deps import json_response
 from app.api.wire import batches, columns
 from app.api.wire import records as wire
-from app.api.wire._fields import MAX_INT64
+from app.api.wire.body import MAX_INT64
 from app.security import permissions, principal_of
 from app.security.acls import Operation
 from app.topics import validate_name
@@ -23,7 +23,7 @@ Isolation = Literal["read_uncommitted", "read_committed"]
     "/records",
     summary="Produce records (simple produce)",
     openapi_extra={
-        **schemas.documented_body(schemas.ProduceRequest),
+        **schemas.documented_body(wire.ProduceRequest),
         "parameters": [schemas.IDEMPOTENCY_KEY_HEADER],
     },
     responses={200: {"model": schemas.ProduceResponse}, **schemas.ERRORS},
@@ -35,13 +35,7 @@ async def produce(topic: str, request: Request) -> Response:
     idempotency_key = request.headers.get("idempotency-key")
     s = b.settings
     async with deps.produce_body(request) as raw:
-        records = wire.parse_produce(
-            parse_json(request, raw),
-            b.clock.now_ms(),
-            s.max_records_per_request,
-            s.max_record_bytes,
-            raw,
-        )
+        records = wire.parse_produce(raw, s, b.clock.now_ms())
         if idempotency_key is None:
             produced = await producers.produce(topic, records)
         else:

@@ -6,10 +6,10 @@ from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.api import deps, schemas
-from app.api.deps import json_response, read_json, read_object
+from app.api.deps import json_response, read_body
 from app.api.wire import batches
 from app.api.wire import share as wire
-from app.api.wire._fields import MAX_INT64
+from app.api.wire.body import MAX_INT64
 from app.security import permissions, principal_of
 from app.security.acls import Operation, ResourceType
 from app.topics import validate_name
@@ -20,7 +20,7 @@ router = APIRouter(prefix="/v1/share-groups", tags=["share groups"])
 @router.post(
     "/{group_id}/heartbeat",
     summary="Join (epoch 0), heartbeat, or leave (epoch -1)",
-    openapi_extra=schemas.documented_body(schemas.ShareHeartbeatRequest),
+    openapi_extra=schemas.documented_body(wire.ShareHeartbeatRequest),
     responses={200: {"model": schemas.ShareHeartbeatResponse}, **schemas.ERRORS},
 )
 async def heartbeat(group_id: str, request: Request) -> Response:
@@ -28,7 +28,7 @@ async def heartbeat(group_id: str, request: Request) -> Response:
     validate_name(group_id, "group")
     permissions.require_group(request, Operation.READ, group_id)
     s = b.settings
-    req = wire.parse_heartbeat(await read_object(request, s.max_request_bytes))
+    req = wire.parse_heartbeat(await read_body(request, s.max_request_bytes), s)
     permissions.require_all(
         request, Operation.READ, ResourceType.TOPIC, req.subscribed_topics or ()
     )
@@ -60,7 +60,7 @@ async def leave(group_id: str, member_id: str, request: Request) -> Response:
 @router.post(
     "/{group_id}/fetch",
     summary="Acquire records (long poll), with piggy-backed acks",
-    openapi_extra=schemas.documented_body(schemas.ShareFetchRequest),
+    openapi_extra=schemas.documented_body(wire.ShareFetchRequest),
     responses={200: {"model": schemas.ShareFetchResponse}, **schemas.ERRORS},
 )
 async def fetch(group_id: str, request: Request) -> Response:
@@ -68,12 +68,7 @@ async def fetch(group_id: str, request: Request) -> Response:
     validate_name(group_id, "group")
     permissions.require_group(request, Operation.READ, group_id)
     s = b.settings
-    req = wire.parse_fetch(
-        await read_object(request, s.max_request_bytes),
-        s.max_read_records,
-        s.max_wait_ms,
-        s.share_max_release_delay_ms,
-    )
+    req = wire.parse_fetch(await read_body(request, s.max_request_bytes), s)
     e = b.engine
     principal = principal_of(request)
     fetched = req.subscribed_topics
@@ -132,16 +127,14 @@ async def fetch(group_id: str, request: Request) -> Response:
 @router.post(
     "/{group_id}/acknowledge",
     summary="Accept, release, reject or renew records",
-    openapi_extra=schemas.documented_body(schemas.ShareAcknowledgeRequest),
+    openapi_extra=schemas.documented_body(wire.ShareAcknowledgeRequest),
     responses={200: {"model": schemas.ShareAcknowledgeResponse}, **schemas.ERRORS},
 )
 async def acknowledge(group_id: str, request: Request) -> Response:
     permissions.require_group(request, Operation.READ, group_id)
     b = deps.broker_of(request)
     s = b.settings
-    req = wire.parse_acknowledge(
-        await read_object(request, s.max_request_bytes), s.share_max_release_delay_ms
-    )
+    req = wire.parse_acknowledge(await read_body(request, s.max_request_bytes), s)
     permissions.require_all(request, Operation.READ, ResourceType.TOPIC, (t for t, _ in req.acks))
     results = await b.engine.share.acknowledge(
         group_id, req.member_id, req.acks, principal_of(request)
@@ -152,7 +145,7 @@ async def acknowledge(group_id: str, request: Request) -> Response:
 @router.post(
     "/{group_id}/acquisitions/acknowledge",
     summary="Acknowledge every record that acquisitions (by id or prefix) hold",
-    openapi_extra=schemas.documented_body(schemas.ShareAcquisitionsAcknowledgeRequest),
+    openapi_extra=schemas.documented_body(wire.ShareAcquisitionsAcknowledgeRequest),
     responses={
         200: {"model": schemas.ShareAcquisitionsAcknowledgeResponse},
         **schemas.ERRORS,
@@ -161,7 +154,9 @@ async def acknowledge(group_id: str, request: Request) -> Response:
 async def acknowledge_acquisitions(group_id: str, request: Request) -> Response:
     permissions.require_group(request, Operation.READ, group_id)
     b = deps.broker_of(request)
-    req = wire.parse_acquisitions_ack(await read_object(request, b.settings.max_request_bytes))
+    req = wire.parse_acquisitions_ack(
+        await read_body(request, b.settings.max_request_bytes), b.settings
+    )
     done = await b.engine.acquisitions.acknowledge(
         group_id,
         req.ids,
@@ -195,14 +190,15 @@ async def acquisitions(
 @router.patch(
     "/{group_id}/config",
     summary="Change the group's config (creates the group)",
-    openapi_extra=schemas.documented_body(schemas.ShareGroupConfig),
-    responses={200: {"model": schemas.ShareGroupConfig}, **schemas.ERRORS},
+    openapi_extra=schemas.documented_body(wire.ShareGroupConfig),
+    responses={200: schemas.answered_by(wire.ShareGroupConfig), **schemas.ERRORS},
 )
 async def configure(group_id: str, request: Request) -> Response:
     permissions.require_group(request, Operation.ALTER, group_id)
     b = deps.broker_of(request)
-    body, _ = await read_json(request, b.settings.max_request_bytes)
-    changes = wire.config_changes(body)
+    changes = wire.config_changes(
+        await read_body(request, b.settings.max_request_bytes), b.settings
+    )
     dead_letters = changes.get("dead_letter_topic")
     if isinstance(dead_letters, str) and dead_letters:
         # the group's records, of whatever topic its members consume now or later, will be
@@ -269,14 +265,15 @@ async def records(
 @router.post(
     "/{group_id}/offsets",
     summary="Reset start offsets (empty group only)",
-    openapi_extra=schemas.documented_body(schemas.ShareOffsetsReset),
+    openapi_extra=schemas.documented_body(wire.ShareOffsetsReset),
     responses={200: {"model": schemas.ShareOffsetsResetResponse}, **schemas.ERRORS},
 )
 async def reset_offsets(group_id: str, request: Request) -> Response:
     permissions.require_group(request, Operation.READ, group_id)
     b = deps.broker_of(request)
-    body = await read_object(request, b.settings.max_request_bytes)
-    targets, dry_run = wire.parse_reset(body)
+    targets, dry_run = wire.parse_reset(
+        await read_body(request, b.settings.max_request_bytes), b.settings
+    )
     permissions.require_all(request, Operation.READ, ResourceType.TOPIC, (t.topic for t in targets))
     done = await b.engine.share_admin.reset_offsets(group_id, targets, dry_run)
     return json_response(

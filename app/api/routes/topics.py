@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request
 from starlette.responses import Response
 
 from app.api import deps, schemas
-from app.api.deps import json_response, read_object
+from app.api.deps import json_response, read_body
 from app.api.wire import topics as wire
 from app.security import permissions
 from app.security.acls import Operation, ResourceType
@@ -22,15 +22,13 @@ router = APIRouter(prefix="/v1/topics", tags=["topics"])
     "",
     status_code=201,
     summary="Create a topic",
-    openapi_extra=schemas.documented_body(schemas.TopicCreate),
+    openapi_extra=schemas.documented_body(wire.TopicCreate),
     responses={201: {"model": schemas.TopicDescription}, **schemas.ERRORS},
 )
 async def create_topic(request: Request) -> Response:
     permissions.require_some_topic_creation(request)
     s = deps.broker_of(request).settings
-    new = wire.parse_create(
-        await read_object(request, s.max_request_bytes), s.default_partitions, s.max_partitions
-    )
+    new = wire.parse_create(await read_body(request, s.max_request_bytes), s)
     permissions.require_topic_creation(request, new.name)
     topic = await deps.engine_of(request).topics.create(new.name, new.partitions, new.config)
     return json_response(wire.show_topic(topic), 201)
@@ -62,17 +60,17 @@ async def describe_topic(topic: str, request: Request) -> Response:
 @router.patch(
     "/{topic}",
     summary="Add partitions or change the config",
-    openapi_extra=schemas.documented_body(schemas.TopicPatch),
+    openapi_extra=schemas.documented_body(wire.TopicPatch),
     responses={200: {"model": schemas.TopicDescription}, **schemas.ERRORS},
 )
 async def update_topic(topic: str, request: Request) -> Response:
     permissions.require_topic(request, Operation.ALTER, topic)
     s = deps.broker_of(request).settings
     topics = deps.engine_of(request).topics
-    body = await read_object(request, s.max_request_bytes)
+    raw = await read_body(request, s.max_request_bytes)
     # an unknown topic is a 404 whatever its body says: looked up before the body is judged
     await topics.get(topic)
-    change = wire.parse_patch(body, s.max_partitions)
+    change = wire.parse_patch(raw, s)
     updated = await topics.update(topic, change.partitions, change.config)
     return json_response(wire.show_topic(updated))
 
@@ -89,13 +87,13 @@ async def delete_topic(topic: str, request: Request) -> Response:
 @router.post(
     "/{topic}/delete-records",
     summary="Move log start offsets forward",
-    openapi_extra=schemas.documented_body(schemas.DeleteRecordsRequest),
+    openapi_extra=schemas.documented_body(wire.DeleteRecordsRequest),
     responses={200: {"model": schemas.DeleteRecordsResponse}, **schemas.ERRORS},
 )
 async def delete_records(topic: str, request: Request) -> Response:
     permissions.require_topic(request, Operation.DELETE, topic)
-    limit = deps.broker_of(request).settings.max_request_bytes
-    wanted = wire.parse_delete_records(await read_object(request, limit))
+    s = deps.broker_of(request).settings
+    wanted = wire.parse_delete_records(await read_body(request, s.max_request_bytes), s)
     done = await deps.engine_of(request).topics.delete_records(topic, wanted)
     return json_response(
         {"partitions": [{"partition": p, "log_start_offset": start} for p, start in done]}

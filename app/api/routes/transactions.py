@@ -10,15 +10,15 @@ the engine's.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.api import deps, schemas
-from app.api.deps import json_response, read_json
+from app.api.deps import json_response, read_body
 from app.api.wire import share as share_wire
 from app.api.wire import txn as wire
+from app.config import Settings
 from app.engine import Transactions
 from app.security import permissions, principal_of
 from app.security.acls import Operation, ResourceType
@@ -30,28 +30,26 @@ router = APIRouter(prefix="/v1/transactions", tags=["transactions"])
 several = APIRouter(tags=["transactions"])
 
 
-async def _txn_request(tid: str, request: Request) -> tuple[Transactions, Any]:
-    """The engine's transactions and the JSON body of a request on transactional id ``tid``
-    (checked)."""
-    limit = deps.broker_of(request).settings.max_request_bytes
+async def _txn_request(tid: str, request: Request) -> tuple[Transactions, bytes, Settings]:
+    """The engine's transactions, the body of a request on transactional id ``tid`` (checked)
+    and the settings it is parsed by."""
+    s = deps.broker_of(request).settings
     validate_name(tid, "transactional id")
     permissions.require_txn(request, Operation.WRITE, tid)
-    body, _ = await read_json(request, limit)
-    return deps.engine_of(request).transactions, body
+    return deps.engine_of(request).transactions, await read_body(request, s.max_request_bytes), s
 
 
 @several.post(
     "/v1/transactions:commit-all",
     summary="Commit several open transactions atomically, all of them or none; with an "
     "idempotency key, a repeated request commits nothing and aborts its open transactions",
-    openapi_extra=schemas.documented_body(schemas.TxnCommitAllRequest),
+    openapi_extra=schemas.documented_body(wire.TxnCommitAllRequest),
     responses={200: {"model": schemas.TxnCommitAllResponse}, **schemas.ERRORS},
 )
 async def commit_all(request: Request) -> Response:
     permissions.require_some(request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID)
     b = deps.broker_of(request)
-    body, _ = await read_json(request, b.settings.max_request_bytes)
-    req = wire.parse_commit_all(body, b.settings.txn_commit_all_max)
+    req = wire.parse_commit_all(await read_body(request, b.settings.max_request_bytes), b.settings)
     permissions.require_all(
         request,
         Operation.WRITE,
@@ -68,14 +66,15 @@ async def commit_all(request: Request) -> Response:
     "/v1/transactions:abort-prefix",
     summary="Abort and fence every open transaction whose transactional id starts with the "
     "prefix (of those the caller may WRITE)",
-    openapi_extra=schemas.documented_body(schemas.TxnAbortPrefixRequest),
+    openapi_extra=schemas.documented_body(wire.TxnAbortPrefixRequest),
     responses={200: {"model": schemas.TxnAbortPrefixResponse}, **schemas.ERRORS},
 )
 async def abort_prefix(request: Request) -> Response:
     permissions.require_some(request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID)
     b = deps.broker_of(request)
-    body, _ = await read_json(request, b.settings.max_request_bytes)
-    prefix = wire.parse_abort_prefix(body)
+    prefix = wire.parse_abort_prefix(
+        await read_body(request, b.settings.max_request_bytes), b.settings
+    )
     writable = permissions.allowed(request, Operation.WRITE, ResourceType.TRANSACTIONAL_ID)
     aborted = await deps.engine_of(request).transactions.abort_prefix(prefix, writable)
     return json_response({"aborted": aborted})
@@ -85,23 +84,16 @@ async def abort_prefix(request: Request) -> Response:
     "/{tid}/commit",
     summary="Commit, optionally adding records, consumer-group offsets and share "
     "acknowledgements in the same request; answers the epoch for the next transaction",
-    openapi_extra=schemas.documented_body(schemas.TxnCommitRequest),
-    responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS},
+    openapi_extra=schemas.documented_body(wire.TxnCommitRequest),
+    responses={200: schemas.answered_by(wire.ProducerIdentity), **schemas.ERRORS},
 )
 async def commit(tid: str, request: Request) -> Response:
     b = deps.broker_of(request)
     validate_name(tid, "transactional id")
     permissions.require_txn(request, Operation.WRITE, tid)
     s = b.settings
-    body, raw = await read_json(request, s.max_request_bytes)
-    producer, work = wire.parse_commit(
-        body,
-        b.clock.now_ms(),
-        s.max_records_per_request,
-        s.max_record_bytes,
-        s.share_max_release_delay_ms,
-        raw,
-    )
+    raw = await read_body(request, s.max_request_bytes)
+    producer, work = wire.parse_commit(raw, s, b.clock.now_ms())
     permissions.require_all(
         request, Operation.WRITE, ResourceType.TOPIC, (rb.topic for rb in work.batches)
     )
@@ -126,12 +118,12 @@ async def commit(tid: str, request: Request) -> Response:
 @router.post(
     "/{tid}/abort",
     summary="Abort: markers on every partition, then the epoch for the next transaction",
-    openapi_extra=schemas.documented_body(schemas.ProducerIdentity),
-    responses={200: {"model": schemas.ProducerIdentity}, **schemas.ERRORS},
+    openapi_extra=schemas.documented_body(wire.ProducerIdentity),
+    responses={200: schemas.answered_by(wire.ProducerIdentity), **schemas.ERRORS},
 )
 async def abort(tid: str, request: Request) -> Response:
-    transactions, body = await _txn_request(tid, request)
-    req = wire.parse_producer(body)
+    transactions, raw, s = await _txn_request(tid, request)
+    req = wire.parse_producer(raw, s)
     pid, epoch = await transactions.end_txn(tid, req.producer_id, req.producer_epoch, False)
     return json_response({"producer_id": pid, "producer_epoch": epoch})
 
@@ -139,12 +131,12 @@ async def abort(tid: str, request: Request) -> Response:
 @router.post(
     "/{tid}/offsets",
     summary="Consumer-group offsets committed only if the transaction commits (KIP-447)",
-    openapi_extra=schemas.documented_body(schemas.TxnOffsetsRequest),
+    openapi_extra=schemas.documented_body(wire.TxnOffsetsRequest),
     responses={200: {"model": schemas.TxnOffsetsResponse}, **schemas.ERRORS},
 )
 async def offsets(tid: str, request: Request) -> Response:
-    transactions, body = await _txn_request(tid, request)
-    req = wire.parse_offsets(body)
+    transactions, raw, s = await _txn_request(tid, request)
+    req = wire.parse_offsets(raw, s)
     permissions.require_reads(request, req.group_id, (o.topic for o in req.offsets))
     await transactions.add_offsets(
         tid,
@@ -170,13 +162,12 @@ async def offsets(tid: str, request: Request) -> Response:
     "/{tid}/acknowledgements",
     summary="Share-group acknowledgements applied only "
     "if the transaction commits; abort releases the records",
-    openapi_extra=schemas.documented_body(schemas.TxnAcknowledgementsRequest),
+    openapi_extra=schemas.documented_body(wire.TxnAcknowledgementsRequest),
     responses={200: {"model": schemas.ShareAcknowledgeResponse}, **schemas.ERRORS},
 )
 async def acknowledgements(tid: str, request: Request) -> Response:
-    transactions, body = await _txn_request(tid, request)
-    delay = deps.broker_of(request).settings.share_max_release_delay_ms
-    req = wire.parse_acknowledgements(body, delay)
+    transactions, raw, s = await _txn_request(tid, request)
+    req = wire.parse_acknowledgements(raw, s)
     permissions.require_reads(request, req.group_id, (t for t, _ in req.acks))
     results = await transactions.add_acknowledgements(
         tid,

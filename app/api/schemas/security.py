@@ -1,20 +1,10 @@
-"""Schemas of authentication and the API key admin endpoints (docs/security.md)."""
+"""Answers of authentication and the API key admin endpoints (docs/security.md)."""
 
 from __future__ import annotations
 
 from pydantic import Field
 
-from app.api.schemas._base import Model, with_examples
-
-
-class KeyCreate(Model):
-    model_config = with_examples(
-        {"principal": "billing-service", "description": "the billing job"},
-        {"principal": "alice"},
-    )
-
-    principal: str = Field(pattern=r"^[A-Za-z0-9._@:-]{1,255}$", min_length=1, max_length=255)
-    description: str = Field(default="", max_length=1000)
+from app.api.schemas._base import Model
 
 
 class KeyCreated(Model):

@@ -1,25 +1,28 @@
-"""Push-session frames (``/v1/share-groups/{g}/consume``): client frames parsed and checked by
-hand, as the HTTP bodies are; server frames shaped.
+"""Push-session frames (``/v1/share-groups/{g}/consume``): client frames declared and
+decoded as the HTTP bodies are; server frames shaped.
 
 Client frames: ``subscribe``, ``ack``, ``credit``. A frame that is not a JSON object with a
 known ``type``, or whose fields are malformed, raises ``InvalidRequest`` (one with more values
 or deeper nesting than a request body may have, ``TooLarge``, before it is parsed): the socket
 answers it with an ``error`` frame and stays open. Acknowledgement ranges are those of the HTTP
-acknowledge (``app.api.wire.share.parse_acks``), with the same per-partition errors.
+acknowledge (``app.api.wire.share.ShareAck``), with the same per-partition errors.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import orjson
+from msgspec import Meta
 
-from app.api.wire import _fields as f
 from app.api.wire import batches, bounded_json
-from app.api.wire.records import encoding_of
+from app.api.wire.body import Body, Count, MemberId, Name, Nullable, convert
+from app.api.wire.records import Encoding
 from app.api.wire.share import (
-    answer_format,
+    TOPIC_NAMES,
+    ShareAck,
+    convert_acked,
     parse_acks,
     show_acquired,
     show_fetch_head,
@@ -32,6 +35,26 @@ from app.share.coordinator import AckRequest, FetchAnswer
 
 FRAME_TYPES = ("subscribe", "ack", "credit")
 DEFAULT_CREDITS = 100
+
+
+class SubscribeFrame(Body):
+    rule_codes = {"topics[]": TOPIC_NAMES["subscribed_topics[]"]}
+
+    topics: Annotated[list[Name], Meta(min_length=1)]
+    member_id: MemberId | None = None
+    credits: Count | None = None  # above SLUICE_WS_MAX_CREDITS: lowered
+    auto_renew: Nullable[bool] = False
+    encoding: Nullable[Encoding] = "utf8"
+    format: Nullable[Literal["json", "batches"]] = "json"
+
+
+class AckFrame(Body):
+    acknowledgements: list[ShareAck]
+    id: str | int | None = None  # echoed in the ack_result
+
+
+class CreditFrame(Body):
+    n: Count  # above SLUICE_WS_MAX_CREDITS: lowered
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,10 +88,14 @@ def frame_type(data: str | bytes, max_values: int, max_depth: int) -> tuple[str,
     raw = data.encode() if isinstance(data, str) else data
     bounded_json.check(raw, max_values, max_depth, "the frame")
     try:
+        # read whole, as a body is (app.api.wire.body.check_json): UTF-8, every number within
+        # a double's range; an integer beyond 64 bits is read as a float, which a declared
+        # integer (an ack's id) refuses, so an answer never has to echo one
         body = orjson.loads(raw)
     except orjson.JSONDecodeError:
         raise InvalidRequest(ErrorCode.INVALID_REQUEST, "a frame must be a JSON object") from None
-    body = f.obj(body, "the frame", '{"type": …}')
+    if not isinstance(body, dict):
+        raise InvalidRequest(ErrorCode.INVALID_REQUEST, 'the frame: expected {"type": …}')
     kind = body.get("type")
     if kind not in FRAME_TYPES:
         raise InvalidRequest(
@@ -80,31 +107,19 @@ def frame_type(data: str | bytes, max_values: int, max_depth: int) -> tuple[str,
 
 def parse_frame(kind: str, body: dict[str, Any], max_credits: int, max_delay_ms: int) -> Frame:
     if kind == "subscribe":
-        subscribed = topics(body.get("topics"), "topics")
-        if not subscribed:
-            raise InvalidRequest(ErrorCode.INVALID_REQUEST, "topics: at least one topic")
-        auto_renew = body.get("auto_renew", False)
-        if not isinstance(auto_renew, bool):
-            raise InvalidRequest(ErrorCode.INVALID_REQUEST, "auto_renew: expected true or false")
-        credits = body.get("credits")
+        sub = convert(body, SubscribeFrame)
         return Subscribe(
-            subscribed,
-            f.optional(f.member_id, body.get("member_id")),
-            DEFAULT_CREDITS
-            if credits is None
-            else min(f.integer(credits, "credits", 1), max_credits),
-            auto_renew,
-            encoding_of(body.get("encoding")),
-            answer_format(body.get("format")),
+            topics(sub.topics, "topics") or [],
+            sub.member_id,
+            DEFAULT_CREDITS if sub.credits is None else min(sub.credits, max_credits),
+            sub.auto_renew,
+            sub.encoding,
+            sub.format == "batches",
         )
     if kind == "ack":
-        if body.get("acknowledgements") is None:
-            raise InvalidRequest(ErrorCode.INVALID_REQUEST, "acknowledgements is required")
-        ident = body.get("id")
-        if ident is not None and not isinstance(ident, (str, int)):
-            raise InvalidRequest(ErrorCode.INVALID_REQUEST, "id: expected a string or an integer")
-        return Ack(parse_acks(body["acknowledgements"], max_delay_ms), ident)
-    return Credit(min(f.integer(body.get("n"), "n", 1), max_credits))
+        ack, bad = convert_acked(body, AckFrame)
+        return Ack(parse_acks(ack.acknowledgements, max_delay_ms, bad), ack.id)
+    return Credit(min(convert(body, CreditFrame).n, max_credits))
 
 
 def dumps(frame: dict[str, Any]) -> str:

@@ -1,23 +1,30 @@
-"""Consumer-group bodies (heartbeat, offset commit), validated by hand, and their answers."""
+"""Consumer-group bodies declared (heartbeat, offset commit), the rules of each beyond its
+shape, and their answers."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, ClassVar
 
-from app.api.wire._fields import (
+from msgspec import Meta
+
+from app.api.wire.body import (
     MAX_INT32,
     MAX_INT64,
-    array,
-    integer,
-    member_id,
-    name,
-    names,
-    obj,
-    optional,
-    string,
+    Body,
+    MemberId,
+    Name,
+    Part,
+    Partition,
+    decode,
+    given,
+    is_,
+    unset,
+    when,
 )
+from app.api.wire.body import name as name_of
+from app.config import Settings
 from app.errors import ErrorCode, InvalidRequest, SluiceError
 from app.groups.coordinator import (
     OFFSET_METADATA_MAX_CHARS,
@@ -27,9 +34,101 @@ from app.groups.coordinator import (
 )
 from app.groups.group import Group, OffsetCommit
 from app.groups.membership import HeartbeatRequest
-from app.groups.state import TopicPartition
 
 MAX_SUBSCRIBED_TOPICS = 10_000
+
+
+class OwnedPartitions(Part):
+    topic: Name
+    partitions: list[Partition]
+
+
+class GroupHeartbeatRequest(Body, kw_only=True):
+    examples: ClassVar[list[dict[str, Any]]] = [
+        {
+            "member_id": None,
+            "member_epoch": 0,
+            "group_instance_id": None,
+            "subscribed_topics": ["orders"],
+            "rebalance_timeout_ms": 300_000,
+        },
+        {
+            "member_id": "m-1",
+            "member_epoch": 3,
+            "owned_partitions": [{"topic": "orders", "partitions": [0, 1]}],
+        },
+    ]
+    rules: ClassVar[list[dict[str, Any]]] = [
+        when(is_("member_epoch", 0), given("subscribed_topics")),
+        when({"not": is_("member_epoch", 0)}, given("member_id")),
+        when(is_("member_epoch", -2), given("group_instance_id")),
+    ]
+
+    member_id: Annotated[MemberId, Meta(description="null to join and get an id issued")] | (
+        None
+    ) = None
+    # required, and null is a wrong value rather than an absent one
+    member_epoch: Annotated[
+        int, Meta(ge=-2, le=MAX_INT32, description="0 joins, -1 leaves, -2 static temporary leave")
+    ]
+    group_instance_id: Name | None = None
+    subscribed_topics: (
+        Annotated[
+            list[Name],
+            Meta(
+                max_length=MAX_SUBSCRIBED_TOPICS,
+                description="required when joining; null keeps the current subscription",
+            ),
+        ]
+        | None
+    ) = None
+    rebalance_timeout_ms: (
+        Annotated[
+            int,
+            Meta(
+                ge=1000,
+                le=MAX_INT32,
+                description="how long a revocation may take (default 300000)",
+            ),
+        ]
+        | None
+    ) = None
+    owned_partitions: (
+        Annotated[
+            list[OwnedPartitions],
+            Meta(description="optional: what the member still works on (confirms revocations)"),
+        ]
+        | None
+    ) = None
+
+
+class GroupOffsetCommit(Part):
+    topic: Name
+    partition: Partition
+    offset: Annotated[int, Meta(ge=0, le=MAX_INT64)]
+    metadata: Annotated[str, Meta(max_length=OFFSET_METADATA_MAX_CHARS)] | None = None
+
+
+class OffsetCommitRequest(Body, kw_only=True):
+    """POST /v1/groups/{g}/offsets."""
+
+    examples: ClassVar[list[dict[str, Any]]] = [
+        {
+            "member_id": "m-1",
+            "member_epoch": 3,
+            "offsets": [{"topic": "orders", "partition": 0, "offset": 42, "metadata": None}],
+        },
+        {"offsets": [{"topic": "orders", "partition": 1, "offset": 0}]},
+    ]
+    rules: ClassVar[list[dict[str, Any]]] = [
+        # a simple commit (no member) has epoch -1; a member's carries its epoch
+        when(unset("member_id"), {"properties": {"member_epoch": {"const": -1}}}),
+        when(given("member_id"), given("member_epoch")),
+    ]
+
+    member_id: MemberId | None = None
+    member_epoch: Annotated[int, Meta(ge=-1, le=MAX_INT32)] | None = None
+    offsets: Annotated[list[GroupOffsetCommit], Meta(min_length=1)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,42 +140,18 @@ class CommitRequest:
     offsets: list[OffsetCommit]
 
 
-def _owned(value: Any) -> frozenset[TopicPartition] | None:
-    if value is None:
-        return None
-    out: set[TopicPartition] = set()
-    for i, item in enumerate(array(value, "owned_partitions")):
-        where = f"owned_partitions[{i}]"
-        item = obj(item, where, '{"topic", "partitions": [...]}')
-        partitions = array(item.get("partitions"), f"{where}.partitions")
-        topic = name(item.get("topic"), f"{where}.topic")
-        out.update(
-            (topic, integer(p, f"{where}.partitions[{j}]", 0, MAX_INT32))
-            for j, p in enumerate(partitions)
-        )
-    return frozenset(out)
-
-
-def parse_heartbeat(body: dict[str, Any]) -> HeartbeatRequest:
-    # absent and null differ here: null is a wrong value, absent a missing field
-    if "member_epoch" not in body:
-        raise InvalidRequest(ErrorCode.INVALID_REQUEST, "member_epoch is required")
-    epoch = integer(body["member_epoch"], "member_epoch", -2, MAX_INT32)
-    instance = optional(name, body.get("group_instance_id"), "group_instance_id")
+def parse_heartbeat(raw: bytes, s: Settings) -> HeartbeatRequest:
+    b = decode(raw, GroupHeartbeatRequest, s)
+    owned = None
+    if b.owned_partitions is not None:
+        owned = frozenset((o.topic, p) for o in b.owned_partitions for p in o.partitions)
     return HeartbeatRequest(
-        member_id=optional(member_id, body.get("member_id")),
-        member_epoch=epoch,
-        instance_id=instance,
-        subscribed=optional(
-            names,
-            body.get("subscribed_topics"),
-            "subscribed_topics",
-            max_items=MAX_SUBSCRIBED_TOPICS,
-        ),
-        rebalance_timeout_ms=optional(
-            integer, body.get("rebalance_timeout_ms"), "rebalance_timeout_ms", 1000, MAX_INT32
-        ),
-        owned=_owned(body.get("owned_partitions")),
+        member_id=b.member_id,
+        member_epoch=b.member_epoch,
+        instance_id=b.group_instance_id,
+        subscribed=b.subscribed_topics,
+        rebalance_timeout_ms=b.rebalance_timeout_ms,
+        owned=owned,
     )
 
 
@@ -89,31 +164,19 @@ def show_heartbeat(a: HeartbeatAnswer) -> dict[str, Any]:
     }
 
 
-def parse_commit(body: dict[str, Any]) -> CommitRequest:
-    member = optional(member_id, body.get("member_id"))
+def parse_commit(raw: bytes, s: Settings) -> CommitRequest:
+    b = decode(raw, OffsetCommitRequest, s)
     # a simple (member-less) commit has epoch -1 unless it says otherwise; a member's must
     # carry its epoch
-    raw_epoch = body.get("member_epoch")
-    if raw_epoch is None and member is None:
-        raw_epoch = -1
-    if raw_epoch is None:
-        raise InvalidRequest(ErrorCode.INVALID_REQUEST, "member_epoch is required with a member_id")
-    epoch = integer(raw_epoch, "member_epoch", -1, MAX_INT32)
-    offsets = []
-    for i, item in enumerate(array(body.get("offsets"), "offsets", min_items=1)):
-        where = f"offsets[{i}]"
-        item = obj(item, where)
-        offsets.append(
-            OffsetCommit(
-                name(item.get("topic"), f"{where}.topic"),
-                integer(item.get("partition"), f"{where}.partition", 0, MAX_INT32),
-                integer(item.get("offset"), f"{where}.offset", 0, MAX_INT64),
-                optional(
-                    string, item.get("metadata"), f"{where}.metadata", 0, OFFSET_METADATA_MAX_CHARS
-                ),
+    epoch = b.member_epoch
+    if epoch is None:
+        if b.member_id is not None:
+            raise InvalidRequest(
+                ErrorCode.INVALID_REQUEST, "member_epoch is required with a member_id"
             )
-        )
-    return CommitRequest(member, epoch, offsets)
+        epoch = -1
+    offsets = [OffsetCommit(o.topic, o.partition, o.offset, o.metadata) for o in b.offsets]
+    return CommitRequest(b.member_id, epoch, offsets)
 
 
 def show_commit(
@@ -172,4 +235,4 @@ def show_group(
 def topic_filter(topic: str | None) -> str | None:
     """The ``topic`` query parameter of the offset endpoints: absent means every topic; an
     empty value is refused, not read as absent (a DELETE would remove every topic's offsets)."""
-    return None if topic is None else name(topic, "topic")
+    return None if topic is None else name_of(topic, "topic")

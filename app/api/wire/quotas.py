@@ -1,21 +1,57 @@
-"""Quotas on the wire: the body of ``PUT /v1/admin/quotas/{principal}`` and the answers."""
+"""Quotas on the wire: the body of ``PUT /v1/admin/quotas/{principal}`` declared, and the
+answers."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, ClassVar
 
-from app.api.wire._fields import integer, obj, optional
+from msgspec import Meta
+
+from app.api.wire.body import Body, decode, given
+from app.config import Settings
 from app.security.quota_store import QuotaRow
 from app.security.quotas import FETCH, MAX_BYTE_RATE, PRODUCE, Override
 
+ByteRate = Annotated[int, Meta(ge=1, le=MAX_BYTE_RATE)]
 
-def parse_set(body: Any) -> Override:
-    """``{"producer_byte_rate"?: int, "consumer_byte_rate"?: int}`` (bytes/s, 1 to 2⁴⁰)."""
-    b = obj(body, "body", "a JSON object")
-    return Override(
-        optional(integer, b.get("producer_byte_rate"), "producer_byte_rate", 1, MAX_BYTE_RATE),
-        optional(integer, b.get("consumer_byte_rate"), "consumer_byte_rate", 1, MAX_BYTE_RATE),
-    )
+
+class QuotaSet(Body):
+    """``{"producer_byte_rate"?: int, "consumer_byte_rate"?: int}`` (bytes/s, 1 to 2⁴⁰); at
+    least one (``app.security.quota_admin``)."""
+
+    examples: ClassVar[list[dict[str, Any]]] = [
+        {"producer_byte_rate": 1_048_576, "consumer_byte_rate": 2_097_152},
+        {"producer_byte_rate": 65_536},
+    ]
+    rules: ClassVar[list[dict[str, Any]]] = [
+        {"anyOf": [given("producer_byte_rate"), given("consumer_byte_rate")]}
+    ]
+
+    producer_byte_rate: (
+        Annotated[
+            ByteRate,
+            Meta(
+                description="bytes/s; absent: the server's default "
+                "(SLUICE_QUOTA_PRODUCER_BYTE_RATE)"
+            ),
+        ]
+        | None
+    ) = None
+    consumer_byte_rate: (
+        Annotated[
+            ByteRate,
+            Meta(
+                description="bytes/s; absent: the server's default "
+                "(SLUICE_QUOTA_CONSUMER_BYTE_RATE)"
+            ),
+        ]
+        | None
+    ) = None
+
+
+def parse_set(raw: bytes, s: Settings) -> Override:
+    b = decode(raw, QuotaSet, s)
+    return Override(b.producer_byte_rate, b.consumer_byte_rate)
 
 
 def show_quota(row: QuotaRow) -> dict[str, Any]:

@@ -1,35 +1,345 @@
-"""Share-group bodies: heartbeat, fetch, acknowledge, config, offsets reset, the
-acknowledgement of acquisitions; and their answers.
+"""Share-group bodies declared (heartbeat, fetch, acknowledge, config, offsets reset, the
+acknowledgement of acquisitions), the rules of each beyond its shape, and their answers.
 
-A malformed body as a whole is a request-level 400 ``INVALID_REQUEST``; malformed ranges of one
-partition (first > last, not ascending, wrong number of types, unknown type, bad delay) are a
-per-partition ``INVALID_REQUEST`` inside the 200, and nothing of that partition is applied.
+A malformed body as a whole is a request-level 400 ``INVALID_REQUEST``; a malformed range of
+one partition (its offsets, types, delay or delivery count, first > last, not ascending, the
+wrong number of types, a delay on anything but a release) is a per-partition
+``INVALID_REQUEST`` inside the 200, and nothing of that partition is applied.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, ClassVar, Literal, TypeAlias, TypeVar
 
-from app.api.wire import _fields as f
-from app.api.wire.records import encoding_of, show_record
+import msgspec
+from msgspec import Meta
+
+from app.api.wire.body import (
+    MAX_INT32,
+    Body,
+    BodyError,
+    Count,
+    Int64,
+    MemberId,
+    Name,
+    NonNegative,
+    Nullable,
+    Part,
+    Partition,
+    convert,
+    decode,
+    given,
+    is_,
+    refusal,
+    unset,
+    when,
+    whole,
+)
+from app.api.wire.records import Encoding, show_record
+from app.config import Settings
 from app.errors import ErrorCode, InvalidRequest, SluiceError, TooLarge
+from app.share import group_config
 from app.share.acquisitions import AcquisitionView
 from app.share.admin import PartitionSummary, ResetKind, ResetTarget, TopicReset
 from app.share.coordinator import AckRequest, FetchAnswer
 from app.share.membership import Member, ShareGroup
 from app.share.partition import AckBatch, AckType, RecordView
 
+B = TypeVar("B", bound=msgspec.Struct)
+
 _TYPES = {t.value: t for t in AckType}
 _MAX_OFFSET = 2**62
 _MAX_TOPICS = 10_000
-_DEFAULT_MAX_BYTES = 8 * 1024 * 1024
 _MAX_BYTES = 64 * 1024 * 1024
-_ACQUIRE_MODES = ("batch_optimized", "record_limit")
 ACQUISITION_ID_MAX_CHARS = 255
-_MAX_ACQUISITION_IDS = 10_000
 _ACQUISITION_ACK_TYPES = {t.value: t for t in (AckType.ACCEPT, AckType.RELEASE, AckType.REJECT)}
+
+AckTypeName = Literal["accept", "release", "reject", "renew"]
+RangeOffset = Annotated[int, Meta(ge=0, le=_MAX_OFFSET)]
+AcquisitionId = Annotated[str, Meta(min_length=1, max_length=ACQUISITION_ID_MAX_CHARS)]
+# subscribed topics: a name that breaks the rule is INVALID_TOPIC, anything else INVALID_REQUEST
+TOPIC_NAMES = {"subscribed_topics[]": ErrorCode.INVALID_TOPIC}
+
+
+class ShareAck(Part):
+    topic: Annotated[str, Meta(min_length=1)]
+    partition: Partition
+    first_offset: RangeOffset
+    last_offset: RangeOffset
+    type: AckTypeName | None = None
+    types: (
+        Annotated[
+            list[AckTypeName],
+            Meta(min_length=1, description="one type per offset (or one for all) instead of type"),
+        ]
+        | None
+    ) = None
+    # the upper bound is a setting (SLUICE_SHARE_MAX_RELEASE_DELAY_MS): app.api.openapi
+    delay_ms: (
+        Annotated[NonNegative, Meta(description="release only: not redelivered before")] | None
+    ) = None
+    delivery_count: (
+        Annotated[
+            Count,
+            Meta(description="the delivery count received; a redelivered record refuses it"),
+        ]
+        | None
+    ) = None
+
+
+class _AckKey(msgspec.Struct):
+    """The partition of an acknowledgement range, which a malformed range is the error of."""
+
+    topic: Annotated[str, Meta(min_length=1)]
+    partition: Partition
+
+
+class ShareHeartbeatRequest(Body):
+    examples: ClassVar[list[dict[str, Any]]] = [
+        {"member_id": None, "member_epoch": 0, "subscribed_topics": ["orders"]}
+    ]
+    rules: ClassVar[list[dict[str, Any]]] = [
+        # member_epoch absent is 0: a join
+        when({"not": given("member_epoch")}, given("subscribed_topics")),
+        when(is_("member_epoch", 0), given("subscribed_topics")),
+        when(
+            {"not": {"anyOf": [is_("member_epoch", 0), {"not": given("member_epoch")}]}},
+            given("member_id"),
+        ),
+    ]
+    rule_codes = TOPIC_NAMES
+
+    member_id: MemberId | None = None
+    member_epoch: Nullable[
+        Annotated[int, Meta(ge=-1, le=MAX_INT32, description="0 joins, -1 leaves")]
+    ] = 0
+    subscribed_topics: list[Name] | None = None
+
+
+class ShareFetchRequest(Body):
+    examples: ClassVar[list[dict[str, Any]]] = [
+        {
+            "member_id": "m-1",
+            "subscribed_topics": ["orders"],
+            "max_records": 100,
+            "max_bytes": 1_048_576,
+            "max_wait_ms": 0,
+            "acquire_mode": "batch_optimized",
+            "encoding": "utf8",
+            "acknowledgements": [
+                {
+                    "topic": "orders",
+                    "partition": 0,
+                    "first_offset": 0,
+                    "last_offset": 9,
+                    "type": "accept",
+                }
+            ],
+        },
+        {
+            "acquisition_id": "run-7:batch-12:task-3",
+            "subscribed_topics": ["orders"],
+            "max_records": 100,
+            "max_wait_ms": 1000,
+        },
+    ]
+    rules: ClassVar[list[dict[str, Any]]] = [
+        when(unset("member_id"), given("subscribed_topics")),
+        when(is_("held_only", True), given("acquisition_id")),
+        when(
+            given("acquisition_id"),
+            {
+                "allOf": [
+                    unset("member_id"),
+                    {"properties": {"acknowledgements": {"maxItems": 0}}},
+                ]
+            },
+        ),
+    ]
+    rule_codes = TOPIC_NAMES
+
+    member_id: Annotated[MemberId, Meta(description="null joins with subscribed_topics")] | (
+        None
+    ) = None
+    acquisition_id: (
+        Annotated[
+            AcquisitionId,
+            Meta(
+                description="fetch for this acquisition instead of a member: the records it "
+                "still holds, again, or else new ones it then holds (member_id null, "
+                "subscribed_topics required, no acknowledgements)"
+            ),
+        ]
+        | None
+    ) = None
+    held_only: Nullable[
+        Annotated[
+            bool,
+            Meta(
+                description="with acquisition_id: answer only what the acquisition still "
+                "holds, and nothing rather than new records (a replay)"
+            ),
+        ]
+    ] = False
+    subscribed_topics: list[Name] | None = None
+    # above SLUICE_MAX_READ_RECORDS and SLUICE_MAX_WAIT_MS: lowered to them
+    max_records: Nullable[Count] = 500
+    max_bytes: Nullable[
+        Annotated[
+            int,
+            Meta(
+                ge=1,
+                le=_MAX_BYTES,
+                description="soft limit: at least one record is always returned",
+            ),
+        ]
+    ] = 8 * 1024 * 1024
+    max_wait_ms: Nullable[NonNegative] = 0
+    acquire_mode: Nullable[Literal["batch_optimized", "record_limit"]] = "batch_optimized"
+    format: Nullable[
+        Annotated[
+            Literal["json", "batches"],
+            Meta(
+                description="batches: the answer is the record batches that hold the records "
+                "acquired, with the acquired ranges (docs/api.md#share-fetch-batches)"
+            ),
+        ]
+    ] = "json"
+    encoding: Nullable[Encoding] = "utf8"
+    acknowledgements: Nullable[list[ShareAck]] = []
+
+
+class ShareAcknowledgeRequest(Body):
+    examples: ClassVar[list[dict[str, Any]]] = [
+        {
+            "member_id": "m-1",
+            "acknowledgements": [
+                {
+                    "topic": "orders",
+                    "partition": 0,
+                    "first_offset": 10,
+                    "last_offset": 19,
+                    "type": "accept",
+                },
+                {
+                    "topic": "orders",
+                    "partition": 0,
+                    "first_offset": 20,
+                    "last_offset": 22,
+                    "types": ["accept", "release", "reject"],
+                },
+                {
+                    "topic": "orders",
+                    "partition": 0,
+                    "first_offset": 23,
+                    "last_offset": 23,
+                    "type": "release",
+                    "delay_ms": 1000,
+                    "delivery_count": 1,
+                },
+            ],
+        }
+    ]
+
+    member_id: MemberId
+    acknowledgements: Nullable[
+        Annotated[list[ShareAck], Meta(description="absent or empty: nothing to acknowledge")]
+    ] = []
+
+
+class ShareAcquisitionsAcknowledgeRequest(Body):
+    examples: ClassVar[list[dict[str, Any]]] = [
+        {"acquisition_ids": ["run-7:batch-12:task-0", "run-7:batch-12:task-1"], "type": "accept"},
+        {"prefix": "run-7:batch-12:"},
+    ]
+    rules: ClassVar[list[dict[str, Any]]] = [{"oneOf": [given("acquisition_ids"), given("prefix")]}]
+
+    acquisition_ids: (
+        Annotated[
+            list[AcquisitionId],
+            Meta(max_length=10_000, description="ids of 1 to 255 characters; or prefix"),
+        ]
+        | None
+    ) = None
+    prefix: (
+        Annotated[AcquisitionId, Meta(description="every acquisition whose id starts so")] | None
+    ) = None
+    type: Nullable[Literal["accept", "release", "reject"]] = "accept"
+
+
+# every fault of a config change is INVALID_CONFIG
+_CONFIG_CODES = {"": ErrorCode.INVALID_CONFIG} | {
+    k: ErrorCode.INVALID_CONFIG for k in group_config.KEYS
+}
+
+
+_T = TypeVar("_T")
+# a config key: absent (left as it is), null (back to its default) or a value
+Change: TypeAlias = _T | msgspec.UnsetType | None
+_OffsetReset = Annotated[
+    str,
+    Meta(
+        pattern=whole(group_config.OFFSET_RESET_PATTERN),
+        description="latest | earliest | by_duration:<ms>",
+    ),
+]
+_DeadLetterTopic = Annotated[
+    str, Meta(pattern=whole(r"^([A-Za-z0-9._-]{1,249})?$"), description='"" or null: none')
+]
+
+
+class ShareGroupConfig(Part, forbid_unknown_fields=True):
+    """PATCH …/config: the keys to change; null sets a key back to its default, an absent key
+    is left as it is. The bounds of ``record_lock_duration_ms`` are settings
+    (``app.api.openapi``), checked by ``app.share.group_config``."""
+
+    examples: ClassVar[list[dict[str, Any]]] = [
+        {
+            "record_lock_duration_ms": 30_000,
+            "delivery_count_limit": 5,
+            "partition_max_record_locks": 2000,
+            "auto_offset_reset": "earliest",
+            "isolation_level": "read_committed",
+            "renew_enabled": True,
+            "dead_letter_topic": "orders-dlq",
+        },
+        {"auto_offset_reset": "by_duration:3600000", "dead_letter_topic": None},
+    ]
+    codes = _CONFIG_CODES
+
+    record_lock_duration_ms: Change[Int64] = msgspec.UNSET
+    delivery_count_limit: Change[Annotated[int, Meta(ge=2, le=10)]] = msgspec.UNSET
+    partition_max_record_locks: Change[Annotated[int, Meta(ge=100, le=10_000)]] = msgspec.UNSET
+    auto_offset_reset: Change[_OffsetReset] = msgspec.UNSET
+    isolation_level: Change[Literal["read_uncommitted", "read_committed"]] = msgspec.UNSET
+    renew_enabled: Change[bool] = msgspec.UNSET
+    dead_letter_topic: Change[_DeadLetterTopic] = msgspec.UNSET
+
+
+class ShareOffsetsTarget(Part, kw_only=True):
+    topic: str
+    partitions: list[Partition] | None = None
+    # a malformed one is that topic's error, raised when the reset reaches one of its partitions
+    to: Annotated[
+        Any, Meta(description='"earliest" | "latest" | {"timestamp": ms} | {"offset": n}')
+    ]
+
+
+class ShareOffsetsReset(Body):
+    examples: ClassVar[list[dict[str, Any]]] = [
+        {
+            "topics": [
+                {"topic": "orders", "partitions": None, "to": "earliest"},
+                {"topic": "orders", "partitions": [0], "to": {"offset": 0}},
+            ],
+            "dry_run": True,
+        }
+    ]
+
+    topics: Annotated[list[ShareOffsetsTarget], Meta(min_length=1)]
+    dry_run: Nullable[bool] = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,93 +379,54 @@ class AcquisitionsAcknowledge:
     kind: AckType
 
 
-def topics(value: Any, where: str = "subscribed_topics") -> list[str] | None:
-    """A list of topic names without repeats, or None when absent."""
-    if value is None:
+def topics(names: list[str] | None, where: str = "subscribed_topics") -> list[str] | None:
+    """Subscribed topic names without repeats (at most 10,000: 413 beyond), or None."""
+    if names is None:
         return None
-    items = f.array(value, where)
-    if not all(isinstance(t, str) for t in items):
-        raise InvalidRequest(ErrorCode.INVALID_REQUEST, f"{where}: expected a list of topic names")
-    if len(items) > _MAX_TOPICS:
+    if len(names) > _MAX_TOPICS:
         raise TooLarge(ErrorCode.REQUEST_TOO_LARGE, f"{where}: more than {_MAX_TOPICS} topics")
-    return list(
-        dict.fromkeys(
-            f.name(t, f"{where}[{i}]", code=ErrorCode.INVALID_TOPIC) for i, t in enumerate(items)
-        )
-    )
+    return list(dict.fromkeys(names))
 
 
-def parse_heartbeat(body: dict[str, Any]) -> ShareHeartbeat:
-    return ShareHeartbeat(
-        f.optional(f.member_id, body.get("member_id")),
-        f.integer(f.default(body.get("member_epoch"), 0), "member_epoch", -1, f.MAX_INT32),
-        topics(body.get("subscribed_topics")),
-    )
+def parse_heartbeat(raw: bytes, s: Settings) -> ShareHeartbeat:
+    b = decode(raw, ShareHeartbeatRequest, s)
+    return ShareHeartbeat(b.member_id, b.member_epoch, topics(b.subscribed_topics))
 
 
-def parse_fetch(
-    body: dict[str, Any], max_read_records: int, max_wait_ms: int, max_delay_ms: int
-) -> ShareFetch:
+def parse_fetch(raw: bytes, s: Settings) -> ShareFetch:
     """``max_records`` and ``max_wait_ms`` above the server's limits are lowered to them."""
-    mode = f.default(body.get("acquire_mode"), "batch_optimized")
-    if mode not in _ACQUIRE_MODES:
-        raise InvalidRequest(
-            ErrorCode.INVALID_REQUEST, "acquire_mode: expected batch_optimized or record_limit"
-        )
-
-    def bounded(name: str, default: int, lo: int, hi: int, clamp: bool) -> int:
-        value = body.get(name)
-        return default if value is None else f.integer(value, name, lo, hi, clamp=clamp)
-
-    acquisition = f.optional(acquisition_id, body.get("acquisition_id"))
-    if acquisition is not None:
-        _check_by_acquisition(body)
-    held_only = body.get("held_only") or False  # null reads as absent
-    if type(held_only) is not bool:
-        raise InvalidRequest(ErrorCode.INVALID_REQUEST, "held_only: expected true or false")
-    if held_only and acquisition is None:
+    b, bad = decode_acked(raw, ShareFetchRequest, s)
+    if b.acquisition_id is not None:
+        _check_by_acquisition(b)
+    if b.held_only and b.acquisition_id is None:
         raise InvalidRequest(ErrorCode.INVALID_REQUEST, "held_only: only with acquisition_id")
     return ShareFetch(
-        f.optional(f.member_id, body.get("member_id")),
-        topics(body.get("subscribed_topics")),
-        max_records=bounded("max_records", 500, 1, max_read_records, True),
-        max_wait_ms=bounded("max_wait_ms", 0, 0, max_wait_ms, True),
-        max_bytes=bounded("max_bytes", _DEFAULT_MAX_BYTES, 1, _MAX_BYTES, False),
-        record_limit=mode == "record_limit",
-        encoding=encoding_of(body.get("encoding")),
-        acks=parse_acks(body.get("acknowledgements"), max_delay_ms),
-        acquisition_id=acquisition,
-        held_only=held_only,
-        batches=answer_format(body.get("format")),
+        b.member_id,
+        topics(b.subscribed_topics),
+        max_records=min(b.max_records, s.max_read_records),
+        max_wait_ms=min(b.max_wait_ms, s.max_wait_ms),
+        max_bytes=b.max_bytes,
+        record_limit=b.acquire_mode == "record_limit",
+        encoding=b.encoding,
+        acks=parse_acks(b.acknowledgements, s.share_max_release_delay_ms, bad),
+        acquisition_id=b.acquisition_id,
+        held_only=b.held_only,
+        batches=b.format == "batches",
     )
 
 
-def answer_format(value: Any, where: str = "format") -> bool:
-    """``json`` (the default) or ``batches``: whether records are answered as batches."""
-    if value is None or value == "json":
-        return False
-    if value == "batches":
-        return True
-    raise InvalidRequest(ErrorCode.INVALID_REQUEST, f"{where}: expected json or batches")
-
-
-def acquisition_id(value: Any, where: str = "acquisition_id") -> str:
-    """An acquisition id: 1 to 255 characters, any (the client chooses them)."""
-    return f.string(value, where, 1, ACQUISITION_ID_MAX_CHARS)
-
-
-def _check_by_acquisition(body: dict[str, Any]) -> None:
+def _check_by_acquisition(b: ShareFetchRequest) -> None:
     """A fetch by acquisition id has no member, names its topics, and acknowledges nothing
     (an acquisition is acknowledged as a whole, through …/acquisitions/acknowledge)."""
-    if body.get("member_id") is not None:
+    if b.member_id is not None:
         raise InvalidRequest(
             ErrorCode.INVALID_REQUEST, "member_id: must be null with acquisition_id"
         )
-    if body.get("subscribed_topics") is None:
+    if b.subscribed_topics is None:
         raise InvalidRequest(
             ErrorCode.INVALID_REQUEST, "subscribed_topics: required with acquisition_id"
         )
-    if body.get("acknowledgements"):
+    if b.acknowledgements:
         raise InvalidRequest(
             ErrorCode.INVALID_REQUEST,
             "acknowledgements: not taken with acquisition_id "
@@ -163,63 +434,44 @@ def _check_by_acquisition(body: dict[str, Any]) -> None:
         )
 
 
-def parse_acquisitions_ack(body: dict[str, Any]) -> AcquisitionsAcknowledge:
+def parse_acquisitions_ack(raw: bytes, s: Settings) -> AcquisitionsAcknowledge:
     """Body of POST …/acquisitions/acknowledge: ``acquisition_ids`` or ``prefix`` (exactly
     one), and ``type`` (accept, release or reject; accept by default)."""
-    raw_ids, prefix = body.get("acquisition_ids"), body.get("prefix")
-    if (raw_ids is None) == (prefix is None):
+    b = decode(raw, ShareAcquisitionsAcknowledgeRequest, s)
+    if (b.acquisition_ids is None) == (b.prefix is None):
         raise InvalidRequest(
             ErrorCode.INVALID_REQUEST, "exactly one of acquisition_ids and prefix is required"
         )
-    ids = None
-    if raw_ids is not None:
-        items = f.array(raw_ids, "acquisition_ids", max_items=_MAX_ACQUISITION_IDS)
-        ids = [acquisition_id(v, f"acquisition_ids[{i}]") for i, v in enumerate(items)]
-    else:
-        prefix = f.string(prefix, "prefix", 1, ACQUISITION_ID_MAX_CHARS)
-    kind = f.default(body.get("type"), "accept")
-    if not isinstance(kind, str) or kind not in _ACQUISITION_ACK_TYPES:
-        raise InvalidRequest(ErrorCode.INVALID_REQUEST, "type: expected accept, release or reject")
-    return AcquisitionsAcknowledge(ids, prefix, _ACQUISITION_ACK_TYPES[kind])
+    return AcquisitionsAcknowledge(b.acquisition_ids, b.prefix, _ACQUISITION_ACK_TYPES[b.type])
 
 
-def parse_acknowledge(body: dict[str, Any], max_delay_ms: int) -> ShareAcknowledge:
+def parse_acknowledge(raw: bytes, s: Settings) -> ShareAcknowledge:
+    b, bad = decode_acked(raw, ShareAcknowledgeRequest, s)
     return ShareAcknowledge(
-        f.member_id(body.get("member_id")), parse_acks(body.get("acknowledgements"), max_delay_ms)
+        b.member_id, parse_acks(b.acknowledgements, s.share_max_release_delay_ms, bad)
     )
 
 
-def config_changes(body: Any) -> dict[str, object]:
-    """Body of PATCH …/config: config keys and their new values (checked by the group config);
-    a number with a zero fraction is an integer, as everywhere."""
-    changes = f.obj(body, "the body", "a JSON object of config keys", code=ErrorCode.INVALID_CONFIG)
-    return {k: f.integral(v) for k, v in changes.items()}
+def config_changes(raw: bytes, s: Settings) -> dict[str, object]:
+    """Body of PATCH …/config: the keys it sets (null: back to the default), for the group
+    config to check against its bounds."""
+    b = decode(raw, ShareGroupConfig, s)
+    return {k: v for k, v in msgspec.structs.asdict(b).items() if v is not msgspec.UNSET}
 
 
-def parse_reset(body: dict[str, Any]) -> tuple[list[TopicReset], bool]:
+def parse_reset(raw: bytes, s: Settings) -> tuple[list[TopicReset], bool]:
     """Body of POST …/offsets: the topics to reset, and whether it is a dry run. A malformed
     ``to`` is that topic's error, raised when the reset reaches one of its partitions."""
-    targets: list[TopicReset] = []
-    for i, item in enumerate(f.array(body.get("topics"), "topics", min_items=1)):
-        where = f"topics[{i}]"
-        item = f.obj(item, where, '{"topic", "partitions", "to"}')
-        name = f.string(item.get("topic"), f"{where}.topic", 0)
-        raw = item.get("partitions")
-        partitions = (
-            None
-            if raw is None
-            else list(
-                dict.fromkeys(
-                    f.integer(p, f"{where}.partitions[{j}]", 0)
-                    for j, p in enumerate(f.array(raw, f"{where}.partitions"))
-                )
-            )
+    b = decode(raw, ShareOffsetsReset, s)
+    targets = [
+        TopicReset(
+            t.topic,
+            None if t.partitions is None else list(dict.fromkeys(t.partitions)),
+            reset_target(t.to),
         )
-        targets.append(TopicReset(name, partitions, reset_target(item.get("to"))))
-    dry_run = f.default(body.get("dry_run"), False)
-    if not isinstance(dry_run, bool):
-        raise InvalidRequest(ErrorCode.INVALID_REQUEST, "dry_run: expected true or false")
-    return targets, dry_run
+        for t in b.topics
+    ]
+    return targets, b.dry_run
 
 
 def reset_target(to: Any) -> ResetTarget | InvalidRequest:
@@ -238,27 +490,99 @@ def reset_target(to: Any) -> ResetTarget | InvalidRequest:
     )
 
 
-def parse_acks(raw: Any, max_delay_ms: int) -> AckRequest:
-    """``acknowledgements`` → per (topic, partition) its batches or its error."""
+# -- acknowledgement ranges --------------------------------------------------------------------
+
+# malformed ranges set aside, by the path of their list (``acknowledgements``,
+# ``share_acknowledgements[0].acknowledgements``), then by their index in it
+SetAside = dict[str, dict[int, InvalidRequest]]
+
+
+def decode_acked(raw: bytes, body: type[B], s: Settings) -> tuple[B, SetAside]:
+    """``raw`` as ``body``, a body with acknowledgement ranges (in lists named
+    ``acknowledgements``): a range whose own fields are malformed is set aside as its
+    partition's error, in place of the request's, and stands in the list as an empty range
+    of its partition."""
+    try:
+        return decode(raw, body, s), {}
+    except BodyError as exc:
+        if "acknowledgements" not in exc.path:
+            raise
+        fault = exc
+    return _acked(msgspec.json.decode(raw), body, fault)  # valid JSON: the decode got past it
+
+
+def convert_acked(value: Any, body: type[B]) -> tuple[B, SetAside]:
+    """``decode_acked`` of an already parsed JSON value (a WebSocket frame's)."""
+    try:
+        return convert(value, body), {}
+    except BodyError as exc:
+        if "acknowledgements" not in exc.path:
+            raise
+        return _acked(value, body, exc)
+
+
+def _acked(value: Any, body: type[B], fault: BodyError) -> tuple[B, SetAside]:
+    bad: SetAside = {}
+    _set_aside(value, "", bad)
+    if not bad:
+        raise fault
+    return convert(value, body), bad
+
+
+def _set_aside(value: Any, where: str, bad: SetAside) -> None:
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            _set_aside(item, f"{where}[{i}]", bad)
+        return
+    if not isinstance(value, dict):
+        return
+    for key, item in value.items():
+        at = f"{where}.{key}" if where else key
+        if key == "acknowledgements" and isinstance(item, list):
+            for i, ack in enumerate(item):
+                try:
+                    msgspec.convert(ack, ShareAck)
+                except msgspec.ValidationError as exc:
+                    try:
+                        k = msgspec.convert(ack, _AckKey)
+                    except msgspec.ValidationError:
+                        continue  # no partition to blame: the request's error
+                    bad.setdefault(at, {})[i] = refusal(ShareAck, exc, f"{at}[{i}]")
+                    item[i] = {
+                        "topic": k.topic,
+                        "partition": k.partition,
+                        "first_offset": 0,
+                        "last_offset": 0,
+                        "type": "accept",
+                    }
+        else:
+            _set_aside(item, at, bad)
+
+
+def parse_acks(
+    items: list[ShareAck],
+    max_delay_ms: int,
+    bad: SetAside | None = None,
+    where: str = "acknowledgements",
+) -> AckRequest:
+    """Declared ranges → per (topic, partition) its batches or its error (``bad``: the ranges
+    set aside by ``decode_acked``)."""
     out: AckRequest = {}
-    if raw is None:
-        return out
+    set_aside = (bad or {}).get(where, {})
     last: dict[tuple[str, int], int] = {}
-    for i, item in enumerate(f.array(raw, "acknowledgements")):
-        where = f"acknowledgements[{i}]"
-        item = f.obj(item, where)
-        key = (
-            f.string(item.get("topic"), f"{where}.topic"),
-            f.integer(item.get("partition"), f"{where}.partition", 0, f.MAX_INT32),
-        )
+    for i, item in enumerate(items):
+        at = f"{where}[{i}]"
+        key = (item.topic, item.partition)
         if isinstance(out.get(key), SluiceError):
             continue
         try:
-            batch = _batch(item, where, max_delay_ms)
+            if i in set_aside:
+                raise set_aside[i]
+            batch = _batch(item, at, max_delay_ms)
             if key in last and batch.first <= last[key]:
                 raise InvalidRequest(
                     ErrorCode.INVALID_REQUEST,
-                    f"{where}: ranges of a partition must be ascending and must not overlap",
+                    f"{at}: ranges of a partition must be ascending and must not overlap",
                 )
         except InvalidRequest as exc:
             out[key] = exc
@@ -270,40 +594,35 @@ def parse_acks(raw: Any, max_delay_ms: int) -> AckRequest:
     return out
 
 
-def _batch(item: dict[str, Any], where: str, max_delay_ms: int) -> AckBatch:
-    first = f.integer(item.get("first_offset"), f"{where}.first_offset", 0, _MAX_OFFSET)
-    last = f.integer(item.get("last_offset"), f"{where}.last_offset", 0, _MAX_OFFSET)
+def _batch(item: ShareAck, where: str, max_delay_ms: int) -> AckBatch:
+    first, last = item.first_offset, item.last_offset
     if first > last:
         raise InvalidRequest(
             ErrorCode.INVALID_REQUEST, f"{where}: first_offset {first} > last_offset {last}"
         )
-    if item.get("types") is not None:
-        raw_types = f.array(item["types"], f"{where}.types", min_items=1)
-        if len(raw_types) != 1 and len(raw_types) != last - first + 1:
+    if item.types is not None:
+        names = item.types
+        if len(names) != 1 and len(names) != last - first + 1:
             raise InvalidRequest(
                 ErrorCode.INVALID_REQUEST,
-                f"{where}.types: expected 1 or {last - first + 1} types, got {len(raw_types)}",
+                f"{where}.types: expected 1 or {last - first + 1} types, got {len(names)}",
             )
-    elif "type" in item:
-        raw_types = [item["type"]]
+    elif item.type is not None:
+        names = [item.type]
     else:
         raise InvalidRequest(ErrorCode.INVALID_REQUEST, f"{where}: type or types is required")
-    types = []
-    for t in raw_types:
-        if not isinstance(t, str) or t not in _TYPES:
-            raise InvalidRequest(
-                ErrorCode.INVALID_REQUEST,
-                f"{where}: unknown acknowledgement type {t!r}; expected one of {', '.join(_TYPES)}",
-            )
-        types.append(_TYPES[t])
-    dc = f.optional(f.integer, item.get("delivery_count"), f"{where}.delivery_count", 1)
-    delay = item.get("delay_ms")
-    delay = 0 if delay is None else f.integer(delay, f"{where}.delay_ms", 0, max_delay_ms)
+    types = [_TYPES[t] for t in names]
+    delay = item.delay_ms or 0
+    if delay > max_delay_ms:
+        raise InvalidRequest(
+            ErrorCode.INVALID_REQUEST,
+            f"{where}.delay_ms: expected an integer from 0 to {max_delay_ms}",
+        )
     if delay and AckType.RELEASE not in types:
         raise InvalidRequest(
             ErrorCode.INVALID_REQUEST, f"{where}.delay_ms: only a release may carry a delay"
         )
-    return AckBatch(first, last, types, dc, delay)
+    return AckBatch(first, last, types, item.delivery_count, delay)
 
 
 # -- answers --------------------------------------------------------------------------------

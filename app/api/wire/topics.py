@@ -1,21 +1,98 @@
-"""Topic bodies (create, patch, delete-records), validated by hand, and topic descriptions.
+"""Topic bodies declared (create, patch, delete-records), the rules of each beyond its shape,
+and topic descriptions.
 
-The field types are checked here. The rules on values (name shape, partition bounds, config
-keys and bounds) belong to ``app.topics`` and are called from here as well, field by field in
-the order they were always checked (name, partitions, config), so that a body with several
-faults is refused for the first one. What needs the topic itself (does it exist, would the
-partition count shrink) is the registry's, checked after the body.
+The config object is declared as the topic config table states it (``app.topics``: its keys,
+each an integer within its bounds, or null for the key's default) and checked there; so are the
+partition count's bounds, one of them a setting. What needs the topic itself (does it exist,
+would the partition count shrink) is the registry's, checked after the body.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, ClassVar
 
-from app.api.wire._fields import MAX_INT32, array, integer, name, obj, optional
+from msgspec import Meta
+
+from app.api.wire.body import MAX_INT32, MAX_INT64, Body, Count, Name, Part, decode, integral
+from app.config import Settings
 from app.engine.topics import TopicView
-from app.errors import ErrorCode
-from app.topics import check_partitions, effective_config, validate_config
+from app.errors import ErrorCode, InvalidRequest
+from app.topics import TOPIC_CONFIG, check_partitions, effective_config, validate_config
+
+# the config table as JSON Schema: the known keys, each an integer within its bounds (-1 where
+# it means never) or null (back to the default); any other key is INVALID_CONFIG
+_CONFIG_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        key: {
+            "anyOf": [
+                {"type": "integer", "minimum": spec.lo, "maximum": spec.hi},
+                *([{"const": -1}] if spec.minus_one_ok else []),
+                {"type": "null"},
+            ],
+            "description": spec.doc,
+        }
+        for key, spec in TOPIC_CONFIG.items()
+    },
+    "additionalProperties": False,
+}
+# the values are taken as any JSON here and checked by the config table (INVALID_CONFIG)
+Config = Annotated[dict[str, Any], Meta(extra_json_schema=_CONFIG_SCHEMA)]
+# the upper bound is a setting (SLUICE_MAX_PARTITIONS): app.api.openapi
+Partitions = Count
+_CODES = {
+    "": ErrorCode.INVALID_REQUEST,
+    "name": ErrorCode.INVALID_TOPIC,
+    "partitions": ErrorCode.INVALID_PARTITIONS,
+    "config": ErrorCode.INVALID_CONFIG,
+}
+
+
+class TopicCreate(Body):
+    """POST /v1/topics."""
+
+    examples: ClassVar[list[dict[str, Any]]] = [
+        {"name": "orders", "partitions": 3, "config": {"retention_ms": 86_400_000}}
+    ]
+    codes = _CODES
+
+    name: Name
+    # absent or null: the server's default (SLUICE_DEFAULT_PARTITIONS)
+    partitions: Partitions | None = None
+    config: Config | None = None
+
+
+class TopicPatch(Body):
+    """PATCH /v1/topics/{topic}: null or absent leaves a part as it is."""
+
+    examples: ClassVar[list[dict[str, Any]]] = [{"partitions": 6, "config": {"retention_ms": None}}]
+    codes = _CODES
+
+    partitions: Partitions | None = None
+    config: Config | None = None
+
+
+class DeleteRecordsPartition(Part):
+    partition: Annotated[int, Meta(ge=0, le=MAX_INT32)]
+    before_offset: Annotated[int, Meta(ge=-1, le=MAX_INT64)]
+
+
+class DeleteRecordsRequest(Body):
+    """POST /v1/topics/{topic}/delete-records: (partition, before offset) pairs; -1 is the
+    high watermark. The upper bounds are those of the types (32 and 64 bits): a partition the
+    topic does not have is the topic's error (404), not the body's."""
+
+    examples: ClassVar[list[dict[str, Any]]] = [
+        {
+            "partitions": [
+                {"partition": 0, "before_offset": 100},
+                {"partition": 1, "before_offset": -1},
+            ]
+        }
+    ]
+
+    partitions: Annotated[list[DeleteRecordsPartition], Meta(min_length=1)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,51 +112,38 @@ class TopicChange:
     config: dict[str, int | None] | None
 
 
-def _partitions(value: Any, max_partitions: int) -> int:
-    n = integer(value, "partitions", code=ErrorCode.INVALID_PARTITIONS)
-    return check_partitions(n, max_partitions)
-
-
-def _config(value: Any) -> dict[str, int | None]:
+def _config(changes: dict[str, Any]) -> dict[str, int | None]:
     """Config changes, typed: key → integer, or null for the key's default."""
-    changes = obj(value, "config", code=ErrorCode.INVALID_CONFIG)
-    return {
-        key: optional(integer, v, f"config.{key}", code=ErrorCode.INVALID_CONFIG)
-        for key, v in changes.items()
-    }
+    typed: dict[str, int | None] = {}
+    for key, value in changes.items():
+        value = integral(value)
+        if value is not None and type(value) is not int:
+            raise InvalidRequest(
+                ErrorCode.INVALID_CONFIG, f"config.{key}: expected an integer or null"
+            )
+        typed[key] = value
+    return typed
 
 
-def parse_create(body: dict[str, Any], default_partitions: int, max_partitions: int) -> NewTopic:
-    topic = name(body.get("name"), "name", code=ErrorCode.INVALID_TOPIC)
-    # absent or null: the server's default
-    count = body.get("partitions")
-    partitions = _partitions(default_partitions if count is None else count, max_partitions)
-    config = validate_config(optional(_config, body.get("config")) or {})
-    return NewTopic(topic, partitions, config)
+def parse_create(raw: bytes, s: Settings) -> NewTopic:
+    b = decode(raw, TopicCreate, s)
+    partitions = check_partitions(
+        s.default_partitions if b.partitions is None else b.partitions, s.max_partitions
+    )
+    return NewTopic(b.name, partitions, validate_config(_config(b.config or {})))
 
 
-def parse_patch(body: dict[str, Any], max_partitions: int) -> TopicChange:
-    partitions = optional(_partitions, body.get("partitions"), max_partitions)
-    config = optional(_config, body.get("config"))
+def parse_patch(raw: bytes, s: Settings) -> TopicChange:
+    b = decode(raw, TopicPatch, s)
+    partitions = None if b.partitions is None else check_partitions(b.partitions, s.max_partitions)
+    config = None if b.config is None else _config(b.config)
     if config is not None:
         validate_config(config)  # keys and bounds now; merged later, under the topic's lock
     return TopicChange(partitions, config)
 
 
-def parse_delete_records(body: dict[str, Any]) -> list[tuple[int, int]]:
-    """(partition, before offset) pairs; -1 is the high watermark. The upper bounds are those
-    of the types (32 and 64 bits): a partition the topic does not have is the topic's error
-    (404), not the body's."""
-    out = []
-    for i, item in enumerate(array(body.get("partitions"), "partitions", min_items=1)):
-        item = obj(item, f"partitions[{i}]")
-        out.append(
-            (
-                integer(item.get("partition"), f"partitions[{i}].partition", 0, MAX_INT32),
-                integer(item.get("before_offset"), f"partitions[{i}].before_offset", -1),
-            )
-        )
-    return out
+def parse_delete_records(raw: bytes, s: Settings) -> list[tuple[int, int]]:
+    return [(p.partition, p.before_offset) for p in decode(raw, DeleteRecordsRequest, s).partitions]
 
 
 def show_topic(topic: TopicView) -> dict[str, Any]:

@@ -9,12 +9,15 @@ import re
 import sqlite3
 from pathlib import Path
 
+import orjson
 import pytest
 
+from app.api.wire.keys import parse_create
 from app.clock import FakeClock
+from app.config import Settings
 from app.errors import SluiceError
 from app.metadata.db import Database
-from app.security.keys import Identity, KeyStore, insert_key, parse_create, revoke_key, split
+from app.security.keys import Identity, KeyStore, insert_key, revoke_key, split
 from app.security.open_sockets import KEY_ID, REQUIRED, REVOKED
 from app.security.tokens import WsTokens
 
@@ -93,7 +96,7 @@ async def test_bad_principals_and_descriptions_are_refused(
     metadata_db: Database, clock: FakeClock, principal: object, description: object
 ) -> None:
     with pytest.raises(SluiceError) as err:
-        parse_create({"principal": principal, "description": description})
+        parse_create(orjson.dumps({"principal": principal, "description": description}), Settings())
     assert err.value.code.name == "INVALID_REQUEST"
     if isinstance(principal, str) and isinstance(description, str):
         with pytest.raises(SluiceError):
