@@ -26,6 +26,7 @@ import bisect
 import enum
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Protocol
 
 from app.errors import Conflict, ErrorCode, InvalidRequest
@@ -296,6 +297,91 @@ def _left_out(lo: int, hi: int, headers: list[BatchHeader]) -> Iterator[tuple[in
         yield at, hi, False
 
 
+def _offset(record: StoredRecord) -> int:
+    return record.offset
+
+
+class _RunReads:
+    """The reads of the AVAILABLE runs of one ``acquire`` call. After releases the window
+    holds many short runs between acquired ones, and a read of its own for each would read
+    and decode the same stored batches once per run. Instead one read covers the span from a
+    run up to where the call can stop (``span``), its records are held, and each run is
+    served from them exactly as a read of its own would answer: the same records, byte
+    budget (the first record whatever its size) and next offset. A run the held records do
+    not settle is read on its own, as before: one inside a gap of the span (control markers,
+    aborted data, offsets below the log start), and one the held read ends inside of unless
+    that read began at the same offset with the same budget; a run past the held records
+    starts another read of its span."""
+
+    __slots__ = ("batches", "budget", "held", "next_offset", "read", "start")
+
+    def __init__(self, read: Reader) -> None:
+        self.read = read
+        self.held: list[StoredRecord] = []  # increasing offsets
+        self.start = -1  # where the held read began, with what budget and where it ended
+        self.budget = -1
+        self.next_offset = -1
+        self.batches: list[BatchHeader] = []
+
+    def run(self, first: int, chunk: int, budget: int, span: Callable[[], int]) -> ReadResult:
+        """What ``read(first, chunk, first + chunk, budget)`` answers; ``span()`` is where a
+        new held read would end (at least ``first + chunk``)."""
+        if first < self.start or first >= self.next_offset:
+            self._hold(first, budget, span())
+        got = self._serve(first, chunk, budget)
+        if got is None and self.start != first and self._ends_in(first):
+            self._hold(first, budget, span())
+            got = self._serve(first, chunk, budget)
+        if got is None:
+            got = self.read(first, chunk, first + chunk, budget)
+        return got
+
+    def _hold(self, first: int, budget: int, upto: int) -> None:
+        got = self.read(first, upto - first, upto, budget)
+        self.held, self.batches = got.records, got.batches
+        self.start, self.budget, self.next_offset = first, budget, got.next_offset
+
+    def _ends_in(self, first: int) -> bool:
+        """Whether the held records run without a gap from ``first`` to the end of the held
+        read (a read from ``first`` would go on past it)."""
+        held = self.held
+        i = bisect.bisect_left(held, first, key=_offset)
+        return (
+            i < len(held)
+            and held[i].offset == first
+            and held[-1].offset - first == len(held) - 1 - i
+            and held[-1].offset + 1 == self.next_offset
+        )
+
+    def _serve(self, first: int, chunk: int, budget: int) -> ReadResult | None:
+        """The answer from the held records, or None when they do not settle it."""
+        held = self.held
+        k = bisect.bisect_left(held, first, key=_offset)
+        out: list[StoredRecord] = []
+        total = 0
+        want = first
+        while len(out) < chunk:
+            if k == len(held):
+                # the held records ran out: a read from ``first`` stops here too only when
+                # the held one began there, with this budget, and ended right after them
+                if self.start != first or self.budget != budget or want != self.next_offset:
+                    return None
+                break
+            r = held[k]
+            if r.offset != want:
+                return None  # a gap: the read of the run alone says what it holds
+            size = record_size(r)
+            if out and total + size > budget:
+                break
+            out.append(r)
+            total += size
+            want += 1
+            k += 1
+        if not out:
+            return None
+        return ReadResult(out, want, total, self.batches)
+
+
 def _is_gap(run: Run) -> bool:
     """Offsets archived without ever being delivered (control markers, deleted offsets): an
     acknowledgement range may cover them; they are skipped."""
@@ -509,13 +595,11 @@ class SharePartition:
         count = 0
         i = 0
         throttle_at = max(2, -(-limits.delivery_limit // 2))
+        reads = _RunReads(read)
         while i < len(self.runs) and count < max_records and budget > 0:
             run = self.runs[i]
             i += 1
-            if run.state is not AVAILABLE or run.first < self.start_offset:
-                continue
-            rare = run.rare
-            if rare is not None and (rare.pending is not None or rare.available_at > now):
+            if not self._acquirable(run, now):
                 continue
             # Throttled redelivery (docs/semantics.md#share-throttled-redelivery):
             # suspect records come back in ever smaller chunks,
@@ -533,7 +617,8 @@ class SharePartition:
                 chunk = max(1, run.size >> (run.delivery_count - throttle_at + 1))
             if record_limit:
                 chunk = min(chunk, max_records - count)
-            got = read(run.first, chunk, run.first + chunk, budget)
+            span = partial(self._span_end, i - 1, max_records - count, now)
+            got = reads.run(run.first, chunk, budget, span)
             if not got.records:  # only gaps here (markers, aborted data, below the log start)
                 end = got.next_offset if got.next_offset > run.first else run.first + chunk
                 self._archive_gaps(run.first, end - 1, [], got.batches)
@@ -577,6 +662,26 @@ class SharePartition:
         lock.first, lock.last = records[0][0].offset, records[-1][0].offset
         self.timers.schedule_lock(lock)
         return Acquired(records, ranges, max_bytes - budget, lock)
+
+    def _acquirable(self, run: Run, now: int) -> bool:
+        """Whether an AVAILABLE run of the window may be acquired ``now``."""
+        if run.state is not AVAILABLE or run.first < self.start_offset:
+            return False
+        rare = run.rare
+        return rare is None or (rare.pending is None and rare.available_at <= now)
+
+    def _span_end(self, i: int, wanted: int, now: int) -> int:
+        """Where a read for the runs from the ``i``-th on ends: after the run that brings the
+        acquirable records to ``wanted`` (or after the last acquirable one)."""
+        runs = self.runs
+        end = runs[i].last + 1
+        while i < len(runs) and wanted > 0:
+            run = runs[i]
+            if self._acquirable(run, now):
+                wanted -= run.size
+                end = run.last + 1
+            i += 1
+        return end
 
     def _acquire_run(self, run: Run, member: str, lock: Lock) -> None:
         self._set(run, ACQUIRED)
