@@ -12,6 +12,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -124,7 +125,16 @@ def test_records_go_when_their_linger_ends(server: ServerProcess) -> None:
             # no flush: the linger sends each
             assert producer.send("lingered", "a", partition=0).result(timeout=10).offset == 0
             assert producer.send("lingered", "b", partition=0).result(timeout=10).offset == 1
-    assert [r["value"] for r in _read(server.url, "lingered", 0)] == ["a", "b"]
+        with client.producer(linger=60) as producer:
+            producer.send("lingered", "c", partition=0)
+            deadline = time.monotonic() + 10
+            while producer._sleeps_until is None:  # the linger thread waits out c's 60 s
+                assert time.monotonic() < deadline
+            producer.flush()
+            producer.linger = 0.02
+            # a shorter linger than the thread waits for wakes it
+            assert producer.send("lingered", "d", partition=0).result(timeout=10).offset == 3
+    assert [r["value"] for r in _read(server.url, "lingered", 0)] == ["a", "b", "c", "d"]
 
 
 def test_a_busy_producer_lingers_on_one_thread(

@@ -77,6 +77,9 @@ class Producer:
         self._due: float | None = None
         self._wake = threading.Condition(self._lock)
         self._lingerer: threading.Thread | None = None
+        # the end of the linger thread's last wait (None: it waited for a record): a record
+        # that starts to linger wakes it only when it waits longer than the record may
+        self._sleeps_until: float | None = None
         self._identity: tuple[int, int] | None = None
 
     def send(
@@ -104,7 +107,7 @@ class Producer:
                         target=self._linger, name="sluice-producer-linger", daemon=True
                     )
                     self._lingerer.start()
-                else:
+                elif self._sleeps_until is None or self._due < self._sleeps_until:
                     self._wake.notify()
         if full or self.linger <= 0:
             self._send_one()
@@ -129,6 +132,7 @@ class Producer:
                         if self._lingerer is not me:
                             return  # closed (or replaced)
                         if self._due is None:
+                            self._sleeps_until = None
                             if not self._wake.wait(_IDLE_S) and self._due is None:
                                 return
                             continue
@@ -136,6 +140,7 @@ class Producer:
                         if left <= 0:
                             self._due = None
                             break
+                        self._sleeps_until = self._due
                         self._wake.wait(left)
                 self.flush()
         finally:
