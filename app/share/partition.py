@@ -494,11 +494,12 @@ class SharePartition:
     def _cut(self, offset: int) -> None:
         """Make ``offset`` the first offset of a run (if a run holds it)."""
         i = self._index(offset)
-        if i < 0:
-            return
+        if i >= 0 and self.runs[i].first != offset:
+            self._cut_at(i, offset)
+
+    def _cut_at(self, i: int, offset: int) -> None:
+        """Cut the ``i``-th run, which holds ``offset`` past its first, before ``offset``."""
         run = self.runs[i]
-        if run.first == offset:
-            return
         rare = run.rare
         assert rare is None or rare.pending is None, "a pending run is never cut"
         last = run.last
@@ -524,9 +525,33 @@ class SharePartition:
 
     def _span(self, lo: int, hi: int) -> list[Run]:
         """The runs exactly covering ``[lo, hi]`` (cutting at both ends)."""
-        self._cut(lo)
-        self._cut(hi + 1)
-        return list(self._overlapping(lo, hi))
+        return self._span_from(-1, lo, hi)[0]
+
+    def _span_from(self, at: int, lo: int, hi: int) -> tuple[list[Run], int]:
+        """``_span``, and the index after its runs. The run at ``lo`` is found from the
+        ``at``-th on when that run starts at or before ``lo`` (ascending ranges, each from
+        where the last ended: a step or two), else by one search; the rest are its
+        neighbours."""
+        runs = self.runs
+        if 0 <= at < len(runs) and runs[at].first <= lo:
+            i = at
+            while i + 1 < len(runs) and runs[i + 1].first <= lo:
+                i += 1
+        else:
+            i = bisect.bisect_right(runs, lo, key=_first) - 1
+        if i < 0 or runs[i].last < lo:
+            i += 1  # no run holds lo: from the next one on
+        elif runs[i].first != lo:
+            self._cut_at(i, lo)
+            i += 1
+        out = []
+        while i < len(runs) and runs[i].first <= hi:
+            run = runs[i]
+            if run.last > hi:
+                self._cut_at(i, hi + 1)
+            out.append(run)
+            i += 1
+        return out, i
 
     def _advance(self) -> None:
         """Move the start past the leading terminal runs (docs/semantics.md#share-window)."""
@@ -822,12 +847,14 @@ class SharePartition:
     def _acked_runs(self, batches: list[AckBatch]) -> Iterator[tuple[AckBatch, AckType, Run]]:
         """Each record run an acknowledgement covers (cut at its edges and where its type
         changes), with that type; offsets below the start and gaps are skipped."""
+        at = -1
         for b in batches:
             lo, hi = max(b.first, self.start_offset), b.last
             if hi < self.start_offset:
                 continue
             for slo, shi, kind in b.segments(lo, hi):
-                for run in self._span(slo, shi):
+                span, at = self._span_from(at, slo, shi)
+                for run in span:
                     if not _is_gap(run):
                         yield b, kind, run
 
