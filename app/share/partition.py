@@ -297,6 +297,12 @@ def _left_out(lo: int, hi: int, headers: list[BatchHeader]) -> Iterator[tuple[in
         yield at, hi, False
 
 
+# The most offsets a read for several AVAILABLE runs passes between two of them: decoding a
+# record costs about a sixteenth of a read of its own (finding its batch, reading and
+# decoding that), so runs further apart are read apart.
+_SPAN_GAP = 16
+
+
 def _offset(record: StoredRecord) -> int:
     return record.offset
 
@@ -697,12 +703,16 @@ class SharePartition:
 
     def _span_end(self, i: int, wanted: int, now: int) -> int:
         """Where a read for the runs from the ``i``-th on ends: after the run that brings the
-        acquirable records to ``wanted`` (or after the last acquirable one)."""
+        acquirable records to ``wanted`` (or after the last acquirable one), or before one
+        more than ``_SPAN_GAP`` offsets past the last (the records between would be read and
+        decoded for nothing)."""
         runs = self.runs
         end = runs[i].last + 1
         while i < len(runs) and wanted > 0:
             run = runs[i]
             if self._acquirable(run, now):
+                if run.first - end > _SPAN_GAP:
+                    break
                 wanted -= run.size
                 end = run.last + 1
             i += 1

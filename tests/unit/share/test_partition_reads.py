@@ -32,11 +32,14 @@ class Counting(Harness):
             producer_state=ProducerStateManager(),
         )
         self.reads = 0
+        self.records_read = 0
         self.committed = False
 
     def read(self, offset: int, max_records: int, upto: int, max_bytes: int) -> ReadResult:
         self.reads += 1
-        return self.log.read(offset, max_records, max_bytes, upto=upto, committed=self.committed)
+        got = self.log.read(offset, max_records, max_bytes, upto=upto, committed=self.committed)
+        self.records_read += len(got.records)
+        return got
 
     def txn(self, pid: int, n: int) -> None:
         self.log.append(
@@ -87,6 +90,20 @@ def test_record_limit_reads_only_the_span_it_takes(h: Counting) -> None:
     assert offsets(got) == list(range(100, 200, 2))
     assert h.reads == 2
     assert h.fetch("b", 50, record_limit=True).records == []
+
+
+def test_runs_far_apart_are_read_apart(h: Counting) -> None:
+    h.produce(100, batches=3)
+    h.fetch("a")
+    types = [R if o in (0, 1, 150, 151, 168) else A for o in range(300)]
+    h.ack_durable("a", 0, 299, *types)
+    h.reads = h.records_read = 0
+    got = h.fetch("b")
+    assert [(r.offset, dc) for r, dc in got.records] == [(o, 2) for o in (0, 1, 150, 151, 168)]
+    # not the 148 acknowledged records between 1 and 150 (the 16 between 151 and 168 are
+    # read through: a read of their own would cost more)
+    assert h.reads == 2
+    assert h.records_read == 2 + 19
 
 
 def test_a_run_split_by_the_budget_leaves_its_rest_available(h: Counting) -> None:
