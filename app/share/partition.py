@@ -26,6 +26,7 @@ import bisect
 import enum
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Protocol
 
 from app.errors import Conflict, ErrorCode, InvalidRequest
@@ -296,6 +297,97 @@ def _left_out(lo: int, hi: int, headers: list[BatchHeader]) -> Iterator[tuple[in
         yield at, hi, False
 
 
+# The most offsets a read for several AVAILABLE runs passes between two of them: decoding a
+# record costs about a sixteenth of a read of its own (finding its batch, reading and
+# decoding that), so runs further apart are read apart.
+_SPAN_GAP = 16
+
+
+def _offset(record: StoredRecord) -> int:
+    return record.offset
+
+
+class _RunReads:
+    """The reads of the AVAILABLE runs of one ``acquire`` call. After releases the window
+    holds many short runs between acquired ones, and a read of its own for each would read
+    and decode the same stored batches once per run. Instead one read covers the span from a
+    run up to where the call can stop (``span``), its records are held, and each run is
+    served from them exactly as a read of its own would answer: the same records, byte
+    budget (the first record whatever its size) and next offset. A run the held records do
+    not settle is read on its own, as before: one inside a gap of the span (control markers,
+    aborted data, offsets below the log start), and one the held read ends inside of unless
+    that read began at the same offset with the same budget; a run past the held records
+    starts another read of its span."""
+
+    __slots__ = ("batches", "budget", "held", "next_offset", "read", "start")
+
+    def __init__(self, read: Reader) -> None:
+        self.read = read
+        self.held: list[StoredRecord] = []  # increasing offsets
+        self.start = -1  # where the held read began, with what budget and where it ended
+        self.budget = -1
+        self.next_offset = -1
+        self.batches: list[BatchHeader] = []
+
+    def run(self, first: int, chunk: int, budget: int, span: Callable[[], int]) -> ReadResult:
+        """What ``read(first, chunk, first + chunk, budget)`` answers; ``span()`` is where a
+        new held read would end (at least ``first + chunk``)."""
+        if first < self.start or first >= self.next_offset:
+            self._hold(first, budget, span())
+        got = self._serve(first, chunk, budget)
+        if got is None and self.start != first and self._ends_in(first):
+            self._hold(first, budget, span())
+            got = self._serve(first, chunk, budget)
+        if got is None:
+            got = self.read(first, chunk, first + chunk, budget)
+        return got
+
+    def _hold(self, first: int, budget: int, upto: int) -> None:
+        got = self.read(first, upto - first, upto, budget)
+        self.held, self.batches = got.records, got.batches
+        self.start, self.budget, self.next_offset = first, budget, got.next_offset
+
+    def _ends_in(self, first: int) -> bool:
+        """Whether the held records run without a gap from ``first`` to the end of the held
+        read (a read from ``first`` would go on past it)."""
+        held = self.held
+        i = bisect.bisect_left(held, first, key=_offset)
+        return (
+            i < len(held)
+            and held[i].offset == first
+            and held[-1].offset - first == len(held) - 1 - i
+            and held[-1].offset + 1 == self.next_offset
+        )
+
+    def _serve(self, first: int, chunk: int, budget: int) -> ReadResult | None:
+        """The answer from the held records, or None when they do not settle it."""
+        held = self.held
+        k = bisect.bisect_left(held, first, key=_offset)
+        out: list[StoredRecord] = []
+        total = 0
+        want = first
+        while len(out) < chunk:
+            if k == len(held):
+                # the held records ran out: a read from ``first`` stops here too only when
+                # the held one began there, with this budget, and ended right after them
+                if self.start != first or self.budget != budget or want != self.next_offset:
+                    return None
+                break
+            r = held[k]
+            if r.offset != want:
+                return None  # a gap: the read of the run alone says what it holds
+            size = record_size(r)
+            if out and total + size > budget:
+                break
+            out.append(r)
+            total += size
+            want += 1
+            k += 1
+        if not out:
+            return None
+        return ReadResult(out, want, total, self.batches)
+
+
 def _is_gap(run: Run) -> bool:
     """Offsets archived without ever being delivered (control markers, deleted offsets): an
     acknowledgement range may cover them; they are skipped."""
@@ -408,11 +500,12 @@ class SharePartition:
     def _cut(self, offset: int) -> None:
         """Make ``offset`` the first offset of a run (if a run holds it)."""
         i = self._index(offset)
-        if i < 0:
-            return
+        if i >= 0 and self.runs[i].first != offset:
+            self._cut_at(i, offset)
+
+    def _cut_at(self, i: int, offset: int) -> None:
+        """Cut the ``i``-th run, which holds ``offset`` past its first, before ``offset``."""
         run = self.runs[i]
-        if run.first == offset:
-            return
         rare = run.rare
         assert rare is None or rare.pending is None, "a pending run is never cut"
         last = run.last
@@ -438,9 +531,33 @@ class SharePartition:
 
     def _span(self, lo: int, hi: int) -> list[Run]:
         """The runs exactly covering ``[lo, hi]`` (cutting at both ends)."""
-        self._cut(lo)
-        self._cut(hi + 1)
-        return list(self._overlapping(lo, hi))
+        return self._span_from(-1, lo, hi)[0]
+
+    def _span_from(self, at: int, lo: int, hi: int) -> tuple[list[Run], int]:
+        """``_span``, and the index after its runs. The run at ``lo`` is found from the
+        ``at``-th on when that run starts at or before ``lo`` (ascending ranges, each from
+        where the last ended: a step or two), else by one search; the rest are its
+        neighbours."""
+        runs = self.runs
+        if 0 <= at < len(runs) and runs[at].first <= lo:
+            i = at
+            while i + 1 < len(runs) and runs[i + 1].first <= lo:
+                i += 1
+        else:
+            i = bisect.bisect_right(runs, lo, key=_first) - 1
+        if i < 0 or runs[i].last < lo:
+            i += 1  # no run holds lo: from the next one on
+        elif runs[i].first != lo:
+            self._cut_at(i, lo)
+            i += 1
+        out = []
+        while i < len(runs) and runs[i].first <= hi:
+            run = runs[i]
+            if run.last > hi:
+                self._cut_at(i, hi + 1)
+            out.append(run)
+            i += 1
+        return out, i
 
     def _advance(self) -> None:
         """Move the start past the leading terminal runs (docs/semantics.md#share-window)."""
@@ -509,13 +626,11 @@ class SharePartition:
         count = 0
         i = 0
         throttle_at = max(2, -(-limits.delivery_limit // 2))
+        reads = _RunReads(read)
         while i < len(self.runs) and count < max_records and budget > 0:
             run = self.runs[i]
             i += 1
-            if run.state is not AVAILABLE or run.first < self.start_offset:
-                continue
-            rare = run.rare
-            if rare is not None and (rare.pending is not None or rare.available_at > now):
+            if not self._acquirable(run, now):
                 continue
             # Throttled redelivery (docs/semantics.md#share-throttled-redelivery):
             # suspect records come back in ever smaller chunks,
@@ -533,7 +648,8 @@ class SharePartition:
                 chunk = max(1, run.size >> (run.delivery_count - throttle_at + 1))
             if record_limit:
                 chunk = min(chunk, max_records - count)
-            got = read(run.first, chunk, run.first + chunk, budget)
+            span = partial(self._span_end, i - 1, max_records - count, now)
+            got = reads.run(run.first, chunk, budget, span)
             if not got.records:  # only gaps here (markers, aborted data, below the log start)
                 end = got.next_offset if got.next_offset > run.first else run.first + chunk
                 self._archive_gaps(run.first, end - 1, [], got.batches)
@@ -577,6 +693,30 @@ class SharePartition:
         lock.first, lock.last = records[0][0].offset, records[-1][0].offset
         self.timers.schedule_lock(lock)
         return Acquired(records, ranges, max_bytes - budget, lock)
+
+    def _acquirable(self, run: Run, now: int) -> bool:
+        """Whether an AVAILABLE run of the window may be acquired ``now``."""
+        if run.state is not AVAILABLE or run.first < self.start_offset:
+            return False
+        rare = run.rare
+        return rare is None or (rare.pending is None and rare.available_at <= now)
+
+    def _span_end(self, i: int, wanted: int, now: int) -> int:
+        """Where a read for the runs from the ``i``-th on ends: after the run that brings the
+        acquirable records to ``wanted`` (or after the last acquirable one), or before one
+        more than ``_SPAN_GAP`` offsets past the last (the records between would be read and
+        decoded for nothing)."""
+        runs = self.runs
+        end = runs[i].last + 1
+        while i < len(runs) and wanted > 0:
+            run = runs[i]
+            if self._acquirable(run, now):
+                if run.first - end > _SPAN_GAP:
+                    break
+                wanted -= run.size
+                end = run.last + 1
+            i += 1
+        return end
 
     def _acquire_run(self, run: Run, member: str, lock: Lock) -> None:
         self._set(run, ACQUIRED)
@@ -717,12 +857,14 @@ class SharePartition:
     def _acked_runs(self, batches: list[AckBatch]) -> Iterator[tuple[AckBatch, AckType, Run]]:
         """Each record run an acknowledgement covers (cut at its edges and where its type
         changes), with that type; offsets below the start and gaps are skipped."""
+        at = -1
         for b in batches:
             lo, hi = max(b.first, self.start_offset), b.last
             if hi < self.start_offset:
                 continue
             for slo, shi, kind in b.segments(lo, hi):
-                for run in self._span(slo, shi):
+                span, at = self._span_from(at, slo, shi)
+                for run in span:
                     if not _is_gap(run):
                         yield b, kind, run
 

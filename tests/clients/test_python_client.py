@@ -11,6 +11,8 @@ import importlib.util
 import json
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -114,6 +116,47 @@ def test_admin_and_producer(server: ServerProcess, wire: Wire) -> None:
             client.admin.describe_topic("nope")
         client.admin.delete_topic("orders")
         assert client.admin.list_topics() == []
+
+
+def test_records_go_when_their_linger_ends(server: ServerProcess) -> None:
+    with sluice.Sluice(server.url) as client:
+        client.admin.create_topic("lingered")
+        with client.producer(linger=0.02, max_batch=1000) as producer:
+            # no flush: the linger sends each
+            assert producer.send("lingered", "a", partition=0).result(timeout=10).offset == 0
+            assert producer.send("lingered", "b", partition=0).result(timeout=10).offset == 1
+        with client.producer(linger=60) as producer:
+            producer.send("lingered", "c", partition=0)
+            deadline = time.monotonic() + 10
+            while producer._sleeps_until is None:  # the linger thread waits out c's 60 s
+                assert time.monotonic() < deadline
+            producer.flush()
+            producer.linger = 0.02
+            # a shorter linger than the thread waits for wakes it
+            assert producer.send("lingered", "d", partition=0).result(timeout=10).offset == 3
+    assert [r["value"] for r in _read(server.url, "lingered", 0)] == ["a", "b", "c", "d"]
+
+
+def test_a_busy_producer_lingers_on_one_thread(
+    server: ServerProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[threading.Thread] = []
+    start = threading.Thread.start
+
+    def counted(thread: threading.Thread) -> None:
+        started.append(thread)
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", counted)
+    with sluice.Sluice(server.url) as client:
+        client.admin.create_topic("busy")
+        with client.producer(linger=60, max_batch=10) as producer:
+            # every 10th record fills a request, which goes at once
+            futures = [producer.send("busy", f"v{i}", partition=0) for i in range(100)]
+            assert [f.result(timeout=10).offset for f in futures] == list(range(100))
+    assert len(started) == 1  # not a timer thread for each request
+    started[0].join(timeout=10)
+    assert not started[0].is_alive()  # the producer closed: its linger thread ended
 
 
 @WIRES

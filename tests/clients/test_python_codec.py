@@ -4,13 +4,14 @@ to the same bytes; round trips of what the producer sends; the envelope; damage 
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import struct
 from typing import Any
 
 import pytest
 from sluice import _codec
-from sluice._batches import Batches, Headers, Value, batch_record
+from sluice._batches import Batches, Headers, RecordMetadata, Value, batch_record
 from sluice.errors import CorruptMessageError
 
 from tests.kafka.native import RECORDS, VECTOR_BIN
@@ -84,6 +85,22 @@ def test_an_idempotent_batch_is_not_transactional() -> None:
     assert call.content is not None
     ((h, _),) = list(_codec.batches(call.content))
     assert (h.attributes, h.producer_id, h.base_sequence) == (0, 9, 0)
+
+
+def test_an_answer_settles_every_future_but_a_cancelled_one() -> None:
+    batches = Batches(10)
+    futures: list[concurrent.futures.Future[RecordMetadata]] = []
+    for i in range(3):
+        futures.append(concurrent.futures.Future())
+        batches.add("t", 0, batch_record(f"v{i}", None, None, 1), futures[-1])
+    batches.add("t", 0, batch_record("none", None, None, 1), None)
+    assert futures[1].cancel()
+    taken = batches.take()
+    assert not batches.answered(taken, [{"batches": [{"base_offset": 40, "error": None}]}])
+    assert futures[0].result(timeout=0) == RecordMetadata("t", 0, 40)
+    assert futures[1].cancelled()
+    assert futures[2].result(timeout=0) == RecordMetadata("t", 0, 42)
+    assert batches.sequences[("t", 0)] == 4
 
 
 def test_the_envelope_and_several_batches() -> None:

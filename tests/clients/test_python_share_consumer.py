@@ -6,6 +6,7 @@ a killed worker; fetches and pushed frames of record batches (the default) and o
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 import textwrap
@@ -107,6 +108,58 @@ def test_explicit_mode_needs_every_record_acknowledged(server: ServerProcess, wi
         consumer.acknowledge(again[0])
         consumer.close()
         settled(url, "x", "jobs", 0)
+
+
+class KeepsAcks(httpx.HTTPTransport):
+    """Sends every request and keeps the bodies of acknowledgements."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.acks: list[list[dict[str, object]]] = []
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.endswith("/acknowledge"):
+            self.acks.append(json.loads(request.read())["acknowledgements"])
+        return super().handle_request(request)
+
+
+def test_records_released_and_accepted_in_turn_go_as_one_range(server: ServerProcess) -> None:
+    url = server.url
+    transport = KeepsAcks()
+    with sluice.Sluice(url, transport=transport) as client:
+        setup(client, url, "turns", 6)
+        consumer = client.share_consumer("turns", acknowledgement_mode="explicit")
+        consumer.subscribe(["jobs"])
+        records = consumer.poll(2.0)
+        assert len(records) == 6
+        for r in records[:4]:
+            consumer.acknowledge(r, "release" if r.offset % 2 == 0 else "accept")
+        for r in records[4:]:
+            consumer.acknowledge(r, "accept")
+        consumer.commit_sync()
+        assert transport.acks == [
+            [
+                {
+                    "topic": "jobs",
+                    "partition": 0,
+                    "first_offset": 0,
+                    "last_offset": 5,
+                    "types": ["release", "accept", "release", "accept", "accept", "accept"],
+                }
+            ]
+        ]
+        again = consumer.poll(2.0)
+        assert [(r.text(), r.delivery_count) for r in again] == [("j0", 2), ("j2", 2)]
+        for r in again:
+            consumer.acknowledge(r, "accept")
+        consumer.commit_sync()
+        # apart (j1 lies between): two ranges, one type each
+        assert transport.acks[-1] == [
+            {"topic": "jobs", "partition": 0, "first_offset": o, "last_offset": o, "type": "accept"}
+            for o in (0, 2)
+        ]
+        consumer.close()
+        settled(url, "turns", "jobs", 0)
 
 
 @WIRES

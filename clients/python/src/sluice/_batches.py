@@ -10,7 +10,9 @@ appending it again.
 
 from __future__ import annotations
 
+import asyncio
 from binascii import b2a_base64
+from concurrent.futures import InvalidStateError
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 from urllib.parse import quote
@@ -280,9 +282,17 @@ class Batches:
             elif outcome.get("error") is None:
                 self.sent(b)
                 base = int(outcome["base_offset"])
-                for i, done in enumerate(b.done):
-                    if done is not None and not done.done():
-                        done.set_result(RecordMetadata(b.topic, b.partition, base + i))
+                topic, partition = b.topic, b.partition
+                for i, done in enumerate(b.done, base):
+                    if done is None:
+                        continue
+                    # set, unless the caller cancelled it: asking done() first would take the
+                    # future's lock a second time for every record (and contextlib.suppress
+                    # costs a context manager a record)
+                    try:  # noqa: SIM105
+                        done.set_result(RecordMetadata(topic, partition, i))
+                    except (InvalidStateError, asyncio.InvalidStateError):
+                        pass
             else:
                 Batches.failed([b], error_from(200, {"error": outcome["error"]}))
         return unknown

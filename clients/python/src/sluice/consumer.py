@@ -116,30 +116,48 @@ def records_of(answer: list[dict[str, Any]] | _codec.Envelope) -> list[ShareReco
 
 def _merged(pairs: list[tuple[ShareRecord, AckType]]) -> list[dict[str, Any]] | None:
     """Ranges of ``pairs`` in one pass, when they come as a fetch hands them out: each
-    partition's records together and ascending, none twice. None when they do not."""
+    partition's records together and ascending, none twice. Adjacent offsets share a range,
+    with one ``type`` for all of it or, where their types differ, ``types`` one per offset (a
+    poll whose records are released and accepted in turn is one range, not one per record).
+    None when they do not come so."""
     acks: list[dict[str, Any]] = []
     done: set[tuple[str, int]] = set()
     last: dict[str, Any] | None = None
+    kinds: list[AckType] = []  # the types of ``last``, one per offset
     for r, kind in pairs:
         if last is not None and last["partition"] == r.partition and last["topic"] == r.topic:
             if r.offset <= last["last_offset"]:
                 return None  # repeated or out of order: the general way
-            if r.offset == last["last_offset"] + 1 and last["type"] == kind:
+            if r.offset == last["last_offset"] + 1:
                 last["last_offset"] = r.offset
+                kinds.append(kind)
                 continue
         elif (r.topic, r.partition) in done:
             return None  # a partition seen before comes again
         else:
             done.add((r.topic, r.partition))
+        if last is not None:
+            _typed(last, kinds)
         last = {
             "topic": r.topic,
             "partition": r.partition,
             "first_offset": r.offset,
             "last_offset": r.offset,
-            "type": kind,
         }
+        kinds = [kind]
         acks.append(last)
+    if last is not None:
+        _typed(last, kinds)
     return acks
+
+
+def _typed(ack: dict[str, Any], kinds: list[AckType]) -> None:
+    """Give a range its ``type`` when one type covers it, else its ``types``."""
+    one = kinds[0]
+    if kinds.count(one) == len(kinds):
+        ack["type"] = one
+    else:
+        ack["types"] = kinds
 
 
 class _Session:

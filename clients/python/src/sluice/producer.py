@@ -16,6 +16,7 @@ import asyncio
 import concurrent.futures
 import random
 import threading
+import time
 from typing import Any
 
 from sluice._batches import Batches, Headers, RecordMetadata, Value
@@ -53,6 +54,11 @@ class _Routing:
         self.sticky.clear()  # the next request's keyless records go elsewhere
 
 
+# how long the linger thread waits for a record when nothing is queued before it ends (a
+# producer left idle holds no thread; one kept busy keeps its thread)
+_IDLE_S = 10.0
+
+
 def _init_call() -> Call[dict[str, Any]]:
     return Call("POST", "/v1/producers", as_object, json={}, safe=False)
 
@@ -63,9 +69,17 @@ class Producer:
         self.linger = linger
         self._batches = Batches(max_batch, client.settings.wire)
         self._routing = _Routing()
-        self._lock = threading.Lock()  # the queue
+        self._lock = threading.Lock()  # the queue and ``_due``
         self._sending = threading.Lock()  # one request at a time: sequences stay in order
-        self._timer: threading.Timer | None = None
+        # when the linger of the oldest queued record ends (time.monotonic), None when nothing
+        # lingers; one thread of the producer waits for it (``_linger``), rather than a timer
+        # thread started for each request
+        self._due: float | None = None
+        self._wake = threading.Condition(self._lock)
+        self._lingerer: threading.Thread | None = None
+        # the end of the linger thread's last wait (None: it waited for a record): a record
+        # that starts to linger wakes it only when it waits longer than the record may
+        self._sleeps_until: float | None = None
         self._identity: tuple[int, int] | None = None
 
     def send(
@@ -86,10 +100,15 @@ class Producer:
         with self._lock:
             p = self._routing.pick(topic, key, partition)
             full = self._batches.add(topic, p, record, future)
-            if not full and self.linger > 0 and self._timer is None:
-                self._timer = threading.Timer(self.linger, self.flush)
-                self._timer.daemon = True
-                self._timer.start()
+            if not full and self.linger > 0 and self._due is None:
+                self._due = time.monotonic() + self.linger
+                if self._lingerer is None:
+                    self._lingerer = threading.Thread(
+                        target=self._linger, name="sluice-producer-linger", daemon=True
+                    )
+                    self._lingerer.start()
+                elif self._sleeps_until is None or self._due < self._sleeps_until:
+                    self._wake.notify()
         if full or self.linger <= 0:
             self._send_one()
         return future
@@ -102,14 +121,40 @@ class Producer:
                     return
             self._send_one()
 
+    def _linger(self) -> None:
+        """The linger thread: sends what is queued when its linger ends; it ends when the
+        producer closes, or when nothing was queued for ``_IDLE_S``."""
+        me = threading.current_thread()
+        try:
+            while True:
+                with self._lock:
+                    while True:
+                        if self._lingerer is not me:
+                            return  # closed (or replaced)
+                        if self._due is None:
+                            self._sleeps_until = None
+                            if not self._wake.wait(_IDLE_S) and self._due is None:
+                                return
+                            continue
+                        left = self._due - time.monotonic()
+                        if left <= 0:
+                            self._due = None
+                            break
+                        self._sleeps_until = self._due
+                        self._wake.wait(left)
+                self.flush()
+        finally:
+            with self._lock:
+                if self._lingerer is me:
+                    self._lingerer = None
+
     def _send_one(self) -> None:
         with self._sending:
             with self._lock:
                 batches = self._batches.take()
                 self._routing.next_request()
-                if self._timer is not None and not self._batches.count:
-                    self._timer.cancel()
-                    self._timer = None
+                if not self._batches.count:
+                    self._due = None  # nothing left to linger
             if not batches:
                 return
             try:
@@ -128,8 +173,10 @@ class Producer:
 
     def close(self) -> None:
         self.flush()
-        if self._timer is not None:
-            self._timer.cancel()
+        with self._lock:
+            self._due = None
+            self._lingerer = None  # the linger thread ends
+            self._wake.notify()
 
     def __enter__(self) -> Producer:
         return self
