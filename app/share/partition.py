@@ -651,7 +651,13 @@ class SharePartition:
             span = partial(self._span_end, i - 1, max_records - count, now)
             got = reads.run(run.first, chunk, budget, span)
             if not got.records:  # only gaps here (markers, aborted data, below the log start)
-                end = got.next_offset if got.next_offset > run.first else run.first + chunk
+                # a read passes a left-out batch whole, so its next offset can lie past the
+                # chunk, inside offsets acknowledged since (a released record of an aborted
+                # transaction whose other records were accepted): only the chunk is this
+                # run's to archive
+                end = run.first + chunk
+                if run.first < got.next_offset < end:
+                    end = got.next_offset
                 self._archive_gaps(run.first, end - 1, [], got.batches)
                 continue
             fit, size = _fit(got, budget, allow_oversize and not records)
@@ -801,7 +807,9 @@ class SharePartition:
         self, first: int, last: int, records: list[StoredRecord], headers: list[BatchHeader]
     ) -> None:
         """Offsets of a re-acquired range that the log no longer holds, or that the read left
-        out (aborted data, with a delivery count of at least 1), are archived."""
+        out (aborted data, with a delivery count of at least 1), are archived. ``[first,
+        last]`` lies inside the one run being acquired (AVAILABLE, or ACQUIRED by this fetch):
+        records around it may be terminal already."""
         if len(records) == last - first + 1:
             return
         present = {r.offset for r in records}

@@ -1041,6 +1041,46 @@ async def test_read_committed_archives_aborted_records_with_one_delivery(s: Serv
     assert (v["start_offset"], v["end_offset"]) == (6, 6)
 
 
+async def test_switch_to_read_committed_archives_a_released_aborted_record_alone(
+    s: Served,
+) -> None:
+    """Records delivered under read_uncommitted, then the group is switched to
+    read_committed: a released record of an aborted transaction is archived at the next
+    fetch, and the transaction's records acknowledged meanwhile stay acknowledged."""
+    from tests.integration.txn_helpers import end_txn, init_producer, produce_one
+
+    c = s.client
+    await create_topic(c, "t")
+    await earliest(s)
+    await values(s, 1)  # 0
+    pid, epoch = await init_producer(c, transactional_id="tx")
+    await produce_one(c, pid, epoch, "t", 0, 0, n=3, tid="tx")  # 1-3
+    r = await end_txn(c, "tx", pid, epoch, "abort")  # marker at 4
+    assert r.status_code == 200, r.text
+    await values(s, 1)  # 5
+    await settle(s.broker)
+    a = await join(c, G, ["t"])
+    assert offsets(await fetch(c, G, a)) == [0, 1, 2, 3, 5]
+    # 1 released, the rest accepted (4 is the marker); 0 stays acquired, so the view keeps
+    # every offset in sight
+    await ack_ok(c, G, a, ack_item(1, 5, ["release", "accept", "accept", "accept", "accept"]))
+    r = await c.patch(f"/v1/share-groups/{G}/config", json={"isolation_level": "read_committed"})
+    assert r.status_code == 200, r.text
+    assert offsets(await fetch(c, G, a)) == []
+    await settle(s.broker)
+    assert states(await view(c, G)) == [
+        (0, "acquired", 1),
+        (1, "archived", 1),
+        (2, "acknowledged", 1),
+        (3, "acknowledged", 1),
+        (4, "archived", 0),
+        (5, "acknowledged", 1),
+    ]
+    await ack_ok(c, G, a, ack_item(0, 0, "accept"))
+    v = await view(c, G)
+    assert (v["start_offset"], v["end_offset"], v["records"]) == (6, 6, [])
+
+
 async def test_metrics_show_records_by_state(s: Served) -> None:
     c = s.client
     await create_topic(c, "t")

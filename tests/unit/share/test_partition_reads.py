@@ -197,3 +197,44 @@ def test_aborted_data_inside_released_runs_is_archived_under_read_committed(
         (8, "acknowledged", 1),
         (9, "acquired", 2),
     ]
+
+
+def test_a_released_record_of_an_aborted_batch_is_archived_alone_under_read_committed(
+    h: Counting,
+) -> None:
+    # read uncommitted first, then read_committed: the read for the released offset 1 passes
+    # the whole aborted batch (1-3), whose other offsets are acknowledged already and stay so
+    h.produce(1)  # 0
+    h.txn(7, 3)  # 1-3, aborted
+    h.log.append_marker(7, 0, False, now_ms=T0)  # 4
+    h.produce(1)  # 5
+    assert offsets(h.fetch("a")) == [0, 1, 2, 3, 5]
+    h.ack_durable("a", 0, 5, A, R, A, A, A, A)  # 4 is the marker: skipped
+    assert h.window() == (1, 6)
+    h.committed = True
+    got = h.fetch("b")
+    assert (got.records, got.ranges, got.lock) == ([], [], None)
+    assert h.window() == (6, 6)  # 1 archived: every offset is done
+    assert h.sp.snapshot() == (6, [])
+
+
+def test_released_records_between_acknowledged_ones_of_an_aborted_batch(h: Counting) -> None:
+    h.produce(1)  # 0
+    h.txn(7, 4)  # 1-4, aborted
+    h.log.append_marker(7, 0, False, now_ms=T0)  # 5
+    h.produce(2)  # 6-7
+    assert offsets(h.fetch("a")) == [0, 1, 2, 3, 4, 6, 7]
+    h.ack_durable("a", 1, 7, R, A, R, A, A, R, A)  # 0 stays acquired by a
+    h.committed = True
+    got = h.fetch("b")
+    assert [(r.offset, dc) for r, dc in got.records] == [(6, 2)]
+    assert h.states(0, 7) == [
+        (0, "acquired", 1),
+        (1, "archived", 1),
+        (2, "acknowledged", 1),
+        (3, "archived", 1),
+        (4, "acknowledged", 1),
+        (5, "archived", 0),
+        (6, "acquired", 2),
+        (7, "acknowledged", 1),
+    ]
