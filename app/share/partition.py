@@ -630,6 +630,11 @@ class SharePartition:
         while i < len(self.runs) and count < max_records and budget > 0:
             run = self.runs[i]
             i += 1
+            if run.first >= bound:
+                # past the partition end, which under read_committed is the LSO: records
+                # delivered while the group read uncommitted (an open transaction's, and
+                # any after them) can lie past it; they wait until it moves
+                break
             if not self._acquirable(run, now):
                 continue
             # Throttled redelivery (docs/semantics.md#share-throttled-redelivery):
@@ -650,14 +655,14 @@ class SharePartition:
                 chunk = min(chunk, max_records - count)
             span = partial(self._span_end, i - 1, max_records - count, now)
             got = reads.run(run.first, chunk, budget, span)
-            if not got.records:  # only gaps here (markers, aborted data, below the log start)
+            if not got.records:  # only gaps here (markers, aborted data)
+                if got.next_offset <= run.first:
+                    continue  # the read passed nothing: nothing is known to be a gap
                 # a read passes a left-out batch whole, so its next offset can lie past the
                 # chunk, inside offsets acknowledged since (a released record of an aborted
                 # transaction whose other records were accepted): only the chunk is this
                 # run's to archive
-                end = run.first + chunk
-                if run.first < got.next_offset < end:
-                    end = got.next_offset
+                end = min(got.next_offset, run.first + chunk)
                 self._archive_gaps(run.first, end - 1, [], got.batches)
                 continue
             fit, size = _fit(got, budget, allow_oversize and not records)
@@ -1289,6 +1294,8 @@ class SharePartition:
     def has_work(self, now: int, bound: int, max_locks: int) -> bool:
         """Whether a fetch could acquire something now."""
         for run in self.runs:
+            if run.first >= bound:
+                break  # past the partition end (the LSO under read_committed): not yet
             if (
                 run.state is AVAILABLE
                 and run.first >= self.start_offset

@@ -1081,6 +1081,41 @@ async def test_switch_to_read_committed_archives_a_released_aborted_record_alone
     assert (v["start_offset"], v["end_offset"], v["records"]) == (6, 6, [])
 
 
+async def test_switch_to_read_committed_keeps_released_records_past_the_lso(s: Served) -> None:
+    """Records of a transaction still open, delivered under read_uncommitted and released,
+    stay available once the group reads committed: out of reach until the transaction ends,
+    then delivered."""
+    from tests.integration.txn_helpers import end_txn, init_producer, produce_one
+
+    c = s.client
+    await create_topic(c, "t")
+    await earliest(s)
+    await values(s, 1)  # 0
+    pid, epoch = await init_producer(c, transactional_id="tx")
+    await produce_one(c, pid, epoch, "t", 0, 0, n=2, tid="tx")  # 1-2, open
+    await values(s, 1)  # 3
+    await settle(s.broker)
+    a = await join(c, G, ["t"])
+    assert offsets(await fetch(c, G, a)) == [0, 1, 2, 3]
+    await ack_ok(c, G, a, ack_item(0, 3, ["accept", "release", "release", "release"]))
+    r = await c.patch(f"/v1/share-groups/{G}/config", json={"isolation_level": "read_committed"})
+    assert r.status_code == 200, r.text
+    assert offsets(await fetch(c, G, a)) == []  # bounded by the LSO
+    await settle(s.broker)
+    assert states(await view(c, G)) == [
+        (1, "available", 1),
+        (2, "available", 1),
+        (3, "available", 1),
+    ]
+    r = await end_txn(c, "tx", pid, epoch, "commit")  # marker at 4
+    assert r.status_code == 200, r.text
+    await settle(s.broker)
+    got = await fetch(c, G, a)
+    assert [
+        (x["first_offset"], x["last_offset"], x["delivery_count"]) for x in got["acquired"]
+    ] == [(1, 3, 2)]
+
+
 async def test_metrics_show_records_by_state(s: Served) -> None:
     c = s.client
     await create_topic(c, "t")

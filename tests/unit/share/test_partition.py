@@ -75,10 +75,14 @@ class Harness:
             now=self.now,
             limits=self.limits,
             read=self.read,
-            bound=self.log.log_end_offset,
+            bound=self.bound(),
             log_start=self.log.log_start_offset,
             max_bytes=max_bytes,
         )
+
+    def bound(self) -> int:
+        """The partition end a fetch may read to."""
+        return self.log.log_end_offset
 
     def ack(
         self,

@@ -41,6 +41,10 @@ class Counting(Harness):
         self.records_read += len(got.records)
         return got
 
+    def bound(self) -> int:
+        # as the coordinator bounds a group: by the LSO under read_committed
+        return self.log.last_stable_offset if self.committed else self.log.log_end_offset
+
     def txn(self, pid: int, n: int) -> None:
         self.log.append(
             [Record(T0, None, b"t") for _ in range(n)],
@@ -237,4 +241,31 @@ def test_released_records_between_acknowledged_ones_of_an_aborted_batch(h: Count
         (5, "archived", 0),
         (6, "acquired", 2),
         (7, "acknowledged", 1),
+    ]
+
+
+def test_released_records_past_the_lso_stay_available_under_read_committed(h: Counting) -> None:
+    # read uncommitted first (an open transaction's records delivered and released), then
+    # read_committed: the records past the LSO are out of reach until the transaction ends,
+    # neither delivered nor archived
+    h.produce(1)  # 0
+    h.txn(7, 2)  # 1-2, open
+    h.produce(1)  # 3
+    assert offsets(h.fetch("a")) == [0, 1, 2, 3]
+    h.ack_durable("a", 0, 3, A, R, R, R)
+    h.committed = True
+    assert h.bound() == 1
+    got = h.fetch("b")
+    assert (got.records, got.lock) == ([], None)
+    assert h.states(0, 3) == [(1, "available", 1), (2, "available", 1), (3, "available", 1)]
+    assert not h.sp.has_work(h.now, h.bound(), h.limits.max_locks)  # no fetch to wake
+    h.log.append_marker(7, 0, True, now_ms=T0)  # 4: committed
+    assert h.sp.has_work(h.now, h.bound(), h.limits.max_locks)
+    got = h.fetch("b")
+    assert [(r.offset, dc) for r, dc in got.records] == [(1, 2), (2, 2), (3, 2)]
+    assert h.states(1, 4) == [
+        (1, "acquired", 2),
+        (2, "acquired", 2),
+        (3, "acquired", 2),
+        (4, "archived", 0),
     ]
