@@ -306,11 +306,14 @@ async def call(
     *,
     body: Any = None,
     accept: Callable[[int, str], bool] = lambda status, code: False,
+    retried: list[str] | None = None,
 ) -> Any:
     """One request, sent again after a retriable error (the error's ``retriable``, or a
     connection refused or lost) with a jittered back-off doubling from 50 ms to 1 s, until
     ``REQUEST_DEADLINE_S``. ``accept(status, code)`` names the errors the caller handles
-    itself: raised as ``Unanswered`` at once, like one that is not retriable."""
+    itself: raised as ``Unanswered`` at once, like one that is not retriable. Each attempt
+    sent again is noted in ``retried`` (its status and code): an attempt that got no answer
+    may have been applied all the same."""
     deadline = time.monotonic() + REQUEST_DEADLINE_S
     delay = 0.05
     while True:
@@ -337,6 +340,8 @@ async def call(
                 raise Unanswered(status, code, payload)
         if time.monotonic() > deadline:
             raise Unanswered(status, code, payload)
+        if retried is not None:
+            retried.append(f"{status} {code}")
         await asyncio.sleep(min(delay, 1.0) * (0.5 + random.random() / 2))
         delay *= 2
 
@@ -474,6 +479,76 @@ async def produce_trial(cluster: Cluster, urls: list[str], seq: int) -> dict[str
 
 
 SHARE_RECORDS = 600
+# how long the share trial's drain fetches, after the workers stopped, for ids not yet accepted
+DRAIN_S = 90.0
+
+
+@dataclass
+class Acceptances:
+    """What the members of a share trial were told of each id: delivered, and its acceptance
+    applied, refused or unsure.
+
+    An acceptance is unsure when no answer came (retried until the deadline, or its member
+    lost), and also when it was refused only after an attempt that got no answer and was sent
+    again. The leader may have applied that attempt (written the records' state) before it
+    died, and the attempt sent again reaches the new leader, where the member's share session
+    holds none of the records: it is refused (``INVALID_RECORD_STATE``) whether the first was
+    applied or not. An acceptance that was not applied lost its records' locks with the
+    leader: they are delivered again, and accepted then. One that was applied leaves nothing
+    to deliver, and the group's lag (records of the partition neither acknowledged nor
+    archived) comes to 0."""
+
+    accepted: Counter[str] = field(default_factory=Counter)  # answered as applied
+    unsure: set[str] = field(default_factory=set)
+    delivered: Counter[str] = field(default_factory=Counter)
+    after_accept: list[str] = field(default_factory=list)
+    refused_after_no_answer: int = 0  # acknowledgements refused once sent again
+
+    def deliver(self, values: list[str]) -> None:
+        for v in values:
+            self.delivered[v] += 1
+            if self.accepted[v]:
+                self.after_accept.append(v)
+
+    def answered(self, values: list[str], results: list[dict[str, Any]], retried: list[str]) -> str:
+        """The answer to accepting ``values``: the acknowledgement's ``results``, after the
+        attempts sent again of ``retried``. Returns the codes of a refusal ("" when applied)."""
+        refused = ",".join(str(r["error"]["code"]) for r in results if r["error"])
+        if not refused:
+            self.accepted.update(values)
+        elif retried:
+            self.unsure.update(values)
+            self.refused_after_no_answer += 1
+        return refused
+
+    def unanswered(self, values: list[str]) -> None:
+        self.unsure.update(values)
+
+    def pending(self, ids: list[str]) -> set[str]:
+        """The ids not accepted: those still to be delivered again, and the unsure ones."""
+        return set(ids) - self.accepted.keys()
+
+    def failures(self, ids: list[str], lag: int | None, group: Any = None) -> list[str]:
+        """The share trial's checks once the drain is over, ``lag`` the group's lag then."""
+        out: list[str] = []
+        never = sorted(self.pending(ids) - self.unsure)
+        if never:
+            out.append(f"{len(never)} ids never accepted: {never[:10]}; the group: {group}")
+        unsure = sorted(self.pending(ids) & self.unsure)
+        if unsure and lag != 0:
+            out.append(
+                f"{len(unsure)} ids whose acceptance is unsure were not delivered again, and "
+                f"the group's lag is {lag}, not 0: {unsure[:10]}; the group: {group}"
+            )
+        twice = sorted(v for v, c in self.accepted.items() if c > 1)
+        if twice:
+            out.append(f"{len(twice)} ids accepted twice: {twice[:10]}")
+        if self.after_accept:
+            out.append(
+                f"{len(self.after_accept)} ids delivered after their acceptance: "
+                f"{self.after_accept[:10]}"
+            )
+        return out
 
 
 async def share_trial(cluster: Cluster, urls: list[str], seq: int) -> dict[str, Any]:
@@ -482,10 +557,7 @@ async def share_trial(cluster: Cluster, urls: list[str], seq: int) -> dict[str, 
     trial = Trial("share", f"failover-share-{seq}-{random.randrange(1 << 30)}")
     group = f"failover-share-{seq}-{random.randrange(1 << 30)}"
     ids = [f"s-{i}" for i in range(SHARE_RECORDS)]
-    accepted: Counter[str] = Counter()  # acceptances answered as applied
-    unsure: set[str] = set()  # acceptances whose answer never came
-    delivered: Counter[str] = Counter()
-    after_accept: list[str] = []
+    acc = Acceptances()
     async with httpx.AsyncClient() as http:
         await create_topic(http, urls[0], trial.topic)
         await call(
@@ -524,10 +596,8 @@ async def share_trial(cluster: Cluster, urls: list[str], seq: int) -> dict[str, 
                 trial.answers.answered(name)
                 if not records:
                     continue
-                for r in records:
-                    delivered[r["value"]] += 1
-                    if accepted[r["value"]]:
-                        after_accept.append(r["value"])
+                values = [r["value"] for r in records]
+                acc.deliver(values)
                 acks = [
                     {
                         "topic": a["topic"],
@@ -538,7 +608,7 @@ async def share_trial(cluster: Cluster, urls: list[str], seq: int) -> dict[str, 
                     }
                     for a in got["acquired"]
                 ]
-                values = [r["value"] for r in records]
+                retried: list[str] = []
                 try:
                     done = await call(
                         http,
@@ -547,47 +617,50 @@ async def share_trial(cluster: Cluster, urls: list[str], seq: int) -> dict[str, 
                         trial.answers,
                         body={"member_id": member, "acknowledgements": acks},
                         accept=lambda s, c: c == "UNKNOWN_MEMBER_ID",
+                        retried=retried,
                     )
                 except Unanswered as e:
                     if e.code == "UNKNOWN_MEMBER_ID":
                         member = None
-                    unsure.update(values)
+                    acc.unanswered(values)
                     continue
-                if all(res["error"] is None for res in done["results"]):
-                    accepted.update(values)
-                else:
-                    # refused (e.g. the locks were lost with the leader): delivered again
-                    trial.answers.errors[
-                        "ack "
-                        + ",".join(str(r["error"]["code"]) for r in done["results"] if r["error"])
-                    ] += 1
+                refused = acc.answered(values, done["results"], retried)
+                if refused:
+                    # refused (the locks were lost with the leader): delivered again, unless
+                    # an attempt that got no answer was applied
+                    trial.answers.errors[f"ack {refused}"] += 1
+
+        async def lag() -> int | None:
+            r = await http.get(f"{urls[0]}/v1/share-groups/{group}", timeout=60)
+            if r.status_code != 200:
+                return None
+            parts = r.json().get("partitions") or []
+            return next((p.get("lag") for p in parts if p.get("partition") == 0), None)
+
+        async def drained() -> bool:
+            left = acc.pending(ids)
+            if left - acc.unsure:
+                return False
+            # only unsure ones left: settled once the group has nothing left to deliver
+            return not left or await lag() == 0
 
         out = await _drive(cluster, trial, urls, 1, worker)
-        # drain: a member on the first gateway fetches until every id is accepted
+        # drain: a member on the first gateway fetches until every id is accepted, or those
+        # whose acceptance is unsure are settled
         trial.stopping = asyncio.Event()
-        drain_deadline = time.monotonic() + 90
+        drain_deadline = time.monotonic() + DRAIN_S
         drain = asyncio.create_task(worker("drain", urls[0]))
-        while set(ids) - accepted.keys() - unsure and time.monotonic() < drain_deadline:
-            await asyncio.sleep(0.1)
+        while time.monotonic() < drain_deadline and not await drained():
+            await asyncio.sleep(0.5)
         trial.stopping.set()
         await asyncio.gather(drain, return_exceptions=True)
-        never = sorted(set(ids) - accepted.keys() - unsure)
+        final_lag = await lag()
         described = None
-        if never:
-            # where the group's window starts says whether the records were skipped
+        if acc.pending(ids):
+            # where the group's window starts, and its lag, say what became of the records
             r = await http.get(f"{urls[0]}/v1/share-groups/{group}", timeout=60)
             described = r.json()
-    twice = sorted(v for v, c in accepted.items() if c > 1)
-    if never:
-        trial.failures.append(
-            f"{len(never)} ids never accepted: {never[:10]}; the group: {described}"
-        )
-    if twice:
-        trial.failures.append(f"{len(twice)} ids accepted twice: {twice[:10]}")
-    if after_accept:
-        trial.failures.append(
-            f"{len(after_accept)} ids delivered after their acceptance: {after_accept[:10]}"
-        )
+    trial.failures.extend(acc.failures(ids, final_lag, described))
     if trial.answers.not_retriable:
         trial.failures.append(f"answers not retriable: {trial.answers.not_retriable[:3]}")
     return {
@@ -595,9 +668,12 @@ async def share_trial(cluster: Cluster, urls: list[str], seq: int) -> dict[str, 
         **out,
         "errors": dict(trial.answers.errors),
         "records": len(ids),
-        "accepted_ids": len(accepted),
-        "acceptances_unanswered": len(unsure),
-        "delivered_again": sum(1 for c in delivered.values() if c > 1),
+        "accepted_ids": len(acc.accepted),
+        "acceptances_unsure": len(acc.unsure),
+        "refused_after_no_answer": acc.refused_after_no_answer,
+        "unsure_not_delivered_again": len(acc.pending(ids) & acc.unsure),
+        "final_lag": final_lag,
+        "delivered_again": sum(1 for c in acc.delivered.values() if c > 1),
         "failures": trial.failures,
     }
 
