@@ -678,6 +678,9 @@ class SharePartition:
             self._archive_gaps(run.first, run.last, fit, got.batches)
             if last_attempt or run.delivery_count > throttle_at:
                 break
+        # records archived above (gaps at the window's start) free room in the window for
+        # new records: count it from the start they move to
+        self._advance()
         if count < max_records and budget > 0 and self.end_offset < bound:
             records.extend(
                 self._acquire_new(
