@@ -678,6 +678,9 @@ class SharePartition:
             self._archive_gaps(run.first, run.last, fit, got.batches)
             if last_attempt or run.delivery_count > throttle_at:
                 break
+        # records archived above (gaps at the window's start) free room in the window for
+        # new records: count it from the start they move to
+        self._advance()
         if count < max_records and budget > 0 and self.end_offset < bound:
             records.extend(
                 self._acquire_new(
@@ -1148,11 +1151,26 @@ class SharePartition:
                 wake_at = max(wake_at, target.available_at)
             else:
                 run.rare = None
+        self._archive_below_start(staged.runs)
         if renewed:
             self._renew(renewed, renewed[0].member or "", now, limits)
         if wake_at > now:
             self.timers.schedule_wake(self, wake_at)
         self._advance()
+
+    def _archive_below_start(self, runs: list[Run]) -> None:
+        """The log start can pass records while a change of theirs is in progress
+        (``move_log_start`` neither cuts nor archives a pending run): those the change made
+        AVAILABLE are archived now, as the log start archives available records, else they
+        would stay below the start, never acquired, and hold the start back for good."""
+        start = self.start_offset
+        for run in runs:
+            if run.state is not AVAILABLE or run.first >= start:
+                continue
+            if run.last >= start:
+                self._cut(start)  # the run keeps the part below the start
+            self._set(run, ARCHIVED)
+            run.rare = None  # a release's delay is moot for an archived record
 
     def rollback(self, staged: Staged, now: int, limits: Limits) -> Staged | None:
         """The write failed: nothing changes, except that records whose lock expired meanwhile

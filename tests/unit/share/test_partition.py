@@ -326,6 +326,49 @@ def test_log_start_movement_archives_available_and_later_acquired(h: Harness) ->
     assert h.states(0, 9) == [(o, "available", 1) for o in range(6, 10)]
 
 
+def test_a_release_in_progress_while_the_log_start_passes_archives_what_lies_below_it(
+    h: Harness,
+) -> None:
+    h.produce(10)
+    h.fetch("a")
+    staged = h.ack("a", 0, 9, R)  # the write of the release is in progress
+    assert staged is not None
+    h.log.advance_log_start(6)
+    assert offsets(h.fetch("b")) == []  # moves the start; 0-9 are mid-change: not acquired
+    h.sp.complete(staged, h.now, h.limits)
+    # 0-5 lie below the log start: archived; 6-9 are available and delivered again
+    assert h.window() == (6, 10)
+    assert h.states(0, 9) == [(o, "available", 1) for o in range(6, 10)]
+    got = h.fetch("b")
+    assert [(r.offset, dc) for r, dc in got.records] == [(o, 2) for o in range(6, 10)]
+    h.ack_durable("b", 6, 9, A)
+    assert h.window() == (10, 10) and h.sp.runs == []
+
+
+def test_an_expiry_in_progress_while_the_log_start_passes_never_holds_the_start_back(
+    h: Harness,
+) -> None:
+    h.produce(8)
+    h.fetch("a", 4, record_limit=True)  # 0-3
+    h.fetch("b", 4, record_limit=True)  # 4-7
+    h.now += h.limits.lock_ms
+    expiries = []
+    for item in h.heap.pop_due(h.now):  # both locks expire; the writes are in progress
+        assert isinstance(item, Lock)
+        staged = item.partition.expire_lock(item, h.now, h.limits)
+        assert staged is not None
+        expiries.append(staged)
+    h.log.advance_log_start(4)
+    assert offsets(h.fetch("c")) == []
+    for staged in expiries:
+        h.sp.complete(staged, h.now, h.limits)
+    assert h.window() == (4, 8)
+    assert offsets(h.fetch("c")) == [4, 5, 6, 7]
+    h.ack_durable("c", 4, 7, A)
+    # 0-3 (below the log start) were archived when their expiry completed: nothing is left
+    assert h.window() == (8, 8) and h.sp.runs == []
+
+
 def test_acquire_never_takes_a_record_mid_acknowledgement(h: Harness) -> None:
     h.produce(10)
     h.fetch("a")

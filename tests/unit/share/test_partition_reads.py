@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.producers.manager import ProducerStateManager
-from app.share.partition import AckType
+from app.share.partition import AckType, Limits
 from app.storage import record
 from app.storage.log import LogConfig, PartitionLog, ReadResult
 from app.storage.record import Record
@@ -269,3 +269,23 @@ def test_released_records_past_the_lso_stay_available_under_read_committed(h: Co
         (3, "acquired", 2),
         (4, "archived", 0),
     ]
+
+
+def test_a_fetch_whose_released_records_turn_out_to_be_gaps_takes_new_records_in_their_place(
+    h: Counting,
+) -> None:
+    # the window is at its limit of 4 offsets; the released record at its start turns out to
+    # be aborted data once the group reads committed: archived, it frees the window, and the
+    # same fetch goes on to the new records rather than coming back empty
+    h.limits = Limits(max_locks=4)
+    h.txn(7, 1)  # 0, aborted
+    h.log.append_marker(7, 0, False, now_ms=T0)  # 1
+    h.produce(4)  # 2-5
+    assert offsets(h.fetch("a", 4, record_limit=True)) == [0, 2, 3, 4]
+    h.ack_durable("a", 0, 4, R, A, A, A, A)  # 1 is the marker: skipped
+    assert h.window() == (0, 5)
+    h.committed = True
+    got = h.fetch("b", 4, record_limit=True)
+    assert [(r.offset, dc) for r, dc in got.records] == [(5, 1)]
+    assert h.window() == (5, 6)
+    assert h.states(0, 5) == [(5, "acquired", 1)]
