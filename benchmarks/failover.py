@@ -21,10 +21,13 @@ other than 2xx is counted by status and code, and one that is not retriable is a
 - ``produce``: two workers per gateway produce JSON records (ids in the values). Checked: every
   id answered 200 is read back by a native ``read_committed`` consumer (a retried request may
   write its records twice: plain produce is at least once, and the duplicates are counted).
-- ``share``: the topic is filled first; one member per gateway fetches and acknowledges
-  (``accept``) what it got. Checked: no id's acceptance is answered as applied twice, no id is
-  delivered again after its acceptance was answered, and every id ends accepted (records the
-  killed leader held for a member are delivered again: that is expected, and counted).
+- ``share``: the topic is filled first; one member per gateway fetches (``record_limit``, at
+  most 20 records a fetch) and acknowledges (``accept``) what it got. The kill also waits until
+  each member holds records it fetched and has not acknowledged yet (up to ``HOLD_WAIT_S``);
+  they acknowledge them after it. Checked: no id's acceptance is answered as applied twice, no
+  id is delivered again after its acceptance was answered, every id ends accepted, and every id
+  held when the leader was killed is delivered again (the ids delivered again, and those a fetch
+  answered with a ``delivery_count`` above 1, are counted).
 - ``transactions``: two transactional producers per gateway commit transactions of a few
   records each in one request; every fourth transaction is produced and aborted instead.
   Checked with a native ``read_committed`` consumer: every committed transaction's ids once
@@ -77,6 +80,9 @@ REQUEST_DEADLINE_S = 60.0
 ANSWERS_BEFORE = 3
 ANSWERS_AFTER = 3
 TRIAL_DEADLINE_S = 120.0
+# how long the kill waits, once every worker was answered, for the share members to hold
+# records (fetched, not yet acknowledged); it kills all the same after it
+HOLD_WAIT_S = 10.0
 CLUSTER_TIMEOUT_S = 300.0
 # the native clients' own logs of the connections to the killed node refused: expected here
 QUIET = {"log_level": 0}
@@ -364,6 +370,11 @@ class Trial:
     answers: Answers = field(default_factory=Answers)
     stopping: asyncio.Event = field(default_factory=asyncio.Event)
     failures: list[str] = field(default_factory=list)
+    # set once the leader was killed (or the trial ended without a kill)
+    killed: asyncio.Event = field(default_factory=asyncio.Event)
+    # per worker, the ids it holds waiting for the kill, and those it held when it came
+    holding: dict[str, list[str]] = field(default_factory=dict)
+    held_at_kill: dict[str, list[str]] = field(default_factory=dict)
 
 
 async def _drive(
@@ -372,9 +383,13 @@ async def _drive(
     urls: list[str],
     workers_per_gateway: int,
     work: Callable[[str, str], Coroutine[Any, Any, None]],
+    hold: bool = False,
 ) -> dict[str, Any]:
     """Run the workers, kill the topic's leader once each was answered ``ANSWERS_BEFORE`` times,
-    stop them once each was answered ``ANSWERS_AFTER`` times after it, restart the node."""
+    stop them once each was answered ``ANSWERS_AFTER`` times after it, restart the node.
+
+    With ``hold``, the kill also waits (up to ``HOLD_WAIT_S``) until every worker holds records
+    in ``trial.holding``, waiting for ``trial.killed`` before it goes on."""
     workers = [f"g{g}w{w}" for g in range(len(urls)) for w in range(workers_per_gateway)]
     tasks = [
         asyncio.create_task(work(name, urls[i // workers_per_gateway]))
@@ -397,9 +412,19 @@ async def _drive(
     restarted_s = 0.0
     try:
         await until(lambda: all(answers.before[w] >= ANSWERS_BEFORE for w in workers), "answers")
+        if hold:
+            held_by = time.monotonic() + HOLD_WAIT_S
+            await until(
+                lambda: len(trial.holding) == len(workers) or time.monotonic() > held_by,
+                "records held",
+            )
         leader = await asyncio.to_thread(cluster.leader, trial.topic)
         await asyncio.to_thread(cluster.kill, leader)
         answers.killed()
+        # nothing ran between the kill's end and here: what is held now was held by the
+        # sessions of the dead leader, and is acknowledged only after its death
+        trial.held_at_kill = {w: list(v) for w, v in trial.holding.items()}
+        trial.killed.set()
         moved = asyncio.create_task(asyncio.to_thread(cluster.new_leader, trial.topic, leader))
         await until(
             lambda: all(answers.after[w] >= ANSWERS_AFTER for w in workers), "answers after"
@@ -407,6 +432,7 @@ async def _drive(
         new_leader, leader_moved_s = await moved
     finally:
         trial.stopping.set()
+        trial.killed.set()
         await asyncio.gather(*tasks, return_exceptions=True)
         if leader > 0:
             t0 = time.monotonic()
@@ -428,6 +454,7 @@ async def _drive(
         "errors": dict(answers.errors),
         "not_retriable": answers.not_retriable[:20],
         "restart_listen_s": round(restarted_s, 1),
+        "held_at_kill": {w: len(v) for w, v in trial.held_at_kill.items()},
     }
 
 
@@ -496,13 +523,18 @@ class Acceptances:
     applied or not. An acceptance that was not applied lost its records' locks with the
     leader: they are delivered again, and accepted then. One that was applied leaves nothing
     to deliver, and the group's lag (records of the partition neither acknowledged nor
-    archived) comes to 0."""
+    archived) comes to 0.
+
+    ``held`` are the ids the members held (fetched, their acceptance not yet sent) when the
+    leader was killed: acknowledged only after its death, never applied by it, so each must be
+    delivered again."""
 
     accepted: Counter[str] = field(default_factory=Counter)  # answered as applied
     unsure: set[str] = field(default_factory=set)
     delivered: Counter[str] = field(default_factory=Counter)
     after_accept: list[str] = field(default_factory=list)
     refused_after_no_answer: int = 0  # acknowledgements refused once sent again
+    held: set[str] = field(default_factory=set)
 
     def deliver(self, values: list[str]) -> None:
         for v in values:
@@ -548,6 +580,12 @@ class Acceptances:
                 f"{len(self.after_accept)} ids delivered after their acceptance: "
                 f"{self.after_accept[:10]}"
             )
+        once = sorted(v for v in self.held if self.delivered[v] < 2)
+        if once:
+            out.append(
+                f"{len(once)} ids held when the leader was killed were not delivered again: "
+                f"{once[:10]}"
+            )
         return out
 
 
@@ -558,6 +596,8 @@ async def share_trial(cluster: Cluster, urls: list[str], seq: int) -> dict[str, 
     group = f"failover-share-{seq}-{random.randrange(1 << 30)}"
     ids = [f"s-{i}" for i in range(SHARE_RECORDS)]
     acc = Acceptances()
+    # ids a fetch answered with a delivery_count above 1 (Kafka's count of the deliveries)
+    counted_again: set[str] = set()
     async with httpx.AsyncClient() as http:
         await create_topic(http, urls[0], trial.topic)
         await call(
@@ -576,7 +616,14 @@ async def share_trial(cluster: Cluster, urls: list[str], seq: int) -> dict[str, 
         async def worker(name: str, base: str) -> None:
             member: str | None = None
             while not trial.stopping.is_set():
-                body: dict[str, Any] = {"member_id": member, "max_records": 20, "max_wait_ms": 200}
+                # record_limit: at most 20 records a fetch (batch_optimized would acquire the
+                # producer's whole batch of 600 at once), so that records stay to be held
+                body: dict[str, Any] = {
+                    "member_id": member,
+                    "max_records": 20,
+                    "max_wait_ms": 200,
+                    "acquire_mode": "record_limit",
+                }
                 if member is None:
                     body["subscribed_topics"] = [trial.topic]
                 try:
@@ -598,6 +645,15 @@ async def share_trial(cluster: Cluster, urls: list[str], seq: int) -> dict[str, 
                     continue
                 values = [r["value"] for r in records]
                 acc.deliver(values)
+                counted_again.update(r["value"] for r in records if r["delivery_count"] > 1)
+                if (
+                    not trial.killed.is_set()
+                    and name not in trial.holding
+                    and trial.answers.before[name] >= ANSWERS_BEFORE
+                ):
+                    # hold the records, their acceptance not sent, until the leader is killed
+                    trial.holding[name] = values
+                    await trial.killed.wait()
                 acks = [
                     {
                         "topic": a["topic"],
@@ -644,7 +700,8 @@ async def share_trial(cluster: Cluster, urls: list[str], seq: int) -> dict[str, 
             # only unsure ones left: settled once the group has nothing left to deliver
             return not left or await lag() == 0
 
-        out = await _drive(cluster, trial, urls, 1, worker)
+        out = await _drive(cluster, trial, urls, 1, worker, hold=True)
+        acc.held = {v for held in trial.held_at_kill.values() for v in held}
         # drain: a member on the first gateway fetches until every id is accepted, or those
         # whose acceptance is unsure are settled
         trial.stopping = asyncio.Event()
@@ -673,7 +730,9 @@ async def share_trial(cluster: Cluster, urls: list[str], seq: int) -> dict[str, 
         "refused_after_no_answer": acc.refused_after_no_answer,
         "unsure_not_delivered_again": len(acc.pending(ids) & acc.unsure),
         "final_lag": final_lag,
+        "held_ids_at_kill": len(acc.held),
         "delivered_again": sum(1 for c in acc.delivered.values() if c > 1),
+        "delivery_count_over_1": len(counted_again),
         "failures": trial.failures,
     }
 
@@ -829,6 +888,10 @@ def summarize(trials: list[dict[str, Any]]) -> dict[str, Any]:
             ),
             "errors": dict(errors.most_common()),
         }
+        if kind == "share":
+            out[kind]["held_at_kill"] = [t.get("held_ids_at_kill") for t in mine]
+            out[kind]["delivered_again"] = [t.get("delivered_again") for t in mine]
+            out[kind]["delivery_count_over_1"] = [t.get("delivery_count_over_1") for t in mine]
     return out
 
 

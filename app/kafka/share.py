@@ -42,7 +42,7 @@ from app.kafka.cluster import GROUP, Cluster
 from app.kafka.connection import BrokerConnection
 from app.kafka.errors_map import to_sluice
 from app.kafka.offsets import DEFAULT_TIMEOUT_MS
-from app.kafka.protocol.errors import NONE, BrokerError, ConnectionClosedError
+from app.kafka.protocol.errors import NONE, BrokerError, ConnectionClosedError, error_info
 from app.kafka.protocol.messages import (
     ShareAcknowledgeRequest,
     ShareAcknowledgeResponse,
@@ -214,6 +214,9 @@ class KafkaShareGroups:
         self.cluster = cluster
         self.request_timeout_ms = request_timeout_ms
         self.members: dict[tuple[str, str], KafkaMember] = {}
+        # the error last logged for a partition of a group's share fetches, until the partition
+        # answers again: logged once, not at every poll (``_partition_error``)
+        self.partition_errors: dict[tuple[str, str, int], int] = {}
 
     # -- membership ------------------------------------------------------------------------------
 
@@ -591,8 +594,21 @@ class KafkaShareGroups:
                     else:
                         settled(member, key, acks[key])
                 if part.error_code != NONE:
-                    self.cluster.stale(name, part.error_code)
-                    continue  # the partition gives nothing this time; its leader is learned again
+                    # the partition gives nothing this time; a leader that moved is learned
+                    # again, and another error logged. Every fetch asks for each assigned
+                    # partition again, so the partition's records come once its leader
+                    # answers them (an error retriable on Kafka's side passes by itself)
+                    if not self.cluster.stale(name, part.error_code):
+                        self._partition_error(
+                            member.group_id, key, part.error_code, part.error_message
+                        )
+                    continue
+                if self.partition_errors.pop((member.group_id, *key), None) is not None:
+                    log.info(
+                        "share group %r: the share fetches of %s-%d answer again",
+                        member.group_id,
+                        *key,
+                    )
                 if not part.acquired_records:
                     continue
                 got, held = acquired_records(part.records or b"", part.acquired_records)
@@ -600,6 +616,26 @@ class KafkaShareGroups:
                     records.append(FetchedRecords(name, part.partition_index, got))
                     batches.append((name, part.partition_index, held))
         return records, batches, errors, answer.acquisition_lock_timeout_ms
+
+    def _partition_error(
+        self, group_id: str, key: PartitionKey, code: int, message: str | None
+    ) -> None:
+        """Log the error a share fetch's answer gave for a partition, once for the partition
+        and the error: a member polls again and again, and would log it at every poll."""
+        if self.partition_errors.get((group_id, *key)) == code:
+            return
+        self.partition_errors[(group_id, *key)] = code
+        info = error_info(code)
+        log.warning(
+            "share group %r: the share fetches of %s-%d get nothing, its leader answers %s (%s)%s",
+            group_id,
+            *key,
+            info.name,
+            "retriable: its records come once it answers them"
+            if info.retriable
+            else "not retriable",
+            f": {message}" if message else "",
+        )
 
     # -- acknowledge -----------------------------------------------------------------------------
 

@@ -78,3 +78,20 @@ def test_acceptances_applied_twice_or_followed_by_a_delivery_fail() -> None:
         "1 ids accepted twice: ['s-0']",
         "1 ids delivered after their acceptance: ['s-0']",
     ]
+
+
+def test_ids_held_when_the_leader_was_killed_must_be_delivered_again() -> None:
+    # the members held these, fetched and not yet acknowledged, when the leader died: their
+    # acceptance, sent after its death, was never applied, so they come again
+    acc = Acceptances()
+    acc.deliver(IDS)
+    acc.held = set(IDS[:2])
+    acc.answered(IDS[:2], REFUSED, [])
+    acc.answered(IDS[2:], APPLIED, [])
+    acc.deliver(IDS[:1])
+    acc.answered(IDS[:1], APPLIED, [])
+    failures = acc.failures(IDS, lag=0)
+    assert failures[-1] == "1 ids held when the leader was killed were not delivered again: ['s-1']"
+    acc.deliver(IDS[1:2])
+    acc.answered(IDS[1:2], APPLIED, [])
+    assert acc.failures(IDS, lag=0) == []
