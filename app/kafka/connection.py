@@ -61,6 +61,10 @@ CLIENT_SOFTWARE_VERSION = "1.0"
 # fetch's answer is bounded by its max_bytes, 50 MiB by the broker's default).
 MAX_FRAME_BYTES = 256 * 1024 * 1024
 DEFAULT_REQUEST_TIMEOUT = 30.0
+# How long a closing connection waits for the transport to finish closing. Over TLS that is the
+# exchange of close_notify alerts, which a broker need not answer: the event loop would wait its
+# TLS shutdown timeout (30 s) for it, holding up a gateway's stop. The connection is aborted then.
+CLOSE_WAIT_S = 1.0
 _MAX_CORRELATION_ID = (1 << 31) - 1
 
 
@@ -388,5 +392,10 @@ class BrokerConnection:
         self._fail(ConnectionClosedError(f"connection to {self.address} closed"))
         with contextlib.suppress(asyncio.CancelledError):
             await self._read_task
-        with contextlib.suppress(OSError, ConnectionError):
-            await self._writer.wait_closed()
+        try:
+            async with asyncio.timeout(CLOSE_WAIT_S):
+                await self._writer.wait_closed()
+        except TimeoutError:
+            self._writer.transport.abort()
+        except (OSError, ConnectionError):
+            pass
