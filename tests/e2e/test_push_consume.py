@@ -364,7 +364,7 @@ async def test_frame_errors_keep_the_socket_open(
 
     async def left() -> bool:
         described = (await http.get("/v1/share-groups/g-errs")).json()
-        return described["members"] == []
+        return bool(described["members"] == [])
 
     assert await until(left)
 
