@@ -1001,15 +1001,11 @@ async def test_read_committed_group_waits_for_commit_and_never_sees_aborted(s: S
     assert (v["start_offset"], v["end_offset"]) == (5, 5)
 
 
-async def test_read_committed_archives_aborted_records_with_one_delivery(s: Served) -> None:
-    """As in Kafka, aborted records are archived as if delivered once (count 1); the abort
-    marker, which is no record, keeps count 0. Both are never delivered, before or after a
-    release brings the fetch back over them."""
+async def aborted_between_two_records(s: Served) -> None:
+    """Topic t: record 0, an aborted transaction's records 1-3 and its marker 4, record 5."""
     from tests.integration.txn_helpers import end_txn, init_producer, produce_one
 
     c = s.client
-    await create_topic(c, "t")
-    await earliest(s, isolation_level="read_committed")
     await values(s, 1)  # 0
     pid, epoch = await init_producer(c, transactional_id="tx")
     await produce_one(c, pid, epoch, "t", 0, 0, n=3, tid="tx")  # 1-3
@@ -1017,6 +1013,16 @@ async def test_read_committed_archives_aborted_records_with_one_delivery(s: Serv
     assert r.status_code == 200, r.text
     await values(s, 1)  # 5
     await settle(s.broker)
+
+
+async def test_read_committed_archives_aborted_records_with_one_delivery(s: Served) -> None:
+    """As in Kafka, aborted records are archived as if delivered once (count 1); the abort
+    marker, which is no record, keeps count 0. Both are never delivered, before or after a
+    release brings the fetch back over them."""
+    c = s.client
+    await create_topic(c, "t")
+    await earliest(s, isolation_level="read_committed")
+    await aborted_between_two_records(s)
     a = await join(c, G, ["t"])
     got = await fetch(c, G, a)
     assert offsets(got) == [0, 5]
@@ -1047,18 +1053,10 @@ async def test_switch_to_read_committed_archives_a_released_aborted_record_alone
     """Records delivered under read_uncommitted, then the group is switched to
     read_committed: a released record of an aborted transaction is archived at the next
     fetch, and the transaction's records acknowledged meanwhile stay acknowledged."""
-    from tests.integration.txn_helpers import end_txn, init_producer, produce_one
-
     c = s.client
     await create_topic(c, "t")
     await earliest(s)
-    await values(s, 1)  # 0
-    pid, epoch = await init_producer(c, transactional_id="tx")
-    await produce_one(c, pid, epoch, "t", 0, 0, n=3, tid="tx")  # 1-3
-    r = await end_txn(c, "tx", pid, epoch, "abort")  # marker at 4
-    assert r.status_code == 200, r.text
-    await values(s, 1)  # 5
-    await settle(s.broker)
+    await aborted_between_two_records(s)
     a = await join(c, G, ["t"])
     assert offsets(await fetch(c, G, a)) == [0, 1, 2, 3, 5]
     # 1 released, the rest accepted (4 is the marker); 0 stays acquired, so the view keeps
