@@ -18,6 +18,23 @@ S = RecordState
 MEMBERS = ("a", "b", "c")
 
 
+def advance_log_start(h: Harness, rng: random.Random) -> None:
+    """Retention or a delete-records request: the log start moves to a random offset."""
+    lg = h.log
+    if lg.log_end_offset > lg.log_start_offset:
+        lg.advance_log_start(rng.randint(lg.log_start_offset, lg.log_end_offset))
+
+
+def expire_due_locks(h: Harness, rng: random.Random, in_flight: list[Staged]) -> None:
+    """Time passes; the locks it runs out stage their expiry (kept in ``in_flight``)."""
+    h.now += rng.choice([1000, 5000, 11_000])
+    for item in h.heap.pop_due(h.now):
+        if isinstance(item, Lock):
+            staged = item.partition.expire_lock(item, h.now, h.limits)
+            if staged is not None:
+                in_flight.append(staged)
+
+
 def check_invariants(h: Harness, acked: set[int]) -> None:
     sp = h.sp
     assert sp.start_offset <= sp.end_offset
@@ -132,16 +149,9 @@ def test_random_operations_keep_the_invariants(tmp_path: Path, seed: int) -> Non
                 if again is not None:
                     in_flight.append(again)
         elif op < 0.88:
-            lg = h.log
-            if lg.log_end_offset > lg.log_start_offset:
-                lg.advance_log_start(rng.randint(lg.log_start_offset, lg.log_end_offset))
+            advance_log_start(h, rng)
         elif op < 0.95:
-            h.now += rng.choice([1000, 5000, 11_000])
-            for item in h.heap.pop_due(h.now):
-                if isinstance(item, Lock):
-                    staged = item.partition.expire_lock(item, h.now, h.limits)
-                    if staged is not None:
-                        in_flight.append(staged)
+            expire_due_locks(h, rng, in_flight)
         else:
             staged = h.sp.release_member(rng.choice(MEMBERS))
             if staged is not None:

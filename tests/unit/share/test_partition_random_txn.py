@@ -20,7 +20,13 @@ from app.errors import Conflict, InvalidRequest, SluiceError
 from app.share.partition import AckBatch, AckType, Limits, Lock, Staged, StagedKind
 from app.share.record_state import RecordState
 from tests.unit.share.test_partition import T0
-from tests.unit.share.test_partition_random import MEMBERS, check_invariants, check_reload
+from tests.unit.share.test_partition_random import (
+    MEMBERS,
+    advance_log_start,
+    check_invariants,
+    check_reload,
+    expire_due_locks,
+)
 from tests.unit.share.test_partition_reads import Counting
 
 S = RecordState
@@ -270,16 +276,9 @@ def run_sequence(tmp_path: Path, seed: int, steps: int) -> None:
                 if again is not None:
                     in_flight.append(again)
         elif op < 0.90:
-            lg = h.log
-            if lg.log_end_offset > lg.log_start_offset:
-                lg.advance_log_start(rng.randint(lg.log_start_offset, lg.log_end_offset))
+            advance_log_start(h, rng)
         elif op < 0.96:
-            h.now += rng.choice([1000, 5000, 11_000])
-            for item in h.heap.pop_due(h.now):
-                if isinstance(item, Lock):
-                    staged = item.partition.expire_lock(item, h.now, h.limits)
-                    if staged is not None:
-                        in_flight.append(staged)
+            expire_due_locks(h, rng, in_flight)
         else:
             staged = h.sp.release_member(rng.choice(MEMBERS))
             if staged is not None:
