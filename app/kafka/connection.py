@@ -1,4 +1,4 @@
-"""One connection to one Kafka broker, over asyncio streams (docs/kafka-protocol.md#connection).
+"""One connection to one Kafka broker, an asyncio protocol (docs/kafka-protocol.md#connection).
 
 Every message on the wire is a frame: an int32 size, then the header and the body. A request
 carries a correlation id that its answer repeats; a broker answers the requests of one
@@ -16,7 +16,7 @@ out, or ``close()``), every request in flight fails with ``ConnectionClosedError
 ``RequestTimeoutError`` for the one that timed out), and so does every later request: a
 connection is never reopened; the cluster makes a new one.
 
-TLS is a parameter (an ``ssl.SSLContext``) passed to the stream; SASL a login
+TLS is a parameter (an ``ssl.SSLContext``) passed to the transport; SASL a login
 (``app/kafka/sasl.py``) made right after ApiVersions, before the connection is handed out. A
 login the broker refuses fails the opening with ``AuthenticationError``, a
 ``ConnectionClosedError``.
@@ -25,11 +25,10 @@ login the broker refuses fails the opening with ``AuthenticationError``, a
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import ssl as ssl_module
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from app.kafka.protocol.errors import (
     UNSUPPORTED_VERSION,
@@ -66,6 +65,8 @@ DEFAULT_REQUEST_TIMEOUT = 30.0
 # TLS shutdown timeout (30 s) for it, holding up a gateway's stop. The connection is aborted then.
 CLOSE_WAIT_S = 1.0
 _MAX_CORRELATION_ID = (1 << 31) - 1
+# where a frame's correlation id is: after its size, the API key and the version
+_CORRELATION_AT = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,13 +120,11 @@ def expects_response(request: Request[Any]) -> bool:
     return not (isinstance(request, ProduceRequest) and request.acks == 0)
 
 
-class BrokerConnection:
+class BrokerConnection(asyncio.Protocol):
     """An open connection to one broker. Make one with ``await BrokerConnection.open(...)``."""
 
     def __init__(
         self,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
         *,
         address: str,
         client_id: str | None = CLIENT_SOFTWARE_NAME,
@@ -134,15 +133,22 @@ class BrokerConnection:
         self.address = address
         self.client_id = client_id
         self.request_timeout = request_timeout
-        self._reader = reader
-        self._writer = writer
+        self._loop = asyncio.get_running_loop()
+        self._transport: asyncio.Transport | None = None
         self._in_flight: deque[_InFlight] = deque()
         self._next_id = 0
         self._closed: ProtocolError | None = None
+        # bytes of an answer not yet whole
+        self._partial = bytearray()
+        # each kind and version's request header, encoded once (``_head``)
+        self._heads: dict[tuple[int, int], bytes] = {}
+        # the transport's flow control: writers wait while its buffer is over the high mark
+        self._paused = False
+        self._resumed: asyncio.Future[None] | None = None
+        self._lost: asyncio.Future[None] = self._loop.create_future()
         # what ApiVersions answered, and the version chosen for each API
         self.broker_versions: dict[int, ApiRange] = {}
         self.versions: dict[int, int] = {}
-        self._read_task = asyncio.get_running_loop().create_task(self._read_loop())
 
     @classmethod
     async def open(
@@ -160,9 +166,10 @@ class BrokerConnection:
         """Connect, and (unless ``negotiate`` is false) learn the broker's API versions and log
         in as ``sasl``."""
         address = f"{host}:{port}"
+        conn = cls(address=address, client_id=client_id, request_timeout=request_timeout)
         try:
             async with asyncio.timeout(connect_timeout or request_timeout):
-                reader, writer = await asyncio.open_connection(host, port, ssl=ssl)
+                await conn._loop.create_connection(lambda: conn, host, port, ssl=ssl)
         except TimeoutError as e:
             raise ConnectionClosedError(f"could not connect to {address}: timed out") from e
         except ssl_module.SSLError as e:
@@ -170,9 +177,6 @@ class BrokerConnection:
             raise ConnectionClosedError(f"TLS with {address} failed: {e}") from e
         except OSError as e:
             raise ConnectionClosedError(f"could not connect to {address}: {e}") from e
-        conn = cls(
-            reader, writer, address=address, client_id=client_id, request_timeout=request_timeout
-        )
         if negotiate:
             try:
                 await conn.negotiate()
@@ -241,88 +245,145 @@ class BrokerConnection:
         future = self._write(request, version)
         assert future is not None
         limit = self.request_timeout if timeout is None else timeout
+        # a timer rather than a timeout scope: the future is ours, and the timer fails it (and
+        # the connection) only if no answer came first; a caller cancelled meanwhile cancels
+        # only its future, whose answer, when it comes, is read and dropped
+        timer = self._loop.call_later(limit, self._time_out, future, request.NAME, limit)
         try:
-            async with asyncio.timeout(limit):
+            if self._paused:
                 await self._drain()
-                # shielded: a timeout here must not cancel the future the read loop resolves
-                answer = await asyncio.shield(future)
-        except TimeoutError:
-            if future.done() and not future.cancelled() and future.exception() is None:
-                answer = future.result()
-            else:
-                error = RequestTimeoutError(
-                    f"{request.NAME} to {self.address}: no answer within {limit} s"
-                )
-                self._fail(error, first=future)
-                raise error from None
-        return answer  # type: ignore[return-value]
+            return await future  # type: ignore[return-value]
+        finally:
+            timer.cancel()
+
+    def _time_out(self, future: asyncio.Future[Response], name: str, limit: float) -> None:
+        if not future.done():
+            self._fail(
+                RequestTimeoutError(f"{name} to {self.address}: no answer within {limit} s"),
+                first=future,
+            )
 
     async def send_no_response(self, request: Request[Any], version: int | None = None) -> None:
         """Send a request that gets no answer (produce with acks=0)."""
         if expects_response(request):
             raise ValueError(f"{request.NAME} gets an answer: send")
         self._write(request, version)
-        await self._drain()
+        if self._paused:
+            await self._drain()
         if self._closed is not None:
             raise self._closed
 
     def _write(self, request: Request[Any], version: int | None) -> asyncio.Future[Response] | None:
         # Synchronous from the correlation id to the write: the order requests enter the
         # queue is the order their frames reach the stream, which is the order of the answers.
-        if self._closed is not None:
-            raise ConnectionClosedError(f"{request.NAME}: {self._closed}")
+        if self._closed is not None or self._transport is None:
+            raise ConnectionClosedError(f"{request.NAME}: {self._closed or 'not connected'}")
         if version is None:
             version = self.version(type(request))
         request.check_version(version)
         correlation_id = self._next_id
         self._next_id = 0 if correlation_id == _MAX_CORRELATION_ID else correlation_id + 1
-        header = RequestHeader(
-            request_api_key=request.API_KEY,
-            request_api_version=version,
-            correlation_id=correlation_id,
-            client_id=self.client_id,
-        )
-        frame = bytearray(4)
-        header.encode_into(frame, request_header_version(type(request), version))
+        frame = bytearray(self._head(type(request), version))
+        INT32.pack_into(frame, _CORRELATION_AT, correlation_id)
         request.encode_into(frame, version)
         INT32.pack_into(frame, 0, len(frame) - 4)
         future: asyncio.Future[Response] | None = None
         if expects_response(request):
-            future = asyncio.get_running_loop().create_future()
+            future = self._loop.create_future()
             self._in_flight.append(_InFlight(correlation_id, request, version, future))
-        self._writer.write(frame)
+        self._transport.write(frame)
         return future
 
+    def _head(self, request_cls: type[Request[Any]], version: int) -> bytes:
+        """The frame's size (to be filled in) and its request header, with correlation id 0:
+        the same for every request of one kind and version on this connection."""
+        key = (request_cls.API_KEY, version)
+        head = self._heads.get(key)
+        if head is None:
+            header = RequestHeader(
+                request_api_key=request_cls.API_KEY,
+                request_api_version=version,
+                correlation_id=0,
+                client_id=self.client_id,
+            )
+            frame = bytearray(4)
+            header.encode_into(frame, request_header_version(request_cls, version))
+            head = self._heads[key] = bytes(frame)
+        return head
+
     async def _drain(self) -> None:
-        # a write that fails ends the connection, which fails every request in flight
-        try:
-            await self._writer.drain()
-        except (OSError, ConnectionError) as e:
-            self._fail(ConnectionClosedError(f"{self.address}: write failed: {e}"))
+        # the transport's buffer is over its high mark: wait until it is written out, or the
+        # connection ends (which fails every request in flight)
+        while self._paused and self._closed is None:
+            if self._resumed is None:
+                self._resumed = self._loop.create_future()
+            await asyncio.shield(self._resumed)
 
-    # -- answers ---------------------------------------------------------------------------------
+    # -- the socket (asyncio.Protocol) -------------------------------------------------------------
 
-    async def _read_loop(self) -> None:
-        reader = self._reader
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # a stream transport (uvloop's is not an ``asyncio.Transport`` subclass)
+        self._transport = cast(asyncio.Transport, transport)
+
+    def pause_writing(self) -> None:
+        self._paused = True
+
+    def resume_writing(self) -> None:
+        self._paused = False
+        self._wake_writers()
+
+    def _wake_writers(self) -> None:
+        if self._resumed is not None:
+            if not self._resumed.done():
+                self._resumed.set_result(None)
+            self._resumed = None
+
+    def data_received(self, data: bytes) -> None:
+        """Cut the bytes that came into frames, and answer each whole one; the rest waits for
+        more. Bytes that came alone and end on a frame's end, as most answers do, are read in
+        place."""
+        partial = self._partial
+        src: bytes | bytearray = data
+        if partial:
+            partial += data
+            src = partial
+        pos, n = 0, len(src)
         try:
-            while True:
-                size_bytes = await reader.readexactly(4)
-                (size,) = INT32.unpack(size_bytes)
+            while n - pos >= 4:
+                (size,) = INT32.unpack_from(src, pos)
                 if size < 4 or size > MAX_FRAME_BYTES:
                     raise DecodeError(f"an answer of {size} bytes")
-                frame = await reader.readexactly(size)
-                self._answer(memoryview(frame))
-        except asyncio.IncompleteReadError:
-            self._fail(ConnectionClosedError(f"{self.address} closed the connection"))
-        except (OSError, ConnectionError) as e:
-            self._fail(ConnectionClosedError(f"{self.address}: {e}"))
-        except asyncio.CancelledError:
-            self._fail(ConnectionClosedError(f"connection to {self.address} closed"))
-            raise
+                end = pos + 4 + size
+                if end > n:
+                    break
+                if src is partial:
+                    # its own bytes: the buffer is cut below, and an answer may keep views
+                    self._answer(memoryview(bytes(partial[pos + 4 : end])))
+                else:
+                    self._answer(memoryview(data)[pos + 4 : end])
+                pos = end
         except Exception as e:
             # a frame that does not line up with the requests in flight, or a fault of ours:
             # either way no later answer can be trusted to match its request
             self._fail(ConnectionClosedError(f"{self.address}: {e}"))
+            return
+        if src is partial:
+            del partial[:pos]
+        elif pos < n:
+            partial += memoryview(data)[pos:]
+
+    def eof_received(self) -> bool | None:
+        return None  # the transport closes, and connection_lost follows
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if exc is None:
+            self._fail(ConnectionClosedError(f"{self.address} closed the connection"))
+        else:
+            self._fail(ConnectionClosedError(f"{self.address}: {exc}"))
+        self._paused = False
+        self._wake_writers()
+        if not self._lost.done():
+            self._lost.set_result(None)
 
     def _answer(self, frame: memoryview) -> None:
         (correlation_id,) = INT32.unpack_from(frame, 0)
@@ -382,20 +443,16 @@ class BrokerConnection:
                 pending.future.exception()
         if first is not None:
             first.exception()
-        self._writer.close()
-        task = self._read_task
-        if task is not asyncio.current_task() and not task.done():
-            task.cancel()
+        if self._transport is not None:
+            self._transport.close()
 
     async def close(self) -> None:
         """Close the connection; requests in flight fail with ConnectionClosedError."""
         self._fail(ConnectionClosedError(f"connection to {self.address} closed"))
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._read_task
+        if self._transport is None:
+            return
         try:
             async with asyncio.timeout(CLOSE_WAIT_S):
-                await self._writer.wait_closed()
+                await asyncio.shield(self._lost)
         except TimeoutError:
-            self._writer.transport.abort()
-        except (OSError, ConnectionError):
-            pass
+            self._transport.abort()

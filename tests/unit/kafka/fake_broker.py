@@ -118,6 +118,17 @@ class FakeBroker:
     ) -> None:
         """Write the answer to ``to``: at its version and the header version Kafka uses for
         it, unless told otherwise."""
+        to.writer.write(self.frame(to, response, version, header_version, correlation_id))
+
+    def frame(
+        self,
+        to: Received,
+        response: Response,
+        version: int | None = None,
+        header_version: int | None = None,
+        correlation_id: int | None = None,
+    ) -> bytes:
+        """The bytes of the answer ``answer`` writes."""
         v = to.version if version is None else version
         if header_version is None:
             flexible = response.is_flexible(v)
@@ -127,7 +138,7 @@ class FakeBroker:
         ResponseHeader(correlation_id=cid).encode_into(frame, header_version)
         response.encode_into(frame, v)
         INT32.pack_into(frame, 0, len(frame) - 4)
-        to.writer.write(bytes(frame))
+        return bytes(frame)
 
     def write(self, data: bytes) -> None:
         """Raw bytes on the latest connection."""

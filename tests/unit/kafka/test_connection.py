@@ -18,6 +18,8 @@ from app.kafka.protocol.errors import (
 )
 from app.kafka.protocol.messages import (
     ApiVersionsResponse,
+    FetchRequest,
+    FetchResponse,
     FindCoordinatorRequest,
     FindCoordinatorResponse,
     MetadataRequest,
@@ -106,6 +108,63 @@ async def test_many_requests_in_flight_are_answered_in_order(broker: FakeBroker)
         answers = await asyncio.gather(*sends)
         assert [a.cluster_id for a in answers] == [f"c{i}" for i in range(20)]
         assert conn.in_flight == 0
+    finally:
+        await conn.close()
+
+
+async def test_answers_are_read_however_the_bytes_arrive(broker: FakeBroker) -> None:
+    """Answers cut anywhere, several in one write, and one far larger than a socket read: each
+    is matched to its request whole."""
+    conn = await connect(broker)
+    try:
+        sends = [asyncio.ensure_future(conn.send(MetadataRequest(topics=None))) for _ in range(4)]
+        received = [await broker.next() for _ in sends]
+        big = "x" * (3 << 20)  # read from the socket in many parts
+        frames = b"".join(
+            broker.frame(r, metadata_answer(big if i == 2 else f"c{i}"))
+            for i, r in enumerate(received)
+        )
+        # the first answer in pieces of 3 bytes, then the rest in one write
+        first = len(broker.frame(received[0], metadata_answer("c0")))
+        for at in range(0, first, 3):
+            broker.write(frames[at : min(at + 3, first)])
+            await asyncio.sleep(0.001)
+        broker.write(frames[first:])
+        answers = await asyncio.gather(*sends)
+        assert [a.cluster_id for a in answers] == ["c0", "c1", big, "c3"]
+        # an answer whose records are kept as views of its bytes, read in many parts, then
+        # another on the same buffer
+        records = bytes(range(256)) * (8 << 10)
+        fetches = [asyncio.ensure_future(conn.send(FetchRequest())) for _ in range(2)]
+        for i in range(2):
+            partition = FetchResponse.PartitionData(partition_index=i, records=records)
+            topic = FetchResponse.FetchableTopicResponse(topic="t", partitions=[partition])
+            broker.answer(await broker.next(), FetchResponse(responses=[topic]))
+        for i, fetched in enumerate(await asyncio.gather(*fetches)):
+            (part,) = fetched.responses[0].partitions
+            assert part.partition_index == i and bytes(part.records or b"") == records
+        assert conn.in_flight == 0 and not conn.closed
+    finally:
+        await conn.close()
+
+
+async def test_a_caller_that_gives_up_leaves_the_answers_in_line(broker: FakeBroker) -> None:
+    """A request whose caller is cancelled stays in flight: its answer is read and dropped,
+    and the next request gets its own."""
+    conn = await connect(broker)
+    try:
+        gone = asyncio.ensure_future(conn.send(MetadataRequest(topics=None)))
+        first = await broker.next()
+        gone.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await gone
+        kept = asyncio.ensure_future(conn.send(MetadataRequest(topics=None)))
+        second = await broker.next()
+        assert conn.in_flight == 2
+        broker.answer(first, metadata_answer("dropped"))
+        broker.answer(second, metadata_answer("kept"))
+        assert (await kept).cluster_id == "kept"
+        assert conn.in_flight == 0 and not conn.closed
     finally:
         await conn.close()
 
