@@ -185,6 +185,9 @@ def main(argv: list[str] | None = None, prog: str = "sluice-server") -> int:
         timeout_graceful_shutdown=30,
         ws_max_size=settings.ws_max_frame_bytes,
         lifespan="on",
+        # the server reads neither the client's address nor the scheme: forwarding headers
+        # would change nothing it does, and their layer costs every request
+        proxy_headers=False,
         ssl_certfile=settings.tls_certfile or None,
         ssl_keyfile=settings.tls_keyfile or None,
     )

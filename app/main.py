@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
-from starlette.middleware.errors import ServerErrorMiddleware
+from starlette.convertors import StringConvertor
 from starlette.requests import Request
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
@@ -64,6 +65,9 @@ def direct_routes() -> list[APIRoute]:
     ]
 
 
+# an exception handler of the application: the answer to a request that raised
+Handler = Callable[[Request, Exception], Awaitable[Response]]
+
 TRY_AGAIN_LATER = 1013  # the WebSocket close code of a socket opened while not ready
 POLICY_VIOLATION = 1008  # a WebSocket refused (closed before it is accepted: HTTP 403)
 UNAUTHENTICATED = SluiceError(ErrorCode.UNAUTHENTICATED, "a valid API key is required")
@@ -84,26 +88,30 @@ class RequestGate:
     The routes of ``direct`` (the hot endpoints) are matched here and their endpoint called
     straight away: routing, dependency solving and the exception layers below cost more than
     the work of a produce request. The endpoints take only their path parameters and the
-    request, so the call is the one the router would make; a ``SluiceError`` (and on a gateway
-    an error of its exchange with the brokers, ``translate``) is answered by the same
-    ``error_response`` the exception handler uses, anything else goes up to the server error
-    handler as before. Every other request, and these routes' documentation, stay with
-    the router. Once the server has started, ``Sluice`` brings these routes' requests to a
-    gate of its own (``http``) before FastAPI's layers; this one, a middleware, then sees
-    them only before start-up or with FastAPI's telemetry configured.
+    request, so the call is the one the router would make; an error it raises is answered by
+    the application's handler for it (``handlers``), as on the other routes. Every other
+    request, and these routes' documentation, stay with the router. Once the server has
+    started, ``Sluice`` brings these routes' requests to a gate of its own (``http``) before
+    FastAPI's layers; this one, a middleware, then sees them only before start-up or with
+    FastAPI's telemetry configured.
     """
 
-    def __init__(self, app: ASGIApp, broker: Broker, direct: Iterable[APIRoute] = ()) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        broker: Broker,
+        direct: Iterable[APIRoute] = (),
+        handlers: Mapping[Any, Handler] | None = None,
+    ) -> None:
         self.app = app
         self.engine = broker.engine  # readiness and the keys; the rest is the face's
         self.metrics = broker.metrics
-        self.direct = [(r.path_regex.match, r.methods or set(), r) for r in direct]
+        self.direct = [(r.path_regex.match, r.methods or set(), r, _as_text(r)) for r in direct]
         self.keys = self.engine.keys
         self.auth = Authenticator(self.engine.keys, broker.ws_tokens)
         self.cross_site = CrossSite(broker.settings)
-        # the gateway's answer for an error of its exchanges with the brokers (None: not one),
-        # which the application's handler gives the other routes (app.kafka.forward)
-        self.translate: Callable[[Exception], SluiceError | None] | None = None
+        # the application's exception handlers (``register_exception_handlers``), by class
+        self.handlers: Mapping[Any, Handler] = handlers or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -133,10 +141,22 @@ class RequestGate:
             return None
         path = scope["path"]
         method = scope["method"]
-        for match, methods, route in self.direct:
+        for match, methods, route, as_text in self.direct:
             if method in methods and (m := match(path)) is not None:
+                if as_text:
+                    return route, m.groupdict()
                 conv = route.param_convertors
                 return route, {k: conv[k].convert(v) for k, v in m.groupdict().items()}
+        return None
+
+    def refusal(self, scope: Scope) -> SluiceError | None:
+        """Why an HTTP request is refused before any route sees it; None if it is not."""
+        if not self.keys.required and (refused := self.cross_site.http(scope)) is not None:
+            return refused
+        if not self.engine.ready and scope["path"].startswith("/v1/"):
+            return Unavailable(ErrorCode.NOT_READY)
+        if not self.auth.http(scope):
+            return UNAUTHENTICATED
         return None
 
     async def http(
@@ -149,24 +169,25 @@ class RequestGate:
         """An HTTP request, through the checks; ``direct`` is its ``route``."""
         started = time.perf_counter()
         status = 500
-
-        async def send_status(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
+        refused = self.refusal(scope)
         try:
-            if not self.keys.required and (refused := self.cross_site.http(scope)) is not None:
-                await error_response(refused)(scope, receive, send_status)
-            elif not self.engine.ready and scope["path"].startswith("/v1/"):
-                await error_response(Unavailable(ErrorCode.NOT_READY))(scope, receive, send_status)
-            elif not self.auth.http(scope):
-                await error_response(UNAUTHENTICATED)(scope, receive, send_status)
-            elif direct is None:
+            if refused is None and direct is None:
+
+                async def send_status(message: Message) -> None:
+                    nonlocal status
+                    if message["type"] == "http.response.start":
+                        status = message["status"]
+                    await send(message)
+
                 await self.app(scope, receive, send_status)
+                return
+            if refused is not None:
+                response = error_response(refused)
             else:
-                await self._direct(scope, receive, send_status, *direct)
+                assert direct is not None
+                response = await self._direct(scope, receive, send, *direct)
+            status = response.status_code
+            await response(scope, receive, send)
         finally:
             route = scope.get("route")
             path = getattr(route, "path", "unmatched")
@@ -174,65 +195,71 @@ class RequestGate:
 
     async def _direct(
         self, scope: Scope, receive: Receive, send: Send, route: APIRoute, params: dict[str, Any]
-    ) -> None:
-        """Answer a request for one of the ``direct`` routes."""
+    ) -> Response:
+        """The answer to a request for one of the ``direct`` routes: its endpoint's, or for an
+        error it raised, the answer of the application's handler for it, as on every other
+        route (``SluiceError``; on a gateway, an error of its exchange with the brokers; any
+        other error is logged and answered 500 ``INTERNAL``)."""
         scope["endpoint"] = route.endpoint
         scope["route"] = route
         scope["path_params"] = params
+        request = Request(scope, receive, send)
         try:
-            response = await route.endpoint(request=Request(scope, receive, send), **params)
-        except SluiceError as exc:
-            response = error_response(exc)
+            response: Response = await route.endpoint(request=request, **params)
         except Exception as exc:
-            error = self.translate(exc) if self.translate is not None else None
-            if error is None:
+            handler = self._handler(exc)
+            if handler is None:
                 raise
-            response = error_response(error)
-        await response(scope, receive, send)
+            response = await handler(request, exc)
+        return response
+
+    def _handler(self, exc: Exception) -> Handler | None:
+        for cls in type(exc).__mro__:
+            handler = self.handlers.get(cls)
+            if handler is not None:
+                return handler
+        if isinstance(exc, SluiceError):
+            return _sluice_error
+        return None
+
+
+def _as_text(route: APIRoute) -> bool:
+    """Whether every path parameter of ``route`` is text, taken as it matched."""
+    return all(isinstance(c, StringConvertor) for c in route.param_convertors.values())
+
+
+async def _sluice_error(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, SluiceError)
+    return error_response(exc)
 
 
 class Sluice(FastAPI):
     """The application. Once started, a request for a hot route (``DIRECT_ENDPOINTS``) is
     answered from here, the outermost ASGI callable, by a ``RequestGate`` of its own: the
-    layers FastAPI puts around every request (its telemetry, its body limit; a few µs each)
-    do nothing for these routes, whose bodies are bounded by the endpoints. The server error
-    layer stays, the same as below: an unexpected error is answered 500 ``INTERNAL`` by the
-    application's handler. With FastAPI's telemetry configured at start-up every request
-    takes the whole stack, so that each is observed as before. Every other request, and every
-    request before start-up, goes through the stack, where ``RequestGate`` sits as a
-    middleware."""
+    layers FastAPI puts around every request (its telemetry, its body limit, its error layers;
+    a few µs each) do nothing for these routes, whose bodies are bounded by the endpoints and
+    whose errors the gate answers with the application's handlers. With FastAPI's telemetry
+    configured at start-up every request takes the whole stack, so that each is observed as
+    before. Every other request, and every request before start-up, goes through the stack,
+    where ``RequestGate`` sits as a middleware."""
 
     gate: RequestGate | None = None  # set at start-up (``serve_direct``)
-    _direct_stack: ASGIApp | None = None
 
     def serve_direct(self, gate: RequestGate) -> None:
         telemetry = getattr(self, "_native_telemetry", None)
         if telemetry is not None and telemetry.enabled():
             return
-        # the handler Starlette's stack gives its server error layer
-        handler = self.exception_handlers.get(500) or self.exception_handlers.get(Exception)
         self.gate = gate
-        self._direct_stack = ServerErrorMiddleware(
-            self._serve_direct, handler=handler, debug=self.debug
-        )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         gate = self.gate
         if gate is not None and scope["type"] == "http":
             direct = gate.route(scope)
-            if direct is not None and self._direct_stack is not None:
+            if direct is not None:
                 scope["app"] = self  # as Starlette's own call does: ``request.app``
-                scope[_DIRECT] = direct
-                await self._direct_stack(scope, receive, send)
+                await gate.http(scope, receive, send, direct)
                 return
         await super().__call__(scope, receive, send)
-
-    async def _serve_direct(self, scope: Scope, receive: Receive, send: Send) -> None:
-        assert self.gate is not None
-        await self.gate.http(scope, receive, send, scope.pop(_DIRECT))
-
-
-_DIRECT = "sluice.direct"  # the scope's matched direct route, from Sluice to its gate
 
 
 async def refuse(websocket: WebSocket, error: SluiceError = UNAUTHENTICATED) -> None:
@@ -263,7 +290,9 @@ def create_app(
         await the_broker.start()
         if isinstance(app, Sluice):
             # its ``app`` is never called: this gate answers only requests for its routes
-            app.serve_direct(RequestGate(app, the_broker, direct_routes()))
+            app.serve_direct(
+                RequestGate(app, the_broker, direct_routes(), handlers=app.exception_handlers)
+            )
         if freeze_gc:
             gc.collect()
             gc.freeze()
@@ -309,7 +338,12 @@ def create_app(
     app.include_router(auth.router)
     app.include_router(admin_keys.router)
     app.include_router(admin_quotas.router)
-    app.add_middleware(RequestGate, broker=the_broker, direct=direct_routes())
+    app.add_middleware(
+        RequestGate,
+        broker=the_broker,
+        direct=direct_routes(),
+        handlers=app.exception_handlers,
+    )
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

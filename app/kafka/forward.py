@@ -46,8 +46,6 @@ from starlette.types import Message, Receive, Scope, Send
 from app.api.errors import error_response
 from app.clock import Clock
 from app.errors import ErrorCode, SluiceError
-from app.kafka.errors_map import from_protocol
-from app.kafka.protocol.errors import ProtocolError
 from app.kafka.share_members import gateway_of, unknown_member
 from app.main import RequestGate, Sluice
 
@@ -334,16 +332,6 @@ async def _no_body() -> Message:
     return {"type": "http.request", "body": b"", "more_body": False}
 
 
-def translated(exc: Exception) -> SluiceError | None:
-    """An error of the gateway's exchange with a broker, answered on the hot routes as the
-    application's handler answers it on the others (``from_protocol``: a broker away is 503
-    ``CLUSTER_UNAVAILABLE``); None for any other error."""
-    if not isinstance(exc, ProtocolError):
-        return None
-    log.warning("a request to the Kafka cluster failed: %r", exc)
-    return from_protocol(exc)
-
-
 class GatewayApp(Sluice):
     """The application of a gateway: ``Sluice``, with a share member's requests forwarded
     to the gateway that holds the member, once started."""
@@ -351,7 +339,6 @@ class GatewayApp(Sluice):
     forwarder: Forwarder | None = None
 
     def serve_direct(self, gate: RequestGate) -> None:
-        gate.translate = translated
         super().serve_direct(gate)
         kafka = self.state.broker.kafka
         self.forwarder = Forwarder(gate, kafka, kafka.clock)

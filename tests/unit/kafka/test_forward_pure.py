@@ -22,7 +22,6 @@ from app.kafka.forward import (
     member_route,
     sign,
     signing_key,
-    translated,
     verify,
 )
 from app.kafka.gateways import advertised_url, new_gateway_id
@@ -138,11 +137,13 @@ def body_message(body: bytes, more: bool) -> dict[str, Any]:
     return {"type": "http.request", "body": body, "more_body": more}
 
 
-async def test_a_hot_route_answers_a_broker_away_as_the_other_routes_do() -> None:
+async def test_a_hot_route_answers_errors_with_the_applications_handlers(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     """On a gateway, an error of the exchange with a broker raised by a hot route (produce,
     share fetch and acknowledge, commit: answered by ``RequestGate`` itself, below no exception
-    handler) is the 503 CLUSTER_UNAVAILABLE the other routes answer, not a 500; any other
-    error still goes up to the server error handler."""
+    layer) is the 503 CLUSTER_UNAVAILABLE the other routes answer, not a 500; any other error
+    is the application's 500 INTERNAL, logged with its traceback."""
 
     class Route:
         def __init__(self, exc: Exception) -> None:
@@ -151,24 +152,26 @@ async def test_a_hot_route_answers_a_broker_away_as_the_other_routes_do() -> Non
         async def endpoint(self, request: Any) -> Any:
             raise self.exc
 
-    async def answer(exc: Exception) -> list[dict[str, Any]]:
-        gate = object.__new__(RequestGate)
-        gate.translate = translated
-        sent: list[dict[str, Any]] = []
+    app = create_app(Settings(data_dir="unused"))
+    gate = object.__new__(RequestGate)
+    gate.handlers = app.exception_handlers
 
-        async def send(message: Any) -> None:
-            sent.append(message)
-
+    async def answer(exc: Exception) -> tuple[int, dict[str, Any]]:
         async def receive() -> Any:
             return {"type": "http.request", "body": b"", "more_body": False}
 
-        scope = {"type": "http", "method": "POST", "path": "/v1/produce", "headers": []}
-        await gate._direct(scope, receive, send, Route(exc), {})  # type: ignore[arg-type]
-        return sent
+        async def send(message: Any) -> None:
+            raise AssertionError("the gate answers; the route sends nothing")
 
-    start, body = await answer(ConnectionClosedError("no broker answered: 127.0.0.1:9 refused"))
-    assert start["status"] == 503
-    error = json.loads(body["body"])["error"]
+        scope = {"type": "http", "method": "POST", "path": "/v1/produce", "headers": []}
+        response = await gate._direct(scope, receive, send, Route(exc), {})  # type: ignore[arg-type]
+        return response.status_code, json.loads(bytes(response.body))["error"]
+
+    status, error = await answer(
+        ConnectionClosedError("no broker answered: 127.0.0.1:9 refused")
+    )
+    assert status == 503
     assert error["code"] == "CLUSTER_UNAVAILABLE" and error["retriable"] is True
-    with pytest.raises(RuntimeError):
-        await answer(RuntimeError("a bug"))
+    status, error = await answer(RuntimeError("a bug"))
+    assert status == 500 and error["code"] == "INTERNAL"
+    assert "a bug" in caplog.text and "Traceback" in caplog.text
