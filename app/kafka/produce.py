@@ -113,8 +113,10 @@ class KafkaProduce:
         if transactional_id is not None:
             await self._require_implicit_add(topic, partition)
         results: list[BatchResult] = []
+        whole = len(checked) == 1
         for b in checked:
-            sent = await self._send(topic, partition, body[b.start : b.end], transactional_id, acks)
+            batch = body if whole else body[b.start : b.end]
+            sent = await self._send(topic, partition, batch, transactional_id, acks)
             results.append(BatchResult(topic, partition, sent.base_offset, None))
         return results
 
