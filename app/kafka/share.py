@@ -167,6 +167,12 @@ def acquired_records(
                 ErrorCode.INTERNAL, f"the Kafka cluster answered a corrupt batch: {exc}"
             ) from None
         batches.append(bytes(data[pos : pos + h.size]))
+        i = bisect.bisect_right(firsts, h.base_offset) - 1
+        if i >= 0 and spans[i][1] >= h.last_offset:
+            # the whole batch lies in one range, as it mostly does
+            whole = spans[i][2]
+            records.extend((r, whole) for r in decoded)
+            continue
         for r in decoded:
             count = count_of(r.offset)
             if count is not None:
@@ -179,12 +185,17 @@ def ranges_of(
 ) -> list[AcquiredRange]:
     """The acquired ranges as the contract answers them: offsets in a row with one count."""
     out: list[AcquiredRange] = []
-    for r, count in records:
-        last = out[-1] if out else None
-        if last is not None and last.last + 1 == r.offset and last.delivery_count == count:
-            out[-1] = AcquiredRange(topic, partition, last.first, r.offset, count)
-        else:
-            out.append(AcquiredRange(topic, partition, r.offset, r.offset, count))
+    if not records:
+        return out
+    first = last = records[0][0].offset
+    delivery_count = records[0][1]
+    for r, count in records[1:]:
+        offset = r.offset
+        if offset != last + 1 or count != delivery_count:
+            out.append(AcquiredRange(topic, partition, first, last, delivery_count))
+            first, delivery_count = offset, count
+        last = offset
+    out.append(AcquiredRange(topic, partition, first, last, delivery_count))
     return out
 
 

@@ -50,6 +50,28 @@ def test_records_kept_to_the_acquired_ranges_with_their_counts() -> None:
     ]
 
 
+def test_a_batch_inside_one_range_and_one_across_two_take_each_records_count() -> None:
+    data = batch(0, 3) + batch(3, 3)
+    ranges = [
+        ShareFetchResponse.AcquiredRecords(first_offset=0, last_offset=3, delivery_count=1),
+        ShareFetchResponse.AcquiredRecords(first_offset=4, last_offset=5, delivery_count=2),
+    ]
+    records, batches = acquired_records(data, ranges)
+    assert [(r.offset, n) for r, n in records] == [(0, 1), (1, 1), (2, 1), (3, 1), (4, 2), (5, 2)]
+    assert batches == [batch(0, 3), batch(3, 3)]
+    assert ranges_of("t", 0, records) == [
+        AcquiredRange("t", 0, 0, 3, 1),
+        AcquiredRange("t", 0, 4, 5, 2),
+    ]
+    assert ranges_of("t", 0, []) == []
+    # a gap ends a range even with the same count
+    gapped = [(r, n) for r, n in records if r.offset != 2]
+    assert ranges_of("t", 0, gapped)[:2] == [
+        AcquiredRange("t", 0, 0, 1, 1),
+        AcquiredRange("t", 0, 3, 3, 1),
+    ]
+
+
 def test_a_batch_cut_short_is_left_out() -> None:
     whole = batch(0, 2)
     ranges = [ShareFetchResponse.AcquiredRecords(first_offset=0, last_offset=3, delivery_count=1)]
