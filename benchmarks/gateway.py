@@ -25,8 +25,11 @@ own (the cluster's replication factor).
   up: *gateway*, ``POST /v1/share-groups/{g}/fetch`` (``max_records`` 100, ``record_limit``,
   base64 values, each decoded) then ``POST …/acknowledge`` of the acquired ranges (accept);
   *gateway-piggyback*, each fetch carrying the previous fetch's acknowledgements (one request
-  a batch); *native*, a ``ShareConsumer`` in explicit mode with ``max.poll.records`` 100,
-  each record acknowledged (accept) then ``commit_sync``. No record may be accepted twice.
+  a batch); *gateway-batches*, the same with ``format: batches``, the answer read as the Python
+  client reads it (the record batches as Kafka's ShareFetch answered them, the records inside
+  the acquired ranges taken); *native*, a ``ShareConsumer`` in explicit mode with
+  ``max.poll.records`` 100, each record acknowledged (accept) then ``commit_sync``. No record
+  may be accepted twice.
 
 For each: records/s, ms a request, the gateway's own CPU a record (user + system time from
 ``/proc/<pid>/stat`` over the timed phase, divided by the records: the pass figure, at most
@@ -77,7 +80,7 @@ PRODUCE_FORMS = ("gateway-json", "gateway-batch", "native", "gateway-batch-1000"
 # records a request of each produce form: 1,000 only to split the gateway's CPU into a part a
 # request and a part a record, beside the batches of 100
 PER_REQUEST = {"gateway-batch-1000": 1000}
-SHARE_FORMS = ("gateway", "gateway-piggyback", "native")
+SHARE_FORMS = ("gateway", "gateway-piggyback", "gateway-batches", "native")
 WORKLOADS = ("produce", "share")
 TARGET_US = 3.0  # the gateway's own CPU a record at 100 records a request
 WARMUP_REQUESTS = 20
@@ -321,7 +324,8 @@ def _native_fill(spec: Json, meter: Meter) -> Json:
 
 async def _gateway_share(spec: Json, meter: Meter) -> Json:
     group, topic, total = spec["group"], spec["topic"], spec["records"]
-    piggyback = spec["form"] == "gateway-piggyback"
+    as_batches = spec["form"] == "gateway-batches"
+    piggyback = spec["form"] in ("gateway-piggyback", "gateway-batches")
     accepted: set[int] = set()
     fetch_ms: list[float] = []
     ack_ms: list[float] = []
@@ -359,13 +363,16 @@ async def _gateway_share(spec: Json, meter: Meter) -> Json:
                 "member_id": member,
                 "max_records": BATCH,
                 "acquire_mode": "record_limit",
-                "encoding": "base64",
                 "max_wait_ms": 0 if pending else 200,
             }
+            body.update({"format": "batches"} if as_batches else {"encoding": "base64"})
             if pending:
                 body["acknowledgements"] = pending
             t0 = time.perf_counter()
-            got = await u._ok(c, f"/v1/share-groups/{group}/fetch", body)
+            if as_batches:
+                got = await _fetch_batches(c, f"/v1/share-groups/{group}/fetch", body)
+            else:
+                got = await u._ok(c, f"/v1/share-groups/{group}/fetch", body)
             took = (time.perf_counter() - t0) * 1000.0
             if pending:
                 if got.get("acknowledgement_errors"):
@@ -383,7 +390,8 @@ async def _gateway_share(spec: Json, meter: Meter) -> Json:
                 counts["largest_poll"] = max(counts["largest_poll"], len(records))
             if len(records) > BATCH or len(records) != u.range_records(acquired):
                 raise u.Broken(f"{len(records)} records for {u.range_records(acquired)} acquired")
-            u._decoded(records)
+            if not as_batches:
+                u._decoded(records)
             acks = u.acknowledgements(acquired)
             if piggyback:
                 pending = acks
@@ -438,6 +446,33 @@ async def _gateway_share(spec: Json, meter: Meter) -> Json:
         ),
         "fetch_ms": h.latency_summary(fetch_ms),
         "ack_ms": h.latency_summary(ack_ms),
+    }
+
+
+async def _fetch_batches(c: httpx.AsyncClient, path: str, body: Json) -> Json:
+    """A share fetch answered with record batches, read as the Python client reads one: the
+    records inside the acquired ranges, each value checked; shaped as the JSON answer's parts
+    the loop looks at (the records, the acquired ranges, the acknowledgement errors)."""
+    from sluice._codec import open_envelope
+    from sluice.consumer import records_of
+
+    r = await c.post(path, content=orjson.dumps(body), headers={"content-type": "application/json"})
+    if r.status_code != 200:
+        raise u.Broken(f"POST {path} answered {r.status_code}: {r.text[:300]}")
+    envelope = open_envelope(r.content)
+    records = records_of(envelope)
+    if any(rec.value is None or len(rec.value) != u.VALUE_BYTES for rec in records):
+        raise u.Broken("a value came back with the wrong length")
+    head = envelope.head
+    acquired = [
+        {"topic": p["topic"], "partition": p["partition"], **a}
+        for p in head["partitions"]
+        for a in p["acquired"]
+    ]
+    return {
+        "records": records,
+        "acquired": acquired,
+        "acknowledgement_errors": head.get("acknowledgement_errors"),
     }
 
 
@@ -740,6 +775,7 @@ def run_share(
         _delete_topic(server, topic)
     out["gateway_to_native"] = _ratio(out, "gateway", "native")
     out["gateway_piggyback_to_native"] = _ratio(out, "gateway-piggyback", "native")
+    out["gateway_batches_to_native"] = _ratio(out, "gateway-batches", "native")
     return out
 
 

@@ -63,6 +63,7 @@ def test_the_summary_keeps_every_form_and_a_target_for_each_gateway_form() -> No
         "gateway produce gateway-batch: its CPU a record": True,
         "gateway share gateway: its CPU a record": False,
         "gateway share gateway-piggyback: its CPU a record": False,
+        "gateway share gateway-batches: its CPU a record": False,
     }
 
 
