@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import collections
 import contextlib
+import itertools
 import logging
 import uuid
 from collections.abc import Iterable, Mapping
@@ -701,9 +703,8 @@ class KafkaShareGroups:
                     b
                     for b in batches
                     if b.delivery_count is not None
-                    and any(
-                        seen.get(off, b.delivery_count) != b.delivery_count
-                        for off in range(b.first, b.last + 1)
+                    and not {b.delivery_count, None}.issuperset(
+                        map(seen.get, range(b.first, b.last + 1))
                     )
                 ),
                 None,
@@ -848,5 +849,5 @@ def settled(
     if not seen:
         return
     for b in batches:
-        for off in range(b.first_offset, b.last_offset + 1):
-            seen.pop(off, None)
+        offsets = range(b.first_offset, b.last_offset + 1)
+        collections.deque(map(seen.pop, offsets, itertools.repeat(None)), maxlen=0)
