@@ -169,12 +169,7 @@ class Forwarder:
 
     def _checked(self, scope: Scope) -> bool:
         """Whether ``RequestGate`` would let the request through to its route."""
-        gate = self.gate
-        if not gate.engine.ready:
-            return False
-        if not gate.keys.required and gate.cross_site.http(scope) is not None:
-            return False
-        return gate.auth.http(scope)
+        return self.gate.refusal(scope) is None
 
     async def serve(
         self,
