@@ -28,10 +28,10 @@ here.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import NamedTuple
 
+from app.awaiting import side_by_side
 from app.config import Settings
 from app.errors import ErrorCode, InvalidRequest, NotFound, SluiceError, TooLarge
 from app.kafka.cluster import Cluster, PartitionInfo, TopicInfo
@@ -171,8 +171,8 @@ class KafkaProduce:
         if transactional_id is not None:
             await self._require_implicit_add(topic, next(iter(batches)))
         # the partitions' leaders answer side by side; the first refusal is the answer
-        sent = await asyncio.gather(
-            *(self._send(topic, p, b, transactional_id, acks) for p, b in batches.items())
+        sent = await side_by_side(
+            [self._send(topic, p, b, transactional_id, acks) for p, b in batches.items()]
         )
         bases = dict(zip(batches, sent, strict=True))
         next_offset = {p: s.base_offset for p, s in bases.items()}

@@ -39,6 +39,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from uuid import UUID
 
+from app.awaiting import each_settled
 from app.errors import CorruptRecordError, ErrorCode, InvalidRequest, NotFound, SluiceError
 from app.kafka.cluster import GROUP, Cluster
 from app.kafka.connection import BrokerConnection
@@ -465,8 +466,10 @@ class KafkaShareGroups:
                     for (t, p), err in await self._acknowledge(member, node_acks, renew=False):
                         if err is not None:
                             ack_errors.append((t, p, err))
-        answers = await asyncio.gather(
-            *(
+        # one leader failing must not lose what the others acquired (their records would stay
+        # locked, unseen, their delivery counts spent)
+        answers = await each_settled(
+            [
                 self._share_fetch(
                     member,
                     node,
@@ -478,12 +481,9 @@ class KafkaShareGroups:
                     record_limit,
                 )
                 for node, (keys, node_acks) in by_leader.items()
-            ),
-            # one leader failing must not lose what the others acquired (their records would
-            # stay locked, unseen, their delivery counts spent)
-            return_exceptions=True,
+            ]
         )
-        failed = [a for a in answers if isinstance(a, BaseException)]
+        failed = [a for a in answers if isinstance(a, Exception)]
         if failed and len(failed) == len(answers):
             raise failed[0]
         records: list[FetchedRecords] = []
@@ -491,9 +491,7 @@ class KafkaShareGroups:
         batches: list[tuple[str, int, list[bytes]]] = []
         lock_ms = 0
         for (_, node_acks), answer in zip(by_leader.values(), answers, strict=True):
-            if isinstance(answer, BaseException):
-                if not isinstance(answer, Exception):
-                    raise answer  # a cancellation
+            if isinstance(answer, Exception):
                 log.warning("a share fetch from one leader failed: %r", answer)
                 err = (
                     answer
