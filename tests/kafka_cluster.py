@@ -3,7 +3,8 @@
 The fixture ``kafka_cluster`` (tests/kafka/conftest.py, scoped to that package) reuses the
 cluster that ``make kafka`` left running from kafka/run/, whatever its number of brokers, and
 otherwise starts one broker with ``make kafka BROKERS=1`` and stops it after the package's last
-test, so that in ``make test`` the node does not run beside the rest of the suite. Either way
+test, so that in ``make test`` the node does not run beside the rest of the suite; a cluster it
+reused is emptied after the last test (``empty``). Either way
 the tests see the nodes' data directories, where the broker keeps each partition's log segments.
 
 The gateway pass (``SLUICE_TEST_BACKEND=kafka``, tests/conftest.py's ``server_factory``) takes
@@ -89,6 +90,11 @@ def kafka_cluster() -> Iterator[KafkaCluster]:
     finally:
         if started:
             _make("kafka-stop")
+        else:
+            # a cluster found running (make kafka, make serve-kafka) is left without the
+            # keys, ACLs and topics the tests made: a gateway started on it afterwards would
+            # otherwise ask for an API key nobody holds
+            empty(bootstrap)
 
 
 # what emptying the cluster between tests leaves: Kafka's own topics (``__consumer_offsets``,
