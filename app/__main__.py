@@ -188,6 +188,9 @@ def main(argv: list[str] | None = None, prog: str = "sluice-server") -> int:
         # the server reads neither the client's address nor the scheme: forwarding headers
         # would change nothing it does, and their layer costs every request
         proxy_headers=False,
+        # no "server: uvicorn" on every answer: it tells a client nothing it needs, and names
+        # what the server runs on
+        server_header=False,
         ssl_certfile=settings.tls_certfile or None,
         ssl_keyfile=settings.tls_keyfile or None,
     )
