@@ -33,7 +33,9 @@ own (the cluster's replication factor).
 
 For each: records/s, ms a request, the gateway's own CPU a record (user + system time from
 ``/proc/<pid>/stat`` over the timed phase, divided by the records: the pass figure, at most
-3 µs a record) and the system time's share of it, the brokers' CPU a record (when their
+3 µs a record; with ``--pin`` the gateway has a core of its own, the clients and the local
+brokers the others, so that its figure leaves out the cost of sharing a core with them) and
+the system time's share of it, the brokers' CPU a record (when their
 processes are on this machine) and the client's CPU per wall second; and the gateway's rate
 against the native client's, run by run.
 The result also carries the cluster's brokers and the load average before and after each run:
@@ -54,6 +56,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import contextlib
 import os
 import random
 import shutil
@@ -817,6 +820,43 @@ def summarise(raw: dict[str, list[Json]]) -> Json:
     return s
 
 
+def pin(pid: int, cores: set[int]) -> None:
+    """Every thread of process ``pid`` onto ``cores`` (threads it starts later inherit it)."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):  # a thread that ended meanwhile
+            os.sched_setaffinity(int(task.name), cores)
+
+
+class Pinned:
+    """``--pin``: the gateway on a core of its own (the last one this process may use), this
+    process, the clients it starts and the local brokers on the others, for the duration; the
+    brokers are given every core back at the end."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        cores = sorted(os.sched_getaffinity(0))
+        if len(cores) < 2:
+            raise h.BenchError("--pin needs two cores or more")
+        self.all, self.gateway, self.others = set(cores), {cores[-1]}, set(cores[:-1])
+        self.brokers = cluster.pids
+        if not self.brokers:
+            raise h.BenchError("--pin needs the brokers on this machine (make kafka)")
+
+    def __enter__(self) -> Pinned:
+        os.sched_setaffinity(0, self.others)
+        for b in self.brokers:
+            pin(b, self.others)
+        return self
+
+    def gateway_started(self, pid: int) -> None:
+        pin(pid, self.gateway)
+
+    def __exit__(self, *exc: object) -> None:
+        for b in self.brokers:
+            with contextlib.suppress(OSError):
+                pin(b, self.all)
+        os.sched_setaffinity(0, self.all)
+
+
 def run(args: argparse.Namespace) -> Json:
     if args.quick:
         args.runs = 1
@@ -829,27 +869,30 @@ def run(args: argparse.Namespace) -> Json:
     busy: list[float] = []
     load: list[Json] = []
     raw: dict[str, list[Json]] = {w: [] for w in args.only}
-    for i in h.iter_runs(args, busy):
-        h.log(f"[gateway] run {i}/{args.runs}, {cluster.brokers} broker(s)")
-        before = os.getloadavg()
-        with (
-            h.Workdir("gateway", args.tmp, args.keep) as wd,
-            gateway_server(args, cluster, wd) as gw,
-        ):
-            gw.wait_ready(120)
-            if "produce" in raw:
-                raw["produce"].append(
-                    run_produce(args, gw, cluster, args.profile if i == 1 else None)
-                )
-            if "share" in raw:
-                raw["share"].append(run_share(args, gw, cluster, args.profile if i == 1 else None))
-            gw.stop()
-        load.append(
-            {
-                "before": [round(x, 2) for x in before],
-                "after": [round(x, 2) for x in os.getloadavg()],
-            }
-        )
+    pinned = Pinned(cluster) if args.pin else None
+    with pinned or contextlib.nullcontext():
+        for i in h.iter_runs(args, busy):
+            h.log(f"[gateway] run {i}/{args.runs}, {cluster.brokers} broker(s)")
+            before = os.getloadavg()
+            with (
+                h.Workdir("gateway", args.tmp, args.keep) as wd,
+                gateway_server(args, cluster, wd) as gw,
+            ):
+                gw.wait_ready(120)
+                if pinned is not None:
+                    pinned.gateway_started(gw.pid)
+                profile = args.profile if i == 1 else None
+                if "produce" in raw:
+                    raw["produce"].append(run_produce(args, gw, cluster, profile))
+                if "share" in raw:
+                    raw["share"].append(run_share(args, gw, cluster, profile))
+                gw.stop()
+            load.append(
+                {
+                    "before": [round(x, 2) for x in before],
+                    "after": [round(x, 2) for x in os.getloadavg()],
+                }
+            )
     summary = summarise(raw)
     summary["other_busy_cores_before_runs"] = busy
     summary["load_average"] = load
@@ -857,7 +900,9 @@ def run(args: argparse.Namespace) -> Json:
     params = {k: v for k, v in vars(args).items() if k not in ("out", "tmp", "keep", "profile")}
     params |= {"brokers": cluster.brokers, "records_per_request": BATCH, "value_bytes": VALUE_BYTES}
     params["profiled"] = args.profile is not None
-    suffix = f"-brokers-{cluster.brokers}"
+    if pinned is not None:
+        params["cores"] = {"gateway": sorted(pinned.gateway), "others": sorted(pinned.others)}
+    suffix = f"-brokers-{cluster.brokers}" + ("-pinned" if pinned is not None else "")
     path = h.write_result(NAME, params, {"summary": summary, "raw": raw}, args.out, git, suffix)
     h.print_targets(f"gateway on {cluster.brokers} broker(s) ({path})", summary["targets"])
     return summary
@@ -872,6 +917,12 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         help="the cluster's bootstrap list (default: the cluster make kafka runs)",
     )
     parser.add_argument("--only", nargs="+", choices=WORKLOADS, default=list(WORKLOADS))
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the gateway on a core of its own, the clients and the local brokers on the others "
+        "(its CPU a record without the cost of sharing a core with them)",
+    )
     parser.add_argument(
         "--seconds", type=float, default=20.0, help="timed phase of each form (default 20)"
     )

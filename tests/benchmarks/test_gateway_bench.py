@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -129,3 +130,23 @@ def test_the_command_line_answers_help() -> None:
         check=True,
     )
     assert "--bootstrap" in r.stdout
+
+
+def test_pin_moves_every_thread_of_a_process_onto_the_cores_given() -> None:
+    cores = sorted(os.sched_getaffinity(0))
+    threads = "import threading, time; [threading.Thread(target=time.sleep, args=(30,)).start()"
+    child = subprocess.Popen([sys.executable, "-c", threads + " for _ in range(3)]"])
+    try:
+        tasks = Path(f"/proc/{child.pid}/task")
+        # the three threads started (four tasks with the main one)
+        for _ in range(200):
+            if len(list(tasks.iterdir())) >= 4:
+                break
+            time.sleep(0.01)
+        gateway.pin(child.pid, {cores[0]})
+        assert {frozenset(os.sched_getaffinity(int(t.name))) for t in tasks.iterdir()} == {
+            frozenset({cores[0]})
+        }
+    finally:
+        child.kill()
+        child.wait()
