@@ -38,6 +38,11 @@ brokers the others, so that its figure leaves out the cost of sharing a core wit
 the system time's share of it, the brokers' CPU a record (when their
 processes are on this machine) and the client's CPU per wall second; and the gateway's rate
 against the native client's, run by run.
+``--floor`` first runs the batch produce's client against two floor servers (``FLOOR_FORMS``,
+started as the gateway is and pinned as it is): a bare ASGI callable on the same HTTP stack
+(uvicorn, uvloop, httptools) that reads the body and answers offsets it counts, and the same
+sending the body to the partition's leader in one ProduceRequest over the gateway's broker
+connection: what a request costs before any of the gateway's own work.
 The result also carries the cluster's brokers and the load average before and after each run:
 the machine is shared, and a loaded machine slows both sides.
 
@@ -83,6 +88,11 @@ PRODUCE_FORMS = ("gateway-json", "gateway-batch", "native", "gateway-batch-1000"
 # records a request of each produce form: 1,000 only to split the gateway's CPU into a part a
 # request and a part a record, beside the batches of 100
 PER_REQUEST = {"gateway-batch-1000": 1000}
+# --floor: the same batch produce against two servers that do nothing but the request's
+# transport, to split the gateway's CPU a request: a bare ASGI callable on the same HTTP stack
+# (the body read, offsets counted, a small JSON answered) and the same plus one Produce of the
+# body as it came over the gateway's broker connection
+FLOOR_FORMS = ("floor-http", "floor-kafka")
 SHARE_FORMS = ("gateway", "gateway-piggyback", "gateway-batches", "native")
 WORKLOADS = ("produce", "share")
 TARGET_US = 3.0  # the gateway's own CPU a record at 100 records a request
@@ -624,6 +634,99 @@ def gateway_server(args: argparse.Namespace, cluster: Cluster, wd: h.Workdir) ->
     return h.ServerProcess(argv, port=port, log_path=wd.log("gateway"), name="gateway", env=env)
 
 
+def floor_app(kind: str, bootstrap: str, topic: str) -> Any:
+    """The ASGI callable of a floor server: ``floor-http`` answers a produce of batches with
+    offsets it counts; ``floor-kafka`` sends the body to the partition's leader in one
+    ProduceRequest (``app.kafka``'s connection, as the gateway does) and answers its offset.
+    Anything else (the readiness probe) is answered ``{}``."""
+    from app.kafka.cluster import Cluster as KafkaCluster
+    from app.kafka.connection import BrokerConnection
+    from app.kafka.protocol.messages import ProduceRequest
+    from app.storage.record import read_header
+
+    state: dict[str, Any] = {"next": 0}
+
+    async def produce(body: bytes) -> int:
+        conn: BrokerConnection = state["conn"]
+        data = ProduceRequest.PartitionProduceData(index=0, records=body)
+        answer = await conn.send(
+            ProduceRequest(
+                transactional_id=None,
+                acks=-1,
+                timeout_ms=30_000,
+                topic_data=[
+                    ProduceRequest.TopicProduceData(
+                        name=topic, topic_id=state["topic_id"], partition_data=[data]
+                    )
+                ],
+            )
+        )
+        part = answer.responses[0].partition_responses[0]
+        if part.error_code:
+            raise RuntimeError(f"the broker refused the batch: error {part.error_code}")
+        return int(part.base_offset)
+
+    async def app(scope: Json, receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            while (await receive())["type"] != "lifespan.shutdown":
+                if kind == "floor-kafka":
+                    cluster = KafkaCluster(bootstrap, client_id="floor")
+                    await cluster.start()
+                    info, p = await cluster.leader(topic, 0)
+                    state["conn"] = await cluster.connection(p.leader_id)
+                    state["topic_id"] = info.topic_id
+                await send({"type": "lifespan.startup.complete"})
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        if scope["method"] != "POST":
+            answer = b"{}"
+        else:
+            if kind == "floor-kafka":
+                base = await produce(body)
+            else:
+                base = state["next"]
+                state["next"] += read_header(body).record_count
+            b = {"topic": topic, "partition": 0, "base_offset": base, "error": None}
+            answer = orjson.dumps({"batches": [b]})
+        headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(answer))]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": answer})
+
+    return app
+
+
+def floor_main(port: int, kind: str, bootstrap: str, topic: str) -> int:
+    import uvicorn
+
+    uvicorn.run(
+        floor_app(kind, bootstrap, topic),
+        host="127.0.0.1",
+        port=port,
+        loop="uvloop",
+        http="httptools",
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        proxy_headers=False,
+        server_header=False,
+    )
+    return 0
+
+
+def floor_server(gateway: h.ServerProcess, cluster: Cluster, kind: str, topic: str) -> Any:
+    port = h.free_port()
+    argv = [sys.executable, "-m", "benchmarks.gateway", "--floor-server", str(port), kind]
+    argv += [cluster.bootstrap, topic]
+    log = gateway.log_path.with_name(f"{kind}.log")
+    return h.ServerProcess(argv, port=port, log_path=log, name=kind)
+
+
 def run_client(server: h.ServerProcess, cluster: Cluster, spec: Json) -> Json:
     spec = {
         **spec,
@@ -702,9 +805,26 @@ def _log_form(kind: str, form: str, r: Json) -> None:
 
 
 def run_produce(
-    args: argparse.Namespace, server: h.ServerProcess, cluster: Cluster, profile: Path | None
+    args: argparse.Namespace,
+    server: h.ServerProcess,
+    cluster: Cluster,
+    profile: Path | None,
+    pinned: Pinned | None = None,
 ) -> Json:
     out: Json = {}
+    if args.floor:
+        for kind in FLOOR_FORMS:
+            topic = _topic(server, "floor")
+            with floor_server(server, cluster, kind, topic) as floor:
+                floor.wait_ready(120, path="/")
+                if pinned is not None:
+                    pinned.gateway_started(floor.pid)
+                spec = {"workload": "gateway_produce", "form": "gateway-batch", "topic": topic}
+                spec |= {"seconds": args.seconds, "max_seconds": args.max_seconds}
+                out[kind] = run_client(floor, cluster, spec)
+                floor.stop()
+            _log_form("produce", kind, out[kind])
+            _delete_topic(server, topic)
     warmup = _topic(server, "warmup")
     for form in PRODUCE_FORMS:
         topic = _topic(server, "produce")
@@ -790,10 +910,16 @@ def summarise(raw: dict[str, list[Json]]) -> Json:
         spread: Json = s[key]
         return spread
 
-    for kind, forms in (("produce", PRODUCE_FORMS), ("share", SHARE_FORMS)):
+    kinds: tuple[tuple[str, tuple[str, ...]], ...] = (
+        ("produce", PRODUCE_FORMS),
+        ("share", SHARE_FORMS),
+    )
+    for kind, forms in kinds:
         runs = raw.get(kind)
         if not runs:
             continue
+        if kind == "produce":
+            forms = forms + tuple(f for f in FLOOR_FORMS if f in runs[0])
         for form in forms:
             key = f"{kind}_{form.replace('-', '_')}"
             sp(f"{key}_records_per_s", runs, f"{form}.records_per_s")
@@ -803,7 +929,7 @@ def summarise(raw: dict[str, list[Json]]) -> Json:
             sp(f"{key}_client_cpu", runs, f"{form}.client_cpu")
             sp(f"{key}_gateway_system_share", runs, f"{form}.gateway_system_share")
             cpu = sp(f"{key}_gateway_us_per_record", runs, f"{form}.gateway_us_per_record")
-            if form != "native" and form not in PER_REQUEST:
+            if form != "native" and form not in PER_REQUEST and form not in FLOOR_FORMS:
                 t = h.target(
                     f"gateway {kind} {form}: its CPU a record",
                     cpu,
@@ -883,7 +1009,7 @@ def run(args: argparse.Namespace) -> Json:
                     pinned.gateway_started(gw.pid)
                 profile = args.profile if i == 1 else None
                 if "produce" in raw:
-                    raw["produce"].append(run_produce(args, gw, cluster, profile))
+                    raw["produce"].append(run_produce(args, gw, cluster, profile, pinned))
                 if "share" in raw:
                     raw["share"].append(run_share(args, gw, cluster, profile))
                 gw.stop()
@@ -918,6 +1044,12 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--only", nargs="+", choices=WORKLOADS, default=list(WORKLOADS))
     parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="also run the batch produce against two floor servers (the HTTP stack alone; it "
+        "and one Produce over the gateway's broker connection), before the gateway's forms",
+    )
+    parser.add_argument(
         "--pin",
         action="store_true",
         help="the gateway on a core of its own, the clients and the local brokers on the others "
@@ -950,6 +1082,9 @@ def main(argv: list[str] | None = None) -> int:
         result = client_main(orjson.loads(argv[1]))
         sys.stdout.buffer.write(orjson.dumps(result) + b"\n")
         return 1 if "error" in result else 0
+    if argv[:1] == ["--floor-server"]:
+        port, kind, bootstrap, topic = argv[1:5]
+        return floor_main(int(port), kind, bootstrap, topic)
     return h.run_main(NAME, __doc__, add_args, run, argv)
 
 

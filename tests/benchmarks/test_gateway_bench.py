@@ -52,8 +52,11 @@ def test_the_summary_keeps_every_form_and_a_target_for_each_gateway_form() -> No
         "gateway_batch_us_per_request": 150.0,
         "gateway_batch_us_per_record": 0.5,
     }
+    produce |= {f: form(1000, 1.5) for f in gateway.FLOOR_FORMS}
     share = {f: form(500, 4.0) for f in gateway.SHARE_FORMS} | {"gateway_to_native": 0.25}
     s = gateway.summarise({"produce": [produce], "share": [share]})
+    # the floors are summarised, but are not the gateway: no target of theirs
+    assert s["produce_floor_kafka_gateway_us_per_record"]["median"] == 1.5
     assert s["produce_gateway_batch_gateway_us_per_record"]["median"] == 2.0
     assert s["share_gateway_fetch_ms_mean"]["median"] == 3.0
     assert s["produce_gateway_json_to_native"]["median"] == 0.5
@@ -72,6 +75,7 @@ def test_the_summary_keeps_every_form_and_a_target_for_each_gateway_form() -> No
 @pytest.mark.kafka
 def test_a_small_run_measures_both_sides(tmp_path: Path, kafka_cluster: KafkaCluster) -> None:
     sizes = ["--runs", "1", "--seconds", "1", "--share-records", "2000", "--wait-quiet", "0"]
+    sizes += ["--floor"]
     run = subprocess.run(
         [
             sys.executable,
@@ -119,6 +123,10 @@ def test_a_small_run_measures_both_sides(tmp_path: Path, kafka_cluster: KafkaClu
         if f != "native" and f not in gateway.PER_REQUEST
     }
     assert produce["gateway_batch_us_per_request"] is not None
+    # the floors: the same client and answers, the records in Kafka for the second
+    for floor in gateway.FLOOR_FORMS:
+        assert produce[floor]["records"] > 0 and produce[floor]["gateway_us_per_record"] > 0
+        assert summary[f"produce_{floor.replace('-', '_')}_gateway_us_per_record"]["median"] > 0
 
 
 def test_the_command_line_answers_help() -> None:
