@@ -65,6 +65,7 @@ import contextlib
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -724,7 +725,9 @@ def floor_server(gateway: h.ServerProcess, cluster: Cluster, kind: str, topic: s
     argv = [sys.executable, "-m", "benchmarks.gateway", "--floor-server", str(port), kind]
     argv += [cluster.bootstrap, topic]
     log = gateway.log_path.with_name(f"{kind}.log")
-    return h.ServerProcess(argv, port=port, log_path=log, name=kind)
+    # uvicorn.run raises the stop signal again once it has stopped: it ends by SIGTERM
+    stopped = (0, -signal.SIGTERM)
+    return h.ServerProcess(argv, port=port, log_path=log, name=kind, clean_exit_codes=stopped)
 
 
 def run_client(server: h.ServerProcess, cluster: Cluster, spec: Json) -> Json:
