@@ -90,6 +90,7 @@ class Follower:
         await self._own.close()
 
     async def _follow(self) -> None:
+        failed = 0  # reads failed in a row
         while True:
             try:
                 answer = await self._reads.read(
@@ -101,11 +102,20 @@ class Follower:
                     max_wait_ms=POLL_WAIT_MS,
                     committed=self.committed,
                 )
-            except (SluiceError, ProtocolError):
-                # the broker went or moved: the cluster finds it again at the next read
-                log.warning("reading %s failed; reading on", self.topic, exc_info=True)
+            except (SluiceError, ProtocolError) as exc:
+                # the broker went or moved: the cluster finds it again at the next read. Said
+                # once for a run of failures (a node down fails every read until it is back),
+                # with no traceback: the error says what failed
+                failed += 1
+                if failed == 1:
+                    log.warning("reading %s failed (%s); reading on", self.topic, exc)
+                else:
+                    log.debug("reading %s failed again (%s)", self.topic, exc)
                 await asyncio.sleep(self.cluster.retry_backoff)
                 continue
+            if failed:
+                log.info("reading %s again, after %d failed reads", self.topic, failed)
+                failed = 0
             for r in answer.result.records:
                 try:
                     self._take(r.key, r.value)
