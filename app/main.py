@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import inspect
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
@@ -66,7 +67,7 @@ def direct_routes() -> list[APIRoute]:
 
 
 # an exception handler of the application: the answer to a request that raised
-Handler = Callable[[Request, Exception], Awaitable[Response]]
+Handler = Callable[[Request, Any], Response | Awaitable[Response]]
 
 TRY_AGAIN_LATER = 1013  # the WebSocket close code of a socket opened while not ready
 POLICY_VIOLATION = 1008  # a WebSocket refused (closed before it is accepted: HTTP 403)
@@ -210,7 +211,8 @@ class RequestGate:
             handler = self._handler(exc)
             if handler is None:
                 raise
-            response = await handler(request, exc)
+            answer = handler(request, exc)
+            response = await answer if inspect.isawaitable(answer) else answer
         return response
 
     def _handler(self, exc: Exception) -> Handler | None:
