@@ -128,7 +128,7 @@ class BatchIterator:
         if len(data) - pos < record.HEADER_SIZE:
             raise StopIteration
         try:
-            h = record.read_header(data, pos)
+            h = record.read_header(data, pos, compacted=True)
         except CorruptRecordError as exc:
             raise SluiceError(
                 ErrorCode.INTERNAL, f"the Kafka cluster answered a corrupt batch: {exc}"
@@ -155,7 +155,7 @@ def cut_records(batches: Batches, offset: int, max_records: int, max_bytes: int)
             result.next_offset = h.next_offset
             continue
         try:
-            record.check_batch(data, pos)
+            record.check_batch(data, pos, compacted=True)
             records = list(record.decode_records(data, pos, h, result.next_offset))
         except CorruptRecordError as exc:
             raise SluiceError(
@@ -169,6 +169,9 @@ def cut_records(batches: Batches, offset: int, max_records: int, max_bytes: int)
             out.append(r)
             result.next_offset = r.offset + 1
             result.bytes = total
+        # every record of the batch is taken: what follows it in a batch that compaction
+        # thinned holds none
+        result.next_offset = h.next_offset
         if len(out) >= max_records or (out and total >= max_bytes):
             return result
     return result

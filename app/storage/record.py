@@ -281,8 +281,13 @@ def batch_max_timestamp(batch: bytes) -> int:
 # -- reading -----------------------------------------------------------------------------------
 
 
-def read_header(buf: bytes | bytearray | memoryview, pos: int = 0) -> BatchHeader:
-    """Parse and sanity-check the header at ``pos``; the CRC is not checked here."""
+def read_header(
+    buf: bytes | bytearray | memoryview, pos: int = 0, *, compacted: bool = False
+) -> BatchHeader:
+    """Parse and sanity-check the header at ``pos``; the CRC is not checked here. A batch
+    holds a record at every offset from its first to its last, unless ``compacted``: a batch
+    of a Kafka topic that compaction thinned keeps its last offset (for its producer's
+    sequence) and may hold fewer records, none at all for a producer's last batch."""
     if len(buf) - pos < HEADER_SIZE:
         raise CorruptRecordError("truncated batch header", pos)
     h = BatchHeader._make(_HEADER.unpack_from(buf, pos))
@@ -290,14 +295,20 @@ def read_header(buf: bytes | bytearray | memoryview, pos: int = 0) -> BatchHeade
         raise CorruptRecordError(f"unknown magic {h.magic}", pos)
     if not HEADER_SIZE - LOG_OVERHEAD <= h.batch_length <= MAX_BATCH_BYTES:
         raise CorruptRecordError(f"invalid batch length {h.batch_length}", pos)
-    if h.record_count < 1 or h.last_offset_delta != h.record_count - 1 or h.base_offset < 0:
+    if compacted:
+        counted = 0 <= h.record_count <= h.last_offset_delta + 1
+    else:
+        counted = h.record_count >= 1 and h.last_offset_delta == h.record_count - 1
+    if not counted or h.base_offset < 0:
         raise CorruptRecordError("invalid record count or offset", pos)
     return h
 
 
-def check_batch(buf: bytes | bytearray | memoryview, pos: int = 0) -> BatchHeader:
+def check_batch(
+    buf: bytes | bytearray | memoryview, pos: int = 0, *, compacted: bool = False
+) -> BatchHeader:
     """Parse the header at ``pos`` and verify the whole batch's CRC; raise if invalid."""
-    h = read_header(buf, pos)
+    h = read_header(buf, pos, compacted=compacted)
     end = pos + h.size
     if end > len(buf):
         raise CorruptRecordError("truncated batch", pos)

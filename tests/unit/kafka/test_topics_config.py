@@ -4,9 +4,13 @@ encoder as a broker would answer them."""
 
 from __future__ import annotations
 
-import pytest
+import struct
 
-from app.errors import ErrorCode, SluiceError
+import google_crc32c
+import pytest
+from aiokafka.record.default_records import DefaultRecordBatchBuilder
+
+from app.errors import CorruptRecordError, ErrorCode, SluiceError
 from app.kafka.protocol.messages import FetchResponse
 from app.kafka.reads import Batches, cut_batches, cut_records, parse_at
 from app.kafka.topics import CONFIG_NAMES, contract_config, kafka_configs
@@ -16,6 +20,7 @@ from app.storage.record import (
     Record,
     encode_batch,
     marker_record,
+    read_header,
 )
 from app.topics import TOPIC_CONFIG
 
@@ -168,3 +173,34 @@ def test_max_bytes_answers_at_least_one_record() -> None:
     assert [r.offset for r in got.records] == [0]
     assert got.next_offset == 1
     assert len(cut_batches(Batches(ANSWER, None), 0, 100, 1).batches) == 1
+
+
+def _thinned(base: int, offsets: list[int], last_delta: int) -> bytes:
+    """A batch as Kafka's compaction leaves one: its last offset kept, records at ``offsets``
+    only (none at all: a producer's last batch kept for its sequence)."""
+    builder = DefaultRecordBatchBuilder(2, 0, 0, 7, 0, 0, 1 << 20)
+    for o in offsets:
+        builder.append(o, 1_767_225_600_000 + o, b"k", b"v%d" % (base + o), [])
+    data = bytearray(builder.build())
+    struct.pack_into(">q", data, 0, base)  # outside the CRC
+    struct.pack_into(">i", data, 23, last_delta)  # inside it: the CRC is computed again
+    struct.pack_into(">I", data, 17, google_crc32c.value(bytes(data[21:])))
+    return bytes(data)
+
+
+def test_batches_that_compaction_thinned_are_read_and_read_past() -> None:
+    # offsets 0-3 with 1 and 2 compacted away, 4-6 with none left, then 7
+    answer = _thinned(0, [0, 3], 3) + _thinned(4, [], 2) + _thinned(7, [0], 0)
+    got = cut_records(Batches(answer, None), 0, 100, 1 << 20)
+    assert [(r.offset, r.value) for r in got.records] == [(0, b"v0"), (3, b"v3"), (7, b"v7")]
+    assert got.next_offset == 8
+    # a read that ends with a thinned batch moves past its last offset, not only its last record
+    first = cut_records(Batches(_thinned(0, [0, 1], 5), None), 0, 100, 1 << 20)
+    assert [r.offset for r in first.records] == [0, 1] and first.next_offset == 6
+    # cut at two records: the next read starts after the second
+    two = cut_records(Batches(answer, None), 0, 2, 1 << 20)
+    assert [r.offset for r in two.records] == [0, 3] and two.next_offset == 4
+    assert cut_batches(Batches(answer, None), 0, 100, 1 << 20).next_offset == 8
+    # a batch a client sent is still refused when its count does not match its offsets
+    with pytest.raises(CorruptRecordError, match="record count"):
+        read_header(_thinned(0, [0, 3], 3))
