@@ -37,6 +37,7 @@ import logging
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 from uuid import UUID
 
 from app.awaiting import each_settled
@@ -137,15 +138,39 @@ class KafkaShareFetch:
     batches: list[tuple[str, int, list[bytes]]]
 
 
+Run = tuple[int, int, int]  # offsets first to last acquired in a row, with their delivery count
+
+
+class Acquired(NamedTuple):
+    """What a share fetch acquired in one partition: the records (decoded only when asked),
+    the acquired offsets as runs, and the batches that hold them, byte for byte."""
+
+    records: list[tuple[StoredRecord, int]]
+    runs: list[Run]
+    batches: list[bytes]
+
+
 def acquired_records(
     data: bytes | bytearray | memoryview,
     ranges: list[ShareFetchResponse.AcquiredRecords],
-) -> tuple[list[tuple[StoredRecord, int]], list[bytes]]:
+    *,
+    decode: bool = True,
+) -> Acquired:
     """The records of the whole batches of ``data`` whose offsets lie in ``ranges``, each with
-    its range's delivery count, and the batches that hold any of them, byte for byte. Control
-    batches are left out (Kafka may count their offsets in a range)."""
+    its range's delivery count; the offsets of those records in runs of one count; and the
+    batches that hold any of them. Control batches are left out (Kafka may count their offsets
+    in a range). Without ``decode`` (an answer of batches) no record is decoded where a batch's
+    header tells which offsets it holds (every offset from its first to its last: not a batch
+    that compaction thinned), and ``records`` is empty."""
     spans = sorted((r.first_offset, r.last_offset, r.delivery_count) for r in ranges)
     firsts = [s[0] for s in spans]
+    runs: list[Run] = []
+
+    def add(first: int, last: int, count: int) -> None:
+        if runs and runs[-1][1] + 1 == first and runs[-1][2] == count:
+            runs[-1] = (runs[-1][0], last, count)
+        else:
+            runs.append((first, last, count))
 
     def count_of(offset: int) -> int | None:
         i = bisect.bisect_right(firsts, offset) - 1
@@ -160,46 +185,44 @@ def acquired_records(
     records: list[tuple[StoredRecord, int]] = []
     batches: list[bytes] = []
     for h, pos in Batches(data, None):
-        if h.is_control or not overlaps(h.base_offset, h.last_offset):
+        lo, hi = h.base_offset, h.last_offset
+        if h.is_control or not overlaps(lo, hi):
             continue
+        whole = h.record_count == hi - lo + 1  # every offset of the batch is a record
         try:
-            record.check_batch(data, pos)
-            decoded = list(record.decode_records(data, pos, h))
+            record.check_batch(data, pos, compacted=True)
+            decoded = [] if whole and not decode else list(record.decode_records(data, pos, h))
         except CorruptRecordError as exc:
             raise SluiceError(
                 ErrorCode.INTERNAL, f"the Kafka cluster answered a corrupt batch: {exc}"
             ) from None
         batches.append(bytes(data[pos : pos + h.size]))
-        i = bisect.bisect_right(firsts, h.base_offset) - 1
-        if i >= 0 and spans[i][1] >= h.last_offset:
+        i = bisect.bisect_right(firsts, lo) - 1
+        if whole and i >= 0 and spans[i][1] >= hi:
             # the whole batch lies in one range, as it mostly does
-            whole = spans[i][2]
-            records.extend((r, whole) for r in decoded)
+            records.extend((r, spans[i][2]) for r in decoded)
+            add(lo, hi, spans[i][2])
+            continue
+        if whole and not decode:
+            # the ranges' parts inside the batch
+            for first, last, span_count in spans[max(i, 0) :]:
+                if first > hi:
+                    break
+                if last >= lo:
+                    add(max(first, lo), min(last, hi), span_count)
             continue
         for r in decoded:
             count = count_of(r.offset)
             if count is not None:
-                records.append((r, count))
-    return records, batches
+                if decode:
+                    records.append((r, count))
+                add(r.offset, r.offset, count)
+    return Acquired(records, runs, batches)
 
 
-def ranges_of(
-    topic: str, partition: int, records: list[tuple[StoredRecord, int]]
-) -> list[AcquiredRange]:
+def ranges_of(topic: str, partition: int, runs: list[Run]) -> list[AcquiredRange]:
     """The acquired ranges as the contract answers them: offsets in a row with one count."""
-    out: list[AcquiredRange] = []
-    if not records:
-        return out
-    first = last = records[0][0].offset
-    delivery_count = records[0][1]
-    for r, count in records[1:]:
-        offset = r.offset
-        if offset != last + 1 or count != delivery_count:
-            out.append(AcquiredRange(topic, partition, first, last, delivery_count))
-            first, delivery_count = offset, count
-        last = offset
-    out.append(AcquiredRange(topic, partition, first, last, delivery_count))
-    return out
+    return [AcquiredRange(topic, partition, first, last, count) for first, last, count in runs]
 
 
 def wire_batches(
@@ -418,12 +441,15 @@ class KafkaShareGroups:
         max_bytes: int,
         record_limit: bool = False,
         acks: Acks | None = None,
+        decode: bool = True,
     ) -> KafkaShareFetch:
         """ShareFetch of the member's assigned partitions, to each leader over the member's
         session there, the acknowledgements of that leader's partitions carried along (renewals
         are sent first, apart). Records are acquired with a lock, waiting up to
-        ``max_wait_ms`` for some. Raises ``UNKNOWN_MEMBER_ID``, ``INVALID_REQUEST`` (a release
-        with a delay: ``UNSUPPORTED_ON_KAFKA_BACKEND``)."""
+        ``max_wait_ms`` for some. Without ``decode`` (a fetch answered as batches) the answer
+        has no records decoded, only the acquired ranges and the batches. Raises
+        ``UNKNOWN_MEMBER_ID``, ``INVALID_REQUEST`` (a release with a delay:
+        ``UNSUPPORTED_ON_KAFKA_BACKEND``)."""
         member = self._member(group_id, member_id)
         acks = dict(acks or {})
         check_delays(acks)
@@ -479,6 +505,7 @@ class KafkaShareGroups:
                     max_wait_ms,
                     max_bytes,
                     record_limit,
+                    decode,
                 )
                 for node, (keys, node_acks) in by_leader.items()
             ]
@@ -502,16 +529,18 @@ class KafkaShareGroups:
                 )
                 ack_errors.extend((t, p, err) for t, p in node_acks)
                 continue
-            part_records, part_batches, errs, lock = answer
-            records.extend(part_records)
-            batches.extend(part_batches)
+            parts, errs, lock = answer
+            for topic, p, got in parts:
+                if got.records:
+                    records.append(FetchedRecords(topic, p, got.records))
+                batches.append((topic, p, got.batches))
+                acquired.extend(ranges_of(topic, p, got.runs))
+                # each offset's count, which an acknowledgement of it is checked against
+                seen = member.counts.setdefault((topic, p), {})
+                for first, last, count in got.runs:
+                    seen.update(dict.fromkeys(range(first, last + 1), count))
             ack_errors.extend(errs)
             lock_ms = max(lock_ms, lock)
-        for fr in records:
-            acquired.extend(ranges_of(fr.topic, fr.partition, fr.records))
-            seen = member.counts.setdefault((fr.topic, fr.partition), {})
-            for r, count in fr.records:
-                seen[r.offset] = count
         return KafkaShareFetch(
             FetchAnswer(member.member_id, records, acquired, lock_ms, ack_errors), batches
         )
@@ -533,12 +562,8 @@ class KafkaShareGroups:
         max_wait_ms: int,
         max_bytes: int,
         record_limit: bool,
-    ) -> tuple[
-        list[FetchedRecords],
-        list[tuple[str, int, list[bytes]]],
-        list[tuple[str, int, SluiceError]],
-        int,
-    ]:
+        decode: bool,
+    ) -> tuple[list[tuple[str, int, Acquired]], list[tuple[str, int, SluiceError]], int]:
         session = await self._session(member, node_id)
         errors: list[tuple[str, int, SluiceError]] = []
         async with session.lock:
@@ -585,8 +610,7 @@ class KafkaShareGroups:
                     answer.error_code, answer.error_message, f"share group {member.group_id!r}"
                 )
             session.epoch = next_epoch(session.epoch)
-        records: list[FetchedRecords] = []
-        batches: list[tuple[str, int, list[bytes]]] = []
+        fetched: list[tuple[str, int, Acquired]] = []
         for tr in answer.responses:
             name = names.get(tr.topic_id)
             if name is None:
@@ -622,11 +646,10 @@ class KafkaShareGroups:
                     )
                 if not part.acquired_records:
                     continue
-                got, held = acquired_records(part.records or b"", part.acquired_records)
-                if got:
-                    records.append(FetchedRecords(name, part.partition_index, got))
-                    batches.append((name, part.partition_index, held))
-        return records, batches, errors, answer.acquisition_lock_timeout_ms
+                got = acquired_records(part.records or b"", part.acquired_records, decode=decode)
+                if got.runs:
+                    fetched.append((name, part.partition_index, got))
+        return fetched, errors, answer.acquisition_lock_timeout_ms
 
     def _partition_error(
         self, group_id: str, key: PartitionKey, code: int, message: str | None

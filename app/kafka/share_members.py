@@ -348,6 +348,7 @@ class GatewayShareGroups:
                 max_bytes=max_bytes,
                 record_limit=record_limit,
                 acks=acks,
+                decode=not batches,
             )
         finally:
             if beating is not None:
@@ -361,9 +362,10 @@ class GatewayShareGroups:
         return dataclasses.replace(got.answer, batches=got.batches)
 
     def count(self, answer: FetchAnswer) -> None:
-        """Count the records ``answer`` delivers (a fetch's or a push's)."""
-        for fr in answer.records:
-            self.consumed[fr.topic] += len(fr.records)
+        """Count the records ``answer`` delivers (a fetch's or a push's): those of its acquired
+        ranges (an answer of batches decodes none)."""
+        for a in answer.acquired:
+            self.consumed[a.topic] += a.last - a.first + 1
 
     async def acknowledge(
         self, group_id: str, member_id: str, acks: AckRequest, principal: str | None

@@ -5,11 +5,15 @@ records shared among the leaders."""
 
 from __future__ import annotations
 
+import struct
+
 import pytest
+from aiokafka.record.default_records import DefaultRecordBatchBuilder
 
 from app.kafka.cluster import Cluster
 from app.kafka.protocol.messages import ShareFetchResponse
 from app.kafka.share import (
+    Acquired,
     KafkaMember,
     KafkaShareGroups,
     acquired_records,
@@ -30,21 +34,42 @@ def batch(base: int, n: int) -> bytes:
     return encode_batch(base, [Record(T0 + i, None, f"v{base + i}".encode(), []) for i in range(n)])
 
 
+def gapped(base: int, offsets: list[int]) -> bytes:
+    """A batch whose records are not every offset from its first to its last, as compaction
+    leaves one."""
+    builder = DefaultRecordBatchBuilder(2, 0, 0, -1, -1, -1, 1 << 20)
+    for o in offsets:
+        builder.append(o, T0 + o, None, f"v{base + o}".encode(), [])
+    data = bytearray(builder.build())
+    struct.pack_into(">q", data, 0, base)  # the base offset: outside the CRC
+    return bytes(data)
+
+
+def both(data: bytes, ranges: list[ShareFetchResponse.AcquiredRecords]) -> Acquired:
+    """``acquired_records`` decoding the records, checked against the same without: the same
+    runs and batches, no records."""
+    got = acquired_records(data, ranges)
+    bare = acquired_records(data, ranges, decode=False)
+    assert bare == Acquired([], got.runs, got.batches)
+    return got
+
+
 def test_records_kept_to_the_acquired_ranges_with_their_counts() -> None:
     data = batch(0, 3) + batch(3, 3) + batch(6, 2)
     ranges = [
         ShareFetchResponse.AcquiredRecords(first_offset=1, last_offset=2, delivery_count=1),
         ShareFetchResponse.AcquiredRecords(first_offset=4, last_offset=4, delivery_count=3),
     ]
-    records, batches = acquired_records(data, ranges)
-    assert [(r.offset, r.value, n) for r, n in records] == [
+    got = both(data, ranges)
+    assert [(r.offset, r.value, n) for r, n in got.records] == [
         (1, b"v1", 1),
         (2, b"v2", 1),
         (4, b"v4", 3),
     ]
     # the batches holding them, byte for byte; the last batch holds none
-    assert batches == [batch(0, 3), batch(3, 3)]
-    assert ranges_of("t", 0, records) == [
+    assert got.batches == [batch(0, 3), batch(3, 3)]
+    assert got.runs == [(1, 2, 1), (4, 4, 3)]
+    assert ranges_of("t", 0, got.runs) == [
         AcquiredRange("t", 0, 1, 2, 1),
         AcquiredRange("t", 0, 4, 4, 3),
     ]
@@ -56,27 +81,42 @@ def test_a_batch_inside_one_range_and_one_across_two_take_each_records_count() -
         ShareFetchResponse.AcquiredRecords(first_offset=0, last_offset=3, delivery_count=1),
         ShareFetchResponse.AcquiredRecords(first_offset=4, last_offset=5, delivery_count=2),
     ]
-    records, batches = acquired_records(data, ranges)
-    assert [(r.offset, n) for r, n in records] == [(0, 1), (1, 1), (2, 1), (3, 1), (4, 2), (5, 2)]
-    assert batches == [batch(0, 3), batch(3, 3)]
-    assert ranges_of("t", 0, records) == [
-        AcquiredRange("t", 0, 0, 3, 1),
-        AcquiredRange("t", 0, 4, 5, 2),
+    got = both(data, ranges)
+    assert [(r.offset, n) for r, n in got.records] == [
+        (0, 1),
+        (1, 1),
+        (2, 1),
+        (3, 1),
+        (4, 2),
+        (5, 2),
     ]
+    assert got.batches == [batch(0, 3), batch(3, 3)]
+    # runs in a row with one count are one range
+    assert got.runs == [(0, 3, 1), (4, 5, 2)]
     assert ranges_of("t", 0, []) == []
-    # a gap ends a range even with the same count
-    gapped = [(r, n) for r, n in records if r.offset != 2]
-    assert ranges_of("t", 0, gapped)[:2] == [
-        AcquiredRange("t", 0, 0, 1, 1),
-        AcquiredRange("t", 0, 3, 3, 1),
-    ]
+
+
+def test_the_offsets_a_thinned_batch_lacks_are_not_acquired() -> None:
+    # offsets 10, 11 and 13: 12 was compacted away; one range covers all, another ends at 11
+    for ranges, runs in (
+        ([(10, 13, 1)], [(10, 11, 1), (13, 13, 1)]),
+        ([(10, 11, 2), (12, 20, 1)], [(10, 11, 2), (13, 13, 1)]),
+    ):
+        acquired = [
+            ShareFetchResponse.AcquiredRecords(first_offset=f, last_offset=t, delivery_count=c)
+            for f, t, c in ranges
+        ]
+        got = both(gapped(10, [0, 1, 3]), acquired)
+        assert [r.offset for r, _ in got.records] == [10, 11, 13]
+        assert got.runs == runs
 
 
 def test_a_batch_cut_short_is_left_out() -> None:
     whole = batch(0, 2)
     ranges = [ShareFetchResponse.AcquiredRecords(first_offset=0, last_offset=3, delivery_count=1)]
-    records, batches = acquired_records(whole + batch(2, 2)[:-5], ranges)
-    assert [r.offset for r, _ in records] == [0, 1] and batches == [whole]
+    got = both(whole + batch(2, 2)[:-5], ranges)
+    assert [r.offset for r, _ in got.records] == [0, 1] and got.batches == [whole]
+    assert got.runs == [(0, 1, 1)]
 
 
 def test_acknowledgements_one_type_each_renewals_apart() -> None:
