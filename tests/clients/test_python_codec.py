@@ -9,6 +9,7 @@ import json
 import struct
 from typing import Any
 
+import google_crc32c
 import pytest
 from sluice import _codec
 from sluice._batches import Batches, Headers, RecordMetadata, Value, batch_record
@@ -145,3 +146,27 @@ def test_a_body_that_is_not_the_envelope_is_refused() -> None:
         _codec.open_envelope(b'{"records": []}')
     with pytest.raises(CorruptMessageError):
         _codec.open_envelope(b"SLRB\x01\x00\x00\x00" + struct.pack("<Q", 99) + b"{}")
+
+
+def _with(data: bytes, at: int, fmt: str, value: int) -> bytes:
+    """``data`` with one field of the batch's header set, its CRC made again."""
+    out = bytearray(data)
+    struct.pack_into(fmt, out, at, value)
+    struct.pack_into(">I", out, 17, google_crc32c.value(bytes(out[21:])))
+    return bytes(out)
+
+
+def test_a_batch_that_compaction_thinned_is_read() -> None:
+    data = VECTOR_BIN.read_bytes()
+    # its last offset kept beyond its records, as Kafka's compaction leaves a batch
+    thinned = _with(data, 23, ">i", 9)
+    ((h, pos),) = list(_codec.batches(thinned))
+    assert h.last_offset_delta == 9 and h.record_count == 4
+    assert [r.value for r in _codec.records(thinned, pos, h)] == [n.value for n in RECORDS]
+    # a producer's last batch kept empty for its sequence: the header alone
+    empty = _with(_with(data[:61], 8, ">i", 61 - 12), 57, ">i", 0)
+    ((h, pos),) = list(_codec.batches(empty))
+    assert h.record_count == 0 and _codec.records(empty, pos, h) == []
+    # more records than offsets: refused
+    with pytest.raises(CorruptMessageError, match="record count"):
+        list(_codec.batches(_with(data, 57, ">i", 11)))

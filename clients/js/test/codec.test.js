@@ -154,7 +154,8 @@ test("malformed batches are refused", () => {
     ["a header cut short", native.subarray(0, 60), /truncated header/],
     ["a batch length past the end", altered((b, v) => v.setInt32(8, v.getInt32(8) + 1)), /truncated batch/],
     ["a batch length below the header", altered((b, v) => v.setInt32(8, 10)), /batch length 10/],
-    ["a record count that is not the last offset delta + 1", altered((b, v) => v.setInt32(57, 3)), /record count 3/],
+    ["a record count below its records", altered((b, v) => v.setInt32(57, 3)), /bytes after the last record/],
+    ["a record count above the last offset delta + 1", altered((b, v) => v.setInt32(57, v.getInt32(23) + 2)), /record count/],
     ["no records", altered((b, v) => (v.setInt32(57, 0), v.setInt32(23, -1))), /record count 0/],
     ["a negative base offset", altered((b, v) => v.setInt32(0, -1)), /base offset -/],
     ["a negative record length", altered((b) => (b[61] = 0x01)), /record 0: length -1/],
@@ -181,6 +182,23 @@ test("malformed batches are refused", () => {
   }
   const compressed = altered((b, v) => v.setInt16(21, 1)); // gzip
   assert.throws(() => decodeBatches(compressed), UnsupportedCompressionTypeError);
+});
+
+test("a batch that compaction thinned is read: its last offset beyond its records, or no records", () => {
+  const whole = decodeBatch(native);
+  const thinned = decodeBatch(altered((b, v) => v.setInt32(23, whole.lastOffsetDelta + 5)));
+  assert.deepEqual(thinned.records, whole.records);
+  assert.equal(thinned.lastOffsetDelta, whole.lastOffsetDelta + 5);
+  // a producer's last batch, kept empty for its sequence: the header alone
+  const empty = native.slice(0, 61);
+  const view = new DataView(empty.buffer);
+  view.setInt32(8, 61 - 12);
+  view.setInt32(57, 0);
+  view.setUint32(17, crc32c(empty, 21));
+  assert.deepEqual(decodeBatch(empty).records, []);
+  // an offset delta past the batch's last is still refused
+  const past = altered((b, v) => v.setInt32(23, whole.recordCount - 2));
+  assert.throws(() => decodeBatch(past), CorruptMessageError);
 });
 
 /** An envelope of `batches` under `head`, as the server writes one. */
