@@ -167,9 +167,7 @@ async def test_a_hot_route_answers_errors_with_the_applications_handlers(
         response = await gate._direct(scope, receive, send, Route(exc), {})  # type: ignore[arg-type]
         return response.status_code, json.loads(bytes(response.body))["error"]
 
-    status, error = await answer(
-        ConnectionClosedError("no broker answered: 127.0.0.1:9 refused")
-    )
+    status, error = await answer(ConnectionClosedError("no broker answered: 127.0.0.1:9 refused"))
     assert status == 503
     assert error["code"] == "CLUSTER_UNAVAILABLE" and error["retriable"] is True
     status, error = await answer(RuntimeError("a bug"))
