@@ -102,7 +102,8 @@ class RequestGate:
         app: ASGIApp,
         broker: Broker,
         direct: Iterable[APIRoute] = (),
-        handlers: Mapping[Any, Handler] | None = None,
+        *,
+        handlers: Mapping[Any, Handler],
     ) -> None:
         self.app = app
         self.engine = broker.engine  # readiness and the keys; the rest is the face's
@@ -112,7 +113,7 @@ class RequestGate:
         self.auth = Authenticator(self.engine.keys, broker.ws_tokens)
         self.cross_site = CrossSite(broker.settings)
         # the application's exception handlers (``register_exception_handlers``), by class
-        self.handlers: Mapping[Any, Handler] = handlers or {}
+        self.handlers = handlers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -220,19 +221,12 @@ class RequestGate:
             handler = self.handlers.get(cls)
             if handler is not None:
                 return handler
-        if isinstance(exc, SluiceError):
-            return _sluice_error
         return None
 
 
 def _as_text(route: APIRoute) -> bool:
     """Whether every path parameter of ``route`` is text, taken as it matched."""
     return all(isinstance(c, StringConvertor) for c in route.param_convertors.values())
-
-
-async def _sluice_error(_: Request, exc: Exception) -> Response:
-    assert isinstance(exc, SluiceError)
-    return error_response(exc)
 
 
 class Sluice(FastAPI):
