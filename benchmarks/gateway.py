@@ -821,7 +821,7 @@ def run_produce(
             with floor_server(server, cluster, kind, topic) as floor:
                 floor.wait_ready(120, path="/")
                 if pinned is not None:
-                    pinned.gateway_started(floor.pid)
+                    pinned.own_core(floor.pid)
                 spec = {"workload": "gateway_produce", "form": "gateway-batch", "topic": topic}
                 spec |= {"seconds": args.seconds, "max_seconds": args.max_seconds}
                 out[kind] = run_client(floor, cluster, spec)
@@ -976,7 +976,8 @@ class Pinned:
             pin(b, self.others)
         return self
 
-    def gateway_started(self, pid: int) -> None:
+    def own_core(self, pid: int) -> None:
+        """The gateway's core for ``pid``: the gateway's, or a floor server's in its place."""
         pin(pid, self.gateway)
 
     def __exit__(self, *exc: object) -> None:
@@ -1009,7 +1010,7 @@ def run(args: argparse.Namespace) -> Json:
             ):
                 gw.wait_ready(120)
                 if pinned is not None:
-                    pinned.gateway_started(gw.pid)
+                    pinned.own_core(gw.pid)
                 profile = args.profile if i == 1 else None
                 if "produce" in raw:
                     raw["produce"].append(run_produce(args, gw, cluster, profile, pinned))
